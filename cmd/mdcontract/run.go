@@ -1,0 +1,281 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/mattn/go-isatty"
+	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/report"
+	"github.com/mdcontract/mdcontract/rules"
+)
+
+// version is the release; -ldflags can override it.
+var version = "0.1.0"
+
+// Exit statuses.
+const (
+	exitOK       = 0
+	exitFindings = 1
+	exitUsage    = 2
+)
+
+const usage = `mdcontract checks agent markdown (skills, agents, slash commands) and the
+contracts between files.
+
+Usage:
+  mdcontract [check] [flags] [path ...]   check a repo (default: the repo holding the cwd)
+  mdcontract rules                        list rules: id, name, severity, summary
+  mdcontract explain RULE                 a rule's documentation (id or name)
+  mdcontract version
+
+Flags of check:
+`
+
+// usageError is a bad invocation: exit 2 with the message.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd := "check"
+	if len(args) > 0 {
+		switch args[0] {
+		case "check", "rules", "explain", "version", "help":
+			cmd, args = args[0], args[1:]
+		case "-h", "--help", "-help":
+			cmd = "help"
+		}
+	}
+	var err error
+	code := exitOK
+	switch cmd {
+	case "help":
+		fmt.Fprint(stdout, usage)
+		fs, _ := checkFlags(io.Discard)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return exitOK
+	case "version":
+		fmt.Fprintf(stdout, "mdcontract %s\n", version)
+	case "rules":
+		err = listRules(stdout, args)
+	case "explain":
+		err = explain(stdout, args)
+	case "check":
+		code, err = check(args, stdin, stdout, stderr)
+	}
+	if err != nil {
+		var ue usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintf(stderr, "mdcontract: %s\n", ue.msg)
+			return exitUsage
+		}
+		fmt.Fprintf(stderr, "mdcontract: %v\n", err)
+		return exitUsage
+	}
+	return code
+}
+
+func listRules(w io.Writer, args []string) error {
+	if len(args) > 0 {
+		return usageError{"rules takes no arguments"}
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tSEVERITY\tSUMMARY")
+	for _, r := range rules.All() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Name, r.Severity, r.Summary)
+	}
+	return tw.Flush()
+}
+
+func explain(w io.Writer, args []string) error {
+	if len(args) != 1 {
+		return usageError{"explain takes one rule ID or name, e.g. `mdcontract explain copy-identical`"}
+	}
+	r := rules.Lookup(args[0])
+	if r == nil {
+		return usageError{fmt.Sprintf("unknown rule %q; `mdcontract rules` lists them", args[0])}
+	}
+	fmt.Fprintf(w, "%s %s (default severity: %s)\n\n%s", r.ID, r.Name, r.Severity, r.Doc())
+	return nil
+}
+
+type checkOptions struct {
+	format        string
+	root          string
+	noColor       bool
+	strict        bool
+	stdinFilename string
+}
+
+func checkFlags(stderr io.Writer) (*flag.FlagSet, *checkOptions) {
+	o := &checkOptions{}
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.format, "format", "text", "output format: "+strings.Join(report.Formats(), ", "))
+	fs.StringVar(&o.root, "root", "", "the repo root (default: the nearest folder above the working directory holding .git or .mdcontract.yaml)")
+	fs.BoolVar(&o.noColor, "no-color", false, "never colour the text output")
+	fs.BoolVar(&o.strict, "strict", false, "warnings fail the run too")
+	fs.StringVar(&o.stdinFilename, "stdin-filename", "", "check standard input as the content of this file (give `-` as the path)")
+	return fs, o
+}
+
+// parseInterspersed parses flags that may stand before or after paths.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var paths []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return paths, nil
+		}
+		if rest[0] == "--" {
+			return append(paths, rest[1:]...), nil
+		}
+		paths = append(paths, rest[0])
+		args = rest[1:]
+	}
+}
+
+func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	fs, o := checkFlags(stderr)
+	paths, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, nil
+		}
+		return exitUsage, usageError{err.Error()}
+	}
+	printer, ok := report.Lookup(o.format)
+	if !ok {
+		return exitUsage, usageError{fmt.Sprintf("unknown format %q; use one of: %s", o.format, strings.Join(report.Formats(), ", "))}
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return exitUsage, err
+	}
+	root := o.root
+	if root == "" {
+		root = parser.FindRoot(cwd)
+	} else if st, err := os.Stat(root); err != nil || !st.IsDir() {
+		return exitUsage, usageError{fmt.Sprintf("--root %s: not a folder", root)}
+	}
+	root, err = filepath.Abs(root)
+	if err != nil {
+		return exitUsage, err
+	}
+
+	load := parser.LoadOptions{}
+	var want []target
+	if o.stdinFilename != "" {
+		if len(paths) != 1 || paths[0] != "-" {
+			return exitUsage, usageError{"--stdin-filename reads the file from standard input: give `-` as the only path"}
+		}
+		rel, err := relToRoot(root, cwd, o.stdinFilename)
+		if err != nil {
+			return exitUsage, err
+		}
+		buf, err := io.ReadAll(stdin)
+		if err != nil {
+			return exitUsage, fmt.Errorf("reading standard input: %w", err)
+		}
+		load.Overlay = map[string][]byte{rel: buf}
+		want = []target{{rel: rel}}
+	} else {
+		for _, p := range paths {
+			if p == "-" {
+				return exitUsage, usageError{"`-` (standard input) needs --stdin-filename PATH to say which file it is"}
+			}
+			rel, err := relToRoot(root, cwd, p)
+			if err != nil {
+				return exitUsage, err
+			}
+			abs := filepath.Join(root, filepath.FromSlash(rel))
+			st, err := os.Stat(abs)
+			if err != nil {
+				return exitUsage, usageError{fmt.Sprintf("%s: no such file or folder", p)}
+			}
+			want = append(want, target{rel: rel, dir: st.IsDir()})
+		}
+	}
+
+	idx := parser.Load(root, load)
+	opt := rules.Options{}
+	if want != nil {
+		opt.Report = func(p string) bool {
+			for _, t := range want {
+				if t.match(p) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	res := rules.Run(idx, opt)
+	r := &report.Run{
+		Tool:        report.Tool{Name: "mdcontract", Version: version, URI: "https://github.com/mdcontract/mdcontract"},
+		Files:       res.Files,
+		Diagnostics: res.Diagnostics,
+		Color:       o.format == "text" && useColor(stdout, o.noColor),
+	}
+	if err := printer.Print(stdout, r); err != nil {
+		return exitUsage, fmt.Errorf("writing the report: %w", err)
+	}
+	if o.format == "text" {
+		fmt.Fprintf(stderr, "mdcontract: %s\n", report.SummaryLine(r))
+	}
+	for _, msg := range res.Internal {
+		fmt.Fprintf(stderr, "mdcontract: %s\n", msg)
+	}
+	if len(res.Internal) > 0 {
+		return exitUsage, nil
+	}
+	s := r.Summarize()
+	if s.Errors > 0 || (o.strict && s.Warnings > 0) {
+		return exitFindings, nil
+	}
+	return exitOK, nil
+}
+
+// target is a path named on the command line.
+type target struct {
+	rel string
+	dir bool
+}
+
+func (t target) match(p string) bool {
+	if !t.dir {
+		return p == t.rel
+	}
+	return t.rel == "." || p == t.rel || strings.HasPrefix(p, t.rel+"/")
+}
+
+// relToRoot turns a command-line path into a slash path relative to root.
+func relToRoot(root, cwd, p string) (string, error) {
+	abs := p
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(cwd, p)
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", usageError{fmt.Sprintf("%s is outside the repo root %s; use --root to check another repo", p, root)}
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+func useColor(w io.Writer, noColor bool) bool {
+	if noColor || os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}

@@ -1,0 +1,158 @@
+package parser
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// DefaultMaxFileSize is the size above which a file is reported as skipped
+// rather than parsed.
+const DefaultMaxFileSize = 4 << 20
+
+// FindRoot returns the repo root for dir: the nearest ancestor holding .git
+// or .mdcontract.yaml, else dir itself.
+func FindRoot(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return dir
+	}
+	for d := abs; ; {
+		for _, marker := range []string{".git", ".mdcontract.yaml"} {
+			if _, err := os.Lstat(filepath.Join(d, marker)); err == nil {
+				return d
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return abs
+		}
+		d = parent
+	}
+}
+
+// Discovered is a file found by Discover.
+type Discovered struct {
+	Rel  string // slash-separated, relative to the root
+	Abs  string
+	Size int64
+}
+
+// DiscoverError is a problem met while walking: the path and what happened.
+type DiscoverError struct {
+	Rel string
+	Err error
+}
+
+func (e *DiscoverError) Error() string { return fmt.Sprintf("%s: %v", e.Rel, e.Err) }
+
+// Discover walks root and returns every markdown file and plugin manifest
+// that the repo's .gitignore files do not ignore. It never enters .git,
+// never follows a symlinked folder, and reads symlinked files only when they
+// resolve inside the root.
+func Discover(root string) ([]Discovered, []*DiscoverError) {
+	var files []Discovered
+	var errs []*DiscoverError
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		realRoot = root
+	}
+	var walk func(dir, rel string, ign ignoreSet)
+	walk = func(dir, rel string, ign ignoreSet) {
+		if data, err := os.ReadFile(filepath.Join(dir, ".gitignore")); err == nil {
+			ign = append(ign[:len(ign):len(ign)], parseGitignore(rel, data)...)
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			errs = append(errs, &DiscoverError{Rel: relOrDot(rel), Err: cleanErr(err)})
+			return
+		}
+		for _, e := range entries {
+			name := e.Name()
+			r := name
+			if rel != "" {
+				r = rel + "/" + name
+			}
+			abs := filepath.Join(dir, name)
+			if e.IsDir() {
+				if name == ".git" || ign.ignored(r, true) {
+					continue
+				}
+				walk(abs, r, ign)
+				continue
+			}
+			if !wanted(r) || ign.ignored(r, false) {
+				continue
+			}
+			var size int64
+			switch {
+			case e.Type()&fs.ModeSymlink != 0:
+				target, err := filepath.EvalSymlinks(abs)
+				if err != nil {
+					errs = append(errs, &DiscoverError{Rel: r, Err: fmt.Errorf("broken or looping symlink: %w", cleanErr(err))})
+					continue
+				}
+				if !within(realRoot, target) {
+					errs = append(errs, &DiscoverError{Rel: r, Err: errors.New("symlink points outside the repo; not read")})
+					continue
+				}
+				st, err := os.Stat(target)
+				if err != nil {
+					errs = append(errs, &DiscoverError{Rel: r, Err: cleanErr(err)})
+					continue
+				}
+				if st.IsDir() {
+					continue // symlinked folders are never followed
+				}
+				size = st.Size()
+			case e.Type().IsRegular():
+				info, err := e.Info()
+				if err != nil {
+					errs = append(errs, &DiscoverError{Rel: r, Err: cleanErr(err)})
+					continue
+				}
+				size = info.Size()
+			default:
+				continue // sockets, devices, pipes
+			}
+			files = append(files, Discovered{Rel: r, Abs: abs, Size: size})
+		}
+	}
+	walk(root, "", nil)
+	sort.Slice(files, func(i, j int) bool { return files[i].Rel < files[j].Rel })
+	return files, errs
+}
+
+func relOrDot(rel string) string {
+	if rel == "" {
+		return "."
+	}
+	return rel
+}
+
+// wanted reports whether a file at rel is indexed.
+func wanted(rel string) bool {
+	if strings.HasSuffix(strings.ToLower(rel), ".md") {
+		return true
+	}
+	return strings.HasSuffix(rel, ".claude-plugin/plugin.json") || strings.HasSuffix(rel, ".claude-plugin/marketplace.json")
+}
+
+// within reports whether path p is root or below it.
+func within(root, p string) bool {
+	r, err := filepath.Rel(root, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, "../") && !filepath.IsAbs(r)
+}
+
+// cleanErr drops the absolute path from an *fs.PathError.
+func cleanErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,481 @@
+// Package parser turns agent markdown into positioned documents: frontmatter
+// with key order, headings, sections, HTML comments, fenced blocks, links
+// and a line index, from a single goldmark parse per file.
+package parser
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
+)
+
+// Document is one parsed file. All offsets are byte offsets into Src.
+type Document struct {
+	Path string // repo-relative, slash-separated
+	Kind Kind
+	Src  []byte
+	BOM  bool
+	// BodyStart is where the markdown after the frontmatter begins.
+	BodyStart   int
+	Lines       LineIndex
+	Frontmatter *Frontmatter // nil when the file has none
+	Headings    []Heading
+	Sections    []Section // one per heading, same order
+	Comments    []Comment
+	Fences      []Fence
+	CodeSpans   []Span
+	Links       []Link
+	// Problems are things the parser could not make sense of.
+	Problems []Problem
+}
+
+// Heading is an ATX or setext heading outside code.
+type Heading struct {
+	Level int
+	// Text is the heading's plain text (inline markup removed, code span
+	// content kept); Raw is its source text, markers and trailing #s removed.
+	Text, Raw string
+	// Start and End span the heading's source line(s).
+	Start, End int
+	// TextStart and TextEnd span Raw.
+	TextStart, TextEnd int
+}
+
+// Section is a heading and everything up to the next heading of the same or
+// a higher level.
+type Section struct {
+	Heading *Heading
+	// Start is the heading's start, ContentStart the line after it, End
+	// the start of the next heading of the same or a higher level (or EOF).
+	Start, ContentStart, End int
+}
+
+// Comment is an HTML comment outside code spans and code blocks.
+type Comment struct {
+	Start, End int // the whole `<!-- … -->`
+	// Text is the comment's inner text, trimmed of surrounding space.
+	Text string
+	// Inline is true for comments inside a paragraph or heading.
+	Inline bool
+	// Closed is false for an `<!--` that never finds its `-->`.
+	Closed bool
+}
+
+// Fence is a fenced code block.
+type Fence struct {
+	Start, End int // from the opening fence line to after the closing one
+	// Info is the info string (e.g. "yaml title=x"); Lang its first word.
+	Info, Lang string
+	// ContentStart and ContentEnd span the content lines.
+	ContentStart, ContentEnd int
+	// Indented is true for an indented code block (no fence lines).
+	Indented bool
+}
+
+// Span is a byte range with its text, used for inline code spans.
+type Span struct {
+	Start, End int
+	Text       string
+}
+
+// Link is an inline, reference or auto link, or an image.
+type Link struct {
+	Start, End  int // the link's source (best effort for reference links)
+	Destination string
+	Title       string
+	Image, Auto bool
+}
+
+// Problem is a parse problem.
+type Problem struct {
+	Start, End int
+	Msg        string
+}
+
+var md = goldmark.New(
+	goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList),
+)
+
+// Parse parses src as the file at repo-relative path p. It never fails:
+// problems are recorded on the document.
+func Parse(p string, kind Kind, src []byte) *Document {
+	d := &Document{Path: p, Kind: kind, Src: src}
+	bom := 0
+	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
+		d.BOM = true
+		bom = 3
+	}
+	d.Lines = NewLineIndex(src, bom)
+	d.BodyStart = bom
+	if kind == KindManifest {
+		return d
+	}
+	if fm := splitFrontmatter(src, bom); fm != nil {
+		if fm.Terminated || kind.HasFrontmatter() {
+			d.Frontmatter = fm
+			if fm.Terminated {
+				fm.decode(src, d.Lines)
+				d.BodyStart = fm.End
+			} else {
+				// Unterminated: treat the rest as markdown so other rules
+				// still see its headings.
+				d.BodyStart = bom
+			}
+		}
+	}
+	d.parseBody()
+	return d
+}
+
+func (d *Document) parseBody() {
+	body := d.Src[d.BodyStart:]
+	root := md.Parser().Parse(text.NewReader(body))
+	w := walker{d: d, body: body, base: d.BodyStart}
+	_ = ast.Walk(root, w.visit)
+	d.buildSections()
+}
+
+type walker struct {
+	d    *Document
+	body []byte
+	base int
+}
+
+func (w *walker) visit(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	switch n := n.(type) {
+	case *ast.Heading:
+		w.heading(n)
+	case *ast.FencedCodeBlock:
+		w.fence(n)
+		return ast.WalkSkipChildren, nil
+	case *ast.CodeBlock:
+		if lines := n.Lines(); lines.Len() > 0 {
+			s, e := lines.At(0).Start+w.base, lines.At(lines.Len()-1).Stop+w.base
+			w.d.Fences = append(w.d.Fences, Fence{Start: s, End: e, ContentStart: s, ContentEnd: e, Indented: true})
+		}
+		return ast.WalkSkipChildren, nil
+	case *ast.HTMLBlock:
+		w.htmlBlock(n)
+		return ast.WalkSkipChildren, nil
+	case *ast.RawHTML:
+		segs := n.Segments
+		if segs.Len() > 0 {
+			s, e := segs.At(0).Start, segs.At(segs.Len()-1).Stop
+			if bytes.HasPrefix(w.body[s:e], []byte("<!--")) {
+				w.addComments(s, e, true)
+			}
+		}
+	case *ast.CodeSpan:
+		w.codeSpan(n)
+		return ast.WalkSkipChildren, nil
+	case *ast.Link:
+		w.link(n, string(n.Destination), string(n.Title), false, false)
+	case *ast.Image:
+		w.link(n, string(n.Destination), string(n.Title), true, false)
+	case *ast.AutoLink:
+		w.link(n, string(n.URL(w.body)), "", false, true)
+	}
+	return ast.WalkContinue, nil
+}
+
+// lineBounds returns the start of the line holding off and the offset after
+// that line's terminator (both relative to body).
+func (w *walker) lineBounds(off int) (int, int) {
+	s := bytes.LastIndexByte(w.body[:off], '\n') + 1
+	e := bytes.IndexByte(w.body[off:], '\n')
+	if e < 0 {
+		return s, len(w.body)
+	}
+	return s, off + e + 1
+}
+
+func (w *walker) heading(n *ast.Heading) {
+	h := Heading{Level: n.Level}
+	lines := n.Lines()
+	if lines.Len() > 0 {
+		first, last := lines.At(0), lines.At(lines.Len()-1)
+		h.TextStart, h.TextEnd = first.Start+w.base, last.Stop+w.base
+		h.Raw = strings.TrimSpace(string(w.d.Src[h.TextStart:h.TextEnd]))
+		ls, _ := w.lineBounds(first.Start)
+		_, le := w.lineBounds(max(last.Stop-1, first.Start))
+		if n.Pos() >= 0 && n.Pos() < ls {
+			ls = n.Pos()
+		}
+		// A setext heading's underline is the line after its text.
+		if nx := le; nx < len(w.body) && isSetextUnderline(w.body, nx) {
+			_, le = w.lineBounds(nx)
+		}
+		h.Start, h.End = ls+w.base, le+w.base
+	} else if p := n.Pos(); p >= 0 {
+		ls, le := w.lineBounds(p)
+		h.Start, h.End, h.TextStart, h.TextEnd = ls+w.base, le+w.base, le+w.base, le+w.base
+	}
+	h.Text = strings.TrimSpace(plainText(n, w.body))
+	w.d.Headings = append(w.d.Headings, h)
+}
+
+func isSetextUnderline(body []byte, off int) bool {
+	e := bytes.IndexByte(body[off:], '\n')
+	line := body[off:]
+	if e >= 0 {
+		line = body[off : off+e]
+	}
+	t := bytes.TrimSpace(line)
+	if len(t) == 0 || (t[0] != '=' && t[0] != '-') {
+		return false
+	}
+	for _, c := range t {
+		if c != t[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// plainText renders a node's inline content as plain text.
+func plainText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	var rec func(n ast.Node)
+	rec = func(n ast.Node) {
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			switch c := c.(type) {
+			case *ast.Text:
+				b.Write(c.Segment.Value(src))
+				if c.SoftLineBreak() || c.HardLineBreak() {
+					b.WriteByte(' ')
+				}
+			case *ast.String:
+				b.Write(c.Value)
+			case *ast.CodeSpan:
+				for t := c.FirstChild(); t != nil; t = t.NextSibling() {
+					if tx, ok := t.(*ast.Text); ok {
+						b.Write(tx.Segment.Value(src))
+					} else if s, ok := t.(*ast.String); ok {
+						b.Write(s.Value)
+					}
+				}
+			case *ast.RawHTML:
+				// dropped, as GitHub drops tags from heading text
+			default:
+				rec(c)
+			}
+		}
+	}
+	rec(n)
+	return b.String()
+}
+
+func (w *walker) fence(n *ast.FencedCodeBlock) {
+	f := Fence{}
+	start := n.Pos()
+	lines := n.Lines()
+	if n.Info != nil {
+		f.Info = strings.TrimSpace(string(n.Info.Segment.Value(w.body)))
+		if fs := strings.Fields(f.Info); len(fs) > 0 {
+			f.Lang = fs[0]
+		}
+		if start < 0 {
+			start = n.Info.Segment.Start
+		}
+	}
+	var after int // offset right after the opening line or the content
+	if lines.Len() > 0 {
+		f.ContentStart = lines.At(0).Start
+		f.ContentEnd = lines.At(lines.Len() - 1).Stop
+		if start < 0 {
+			start, _ = w.lineBounds(max(f.ContentStart-1, 0))
+		}
+		after = f.ContentEnd
+	} else {
+		if start < 0 {
+			start = 0
+		}
+		_, after = w.lineBounds(start)
+		f.ContentStart, f.ContentEnd = after, after
+	}
+	ls, _ := w.lineBounds(start)
+	f.Start = ls
+	f.End = after
+	if after < len(w.body) {
+		if _, le := w.lineBounds(after); isFenceCloser(w.body[after:le]) {
+			f.End = le
+		}
+	}
+	f.Start += w.base
+	f.End += w.base
+	f.ContentStart += w.base
+	f.ContentEnd += w.base
+	w.d.Fences = append(w.d.Fences, f)
+}
+
+func isFenceCloser(line []byte) bool {
+	t := bytes.TrimSpace(line)
+	if len(t) < 3 || (t[0] != '`' && t[0] != '~') {
+		return false
+	}
+	for _, c := range t {
+		if c != t[0] {
+			return false
+		}
+	}
+	return true
+}
+
+func (w *walker) htmlBlock(n *ast.HTMLBlock) {
+	if n.HTMLBlockType == ast.HTMLBlockType1 {
+		return // <script>, <pre>, <style>, <textarea>: not markdown comments
+	}
+	lines := n.Lines()
+	if lines.Len() == 0 {
+		return
+	}
+	s := lines.At(0).Start
+	e := lines.At(lines.Len() - 1).Stop
+	if n.HasClosure() {
+		e = n.ClosureLine.Stop
+	}
+	w.addComments(s, e, false)
+}
+
+// addComments records every `<!-- … -->` in body[s:e].
+func (w *walker) addComments(s, e int, inline bool) {
+	seg := w.body[s:e]
+	for off := 0; off < len(seg); {
+		i := bytes.Index(seg[off:], []byte("<!--"))
+		if i < 0 {
+			return
+		}
+		open := off + i
+		c := Comment{Start: s + open + w.base, Inline: inline}
+		// `<!-->` and `<!--->` are complete (empty) comments.
+		rest := seg[open+4:]
+		var inner []byte
+		switch {
+		case bytes.HasPrefix(rest, []byte(">")):
+			c.End, c.Closed, off = c.Start+5, true, open+5
+		case bytes.HasPrefix(rest, []byte("->")):
+			c.End, c.Closed, off = c.Start+6, true, open+6
+		default:
+			j := bytes.Index(rest, []byte("-->"))
+			if j < 0 {
+				c.End = e + w.base
+				inner = rest
+				off = len(seg)
+			} else {
+				c.End, c.Closed = c.Start+4+j+3, true
+				inner = rest[:j]
+				off = open + 4 + j + 3
+			}
+		}
+		c.Text = strings.TrimSpace(string(inner))
+		w.d.Comments = append(w.d.Comments, c)
+	}
+}
+
+func (w *walker) codeSpan(n *ast.CodeSpan) {
+	var b strings.Builder
+	s, e := -1, -1
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if t, ok := c.(*ast.Text); ok {
+			if s < 0 {
+				s = t.Segment.Start
+			}
+			e = t.Segment.Stop
+			b.Write(t.Segment.Value(w.body))
+			if t.SoftLineBreak() {
+				b.WriteByte(' ')
+			}
+		} else if st, ok := c.(*ast.String); ok {
+			b.Write(st.Value)
+		}
+	}
+	if s < 0 {
+		return
+	}
+	// widen to the backticks
+	for s > 0 && w.body[s-1] == '`' {
+		s--
+	}
+	for e < len(w.body) && w.body[e] == '`' {
+		e++
+	}
+	w.d.CodeSpans = append(w.d.CodeSpans, Span{Start: s + w.base, End: e + w.base, Text: b.String()})
+}
+
+func (w *walker) link(n ast.Node, dest, title string, image, auto bool) {
+	l := Link{Destination: dest, Title: title, Image: image, Auto: auto}
+	start := n.Pos()
+	if start < 0 {
+		if c := n.FirstChild(); c != nil {
+			if t, ok := c.(*ast.Text); ok {
+				start = t.Segment.Start - 1
+			}
+		}
+	}
+	if start < 0 {
+		return
+	}
+	if image && start > 0 && w.body[start] != '!' && w.body[start-1] == '!' {
+		start--
+	}
+	end := start + 1
+	// The end is after the destination's closing parenthesis when written
+	// inline; otherwise the end of the link text.
+	if i := bytes.Index(w.body[start:min(len(w.body), start+4096)], []byte(dest)); dest != "" && i >= 0 {
+		end = start + i + len(dest)
+		if end < len(w.body) && (w.body[end] == ')' || w.body[end] == '>') {
+			end++
+		}
+	} else if last := n.LastChild(); last != nil {
+		if t, ok := last.(*ast.Text); ok {
+			end = t.Segment.Stop + 1
+		}
+	}
+	l.Start, l.End = start+w.base, min(end, len(w.body))+w.base
+	w.d.Links = append(w.d.Links, l)
+}
+
+func (d *Document) buildSections() {
+	d.Sections = make([]Section, len(d.Headings))
+	for i := range d.Headings {
+		h := &d.Headings[i]
+		end := len(d.Src)
+		for j := i + 1; j < len(d.Headings); j++ {
+			if d.Headings[j].Level <= h.Level {
+				end = d.Headings[j].Start
+				break
+			}
+		}
+		d.Sections[i] = Section{Heading: h, Start: h.Start, ContentStart: h.End, End: end}
+	}
+}
+
+// Position returns the 1-based line and byte column of off.
+func (d *Document) Position(off int) (int, int) { return d.Lines.Position(off) }
+
+// InCode reports whether off lies inside a fenced or indented code block or
+// an inline code span.
+func (d *Document) InCode(off int) bool {
+	for _, f := range d.Fences {
+		if off >= f.Start && off < f.End {
+			return true
+		}
+	}
+	for _, s := range d.CodeSpans {
+		if off >= s.Start && off < s.End {
+			return true
+		}
+	}
+	return false
+}
+
+// ValidUTF8 reports whether the source is valid UTF-8.
+func (d *Document) ValidUTF8() bool { return utf8.Valid(d.Src) }

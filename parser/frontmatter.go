@@ -1,0 +1,209 @@
+package parser
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Frontmatter is the YAML block between the `---` lines at the top of a file.
+type Frontmatter struct {
+	// Start and End are the byte range of the whole block, both `---`
+	// lines included (End is after the closing line's terminator).
+	Start, End int
+	// ContentStart and ContentEnd are the byte range of the YAML text.
+	ContentStart, ContentEnd int
+	// Line is the 1-based line of the opening `---`.
+	Line int
+	// Terminated is false when no closing `---` was found.
+	Terminated bool
+	// Mapping is the decoded top-level mapping; nil when the YAML is
+	// invalid, empty or not a mapping.
+	Mapping *yaml.Node
+	// Keys are the top-level keys in source order.
+	Keys []Key
+	// Err is the YAML error, if any, with its offset in the file.
+	Err *YAMLError
+}
+
+// Key is one top-level frontmatter key.
+type Key struct {
+	Name  string
+	Key   *yaml.Node
+	Value *yaml.Node
+	// Offset and ValueOffset are byte offsets of the key and its value.
+	Offset, ValueOffset int
+	// ValueEnd is the byte offset where the value's text ends (for scalars
+	// on one line: the end of the scalar's source text).
+	ValueEnd int
+}
+
+// YAMLError is a YAML syntax error located in the file.
+type YAMLError struct {
+	Offset int
+	Msg    string
+}
+
+// Get returns the key named name, or nil.
+func (f *Frontmatter) Get(name string) *Key {
+	if f == nil {
+		return nil
+	}
+	for i := range f.Keys {
+		if f.Keys[i].Name == name {
+			return &f.Keys[i]
+		}
+	}
+	return nil
+}
+
+// isDelim reports whether line (without terminator) is a `---` delimiter.
+func isDelim(line []byte, closing bool) bool {
+	t := bytes.TrimRight(line, " \t\r")
+	if bytes.Equal(t, []byte("---")) {
+		return true
+	}
+	return closing && bytes.Equal(t, []byte("..."))
+}
+
+// splitFrontmatter finds a frontmatter block starting at offset start (after
+// any BOM). It returns nil when the file does not open with `---`.
+func splitFrontmatter(src []byte, start int) *Frontmatter {
+	first, next := lineAt(src, start)
+	if !isDelim(first, false) {
+		return nil
+	}
+	fm := &Frontmatter{Start: start, ContentStart: next, Line: 1}
+	for off := next; off < len(src); {
+		line, nx := lineAt(src, off)
+		if isDelim(line, true) {
+			fm.ContentEnd = off
+			fm.End = nx
+			fm.Terminated = true
+			return fm
+		}
+		off = nx
+	}
+	fm.ContentEnd = len(src)
+	fm.End = len(src)
+	return fm
+}
+
+// lineAt returns the line starting at off (without "\n") and the offset of
+// the next line.
+func lineAt(src []byte, off int) ([]byte, int) {
+	i := bytes.IndexByte(src[off:], '\n')
+	if i < 0 {
+		return src[off:], len(src)
+	}
+	return src[off : off+i], off + i + 1
+}
+
+var yamlLineRe = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
+
+// decode parses the YAML content and fills Mapping, Keys and Err.
+func (fm *Frontmatter) decode(src []byte, li LineIndex) {
+	content := src[fm.ContentStart:fm.ContentEnd]
+	firstLine, _ := li.Position(fm.ContentStart)
+	var doc yaml.Node
+	if err := yaml.Unmarshal(content, &doc); err != nil {
+		fm.Err = yamlError(err, src, li, fm.ContentStart, firstLine)
+		return
+	}
+	if len(doc.Content) == 0 {
+		return // empty frontmatter
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		fm.Err = &YAMLError{
+			Offset: li.Offset(src, firstLine+root.Line-1, root.Column),
+			Msg:    fmt.Sprintf("frontmatter must be a mapping of keys to values, found a %s", nodeKindName(root)),
+		}
+		return
+	}
+	fm.Mapping = root
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		key := Key{
+			Name:        k.Value,
+			Key:         k,
+			Value:       v,
+			Offset:      li.Offset(src, firstLine+k.Line-1, k.Column),
+			ValueOffset: li.Offset(src, firstLine+v.Line-1, v.Column),
+		}
+		key.ValueEnd = key.ValueOffset
+		if v.Kind == yaml.ScalarNode && (v.Style == 0 || v.Style == yaml.DoubleQuotedStyle || v.Style == yaml.SingleQuotedStyle) {
+			key.ValueEnd = scalarEnd(src, li, key.ValueOffset)
+		}
+		fm.Keys = append(fm.Keys, key)
+	}
+}
+
+// scalarEnd finds where a one-line scalar starting at off ends: before a
+// ` #` comment or trailing space on its line.
+func scalarEnd(src []byte, li LineIndex, off int) int {
+	line, _ := li.Position(off)
+	end := li.LineEnd(src, line)
+	if off < end {
+		switch src[off] {
+		case '"', '\'':
+			q := src[off]
+			for i := off + 1; i < end; i++ {
+				if src[i] == '\\' && q == '"' {
+					i++
+					continue
+				}
+				if src[i] == q {
+					if q == '\'' && i+1 < end && src[i+1] == '\'' {
+						i++
+						continue
+					}
+					return i + 1
+				}
+			}
+			return end
+		}
+	}
+	seg := src[off:end]
+	if i := bytes.Index(seg, []byte(" #")); i >= 0 {
+		seg = seg[:i]
+	}
+	if i := bytes.Index(seg, []byte("\t#")); i >= 0 {
+		seg = seg[:i]
+	}
+	return off + len(bytes.TrimRight(seg, " \t"))
+}
+
+func yamlError(err error, src []byte, li LineIndex, contentStart, firstLine int) *YAMLError {
+	msg := err.Error()
+	if te, ok := err.(*yaml.TypeError); ok && len(te.Errors) > 0 {
+		msg = te.Errors[0]
+	}
+	off := contentStart
+	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+		msg = m[2]
+		if m[1] != "" {
+			n, _ := strconv.Atoi(m[1])
+			off = li.LineStart(firstLine + n - 1)
+			if off > li.size {
+				off = li.size
+			}
+		}
+	}
+	return &YAMLError{Offset: off, Msg: msg}
+}
+
+func nodeKindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.ScalarNode:
+		return "plain value"
+	case yaml.AliasNode:
+		return "alias"
+	}
+	return "document"
+}

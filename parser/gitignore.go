@@ -1,0 +1,91 @@
+package parser
+
+import (
+	"bufio"
+	"bytes"
+	"path"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// ignoreRule is one pattern line of a .gitignore file.
+type ignoreRule struct {
+	base     string // folder of the .gitignore, relative to the root ("" for root)
+	pattern  string
+	negate   bool
+	dirOnly  bool
+	anchored bool // contains a slash other than a trailing one: match the path
+}
+
+// ignoreSet holds the rules of all .gitignore files seen on the way down.
+type ignoreSet []ignoreRule
+
+// parseGitignore reads the rules of a .gitignore in folder base. It is read
+// as data: nothing in it is ever executed.
+func parseGitignore(base string, data []byte) []ignoreRule {
+	var out []ignoreRule
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		// trailing spaces are ignored unless escaped
+		for strings.HasSuffix(line, " ") && !strings.HasSuffix(line, `\ `) {
+			line = line[:len(line)-1]
+		}
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		r := ignoreRule{base: base}
+		if strings.HasPrefix(line, "!") {
+			r.negate = true
+			line = line[1:]
+		}
+		line = strings.TrimPrefix(line, `\`) // \# and \! escapes
+		if strings.HasSuffix(line, "/") {
+			r.dirOnly = true
+			line = strings.TrimRight(line, "/")
+		}
+		if line == "" {
+			continue
+		}
+		if strings.Contains(line, "/") {
+			r.anchored = true
+			line = strings.TrimPrefix(line, "/")
+		}
+		if !doublestar.ValidatePattern(line) {
+			continue
+		}
+		r.pattern = line
+		out = append(out, r)
+	}
+	return out
+}
+
+// ignored reports whether rel (relative to the root) is ignored. Later rules
+// win, as in git.
+func (s ignoreSet) ignored(rel string, isDir bool) bool {
+	ign := false
+	for _, r := range s {
+		if r.dirOnly && !isDir {
+			continue
+		}
+		p := rel
+		if r.base != "" {
+			if !strings.HasPrefix(rel, r.base+"/") {
+				continue
+			}
+			p = rel[len(r.base)+1:]
+		}
+		var ok bool
+		if r.anchored {
+			ok, _ = doublestar.Match(r.pattern, p)
+		} else {
+			ok, _ = doublestar.Match(r.pattern, path.Base(p))
+		}
+		if ok {
+			ign = !r.negate
+		}
+	}
+	return ign
+}

@@ -1,0 +1,152 @@
+package parser
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Index is the read-only view of a whole repo that rules consult: every
+// discovered file, parsed once.
+type Index struct {
+	Root string
+	Docs []*Document // sorted by path
+	// Errors are files that could not be read or were skipped, by path.
+	Errors []FileError
+
+	byPath map[string]*Document
+	byKind map[Kind][]*Document
+}
+
+// FileError is a file that was found but not parsed.
+type FileError struct {
+	Path string
+	Msg  string
+}
+
+// LoadOptions tune Load.
+type LoadOptions struct {
+	// MaxFileSize skips larger files with a FileError; 0 means the default.
+	MaxFileSize int64
+	// Overlay replaces the content of files by repo-relative path (editor
+	// buffers); a path not on disk is added.
+	Overlay map[string][]byte
+}
+
+// Load discovers and parses every file under root, in parallel.
+func Load(root string, opt LoadOptions) *Index {
+	found, derrs := Discover(root)
+	idx := &Index{Root: root}
+	for _, e := range derrs {
+		idx.Errors = append(idx.Errors, FileError{Path: e.Rel, Msg: Err2Msg(e.Err)})
+	}
+	seen := map[string]bool{}
+	for _, f := range found {
+		seen[f.Rel] = true
+	}
+	for p := range opt.Overlay {
+		if !seen[p] {
+			found = append(found, Discovered{Rel: p, Size: int64(len(opt.Overlay[p]))})
+		}
+	}
+	var roots []string
+	for _, f := range found {
+		if strings.HasSuffix(f.Rel, ".claude-plugin/plugin.json") {
+			if dir := path.Dir(path.Dir(f.Rel)); dir != "." {
+				roots = append(roots, dir)
+			}
+		}
+	}
+	maxSize := opt.MaxFileSize
+	if maxSize <= 0 {
+		maxSize = DefaultMaxFileSize
+	}
+	docs := make([]*Document, len(found))
+	errs := make([]*FileError, len(found))
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				f := found[i]
+				src, ok := opt.Overlay[f.Rel]
+				if !ok {
+					if f.Size > maxSize {
+						errs[i] = &FileError{Path: f.Rel, Msg: fmt.Sprintf("skipped: %s is larger than the %s limit", humanSize(f.Size), humanSize(maxSize))}
+						continue
+					}
+					var err error
+					src, err = os.ReadFile(f.Abs)
+					if err != nil {
+						errs[i] = &FileError{Path: f.Rel, Msg: "cannot read: " + Err2Msg(cleanErr(err))}
+						continue
+					}
+				}
+				docs[i] = Parse(f.Rel, KindOf(f.Rel, roots), src)
+			}
+		}()
+	}
+	for i := range found {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	for i := range found {
+		if docs[i] != nil {
+			idx.Docs = append(idx.Docs, docs[i])
+		}
+		if errs[i] != nil {
+			idx.Errors = append(idx.Errors, *errs[i])
+		}
+	}
+	idx.finish()
+	return idx
+}
+
+// NewIndex builds an index over already parsed documents.
+func NewIndex(root string, docs []*Document) *Index {
+	idx := &Index{Root: root, Docs: docs}
+	idx.finish()
+	return idx
+}
+
+func (idx *Index) finish() {
+	sort.Slice(idx.Docs, func(i, j int) bool { return idx.Docs[i].Path < idx.Docs[j].Path })
+	sort.Slice(idx.Errors, func(i, j int) bool { return idx.Errors[i].Path < idx.Errors[j].Path })
+	idx.byPath = make(map[string]*Document, len(idx.Docs))
+	idx.byKind = map[Kind][]*Document{}
+	for _, d := range idx.Docs {
+		idx.byPath[d.Path] = d
+		idx.byKind[d.Kind] = append(idx.byKind[d.Kind], d)
+	}
+}
+
+// Doc returns the document at repo-relative path p, or nil.
+func (idx *Index) Doc(p string) *Document { return idx.byPath[p] }
+
+// ByKind returns the documents of kind k, sorted by path.
+func (idx *Index) ByKind(k Kind) []*Document { return idx.byKind[k] }
+
+// Err2Msg renders an error for a plugin author.
+func Err2Msg(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func humanSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -1,0 +1,103 @@
+package parser
+
+import (
+	"path"
+	"strings"
+)
+
+// Kind is what a file is to an agent plugin, decided by its path.
+type Kind int
+
+// The kinds of file mdcontract knows.
+const (
+	KindOther         Kind = iota // any other markdown
+	KindSkill                     // skills/<name>/SKILL.md
+	KindSkillResource             // any other file under a skill folder
+	KindAgent                     // agents/**/*.md (a Claude Code subagent)
+	KindAgentBody                 // *.agent.md (a Copilot agent or shared agent body)
+	KindCommand                   // commands/**/*.md (a slash command)
+	KindPrompt                    // *.prompt.md (a Copilot prompt file)
+	KindMemory                    // CLAUDE.md, AGENTS.md, GEMINI.md
+	KindManifest                  // .claude-plugin/plugin.json or marketplace.json
+)
+
+var kindNames = [...]string{"other", "skill", "skill-resource", "agent", "agent-body", "command", "prompt", "memory", "manifest"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// KindByName returns the kind with the given name.
+func KindByName(s string) (Kind, bool) {
+	for i, n := range kindNames {
+		if n == s {
+			return Kind(i), true
+		}
+	}
+	return 0, false
+}
+
+// HasFrontmatter reports whether files of this kind carry frontmatter that
+// the host reads.
+func (k Kind) HasFrontmatter() bool {
+	switch k {
+	case KindSkill, KindAgent, KindAgentBody, KindCommand, KindPrompt:
+		return true
+	}
+	return false
+}
+
+// KindOf classifies a repo-relative, slash-separated path. pluginRoots are
+// the folders (relative, "" for the repo root) that hold a
+// .claude-plugin/plugin.json; agents/ and commands/ count at the repo root
+// and at each plugin root.
+func KindOf(rel string, pluginRoots []string) Kind {
+	base := path.Base(rel)
+	if strings.HasPrefix(rel, ".claude-plugin/") || strings.Contains(rel, "/.claude-plugin/") {
+		if base == "plugin.json" || base == "marketplace.json" {
+			return KindManifest
+		}
+	}
+	parts := strings.Split(rel, "/")
+	// skills/<name>/SKILL.md anywhere; anything else below skills/<name>/ is a resource.
+	for i := 0; i+2 < len(parts); i++ {
+		if parts[i] == "skills" {
+			if i+2 == len(parts)-1 && base == "SKILL.md" {
+				return KindSkill
+			}
+			return KindSkillResource
+		}
+	}
+	if strings.HasSuffix(base, ".agent.md") {
+		return KindAgentBody
+	}
+	if strings.HasSuffix(base, ".prompt.md") {
+		return KindPrompt
+	}
+	if strings.HasSuffix(base, ".md") {
+		roots := append([]string{"", ".claude"}, pluginRoots...)
+		for _, r := range roots {
+			p := rel
+			if r != "" {
+				if !strings.HasPrefix(rel, r+"/") {
+					continue
+				}
+				p = rel[len(r)+1:]
+			}
+			switch {
+			case strings.HasPrefix(p, "agents/"):
+				return KindAgent
+			case strings.HasPrefix(p, "commands/"):
+				return KindCommand
+			}
+		}
+	}
+	switch base {
+	case "CLAUDE.md", "AGENTS.md", "GEMINI.md":
+		return KindMemory
+	}
+	return KindOther
+}

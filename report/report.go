@@ -1,0 +1,100 @@
+// Package report prints a run's findings in each output format, one file
+// per format behind the Printer interface.
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/rules"
+)
+
+// Tool identifies mdcontract in reports.
+type Tool struct {
+	Name, Version, URI string
+}
+
+// Run is what a printer prints.
+type Run struct {
+	Tool        Tool
+	Files       int
+	Diagnostics []rules.Diagnostic
+	// Color enables colour in the text format.
+	Color bool
+}
+
+// Summary counts findings by severity.
+type Summary struct {
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Infos    int `json:"infos"`
+}
+
+// Summarize counts r's findings.
+func (r *Run) Summarize() Summary {
+	var s Summary
+	for _, d := range r.Diagnostics {
+		switch d.Severity {
+		case rules.Error:
+			s.Errors++
+		case rules.Warning:
+			s.Warnings++
+		default:
+			s.Infos++
+		}
+	}
+	return s
+}
+
+// Printer writes a run in one format.
+type Printer interface {
+	Print(w io.Writer, r *Run) error
+}
+
+var printers = map[string]Printer{}
+
+func register(name string, p Printer) { printers[name] = p }
+
+// Lookup returns the printer for a format name.
+func Lookup(format string) (Printer, bool) {
+	p, ok := printers[format]
+	return p, ok
+}
+
+// Formats lists the format names, sorted.
+func Formats() []string {
+	var out []string
+	for k := range printers {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// SummaryLine is the one-line summary for humans.
+func SummaryLine(r *Run) string {
+	s := r.Summarize()
+	files := plural(r.Files, "file")
+	if s.Errors+s.Warnings+s.Infos == 0 {
+		return fmt.Sprintf("no findings in %s", files)
+	}
+	var parts []string
+	for _, c := range []struct {
+		n int
+		w string
+	}{{s.Errors, "error"}, {s.Warnings, "warning"}, {s.Infos, "info"}} {
+		if c.n > 0 {
+			parts = append(parts, plural(c.n, c.w))
+		}
+	}
+	return fmt.Sprintf("%s in %s", strings.Join(parts, ", "), files)
+}
+
+func plural(n int, w string) string {
+	if n == 1 {
+		return "1 " + w
+	}
+	return fmt.Sprintf("%d %ss", n, w)
+}

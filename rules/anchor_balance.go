@@ -1,0 +1,162 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// AnchorBalance checks that sentinel comment pairs are balanced and not
+// crossed, in the syntaxes real plugins use.
+var AnchorBalance = Register(&Rule{
+	ID:       "MC201",
+	Name:     "anchor-balance",
+	Summary:  "begin/end sentinel comments balanced and not crossed, in every syntax",
+	Severity: Error,
+	Check:    checkAnchorBalance,
+})
+
+// MarkerRole is what a sentinel comment does.
+type MarkerRole int
+
+// Marker roles.
+const (
+	MarkerPlain MarkerRole = iota // `<!-- X -->`: opens a region only if a `/X` closes it
+	MarkerBegin                   // `<!-- X begin -->`, `X-begin`, `X:begin`
+	MarkerEnd                     // `<!-- /X -->`, `X end`, `X-end`, `X:end`
+)
+
+// Marker is an HTML comment read as a region sentinel.
+type Marker struct {
+	Role    MarkerRole
+	Name    string // region name, with any trailing words of a plain opener
+	Comment *parser.Comment
+}
+
+var (
+	beginRe = regexp.MustCompile(`^([A-Za-z0-9][^<>]*?)(?:\s+|-|:)begin$`)
+	endRe   = regexp.MustCompile(`^([A-Za-z0-9][^<>]*?)(?:\s+|-|:)end$`)
+	slashRe = regexp.MustCompile(`^/\s*([A-Za-z0-9][^<>]*)$`)
+	plainRe = regexp.MustCompile(`^[A-Za-z0-9][^<>]*$`)
+)
+
+// ParseMarker reads a comment as a sentinel; ok is false for comments that
+// cannot be one (prose with punctuation first, empty, unclosed).
+func ParseMarker(c *parser.Comment) (Marker, bool) {
+	if !c.Closed {
+		return Marker{}, false
+	}
+	t := strings.Join(strings.Fields(c.Text), " ")
+	if m := slashRe.FindStringSubmatch(t); m != nil {
+		return Marker{Role: MarkerEnd, Name: m[1], Comment: c}, true
+	}
+	if m := beginRe.FindStringSubmatch(t); m != nil {
+		return Marker{Role: MarkerBegin, Name: m[1], Comment: c}, true
+	}
+	if m := endRe.FindStringSubmatch(t); m != nil {
+		return Marker{Role: MarkerEnd, Name: m[1], Comment: c}, true
+	}
+	if plainRe.MatchString(t) {
+		return Marker{Role: MarkerPlain, Name: t, Comment: c}, true
+	}
+	return Marker{}, false
+}
+
+// closes reports how well an end marker named end closes an opener named
+// open: 2 exactly, 1 by a leading word match (`/x` closes `x v1`), 0 not.
+func closes(end, open string) int {
+	switch {
+	case end == open:
+		return 2
+	case strings.HasPrefix(open, end+" "):
+		return 1
+	}
+	return 0
+}
+
+// Region is a balanced sentinel pair.
+type Region struct {
+	Name       string
+	Begin, End *parser.Comment
+}
+
+// Regions pairs the sentinel comments of d. It returns the balanced
+// regions and calls bad for every unbalanced or crossed marker.
+func Regions(d *parser.Document, bad func(c *parser.Comment, msg string, related *parser.Comment)) []Region {
+	type open struct{ m Marker }
+	var stack []open
+	var regions []Region
+	var crossedNames []string
+	for i := range d.Comments {
+		c := &d.Comments[i]
+		m, ok := ParseMarker(c)
+		if !ok {
+			continue
+		}
+		switch m.Role {
+		case MarkerBegin, MarkerPlain:
+			stack = append(stack, open{m: m})
+			continue
+		}
+		// An end marker: the innermost exact match, else a word match.
+		at := -1
+		for want := 2; want >= 1 && at < 0; want-- {
+			for j := len(stack) - 1; j >= 0; j-- {
+				if closes(m.Name, stack[j].m.Name) == want {
+					at = j
+					break
+				}
+			}
+		}
+		if at < 0 {
+			if k := indexOf(crossedNames, m.Name); k >= 0 {
+				crossedNames = append(crossedNames[:k], crossedNames[k+1:]...)
+				continue // already reported as crossed
+			}
+			if bad != nil {
+				bad(c, fmt.Sprintf("closing marker `<!-- %s -->` has no opening marker before it: add `<!-- %s begin -->` (or the opener this region uses) above it, or remove it", c.Text, m.Name), nil)
+			}
+			continue
+		}
+		for j := len(stack) - 1; j > at; j-- {
+			inner := stack[j]
+			if inner.m.Role == MarkerBegin {
+				if bad != nil {
+					line, _ := d.Position(inner.m.Comment.Start)
+					bad(inner.m.Comment, fmt.Sprintf("region `%s` (opened here, line %d) is still open where `<!-- %s -->` closes the region around it: regions may nest but not cross; close `%s` first", inner.m.Name, line, c.Text, inner.m.Name), c)
+				}
+				crossedNames = append(crossedNames, inner.m.Name)
+			}
+		}
+		regions = append(regions, Region{Name: stack[at].m.Name, Begin: stack[at].m.Comment, End: c})
+		stack = stack[:at]
+	}
+	for _, o := range stack {
+		if o.m.Role == MarkerBegin && bad != nil {
+			bad(o.m.Comment, fmt.Sprintf("region `%s` is opened here but never closed: add `<!-- %s end -->` (or the closer this region's syntax uses) where it ends", o.m.Name, o.m.Name), nil)
+		}
+	}
+	return regions
+}
+
+func indexOf(xs []string, s string) int {
+	for i, x := range xs {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+func checkAnchorBalance(p *Pass) {
+	d := p.Doc
+	Regions(d, func(c *parser.Comment, msg string, rel *parser.Comment) {
+		diag := Diagnostic{Start: c.Start, End: c.End, Message: msg}
+		if rel != nil {
+			diag.Related = []Related{RelatedAt(d, rel.Start, "the closing marker that crosses it")}
+		}
+		p.Report(diag)
+	})
+}

@@ -1,0 +1,24 @@
+package rules
+
+// CommentUnclosed flags an `<!--` that never finds its `-->`.
+var CommentUnclosed = Register(&Rule{
+	ID:       "MC202",
+	Name:     "comment-unclosed",
+	Summary:  "an `<!--` that is never closed (it swallows the rest of the file)",
+	Severity: Error,
+	Check:    checkCommentUnclosed,
+})
+
+func checkCommentUnclosed(p *Pass) {
+	d := p.Doc
+	for _, c := range d.Comments {
+		if c.Closed {
+			continue
+		}
+		line, _ := d.Position(c.Start)
+		last, _ := d.Position(len(d.Src))
+		p.Reportf(c.Start, c.Start+4,
+			"`<!--` on line %d is never closed: lines %d to %d are hidden inside the comment, from readers and agents alike; add `-->` where the comment should end",
+			line, line, last)
+	}
+}

@@ -1,0 +1,65 @@
+package rules
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// corpusDir finds ../shared/corpus/agent-orchestra beside the repo, or skips.
+func corpusDir(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join("..", "..", "shared", "corpus", "agent-orchestra")
+	if _, err := os.Stat(filepath.Join(dir, "PROVENANCE.md")); err != nil {
+		t.Skipf("corpus not found at %s (it lives in ../shared beside a checkout of this repo): %v", dir, err)
+	}
+	abs, _ := filepath.Abs(dir)
+	return abs
+}
+
+func TestCorpusAnchorPairs(t *testing.T) {
+	idx := parser.Load(corpusDir(t), parser.LoadOptions{})
+	syntaxes := map[string]int{}
+	var regions, nested int
+	for _, d := range idx.Docs {
+		if strings.HasPrefix(d.Path, ".github/scripts/Tests/fixtures/") {
+			continue
+		}
+		rs := Regions(d, func(c *parser.Comment, msg string, _ *parser.Comment) {
+			line, _ := d.Position(c.Start)
+			t.Errorf("%s:%d: %s", d.Path, line, msg)
+		})
+		for i, r := range rs {
+			regions++
+			syntaxes[syntaxOf(r)]++
+			for j, o := range rs {
+				if i != j && o.Begin.Start < r.Begin.Start && r.End.End <= o.End.Start {
+					nested++
+					t.Logf("nested: %s in %s (%s)", r.Name, o.Name, d.Path)
+				}
+			}
+		}
+	}
+	t.Logf("regions %d, by syntax %v, nested %d", regions, syntaxes, nested)
+	if regions != 39 || len(syntaxes) != 4 || nested != 1 {
+		t.Errorf("got %d regions in %d syntaxes (%v), %d nested; the corpus has 39 in 4 syntaxes, 1 nested", regions, len(syntaxes), syntaxes, nested)
+	}
+}
+
+func syntaxOf(r Region) string {
+	b, e := r.Begin.Text, r.End.Text
+	switch {
+	case strings.HasSuffix(b, ":begin"):
+		return "X:begin/X:end"
+	case strings.HasSuffix(b, "-begin"):
+		return "X-begin/X-end"
+	case strings.HasSuffix(b, " begin") && strings.HasPrefix(e, "/"):
+		return "X begin//X"
+	case strings.HasPrefix(e, "/"):
+		return "X//X"
+	}
+	return b + "…" + e
+}

@@ -1,0 +1,128 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/parser"
+	"go.yaml.in/yaml/v3"
+)
+
+// FrontmatterPlainScalar flags unquoted values that YAML cuts short at a
+// ` #` or reads as something other than the text written.
+var FrontmatterPlainScalar = Register(&Rule{
+	ID:       "MC106",
+	Name:     "frontmatter-plain-scalar",
+	Summary:  "unquoted frontmatter values that YAML cuts short (` #`) or misreads",
+	Severity: Error,
+	Check:    checkFrontmatterPlainScalar,
+})
+
+// proseKeys hold sentences: a ` #` in them is never a deliberate comment.
+var proseKeys = map[string]bool{"description": true, "argument-hint": true, "when_to_use": true}
+
+func checkFrontmatterPlainScalar(p *Pass) {
+	d := p.Doc
+	fm := d.Frontmatter
+	if fm == nil || fm.Mapping == nil {
+		return
+	}
+	s := schemaFor(d)
+	firstLine, _ := d.Position(fm.ContentStart)
+	var walk func(key string, n *yaml.Node)
+	walk = func(key string, n *yaml.Node) {
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				walk(n.Content[i].Value, n.Content[i+1])
+			}
+		case yaml.SequenceNode:
+			for _, c := range n.Content {
+				walk(key, c)
+			}
+		case yaml.ScalarNode:
+			if n.Style == 0 {
+				checkPlain(p, d, s, key, n, firstLine)
+			}
+		}
+	}
+	for i := range fm.Keys {
+		k := &fm.Keys[i]
+		if k.Value.Kind == yaml.ScalarNode && k.Value.Style == 0 {
+			checkPlain(p, d, s, k.Name, k.Value, firstLine)
+			continue
+		}
+		walk(k.Name, k.Value)
+	}
+}
+
+func checkPlain(p *Pass, d *parser.Document, s *KindSchema, key string, n *yaml.Node, firstLine int) {
+	line := firstLine + n.Line - 1
+	start := d.Lines.Offset(d.Src, line, n.Column)
+	lineEnd := d.Lines.LineEnd(d.Src, line)
+	if start >= lineEnd {
+		return
+	}
+	text := string(d.Src[start:lineEnd])
+	// A ` #` (or tab #) on the value's line starts a comment.
+	cut := -1
+	for i := 1; i < len(text); i++ {
+		if text[i] == '#' && (text[i-1] == ' ' || text[i-1] == '\t') {
+			cut = i
+			break
+		}
+	}
+	if cut > 0 && !strings.Contains(n.Value, "\n") {
+		dropped := text[cut:]
+		deliberate := len(dropped) > 1 && (dropped[1] == ' ' || dropped[1] == '#') || len(dropped) == 1
+		if !deliberate || proseKeys[key] {
+			kept := strings.TrimRight(text[:cut], " \t")
+			p.Reportf(start+cut-1, lineEnd,
+				"`%s` is cut short: YAML reads ` #` as the start of a comment, so the value ends at %q and %q is dropped; quote the whole value (\"…\")",
+				key, tail(kept, 40), head(dropped, 40))
+			return
+		}
+	}
+	if s == nil {
+		return
+	}
+	if f := s.Field(key); f != nil && (f.Type == TString || f.Type == TStringOrList) && n.Tag != "!!str" && n.Tag != "!!null" {
+		p.Reportf(start, start+len(strings.TrimRight(cutComment(text), " \t")),
+			"`%s` is written %q without quotes, which YAML reads as %s, not text; quote it (\"%s\")", key, n.Value, tagNoun(n.Tag), n.Value)
+	}
+}
+
+func cutComment(s string) string {
+	if i := strings.Index(s, " #"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func tagNoun(tag string) string {
+	switch tag {
+	case "!!bool":
+		return "a boolean"
+	case "!!int":
+		return "an integer"
+	case "!!float":
+		return "a number"
+	case "!!timestamp":
+		return "a date"
+	}
+	return fmt.Sprintf("a %s value", strings.TrimPrefix(tag, "!!"))
+}
+
+func head(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "…" + s[len(s)-n:]
+}

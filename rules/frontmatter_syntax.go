@@ -1,0 +1,70 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// FrontmatterSyntax checks that frontmatter is present where the kind needs
+// it, terminated, valid YAML, a mapping, and free of duplicate keys.
+var FrontmatterSyntax = Register(&Rule{
+	ID:       "MC101",
+	Name:     "frontmatter-syntax",
+	Summary:  "frontmatter present where the kind needs it, terminated, valid YAML",
+	Severity: Error,
+	Check:    checkFrontmatterSyntax,
+})
+
+func checkFrontmatterSyntax(p *Pass) {
+	d := p.Doc
+	fm := d.Frontmatter
+	if fm == nil {
+		if s := schemaFor(d); s != nil && s.Needs {
+			end := d.Lines.LineEnd(d.Src, 1)
+			p.Reportf(d.BodyStart, end, "%s has no frontmatter: a %s must start with a `---` line, its YAML keys (%s), and a closing `---` line",
+				d.Path, kindNoun(d.Kind), strings.Join(s.Required, ", "))
+		}
+		return
+	}
+	if !fm.Terminated {
+		p.Reportf(fm.Start, d.Lines.LineEnd(d.Src, 1), "frontmatter opened on line 1 is never closed: add a `---` line after the last key, or the whole file is read as YAML")
+		return
+	}
+	if fm.Err != nil {
+		line, _ := d.Position(fm.Err.Offset)
+		p.Reportf(fm.Err.Offset, d.Lines.LineEnd(d.Src, line), "invalid YAML in frontmatter: %s", fm.Err.Msg)
+		return
+	}
+	seen := map[string]*parser.Key{}
+	for i := range fm.Keys {
+		k := &fm.Keys[i]
+		if prev, dup := seen[k.Name]; dup {
+			pl, _ := d.Position(prev.Offset)
+			p.Report(Diagnostic{
+				Start: k.Offset, End: k.Offset + len(k.Name),
+				Message: fmt.Sprintf("frontmatter key `%s` is defined twice (first on line %d): YAML parsers disagree on which one wins; keep one", k.Name, pl),
+				Related: []Related{RelatedAt(d, prev.Offset, "first definition")},
+			})
+			continue
+		}
+		seen[k.Name] = k
+	}
+}
+
+func kindNoun(k parser.Kind) string {
+	switch k {
+	case parser.KindSkill:
+		return "skill (SKILL.md)"
+	case parser.KindAgent:
+		return "subagent"
+	case parser.KindAgentBody:
+		return "custom agent (.agent.md)"
+	case parser.KindCommand:
+		return "slash command"
+	case parser.KindPrompt:
+		return "prompt file"
+	}
+	return k.String() + " file"
+}

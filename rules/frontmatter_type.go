@@ -1,0 +1,150 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mdcontract/mdcontract/parser"
+	"go.yaml.in/yaml/v3"
+)
+
+// FrontmatterType checks value types, enums, patterns and lengths per kind.
+var FrontmatterType = Register(&Rule{
+	ID:       "MC103",
+	Name:     "frontmatter-type",
+	Summary:  "frontmatter value types and allowed values per kind (e.g. tools as a string or list, model)",
+	Severity: Error,
+	Check:    checkFrontmatterType,
+})
+
+func checkFrontmatterType(p *Pass) {
+	d := p.Doc
+	fm := d.Frontmatter
+	s := schemaFor(d)
+	if fm == nil || s == nil || fm.Mapping == nil {
+		return
+	}
+	for i := range fm.Keys {
+		k := &fm.Keys[i]
+		f := s.Field(k.Name)
+		if f == nil || isEmpty(k.Value) {
+			continue
+		}
+		if msg := typeProblem(f, k.Value); msg != "" {
+			p.Reportf(k.ValueOffset, valueEnd(d, k), "`%s` %s (%s)", k.Name, msg, s.Source)
+		}
+	}
+}
+
+// valueEnd is the end of a key's value on its first line.
+func valueEnd(d *parser.Document, k *parser.Key) int {
+	if k.ValueEnd > k.ValueOffset {
+		return k.ValueEnd
+	}
+	line, _ := d.Position(k.ValueOffset)
+	return d.Lines.LineEnd(d.Src, line)
+}
+
+// plainMisread reports whether v is an unquoted scalar that YAML resolves to
+// something other than a string; frontmatter-plain-scalar reports those.
+func plainMisread(v *yaml.Node) bool {
+	return v.Kind == yaml.ScalarNode && v.Style == 0 && v.Tag != "!!str"
+}
+
+func typeProblem(f *Field, v *yaml.Node) string {
+	switch f.Type {
+	case TAny:
+		return ""
+	case TString:
+		if v.Kind != yaml.ScalarNode {
+			return fmt.Sprintf("must be %s, found %s; quote it if the brackets are meant literally", f.Type, nodeNoun(v))
+		}
+		if plainMisread(v) {
+			return "" // frontmatter-plain-scalar
+		}
+		return scalarProblem(f, v.Value)
+	case TBool:
+		if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
+			return fmt.Sprintf("must be true or false, found %s", describe(v))
+		}
+	case TInt:
+		if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
+			return fmt.Sprintf("must be an integer, found %s", describe(v))
+		}
+	case TMap:
+		if v.Kind != yaml.MappingNode {
+			return fmt.Sprintf("must be a mapping of keys to values, found %s", describe(v))
+		}
+	case TList, TStringOrList:
+		switch v.Kind {
+		case yaml.ScalarNode:
+			if f.Type == TList {
+				return fmt.Sprintf("must be a YAML list (one `- item` per line), found %s", describe(v))
+			}
+			if plainMisread(v) {
+				return ""
+			}
+			for _, item := range strings.Split(v.Value, ",") {
+				if msg := scalarProblem(f, strings.TrimSpace(item)); msg != "" {
+					return msg
+				}
+			}
+		case yaml.SequenceNode:
+			for _, it := range v.Content {
+				if it.Kind != yaml.ScalarNode {
+					return fmt.Sprintf("must list plain values, found %s on line %d", nodeNoun(it), it.Line)
+				}
+				if msg := scalarProblem(f, it.Value); msg != "" {
+					return msg
+				}
+			}
+		default:
+			return fmt.Sprintf("must be %s, found %s", f.Type, nodeNoun(v))
+		}
+	}
+	return ""
+}
+
+func scalarProblem(f *Field, s string) string {
+	if len(f.Enum) > 0 && !slices.Contains(f.Enum, s) {
+		return fmt.Sprintf("is %q; expected one of: %s", s, strings.Join(f.Enum, ", "))
+	}
+	if f.Pattern != nil && !f.Pattern.MatchString(s) {
+		return fmt.Sprintf("is %q; expected %s", s, f.PatternHint)
+	}
+	if f.MaxLen > 0 {
+		if n := utf8.RuneCountInString(s); n > f.MaxLen {
+			return fmt.Sprintf("is %d characters long; at most %d are allowed", n, f.MaxLen)
+		}
+	}
+	return ""
+}
+
+func nodeNoun(v *yaml.Node) string {
+	switch v.Kind {
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	return "a scalar"
+}
+
+func describe(v *yaml.Node) string {
+	if v.Kind != yaml.ScalarNode {
+		return nodeNoun(v)
+	}
+	switch v.Tag {
+	case "!!bool":
+		return fmt.Sprintf("the boolean %s", v.Value)
+	case "!!int", "!!float":
+		return fmt.Sprintf("the number %s", v.Value)
+	case "!!null":
+		return "nothing"
+	}
+	return fmt.Sprintf("the text %q", v.Value)
+}

@@ -1,0 +1,172 @@
+// Package rules holds the rule type, the registry, the runner and the
+// built-in rules. A rule is a value registered at init: stateless, safe to
+// run in parallel, reporting through its Pass and never printing.
+package rules
+
+import (
+	"embed"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// Severity of a finding.
+type Severity int
+
+// Severities, most severe first.
+const (
+	Error Severity = iota
+	Warning
+	Info
+	Off
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	case Info:
+		return "info"
+	}
+	return "off"
+}
+
+// ParseSeverity reads "error", "warning", "info" or "off".
+func ParseSeverity(s string) (Severity, bool) {
+	switch strings.ToLower(s) {
+	case "error":
+		return Error, true
+	case "warning", "warn":
+		return Warning, true
+	case "info":
+		return Info, true
+	case "off":
+		return Off, true
+	}
+	return 0, false
+}
+
+// Rule is one check.
+type Rule struct {
+	ID       string // stable, "MC" + three digits
+	Name     string // kebab-case
+	Summary  string // one line
+	Severity Severity
+	// Check runs once per reported document (Pass.Doc is set).
+	Check func(*Pass)
+	// CheckRepo runs once per run over the whole index (Pass.Doc is nil).
+	CheckRepo func(*Pass)
+}
+
+// Doc returns the rule's embedded documentation.
+func (r *Rule) Doc() string {
+	b, err := docs.ReadFile("docs/" + r.Name + ".md")
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+//go:embed docs/*.md
+var docs embed.FS
+
+var registry = map[string]*Rule{}
+
+// Register adds r to the registry. It panics on a duplicate ID or name, a
+// programming error caught by any test.
+func Register(r *Rule) *Rule {
+	for _, k := range []string{r.ID, r.Name} {
+		if _, dup := registry[k]; dup {
+			panic("rules: duplicate rule " + k)
+		}
+	}
+	registry[r.ID] = r
+	registry[r.Name] = r
+	return r
+}
+
+// Lookup finds a rule by ID (case-insensitive) or name.
+func Lookup(s string) *Rule {
+	if r, ok := registry[s]; ok {
+		return r
+	}
+	return registry[strings.ToUpper(s)]
+}
+
+// All returns every registered rule, sorted by ID.
+func All() []*Rule {
+	var out []*Rule
+	for k, r := range registry {
+		if k == r.ID {
+			out = append(out, r)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Related is a second location that explains a finding.
+type Related struct {
+	Path      string `json:"path"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column,omitempty"`
+	Message   string `json:"message"`
+	Start     int    `json:"-"`
+	hasOffset bool
+}
+
+// Edit replaces Src[Start:End] of a file with New.
+type Edit struct {
+	Start, End int
+	New        string
+}
+
+// Diagnostic is one finding.
+type Diagnostic struct {
+	Path               string
+	Start, End         int
+	Line, Column       int
+	EndLine, EndColumn int
+	Rule               *Rule
+	Severity           Severity
+	Contract           string
+	Message            string
+	Related            []Related
+	Fix                []Edit
+}
+
+// Pass is what a rule sees: the document under check (nil for repo rules),
+// the whole index, and a way to report.
+type Pass struct {
+	Rule  *Rule
+	Doc   *parser.Document
+	Index *parser.Index
+	// Reported says whether findings in a path are wanted; repo rules
+	// may use it to skip work.
+	Reported func(path string) bool
+	report   func(Diagnostic)
+}
+
+// Report records d. Path defaults to the pass's document.
+func (p *Pass) Report(d Diagnostic) {
+	if d.Path == "" && p.Doc != nil {
+		d.Path = p.Doc.Path
+	}
+	d.Rule = p.Rule
+	p.report(d)
+}
+
+// Reportf reports a finding over [start,end) of the pass's document.
+func (p *Pass) Reportf(start, end int, format string, args ...any) {
+	p.Report(Diagnostic{Start: start, End: end, Message: fmt.Sprintf(format, args...)})
+}
+
+// RelatedAt makes a related location at offset off of document d.
+func RelatedAt(d *parser.Document, off int, msg string) Related {
+	line, col := d.Position(off)
+	return Related{Path: d.Path, Line: line, Column: col, Message: msg, Start: off, hasOffset: true}
+}

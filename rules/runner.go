@@ -1,0 +1,202 @@
+package rules
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// Options configure a run.
+type Options struct {
+	// Severity overrides a rule's default severity, by rule ID.
+	Severity map[string]Severity
+	// Report limits reporting to these paths; nil reports every file.
+	Report func(path string) bool
+}
+
+// Result is the outcome of a run.
+type Result struct {
+	Files       int
+	Diagnostics []Diagnostic
+	// Internal lists rule panics; a run with any is a failed run.
+	Internal []string
+}
+
+// ReadError reports files that were found but could not be read or parsed.
+var ReadError = Register(&Rule{
+	ID:       "MC001",
+	Name:     "read-error",
+	Summary:  "a file that could not be read, or was too large to parse",
+	Severity: Error,
+})
+
+// Run checks the index with every registered rule.
+func Run(idx *parser.Index, opt Options) *Result {
+	return RunRules(idx, All(), opt)
+}
+
+// RunRules checks the index with the given rules.
+func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
+	reported := opt.Report
+	if reported == nil {
+		reported = func(string) bool { return true }
+	}
+	sev := func(r *Rule) Severity {
+		if s, ok := opt.Severity[r.ID]; ok {
+			return s
+		}
+		return r.Severity
+	}
+	var active []*Rule
+	for _, r := range rules {
+		if sev(r) != Off {
+			active = append(active, r)
+		}
+	}
+	res := &Result{}
+	var mu sync.Mutex
+	collect := func(d Diagnostic) {
+		if !reported(d.Path) {
+			return
+		}
+		d.Severity = sev(d.Rule)
+		mu.Lock()
+		res.Diagnostics = append(res.Diagnostics, d)
+		mu.Unlock()
+	}
+	internal := func(r *Rule, path string, v any) {
+		mu.Lock()
+		defer mu.Unlock()
+		where := "the repo"
+		if path != "" {
+			where = path
+		}
+		res.Internal = append(res.Internal, fmt.Sprintf("internal error in rule %s/%s on %s: %v\n%s", r.ID, r.Name, where, v, firstFrames(debug.Stack())))
+	}
+	runOne := func(r *Rule, d *parser.Document, fn func(*Pass)) {
+		defer func() {
+			if v := recover(); v != nil {
+				p := ""
+				if d != nil {
+					p = d.Path
+				}
+				internal(r, p, v)
+			}
+		}()
+		fn(&Pass{Rule: r, Doc: d, Index: idx, Reported: reported, report: collect})
+	}
+
+	if sev(ReadError) != Off {
+		for _, e := range idx.Errors {
+			if reported(e.Path) {
+				collect(Diagnostic{Path: e.Path, Rule: ReadError, Message: e.Msg})
+			}
+		}
+	}
+
+	var docs []*parser.Document
+	for _, d := range idx.Docs {
+		if reported(d.Path) {
+			docs = append(docs, d)
+		}
+	}
+	res.Files = len(docs)
+	var wg sync.WaitGroup
+	work := make(chan *parser.Document)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for d := range work {
+				for _, r := range active {
+					if r.Check != nil {
+						runOne(r, d, r.Check)
+					}
+				}
+			}
+		}()
+	}
+	for _, r := range active {
+		if r.CheckRepo != nil {
+			wg.Add(1)
+			go func(r *Rule) {
+				defer wg.Done()
+				runOne(r, nil, r.CheckRepo)
+			}(r)
+		}
+	}
+	for _, d := range docs {
+		work <- d
+	}
+	close(work)
+	wg.Wait()
+
+	for i := range res.Diagnostics {
+		locate(idx, &res.Diagnostics[i])
+	}
+	SortDiagnostics(res.Diagnostics)
+	sort.Strings(res.Internal)
+	return res
+}
+
+// locate fills line and column from byte offsets.
+func locate(idx *parser.Index, d *Diagnostic) {
+	doc := idx.Doc(d.Path)
+	if d.End < d.Start {
+		d.End = d.Start
+	}
+	if doc == nil {
+		if d.Line == 0 {
+			d.Line, d.Column, d.EndLine, d.EndColumn = 1, 1, 1, 1
+		}
+		return
+	}
+	d.Line, d.Column = doc.Position(d.Start)
+	d.EndLine, d.EndColumn = doc.Position(d.End)
+	for i := range d.Related {
+		r := &d.Related[i]
+		if r.hasOffset || r.Line > 0 {
+			continue
+		}
+		if rd := idx.Doc(r.Path); rd != nil {
+			r.Line, r.Column = rd.Position(r.Start)
+		}
+	}
+}
+
+// SortDiagnostics orders findings by path, offset, rule and message, so
+// output is byte-stable from run to run.
+func SortDiagnostics(ds []Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Start != b.Start {
+			return a.Start < b.Start
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Rule.ID != b.Rule.ID {
+			return a.Rule.ID < b.Rule.ID
+		}
+		if a.Message != b.Message {
+			return a.Message < b.Message
+		}
+		return a.End < b.End
+	})
+}
+
+func firstFrames(stack []byte) string {
+	lines := strings.Split(string(stack), "\n")
+	if len(lines) > 16 {
+		lines = lines[:16]
+	}
+	return strings.Join(lines, "\n")
+}
