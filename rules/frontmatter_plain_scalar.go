@@ -78,7 +78,7 @@ func checkPlain(p *Pass, d *parser.Document, s *KindSchema, key string, n *yaml.
 		if !deliberate || proseKeys[key] {
 			kept := strings.TrimRight(text[:cut], " \t")
 			p.Reportf(start+cut-1, lineEnd,
-				"`%s` is cut short: YAML reads ` #` as the start of a comment, so the value ends at %q and %q is dropped; quote the whole value (\"…\")",
+				"`%s` is cut short: YAML reads ` #` as the start of a comment, so the value ends at `%s` and `%s` is dropped; quote the whole value (\"…\")",
 				key, tail(kept, 40), head(dropped, 40))
 			return
 		}

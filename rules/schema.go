@@ -60,7 +60,7 @@ func (s *KindSchema) Field(n string) *Field {
 }
 
 var (
-	skillName  = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	skillName = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 	// Model aliases come and go with model families, so any single
 	// lowercase token passes: what fails is prose, spaces or capitals
 	// ("Opus 4", "Claude Sonnet").

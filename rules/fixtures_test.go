@@ -1,0 +1,113 @@
+package rules
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/mdcontract/mdcontract/parser"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite the `want` section of rule fixtures from the current output")
+
+// TestFixtures runs every testdata/rules/<rule-name>/*.txtar: the archive's
+// files form a small repo, checked with all rules; the findings of the rule
+// named by the folder must equal the archive's `want` file, one finding a
+// line in the text format. A fixture with an empty `want` shows a pass.
+func TestFixtures(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join("..", "testdata", "rules", "*"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no rule fixtures found: %v", err)
+	}
+	covered := map[string]bool{}
+	for _, dir := range dirs {
+		name := filepath.Base(dir)
+		r := Lookup(name)
+		if r == nil {
+			t.Errorf("%s: no rule named %q", dir, name)
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, "*.txtar"))
+		for _, f := range files {
+			t.Run(name+"/"+strings.TrimSuffix(filepath.Base(f), ".txtar"), func(t *testing.T) {
+				if got := runFixture(t, f, r); got {
+					covered[name] = true
+				}
+			})
+		}
+	}
+	for _, r := range All() {
+		if !covered[r.Name] && r != ReadError {
+			t.Errorf("rule %s/%s has no fixture with a finding in testdata/rules/%s/", r.ID, r.Name, r.Name)
+		}
+	}
+}
+
+// runFixture checks one archive; it reports whether the rule found anything.
+func runFixture(t *testing.T, file string, r *Rule) bool {
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	var want []byte
+	hasWant := false
+	for _, f := range ar.Files {
+		if f.Name == "want" {
+			want, hasWant = f.Data, true
+			continue
+		}
+		p := filepath.Join(root, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		// `\r` written as the two characters `\r` at a line end stands for
+		// a CR, so CRLF fixtures stay readable; a leading `\ufeff` for a BOM.
+		data := bytes.ReplaceAll(f.Data, []byte(`\r`+"\n"), []byte("\r\n"))
+		data = bytes.Replace(data, []byte(`\ufeff`), []byte("\ufeff"), 1)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !hasWant {
+		t.Fatalf("%s has no `want` file", file)
+	}
+	idx := parser.Load(root, parser.LoadOptions{})
+	res := Run(idx, Options{})
+	var lines []string
+	for _, d := range res.Diagnostics {
+		if d.Rule != r {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("%s:%d:%d: %s: %s [%s/%s]", d.Path, d.Line, d.Column, d.Severity, d.Message, d.Rule.ID, d.Rule.Name))
+	}
+	for _, msg := range res.Internal {
+		t.Errorf("internal error: %s", msg)
+	}
+	sort.Strings(lines)
+	got := strings.Join(lines, "\n")
+	if len(lines) > 0 {
+		got += "\n"
+	}
+	if *update {
+		for i := range ar.Files {
+			if ar.Files[i].Name == "want" {
+				ar.Files[i].Data = []byte(got)
+			}
+		}
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return len(lines) > 0
+	}
+	if got != string(want) {
+		t.Errorf("%s: findings of %s differ\n--- got\n%s--- want\n%s", file, r.Name, got, want)
+	}
+	return len(lines) > 0
+}
