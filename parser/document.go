@@ -390,9 +390,6 @@ func (w *walker) codeSpan(n *ast.CodeSpan) {
 			}
 			e = t.Segment.Stop
 			b.Write(t.Segment.Value(w.body))
-			if t.SoftLineBreak() {
-				b.WriteByte(' ')
-			}
 		} else if st, ok := c.(*ast.String); ok {
 			b.Write(st.Value)
 		}
@@ -407,7 +404,9 @@ func (w *walker) codeSpan(n *ast.CodeSpan) {
 	for e < len(w.body) && w.body[e] == '`' {
 		e++
 	}
-	w.d.CodeSpans = append(w.d.CodeSpans, Span{Start: s + w.base, End: e + w.base, Text: b.String()})
+	// A code span that wraps reads its line ending as a space.
+	txt := strings.ReplaceAll(strings.ReplaceAll(b.String(), "\r\n", "\n"), "\n", " ")
+	w.d.CodeSpans = append(w.d.CodeSpans, Span{Start: s + w.base, End: e + w.base, Text: txt})
 }
 
 func (w *walker) link(n ast.Node, dest, title string, image, auto bool) {
@@ -426,21 +425,60 @@ func (w *walker) link(n ast.Node, dest, title string, image, auto bool) {
 	if image && start > 0 && w.body[start] != '!' && w.body[start-1] == '!' {
 		start--
 	}
-	end := start + 1
-	// The end is after the destination's closing parenthesis when written
-	// inline; otherwise the end of the link text.
-	if i := bytes.Index(w.body[start:min(len(w.body), start+4096)], []byte(dest)); dest != "" && i >= 0 {
-		end = start + i + len(dest)
-		if end < len(w.body) && (w.body[end] == ')' || w.body[end] == '>') {
-			end++
+	l.Start, l.End = start+w.base, linkEnd(w.body, n, start)+w.base
+	w.d.Links = append(w.d.Links, l)
+}
+
+// linkEnd finds where the link starting at start ends: after `(dest)` for
+// an inline link, after `[label]` for a full reference, after the text's
+// `]` otherwise.
+func linkEnd(body []byte, n ast.Node, start int) int {
+	if a, ok := n.(*ast.AutoLink); ok {
+		if i := bytes.IndexByte(body[start:], '>'); i >= 0 && a != nil {
+			return start + i + 1
 		}
-	} else if last := n.LastChild(); last != nil {
-		if t, ok := last.(*ast.Text); ok {
-			end = t.Segment.Stop + 1
+		return start + 1
+	}
+	textEnd := -1
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if t, ok := c.(*ast.Text); ok && entering && t.Segment.Stop > textEnd {
+			textEnd = t.Segment.Stop
+		}
+		return ast.WalkContinue, nil
+	})
+	if textEnd < 0 || textEnd >= len(body) {
+		return min(start+1, len(body))
+	}
+	// skip closing markup of emphasis or code inside the text up to `]`
+	i := textEnd
+	for i < len(body) && body[i] != ']' && body[i] != '\n' {
+		i++
+	}
+	if i >= len(body) || body[i] != ']' {
+		return textEnd
+	}
+	i++
+	if i < len(body) && (body[i] == '(' || body[i] == '[') {
+		closer := byte(')')
+		if body[i] == '[' {
+			closer = ']'
+		}
+		depth := 0
+		for j := i; j < len(body); j++ {
+			switch body[j] {
+			case '(', '[':
+				depth++
+			case ')', ']':
+				depth--
+				if depth == 0 && body[j] == closer {
+					return j + 1
+				}
+			case '\\':
+				j++
+			}
 		}
 	}
-	l.Start, l.End = start+w.base, min(end, len(w.body))+w.base
-	w.d.Links = append(w.d.Links, l)
+	return i
 }
 
 func (d *Document) buildSections() {

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -107,10 +108,15 @@ var yamlLineRe = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
 // decode parses the YAML content and fills Mapping, Keys and Err.
 func (fm *Frontmatter) decode(src []byte, li LineIndex) {
 	content := src[fm.ContentStart:fm.ContentEnd]
+	// yaml.v3 attaches comments differently under CRLF; dropping the CRs
+	// keeps every line and column the same.
+	if bytes.Contains(content, []byte("\r\n")) {
+		content = bytes.ReplaceAll(content, []byte("\r\n"), []byte("\n"))
+	}
 	firstLine, _ := li.Position(fm.ContentStart)
 	var doc yaml.Node
 	if err := yaml.Unmarshal(content, &doc); err != nil {
-		fm.Err = yamlError(err, src, li, fm.ContentStart, firstLine)
+		fm.Err = yamlError(err, li, fm.ContentStart, firstLine)
 		return
 	}
 	if len(doc.Content) == 0 {
@@ -177,9 +183,10 @@ func scalarEnd(src []byte, li LineIndex, off int) int {
 	return off + len(bytes.TrimRight(seg, " \t"))
 }
 
-func yamlError(err error, src []byte, li LineIndex, contentStart, firstLine int) *YAMLError {
+func yamlError(err error, li LineIndex, contentStart, firstLine int) *YAMLError {
 	msg := err.Error()
-	if te, ok := err.(*yaml.TypeError); ok && len(te.Errors) > 0 {
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
 		msg = te.Errors[0]
 	}
 	off := contentStart

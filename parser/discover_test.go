@@ -1,0 +1,118 @@
+package parser
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func writeTree(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for p, data := range files {
+		abs := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestDiscoverGitignore(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		".gitignore":                      "# build output\nbuild/\n*.tmp.md\n/top-only.md\n!keep.tmp.md\nnode_modules\n",
+		"README.md":                       "",
+		"top-only.md":                     "",
+		"sub/top-only.md":                 "",
+		"a.tmp.md":                        "",
+		"keep.tmp.md":                     "",
+		"build/out.md":                    "",
+		"node_modules/pkg/README.md":      "",
+		"docs/.gitignore":                 "drafts/**\n",
+		"docs/drafts/x/wip.md":            "",
+		"docs/guide.MD":                   "",
+		"docs/notes.txt":                  "",
+		".git/info/x.md":                  "",
+		".claude-plugin/plugin.json":      "{}",
+		".claude-plugin/marketplace.json": "{}",
+		".claude-plugin/other.json":       "{}",
+		"x.md/inner.md":                   "", // a folder named x.md
+	})
+	files, errs := Discover(root)
+	if len(errs) != 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+	var got []string
+	for _, f := range files {
+		got = append(got, f.Rel)
+	}
+	want := []string{".claude-plugin/marketplace.json", ".claude-plugin/plugin.json", "README.md", "docs/guide.MD", "keep.tmp.md", "sub/top-only.md", "x.md/inner.md"}
+	if !slices.Equal(got, want) {
+		t.Errorf("discovered\n%v\nwant\n%v", got, want)
+	}
+}
+
+func TestDiscoverSymlinks(t *testing.T) {
+	outside := t.TempDir()
+	writeTree(t, outside, map[string]string{"secret.md": "outside"})
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"real.md": "", "dir/in.md": ""})
+	links := map[string]string{
+		"inside-link.md":  filepath.Join(root, "real.md"),
+		"outside-link.md": filepath.Join(outside, "secret.md"),
+		"loop.md":         filepath.Join(root, "loop.md"),
+		"dirlink":         filepath.Join(root, "dir"),
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Skipf("symlinks unsupported: %v", err)
+		}
+	}
+	files, errs := Discover(root)
+	var got []string
+	for _, f := range files {
+		got = append(got, f.Rel)
+	}
+	if want := []string{"dir/in.md", "inside-link.md", "real.md"}; !slices.Equal(got, want) {
+		t.Errorf("discovered %v, want %v", got, want)
+	}
+	var msgs []string
+	for _, e := range errs {
+		msgs = append(msgs, e.Error())
+	}
+	joined := strings.Join(msgs, "\n")
+	if !strings.Contains(joined, "outside-link.md: symlink points outside the repo") || !strings.Contains(joined, "loop.md: broken or looping symlink") {
+		t.Errorf("errors = %s", joined)
+	}
+}
+
+func TestFindRoot(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{".mdcontract.yaml": "version: 1\n", "a/b/c.md": ""})
+	if got := FindRoot(filepath.Join(root, "a", "b")); got != root {
+		t.Errorf("FindRoot = %s, want %s", got, root)
+	}
+	bare := t.TempDir()
+	if got := FindRoot(bare); got != bare {
+		t.Errorf("FindRoot(no marker) = %s, want the folder itself", got)
+	}
+}
+
+func TestLoadOverlayAndLimit(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"big.md": strings.Repeat("x", 2048), "a.md": "# On disk\n"})
+	idx := Load(root, LoadOptions{MaxFileSize: 1024, Overlay: map[string][]byte{"a.md": []byte("# Buffer\n"), "new.md": []byte("# New\n")}})
+	if d := idx.Doc("a.md"); d == nil || d.Headings[0].Text != "Buffer" {
+		t.Errorf("overlay not used: %+v", d)
+	}
+	if idx.Doc("new.md") == nil {
+		t.Error("overlay-only file missing")
+	}
+	if len(idx.Errors) != 1 || idx.Errors[0].Path != "big.md" || !strings.Contains(idx.Errors[0].Msg, "larger than") {
+		t.Errorf("errors = %+v", idx.Errors)
+	}
+}

@@ -1,0 +1,223 @@
+package parser
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestKindOf(t *testing.T) {
+	cases := map[string]Kind{
+		"skills/review/SKILL.md":               KindSkill,
+		".claude/skills/review/SKILL.md":       KindSkill,
+		"plugins/x/skills/review/SKILL.md":     KindSkill,
+		"skills/review/references/guide.md":    KindSkillResource,
+		"skills/review/agents/helper.md":       KindSkillResource,
+		"skills/review/commands/go.md":         KindSkillResource,
+		"skills/review/x.agent.md":             KindSkillResource,
+		"skills/README.md":                     KindOther,
+		"agents/critic.md":                     KindAgent,
+		"agents/team/critic.md":                KindAgent,
+		".claude/agents/critic.md":             KindAgent,
+		"agents/Critic.agent.md":               KindAgentBody,
+		".github/agents/Critic.agent.md":       KindAgentBody,
+		"commands/go.md":                       KindCommand,
+		".claude/commands/sub/go.md":           KindCommand,
+		".github/prompts/plan.prompt.md":       KindPrompt,
+		"CLAUDE.md":                            KindMemory,
+		"docs/AGENTS.md":                       KindMemory,
+		"GEMINI.md":                            KindMemory,
+		"README.md":                            KindOther,
+		"docs/agents/notes.md":                 KindOther,
+		".claude-plugin/plugin.json":           KindManifest,
+		".claude-plugin/marketplace.json":      KindManifest,
+		"plugins/x/agents/critic.md":           KindAgent, // with plugins/x as a plugin root
+		"plugins/x/.claude-plugin/plugin.json": KindManifest,
+	}
+	for p, want := range cases {
+		if got := KindOf(p, []string{"plugins/x"}); got != want {
+			t.Errorf("KindOf(%q) = %v, want %v", p, got, want)
+		}
+	}
+	if got := KindOf("plugins/y/agents/critic.md", nil); got != KindOther {
+		t.Errorf("agents/ below a folder that is no plugin root: got %v", got)
+	}
+}
+
+func TestFrontmatterBOMCRLFBlankLine(t *testing.T) {
+	src := "\ufeff---\r\n\r\nname: demo\r\n# a YAML comment, not a heading\r\ndescription: \"Use when x\" # trailing\r\n---\r\n# Title\r\n"
+	d := Parse("skills/demo/SKILL.md", KindSkill, []byte(src))
+	if !d.BOM {
+		t.Error("BOM not seen")
+	}
+	fm := d.Frontmatter
+	if fm == nil || !fm.Terminated || fm.Err != nil {
+		t.Fatalf("frontmatter = %+v", fm)
+	}
+	var names []string
+	for _, k := range fm.Keys {
+		names = append(names, k.Name)
+	}
+	if strings.Join(names, ",") != "name,description" {
+		t.Errorf("keys = %v", names)
+	}
+	k := fm.Get("name")
+	if line, col := d.Position(k.Offset); line != 3 || col != 1 {
+		t.Errorf("name at %d:%d, want 3:1", line, col)
+	}
+	v := fm.Get("description")
+	if line, col := d.Position(v.ValueOffset); line != 5 || col != 14 {
+		t.Errorf("description value at %d:%d, want 5:14", line, col)
+	}
+	if got := string(d.Src[v.ValueOffset:v.ValueEnd]); got != `"Use when x"` {
+		t.Errorf("value text = %q", got)
+	}
+	if fm.Mapping.Content[0].HeadComment != "" || !strings.Contains(fm.Mapping.Content[2].HeadComment, "a YAML comment") {
+		t.Errorf("YAML comment not kept on the key after it: %q", fm.Mapping.Content[2].HeadComment)
+	}
+	if len(d.Headings) != 1 || d.Headings[0].Text != "Title" || d.Headings[0].Level != 1 {
+		t.Fatalf("headings = %+v", d.Headings)
+	}
+	if line, col := d.Position(d.Headings[0].Start); line != 7 || col != 1 {
+		t.Errorf("heading at %d:%d, want 7:1", line, col)
+	}
+	if line, col := d.Position(0); line != 1 || col != 1 {
+		t.Errorf("offset 0 (in the BOM) at %d:%d, want 1:1", line, col)
+	}
+	if line, col := d.Position(3); line != 1 || col != 1 {
+		t.Errorf("first byte after the BOM at %d:%d, want 1:1", line, col)
+	}
+}
+
+func TestFrontmatterProblems(t *testing.T) {
+	cases := []struct {
+		name, src  string
+		terminated bool
+		errLine    int // 0: no error
+		errHas     string
+	}{
+		{"unterminated", "---\nname: x\n# Heading\n", false, 0, ""},
+		{"invalid", "---\nname: x\ndescription: a: b\n---\n", true, 3, "mapping values"},
+		{"not a mapping", "---\n- a\n- b\n---\n", true, 2, "must be a mapping"},
+		{"empty", "---\n---\nbody\n", true, 0, ""},
+		{"dots close", "---\nname: x\n...\nbody\n", true, 0, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := Parse("agents/x.md", KindAgent, []byte(c.src))
+			fm := d.Frontmatter
+			if fm == nil {
+				t.Fatal("no frontmatter")
+			}
+			if fm.Terminated != c.terminated {
+				t.Errorf("terminated = %v", fm.Terminated)
+			}
+			if c.errLine == 0 {
+				if fm.Err != nil {
+					t.Errorf("unexpected error %+v", fm.Err)
+				}
+				return
+			}
+			if fm.Err == nil {
+				t.Fatal("no error")
+			}
+			if line, _ := d.Position(fm.Err.Offset); line != c.errLine || !strings.Contains(fm.Err.Msg, c.errHas) {
+				t.Errorf("error at line %d: %q; want line %d containing %q", line, fm.Err.Msg, c.errLine, c.errHas)
+			}
+		})
+	}
+	// A plain document opening with a thematic break and never closing it
+	// has no frontmatter.
+	if d := Parse("README.md", KindOther, []byte("---\n\n# Title\n")); d.Frontmatter != nil || len(d.Headings) != 1 {
+		t.Errorf("thematic break read as frontmatter: %+v, headings %d", d.Frontmatter, len(d.Headings))
+	}
+}
+
+func TestHeadingsSectionsFences(t *testing.T) {
+	src := "# Top\n\nintro\n\n## Step 0: `Check` it\n\n```yaml title=x\n## not a heading\n<!-- not a comment -->\n```\n\nSetext\n------\n\n~~~\nunclosed fence runs on\n## still code\n"
+	d := Parse("x.md", KindOther, []byte(src))
+	var got []string
+	for _, h := range d.Headings {
+		line, _ := d.Position(h.Start)
+		got = append(got, strings.Repeat("#", h.Level)+" "+h.Text+"@"+itoa(line))
+	}
+	if want := "# Top@1|## Step 0: Check it@5|## Setext@12"; strings.Join(got, "|") != want {
+		t.Errorf("headings = %s, want %s", strings.Join(got, "|"), want)
+	}
+	if h := d.Headings[1]; h.Raw != "Step 0: `Check` it" {
+		t.Errorf("raw = %q", h.Raw)
+	}
+	if s := d.Sections[1]; string(d.Src[s.Start:s.End]) != src[strings.Index(src, "## Step"):strings.Index(src, "Setext")] {
+		t.Errorf("section 1 = %q", d.Src[s.Start:s.End])
+	}
+	if s := d.Sections[0]; s.End != len(src) {
+		t.Errorf("top section ends at %d, want EOF %d", s.End, len(src))
+	}
+	if len(d.Fences) != 2 {
+		t.Fatalf("fences = %+v", d.Fences)
+	}
+	f := d.Fences[0]
+	if f.Lang != "yaml" || f.Info != "yaml title=x" {
+		t.Errorf("info = %q lang = %q", f.Info, f.Lang)
+	}
+	if c := string(d.Src[f.ContentStart:f.ContentEnd]); c != "## not a heading\n<!-- not a comment -->\n" {
+		t.Errorf("content = %q", c)
+	}
+	if whole := string(d.Src[f.Start:f.End]); !strings.HasPrefix(whole, "```yaml") || !strings.HasSuffix(whole, "```\n") {
+		t.Errorf("fence = %q", whole)
+	}
+	if len(d.Comments) != 0 {
+		t.Errorf("comments in code: %+v", d.Comments)
+	}
+	if !d.InCode(strings.Index(src, "still code")) || d.InCode(strings.Index(src, "intro")) {
+		t.Error("InCode wrong")
+	}
+}
+
+func TestComments(t *testing.T) {
+	src := "<!-- block begin -->\n\ntext <!-- inline --> and `<!-- code span -->`\nwrapped `code\nand <!-- still code -->` end\n\n> <!-- quoted\n> over lines -->\n\n- item <!-- in list -->\n\n<!-- a --> <!-- b -->\n\n<!-- never closed\n\nrest\n"
+	d := Parse("x.md", KindOther, []byte(src))
+	var got []string
+	for _, c := range d.Comments {
+		line, col := d.Position(c.Start)
+		got = append(got, c.Text+"@"+itoa(line)+":"+itoa(col)+map[bool]string{true: "", false: "!open"}[c.Closed])
+	}
+	want := "block begin@1:1|inline@3:6|quoted\n> over lines@7:3|in list@10:8|a@12:1|b@12:12|never closed\n\nrest@14:1!open"
+	if strings.Join(got, "|") != want {
+		t.Errorf("comments =\n%q\nwant\n%q", strings.Join(got, "|"), want)
+	}
+	if len(d.CodeSpans) != 2 || d.CodeSpans[1].Text != "code and <!-- still code -->" {
+		t.Errorf("code spans = %+v", d.CodeSpans)
+	}
+}
+
+func TestLinks(t *testing.T) {
+	src := "See [the guide](docs/guide.md#setup \"t\") and ![img](a.png), <https://x.y>, [ref][r].\n\n[r]: other.md\n"
+	d := Parse("x.md", KindOther, []byte(src))
+	var got []string
+	for _, l := range d.Links {
+		got = append(got, l.Destination+"="+string(d.Src[l.Start:l.End]))
+	}
+	want := `docs/guide.md#setup=[the guide](docs/guide.md#setup "t")|a.png=![img](a.png)|https://x.y=<https://x.y>|other.md=[ref][r]`
+	if strings.Join(got, "|") != want {
+		t.Errorf("links =\n%s\nwant\n%s", strings.Join(got, "|"), want)
+	}
+}
+
+func TestLineIndex(t *testing.T) {
+	src := []byte("ab\r\ncd\n\nü€x")
+	li := NewLineIndex(src, 0)
+	for _, c := range []struct{ off, line, col int }{{0, 1, 1}, {2, 1, 3}, {4, 2, 1}, {7, 3, 1}, {8, 4, 1}, {13, 4, 6}, {99, 4, 7}} {
+		if l, col := li.Position(c.off); l != c.line || col != c.col {
+			t.Errorf("Position(%d) = %d:%d, want %d:%d", c.off, l, col, c.line, c.col)
+		}
+	}
+	if e := li.LineEnd(src, 1); e != 2 {
+		t.Errorf("LineEnd(1) = %d, want 2 (before CR)", e)
+	}
+	if o := li.Offset(src, 4, 3); o != 13 {
+		t.Errorf("Offset(4, rune col 3) = %d, want 13", o)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
