@@ -105,6 +105,22 @@ func lineAt(src []byte, off int) ([]byte, int) {
 
 var yamlLineRe = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
 
+// yamlParserErrors are the problems yaml.v3's parser (not its scanner)
+// reports. For these it prints a 0-based line number, so one is added.
+var yamlParserErrors = map[string]bool{
+	"did not find expected <stream-start>":   true,
+	"did not find expected <document start>": true,
+	"did not find expected node content":     true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected key":              true,
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"found undefined tag handle":             true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found duplicate %TAG directive":         true,
+}
+
 // decode parses the YAML content and fills Mapping, Keys and Err.
 func (fm *Frontmatter) decode(src []byte, li LineIndex) {
 	content := src[fm.ContentStart:fm.ContentEnd]
@@ -194,6 +210,9 @@ func yamlError(err error, li LineIndex, contentStart, firstLine int) *YAMLError 
 		msg = m[2]
 		if m[1] != "" {
 			n, _ := strconv.Atoi(m[1])
+			if yamlParserErrors[msg] {
+				n++
+			}
 			off = li.LineStart(firstLine + n - 1)
 			if off > li.size {
 				off = li.size

@@ -26,13 +26,15 @@ func checkFrontmatterType(p *Pass) {
 	if fm == nil || s == nil || fm.Mapping == nil {
 		return
 	}
+	// YAML node lines count from the first line of the frontmatter text.
+	firstLine, _ := d.Position(fm.ContentStart)
 	for i := range fm.Keys {
 		k := &fm.Keys[i]
 		f := s.Field(k.Name)
 		if f == nil || isEmpty(k.Value) {
 			continue
 		}
-		if msg := typeProblem(f, k.Value); msg != "" {
+		if msg := typeProblem(f, k.Value, firstLine-1); msg != "" {
 			p.Reportf(k.ValueOffset, valueEnd(d, k), "`%s` %s (%s)", k.Name, msg, s.Source)
 		}
 	}
@@ -53,7 +55,9 @@ func plainMisread(v *yaml.Node) bool {
 	return v.Kind == yaml.ScalarNode && v.Style == 0 && v.Tag != "!!str"
 }
 
-func typeProblem(f *Field, v *yaml.Node) string {
+// typeProblem describes what is wrong with v for field f, or returns "".
+// lineBase is added to YAML node lines to make them file lines.
+func typeProblem(f *Field, v *yaml.Node, lineBase int) string {
 	switch f.Type {
 	case TAny:
 		return ""
@@ -94,7 +98,7 @@ func typeProblem(f *Field, v *yaml.Node) string {
 		case yaml.SequenceNode:
 			for _, it := range v.Content {
 				if it.Kind != yaml.ScalarNode {
-					return fmt.Sprintf("must list plain values, found %s on line %d", nodeNoun(it), it.Line)
+					return fmt.Sprintf("must list plain values, found %s on line %d", nodeNoun(it), lineBase+it.Line)
 				}
 				if msg := scalarProblem(f, it.Value); msg != "" {
 					return msg
