@@ -2,6 +2,7 @@ package parser
 
 import (
 	"fmt"
+	"github.com/bmatcuk/doublestar/v4"
 	"os"
 	"path"
 	"runtime"
@@ -35,11 +36,18 @@ type LoadOptions struct {
 	// Overlay replaces the content of files by repo-relative path (editor
 	// buffers); a path not on disk is added.
 	Overlay map[string][]byte
+	// Include and Exclude are globs (relative to the root) that narrow
+	// discovery; manifests are always included.
+	Include, Exclude []string
+	// Classify, when set, decides a file's kind from its path and the kind
+	// its path alone gives.
+	Classify func(rel string, byPath Kind) Kind
 }
 
 // Load discovers and parses every file under root, in parallel.
 func Load(root string, opt LoadOptions) *Index {
 	found, derrs := Discover(root)
+	found = filterFound(found, opt.Include, opt.Exclude)
 	idx := &Index{Root: root}
 	for _, e := range derrs {
 		idx.Errors = append(idx.Errors, FileError{Path: e.Rel, Msg: Err2Msg(e.Err)})
@@ -88,7 +96,11 @@ func Load(root string, opt LoadOptions) *Index {
 						continue
 					}
 				}
-				docs[i] = Parse(f.Rel, KindOf(f.Rel, roots), src)
+				kind := KindOf(f.Rel, roots)
+				if opt.Classify != nil {
+					kind = opt.Classify(f.Rel, kind)
+				}
+				docs[i] = Parse(f.Rel, kind, src)
 			}
 		}()
 	}
@@ -107,6 +119,35 @@ func Load(root string, opt LoadOptions) *Index {
 	}
 	idx.finish()
 	return idx
+}
+
+// filterFound keeps files matching an include glob (all when none) and no
+// exclude glob; plugin manifests are always kept.
+func filterFound(found []Discovered, include, exclude []string) []Discovered {
+	if len(include) == 0 && len(exclude) == 0 {
+		return found
+	}
+	out := found[:0:0]
+	for _, f := range found {
+		manifest := strings.HasSuffix(f.Rel, ".json")
+		ok := manifest || len(include) == 0
+		for _, g := range include {
+			if m, _ := doublestar.Match(g, f.Rel); m {
+				ok = true
+				break
+			}
+		}
+		for _, g := range exclude {
+			if m, _ := doublestar.Match(g, f.Rel); m {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // NewIndex builds an index over already parsed documents.

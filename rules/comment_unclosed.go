@@ -16,7 +16,9 @@ func checkCommentUnclosed(p *Pass) {
 			continue
 		}
 		line, _ := d.Position(c.Start)
-		last, _ := d.Position(len(d.Src))
+		// The last line is the one holding the last byte: a final line
+		// terminator does not start another line.
+		last, _ := d.Position(max(c.Start, len(d.Src)-1))
 		p.Reportf(c.Start, c.Start+4,
 			"`<!--` on line %d is never closed: lines %d to %d are hidden inside the comment, from readers and agents alike; add `-->` where the comment should end",
 			line, line, last)

@@ -29,16 +29,18 @@ func checkFrontmatterPlainScalar(p *Pass) {
 	}
 	s := schemaFor(d)
 	firstLine, _ := d.Position(fm.ContentStart)
-	var walk func(key string, n *yaml.Node)
-	walk = func(key string, n *yaml.Node) {
+	// s is the schema that types key: the kind's for top-level keys and
+	// their list items, none for keys nested in a mapping value.
+	var walk func(s *KindSchema, key string, n *yaml.Node)
+	walk = func(s *KindSchema, key string, n *yaml.Node) {
 		switch n.Kind {
 		case yaml.MappingNode:
 			for i := 0; i+1 < len(n.Content); i += 2 {
-				walk(n.Content[i].Value, n.Content[i+1])
+				walk(nil, n.Content[i].Value, n.Content[i+1])
 			}
 		case yaml.SequenceNode:
 			for _, c := range n.Content {
-				walk(key, c)
+				walk(s, key, c)
 			}
 		case yaml.ScalarNode:
 			if n.Style == 0 {
@@ -52,7 +54,7 @@ func checkFrontmatterPlainScalar(p *Pass) {
 			checkPlain(p, d, s, k.Name, k.Value, firstLine)
 			continue
 		}
-		walk(k.Name, k.Value)
+		walk(s, k.Name, k.Value)
 	}
 }
 

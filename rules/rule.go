@@ -137,14 +137,17 @@ type Diagnostic struct {
 	Message            string
 	Related            []Related
 	Fix                []Edit
+
+	sev *Severity // a contract's own severity
 }
 
 // Pass is what a rule sees: the document under check (nil for repo rules),
 // the whole index, and a way to report.
 type Pass struct {
-	Rule  *Rule
-	Doc   *parser.Document
-	Index *parser.Index
+	Rule     *Rule
+	Doc      *parser.Document
+	Index    *parser.Index
+	Settings *Settings
 	// Reported says whether findings in a path are wanted; repo rules
 	// may use it to skip work.
 	Reported func(path string) bool

@@ -17,6 +17,8 @@ type Options struct {
 	Severity map[string]Severity
 	// Report limits reporting to these paths; nil reports every file.
 	Report func(path string) bool
+	// Settings come from the config; nil is zero config.
+	Settings *Settings
 }
 
 // Result is the outcome of a run.
@@ -50,6 +52,11 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 		if s, ok := opt.Severity[r.ID]; ok {
 			return s
 		}
+		if opt.Settings != nil {
+			if s, ok := opt.Settings.Severity[r.ID]; ok {
+				return s
+			}
+		}
 		return r.Severity
 	}
 	var active []*Rule
@@ -58,6 +65,9 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 			active = append(active, r)
 		}
 	}
+	if opt.Settings == nil {
+		opt.Settings = &Settings{}
+	}
 	res := &Result{}
 	var mu sync.Mutex
 	collect := func(d Diagnostic) {
@@ -65,6 +75,12 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 			return
 		}
 		d.Severity = sev(d.Rule)
+		if d.sev != nil {
+			d.Severity = *d.sev
+			if d.Severity == Off {
+				return
+			}
+		}
 		mu.Lock()
 		res.Diagnostics = append(res.Diagnostics, d)
 		mu.Unlock()
@@ -88,7 +104,7 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 				internal(r, p, v)
 			}
 		}()
-		fn(&Pass{Rule: r, Doc: d, Index: idx, Reported: reported, report: collect})
+		fn(&Pass{Rule: r, Doc: d, Index: idx, Settings: opt.Settings, Reported: reported, report: collect})
 	}
 
 	if sev(ReadError) != Off {

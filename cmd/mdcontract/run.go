@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/mattn/go-isatty"
+	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/report"
 	"github.com/mdcontract/mdcontract/rules"
@@ -77,7 +78,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "mdcontract: %s\n", ue.msg)
 			return exitUsage
 		}
-		fmt.Fprintf(stderr, "mdcontract: %v\n", err)
+		var ce config.Errors
+		var one *config.Error
+		switch {
+		case errors.As(err, &ce):
+			for _, e := range ce {
+				fmt.Fprintf(stderr, "%s\n", e)
+			}
+		case errors.As(err, &one):
+			fmt.Fprintf(stderr, "%s\n", one)
+		default:
+			fmt.Fprintf(stderr, "mdcontract: %v\n", err)
+		}
 		return exitUsage
 	}
 	return code
@@ -108,6 +120,7 @@ func explain(w io.Writer, args []string) error {
 }
 
 type checkOptions struct {
+	config        string
 	format        string
 	root          string
 	noColor       bool
@@ -119,6 +132,7 @@ func checkFlags(stderr io.Writer) (*flag.FlagSet, *checkOptions) {
 	o := &checkOptions{}
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.StringVar(&o.config, "config", "", "the config file (default: the nearest "+config.FileName+" from the working directory up to the repo root)")
 	fs.StringVar(&o.format, "format", "text", "output format: "+strings.Join(report.Formats(), ", "))
 	fs.StringVar(&o.root, "root", "", "the repo root (default: the nearest folder above the working directory holding .git or .mdcontract.yaml)")
 	fs.BoolVar(&o.noColor, "no-color", false, "never colour the text output")
@@ -174,7 +188,23 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error
 		return exitUsage, err
 	}
 
-	load := parser.LoadOptions{}
+	var cfg *config.Config
+	if path := config.Find(root, cwd, o.config); path != "" {
+		if cfg, err = config.Load(path, root); err != nil {
+			return exitUsage, err
+		}
+	}
+	settings, err := rules.Setup(cfg)
+	if err != nil {
+		return exitUsage, err
+	}
+	load := parser.LoadOptions{Classify: settings.Classify}
+	if cfg != nil {
+		load.Include, load.Exclude = cfg.Include, cfg.Exclude
+		if cfg.MaxFileSize != "" {
+			load.MaxFileSize, _ = config.ParseSize(cfg.MaxFileSize)
+		}
+	}
 	var want []target
 	if o.stdinFilename != "" {
 		if len(paths) != 1 || paths[0] != "-" {
@@ -209,7 +239,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error
 	}
 
 	idx := parser.Load(root, load)
-	opt := rules.Options{}
+	opt := rules.Options{Settings: settings}
 	if want != nil {
 		opt.Report = func(p string) bool {
 			for _, t := range want {

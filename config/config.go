@@ -1,0 +1,272 @@
+// Package config loads .mdcontract.yaml: the rules' severities, kinds of
+// file, and the contracts a repo keeps between its files. Every value keeps
+// its position so that errors, and findings of a contract, can point at the
+// line that declared it.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"go.yaml.in/yaml/v3"
+)
+
+// FileName is the config file looked for in the repo root and the folders
+// between it and the working directory.
+const FileName = ".mdcontract.yaml"
+
+// Pos is a 1-based position in the config file.
+type Pos struct{ Line, Col int }
+
+// Config is a loaded .mdcontract.yaml.
+type Config struct {
+	// Path is the file's absolute path; Name how findings cite it
+	// (relative to the repo root when inside it).
+	Path, Name string
+
+	Version     int                       `yaml:"version"`
+	Include     []string                  `yaml:"include"`
+	Exclude     []string                  `yaml:"exclude"`
+	MaxFileSize string                    `yaml:"max-file-size"`
+	Rules       map[string]RuleSetting    `yaml:"rules"`
+	Kinds       map[string]*Kind          `yaml:"kinds"`
+	Profiles    map[string]ProfileSetting `yaml:"profiles"`
+	Contracts   []*Contract               `yaml:"contracts"`
+}
+
+// RuleSetting is `off`, a severity, or `{severity: …}`.
+type RuleSetting struct {
+	Severity string `yaml:"severity"`
+	Pos      Pos    `yaml:"-"`
+}
+
+// UnmarshalYAML accepts a bare severity or a mapping.
+func (r *RuleSetting) UnmarshalYAML(n *yaml.Node) error {
+	r.Pos = Pos{n.Line, n.Column}
+	if n.Kind == yaml.ScalarNode {
+		r.Severity = n.Value
+		return nil
+	}
+	type plain RuleSetting
+	return n.Decode((*plain)(r))
+}
+
+// ProfileSetting switches a built-in profile off (`off`) or on (`on`).
+type ProfileSetting struct {
+	Enabled bool
+	Pos     Pos
+}
+
+// UnmarshalYAML reads on/off/true/false.
+func (p *ProfileSetting) UnmarshalYAML(n *yaml.Node) error {
+	p.Pos = Pos{n.Line, n.Column}
+	switch strings.ToLower(n.Value) {
+	case "on", "true":
+		p.Enabled = true
+	case "off", "false":
+		p.Enabled = false
+	default:
+		return &Error{Pos: p.Pos, Msg: fmt.Sprintf("a profile is `on` or `off`, not %q", n.Value)}
+	}
+	return nil
+}
+
+// Kind defines or overrides a kind of file and its frontmatter.
+type Kind struct {
+	// Match and Exclude are globs (relative to the repo root).
+	Match   StringList `yaml:"match"`
+	Exclude StringList `yaml:"exclude"`
+	// Base is the built-in kind whose fields a new kind starts from.
+	Base     string            `yaml:"base"`
+	Required []string          `yaml:"required"`
+	Order    []string          `yaml:"order"`
+	Fields   map[string]*Field `yaml:"fields"`
+	// Strict makes keys outside Fields (and the base's) unknown.
+	Pos Pos `yaml:"-"`
+}
+
+// Field constrains one frontmatter key.
+type Field struct {
+	Type      string   `yaml:"type"` // string, bool, int, list, string-or-list, map, any
+	Enum      []string `yaml:"enum"`
+	Pattern   string   `yaml:"pattern"`
+	Message   string   `yaml:"message"` // said when Pattern does not match
+	MaxLength int      `yaml:"max-length"`
+	Pos       Pos      `yaml:"-"`
+
+	Regexp *regexp.Regexp `yaml:"-"`
+}
+
+// StringList is a string or a list of strings.
+type StringList []string
+
+// UnmarshalYAML accepts a scalar or a sequence.
+func (s *StringList) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		*s = StringList{n.Value}
+		return nil
+	}
+	var l []string
+	if err := n.Decode(&l); err != nil {
+		return err
+	}
+	*s = l
+	return nil
+}
+
+// Error is a configuration error at a position of the file.
+type Error struct {
+	File string
+	Pos  Pos
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Pos.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
+}
+
+// Errors is every error found in one file.
+type Errors []*Error
+
+func (es Errors) Error() string {
+	var b strings.Builder
+	for i, e := range es {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+// Find returns the config file for a run: explicit when given (read where
+// it is), else the nearest .mdcontract.yaml from cwd up to root. "" means
+// none.
+func Find(root, cwd, explicit string) string {
+	if explicit != "" {
+		return explicit
+	}
+	for d := cwd; ; {
+		p := filepath.Join(d, FileName)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			return p
+		}
+		if d == root || !strings.HasPrefix(d, root) {
+			break
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	return ""
+}
+
+// Load reads and validates the config file at path for the repo at root.
+func Load(path, root string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, &Error{File: path, Msg: "cannot read the config file: " + err.Error()}
+	}
+	name := path
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+		if rel, err := filepath.Rel(root, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			name = filepath.ToSlash(rel)
+		}
+	}
+	return Parse(data, path, name, root)
+}
+
+// Parse validates config data; name is how messages cite the file.
+func Parse(data []byte, path, name, root string) (*Config, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	fail := func(p Pos, format string, args ...any) error {
+		return Errors{{File: name, Pos: p, Msg: fmt.Sprintf(format, args...)}}
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		line, msg := yamlErrLine(err)
+		return nil, fail(Pos{line, 1}, "not valid YAML: %s", msg)
+	}
+	if len(doc.Content) == 0 {
+		return nil, fail(Pos{1, 1}, "the config file is empty; it needs at least `version: 1`")
+	}
+	top := doc.Content[0]
+	if top.Kind != yaml.MappingNode {
+		return nil, fail(Pos{top.Line, top.Column}, "the config must be a mapping of keys (version, include, exclude, rules, kinds, profiles, contracts)")
+	}
+	v := &validator{file: name, root: root}
+	v.known(top, typeOfConfig)
+	if len(v.errs) > 0 {
+		return nil, v.errs
+	}
+	cfg := &Config{Path: path, Name: name}
+	if err := top.Decode(cfg); err != nil {
+		var ce *Error
+		if errors.As(err, &ce) {
+			ce.File = name
+			return nil, Errors{ce}
+		}
+		line, msg := yamlErrLine(err)
+		return nil, fail(Pos{line, 1}, "%s", msg)
+	}
+	v.validate(cfg, top)
+	if len(v.errs) > 0 {
+		return nil, v.errs
+	}
+	return cfg, nil
+}
+
+var yamlLineRe = regexp.MustCompile(`line (\d+): (.*)`)
+
+func yamlErrLine(err error) (int, string) {
+	msg := err.Error()
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		msg = te.Errors[0]
+	}
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n, m[2]
+	}
+	return 0, msg
+}
+
+// ValidGlob reports whether a glob is well formed and stays in the repo.
+func ValidGlob(g string) error {
+	if g == "" {
+		return errors.New("empty glob")
+	}
+	if !doublestar.ValidatePattern(g) {
+		return fmt.Errorf("%q is not a valid glob", g)
+	}
+	return inRepo(g)
+}
+
+func inRepo(p string) error {
+	if filepath.IsAbs(p) || strings.HasPrefix(p, "/") {
+		return fmt.Errorf("%q is absolute; paths in the config are relative to the repo root", p)
+	}
+	clean := filepath.ToSlash(filepath.Clean(p))
+	if clean == ".." || strings.HasPrefix(clean, "../") {
+		return fmt.Errorf("%q points outside the repo", p)
+	}
+	return nil
+}

@@ -1,0 +1,259 @@
+package config
+
+import "go.yaml.in/yaml/v3"
+
+// Contract is one entry of `contracts:`: an id and exactly one kind.
+type Contract struct {
+	ID          string `yaml:"id"`
+	Description string `yaml:"description"`
+	// Severity overrides the kind's rule severity for this contract.
+	Severity string `yaml:"severity"`
+
+	Copy              *Copy              `yaml:"copy"`
+	KeyOrder          *KeyOrder          `yaml:"key-order"`
+	RequiredSection   *RequiredSection   `yaml:"required-section"`
+	AnchorContract    *AnchorContract    `yaml:"anchor-contract"`
+	DispatchHandshake *DispatchHandshake `yaml:"dispatch-handshake"`
+	HeadingIndex      *HeadingIndex      `yaml:"heading-index"`
+	ManifestSet       *ManifestSet       `yaml:"manifest-set"`
+	Registry          *Registry          `yaml:"registry"`
+	ValuesAgree       *ValuesAgree       `yaml:"values-agree"`
+
+	Pos Pos `yaml:"-"`
+	// Builtin names the profile that shipped this contract ("" for config).
+	Builtin string `yaml:"-"`
+}
+
+// UnmarshalYAML records the contract's position.
+func (c *Contract) UnmarshalYAML(n *yaml.Node) error {
+	type plain Contract
+	if err := n.Decode((*plain)(c)); err != nil {
+		return err
+	}
+	c.Pos = Pos{n.Line, n.Column}
+	return nil
+}
+
+// Selector picks a part of a file. With only File set it is the whole
+// file; otherwise exactly one of the others says which part.
+type Selector struct {
+	// File is a repo-relative path or glob.
+	File string `yaml:"file"`
+	// Section is a heading (`## Title`; the #s fix the level): the heading
+	// line and everything up to the next heading of the same or a higher
+	// level. Headings inside code fences do not count.
+	Section string `yaml:"section"`
+	// Fence is a heading whose first fenced block's content is selected.
+	Fence string `yaml:"fence"`
+	// Region is an anchored region's name: the lines between its begin and
+	// end markers, wherever they stand (code fences included).
+	Region string `yaml:"region"`
+	// FenceWith picks fenced blocks whose first content line is this text.
+	FenceWith string `yaml:"fence-with"`
+	// Paragraph is a prefix: the paragraph whose first line starts with it.
+	Paragraph string `yaml:"paragraph"`
+	// Between is two marker lines: the lines strictly between them.
+	Between []string `yaml:"between"`
+	// Prefix lets Section and Fence headings match by prefix.
+	Prefix bool `yaml:"prefix"`
+
+	Pos Pos `yaml:"-"`
+}
+
+// UnmarshalYAML records the selector's position.
+func (s *Selector) UnmarshalYAML(n *yaml.Node) error {
+	type plain Selector
+	if err := n.Decode((*plain)(s)); err != nil {
+		return err
+	}
+	s.Pos = Pos{n.Line, n.Column}
+	return nil
+}
+
+// Copy is a contract: a canonical part and the copies that must match it byte for byte.
+type Copy struct {
+	Source Selector `yaml:"source"`
+	// Copies are globs of files that hold copies; every such file holding
+	// the selected part must match. Empty means every file in the repo.
+	Copies  StringList `yaml:"copies"`
+	Exclude StringList `yaml:"exclude"`
+	// Select finds the part in each copy; default: the source's selector
+	// without its file.
+	Select *Selector `yaml:"select"`
+	// Required makes a file matched by Copies that lacks the part a finding.
+	Required bool `yaml:"required"`
+	// Normalize is applied to both sides: none, eol, trailing-space, trim.
+	Normalize []string `yaml:"normalize"`
+	// Params are substituted: the source's value of each, where it appears
+	// in the canonical text, is replaced by the copy's value.
+	Params []Param `yaml:"params"`
+}
+
+// Param is a value taken from each file.
+type Param struct {
+	Name string `yaml:"name"`
+	// From is `path` (Pattern on the repo path), `frontmatter` (Key's
+	// value) or `content` (Pattern on the file's text). The value is the
+	// named group Name, else the first group, else the whole match.
+	From    string `yaml:"from"`
+	Key     string `yaml:"key"`
+	Pattern string `yaml:"pattern"`
+	Pos     Pos    `yaml:"-"`
+}
+
+// UnmarshalYAML records the position.
+func (p *Param) UnmarshalYAML(n *yaml.Node) error {
+	type plain Param
+	if err := n.Decode((*plain)(p)); err != nil {
+		return err
+	}
+	p.Pos = Pos{n.Line, n.Column}
+	return nil
+}
+
+// KeyOrder is a contract: the key sequence of a schema block against every instance block.
+type KeyOrder struct {
+	Schema    Selector  `yaml:"schema"`
+	Instances Instances `yaml:"instances"`
+}
+
+// Instances are blocks found in files: each region opened by a marker.
+type Instances struct {
+	Files   StringList `yaml:"files"`
+	Exclude StringList `yaml:"exclude"`
+	// Region names the marker: `<!-- NAME … -->` opens, `<!-- /… -->` closes.
+	Region string `yaml:"region"`
+	// Between is two marker lines, as in a Selector.
+	Between []string `yaml:"between"`
+}
+
+// RequiredSection is a contract: headings that must exist, in order.
+type RequiredSection struct {
+	Files   StringList `yaml:"files"`
+	Kinds   StringList `yaml:"kinds"`
+	Exclude StringList `yaml:"exclude"`
+	// Headings are written with their #s (`## Gotchas`).
+	Headings []string `yaml:"headings"`
+	// First: the (first) heading is the first of its level in the file.
+	First bool `yaml:"first"`
+	// Before: the headings stand before this heading.
+	Before string `yaml:"before"`
+	// Prefix lets headings match by prefix.
+	Prefix bool `yaml:"prefix"`
+	// When limits the check to files that contain this text or marker.
+	When string `yaml:"when"`
+}
+
+// AnchorContract is a contract: facts about an anchored region.
+type AnchorContract struct {
+	Files   StringList `yaml:"files"`
+	Exclude StringList `yaml:"exclude"`
+	Region  string     `yaml:"region"`
+	// Between is two marker lines instead of a region name.
+	Between []string `yaml:"between"`
+	// Items are the first words of the region's list items, in order.
+	Items []string `yaml:"items"`
+	// Count is how many times the region must appear (default 1); Min and
+	// Max bound it instead.
+	Count    *int     `yaml:"count"`
+	Min      *int     `yaml:"min"`
+	Max      *int     `yaml:"max"`
+	NonEmpty bool     `yaml:"non-empty"`
+	Contains []string `yaml:"contains"`
+	Forbid   []string `yaml:"forbid"`
+	Within   *Within  `yaml:"within"`
+	// When limits the check to files holding the region's begin marker.
+	Optional bool `yaml:"optional"`
+}
+
+// Within places a region under a heading.
+type Within struct {
+	Heading string `yaml:"heading"`
+	Lines   int    `yaml:"lines"`
+}
+
+// DispatchHandshake is a contract: dispatches of tree-claiming agents carry a handshake.
+type DispatchHandshake struct {
+	Files   StringList `yaml:"files"`
+	Exclude StringList `yaml:"exclude"`
+	// Targets are agent names that claim the tree; empty means every agent
+	// that verifies the handshake (holds the Step 0 heading, the decision
+	// tree markers or the finding template).
+	Targets []string `yaml:"targets"`
+	// Evidence are regular expressions; one must match in the dispatching
+	// file or in a file it delegates to.
+	Evidence []string `yaml:"evidence"`
+	// Capture checks the shell code blocks that capture handshake fields.
+	Capture []CaptureRule `yaml:"capture"`
+}
+
+// CaptureRule says how a handshake field must (or must not) be captured in
+// a shell code block that mentions it.
+type CaptureRule struct {
+	Field string `yaml:"field"`
+	// Use is a pattern the block must match when it captures Field.
+	Use string `yaml:"use"`
+	// Forbid is a pattern the block must not match when it captures Field.
+	Forbid  string `yaml:"forbid"`
+	Message string `yaml:"message"`
+}
+
+// HeadingIndex is a contract: a line that enumerates another file's headings.
+type HeadingIndex struct {
+	Files StringList `yaml:"files"`
+	// Line is the text the enumerating line contains.
+	Line string `yaml:"line"`
+	// Of names the other file; {stem} is the enumerating file's stem,
+	// matched case-insensitively. Empty: a path cited on the same line.
+	Of      string   `yaml:"of"`
+	Level   int      `yaml:"level"`
+	Exclude []string `yaml:"exclude"`
+}
+
+// ManifestSet is a contract: a JSON array in a manifest equals a set of files.
+type ManifestSet struct {
+	Manifest string     `yaml:"manifest"`
+	Key      string     `yaml:"key"`
+	Files    StringList `yaml:"files"`
+	Exclude  StringList `yaml:"exclude"`
+}
+
+// Registry is a contract: values used across files are listed in a registry.
+type Registry struct {
+	Uses   Extract `yaml:"uses"`
+	Listed Extract `yaml:"registry"`
+	// Unused reports registry entries nothing uses.
+	Unused bool `yaml:"unused"`
+}
+
+// Extract pulls values out of files with a pattern.
+type Extract struct {
+	Files   StringList `yaml:"files"`
+	Exclude StringList `yaml:"exclude"`
+	// Lines limits matching to lines containing this text.
+	Lines   string `yaml:"lines"`
+	Pattern string `yaml:"pattern"`
+	// In is `code` (fenced blocks only), `text` (outside them) or `any`.
+	In string `yaml:"in"`
+}
+
+// ValuesAgree is a contract: two key→value maps agree wherever both have a key.
+type ValuesAgree struct {
+	Left  Table `yaml:"left"`
+	Right Table `yaml:"right"`
+}
+
+// Table extracts a key→value map from a markdown table or list.
+type Table struct {
+	File    string `yaml:"file"`
+	Section string `yaml:"section"`
+	// Key and Value are column headers (tables) or, for lists, Pattern
+	// groups named key and value.
+	Key     string `yaml:"key"`
+	Value   string `yaml:"value"`
+	Pattern string `yaml:"pattern"`
+	// Split splits a value cell into several values (e.g. ",").
+	Split string `yaml:"split"`
+	// Invert reads the map value→key (a lookup listing keys per value).
+	Invert bool `yaml:"invert"`
+}

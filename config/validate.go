@@ -1,0 +1,507 @@
+package config
+
+import (
+	"fmt"
+	"reflect"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+var typeOfConfig = reflect.TypeOf(Config{})
+
+// validator collects every error of a file, with positions.
+type validator struct {
+	file string
+	root string
+	errs Errors
+	// node positions by Go pointer are not available after Decode, so
+	// semantic checks use the positions recorded by UnmarshalYAML.
+}
+
+func (v *validator) errorf(p Pos, format string, args ...any) {
+	v.errs = append(v.errs, &Error{File: v.file, Pos: p, Msg: fmt.Sprintf(format, args...)})
+}
+
+// yamlKeys returns the yaml keys of a struct type.
+func yamlKeys(t reflect.Type) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		tag := strings.Split(f.Tag.Get("yaml"), ",")[0]
+		if tag == "-" || tag == "" {
+			continue
+		}
+		out[tag] = f.Type
+	}
+	return out
+}
+
+// known reports keys that the Go type does not define, recursively.
+func (v *validator) known(n *yaml.Node, t reflect.Type) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		if n.Kind != yaml.MappingNode {
+			if n.Kind == yaml.ScalarNode && (t == reflect.TypeOf(RuleSetting{}) || t == reflect.TypeOf(ProfileSetting{})) {
+				return
+			}
+			v.errorf(Pos{n.Line, n.Column}, "expected a mapping of keys (%s), found %s", strings.Join(sortedKeys(yamlKeys(t)), ", "), nodeNoun(n))
+			return
+		}
+		keys := yamlKeys(t)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, val := n.Content[i], n.Content[i+1]
+			ft, ok := keys[k.Value]
+			if !ok {
+				msg := fmt.Sprintf("unknown key `%s`", k.Value)
+				if near := nearest(k.Value, sortedKeys(keys)); near != "" {
+					msg += fmt.Sprintf("; did you mean `%s`?", near)
+				} else {
+					msg += fmt.Sprintf("; known keys here: %s", strings.Join(sortedKeys(keys), ", "))
+				}
+				v.errorf(Pos{k.Line, k.Column}, "%s", msg)
+				continue
+			}
+			v.known(val, ft)
+		}
+	case reflect.Map:
+		if n.Kind != yaml.MappingNode {
+			if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+				return
+			}
+			v.errorf(Pos{n.Line, n.Column}, "expected a mapping, found %s", nodeNoun(n))
+			return
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			v.known(n.Content[i+1], t.Elem())
+		}
+	case reflect.Slice:
+		if t == reflect.TypeOf(StringList{}) && n.Kind == yaml.ScalarNode {
+			return
+		}
+		if n.Kind != yaml.SequenceNode {
+			if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+				return
+			}
+			v.errorf(Pos{n.Line, n.Column}, "expected a list, found %s", nodeNoun(n))
+			return
+		}
+		for _, c := range n.Content {
+			v.known(c, t.Elem())
+		}
+	default:
+		if n.Kind != yaml.ScalarNode {
+			v.errorf(Pos{n.Line, n.Column}, "expected a single value, found %s", nodeNoun(n))
+		}
+	}
+}
+
+func nodeNoun(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	return fmt.Sprintf("the value %q", n.Value)
+}
+
+func sortedKeys[T any](m map[string]T) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// nearest suggests a known word one or two edits away from w.
+func nearest(w string, known []string) string {
+	best, bestD := "", 3
+	for _, k := range known {
+		if d := editDistance(strings.ToLower(w), k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := 1
+			if a[i-1] == b[j-1] {
+				c = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// keyPos finds the position of a key path ("contracts", 3, "copy") in the
+// document, for semantic errors on values that carry no position of their own.
+func keyPos(top *yaml.Node, path ...any) Pos {
+	n := top
+	pos := Pos{n.Line, n.Column}
+	for _, p := range path {
+		switch p := p.(type) {
+		case string:
+			if n.Kind != yaml.MappingNode {
+				return pos
+			}
+			found := false
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == p {
+					pos = Pos{n.Content[i].Line, n.Content[i].Column}
+					n = n.Content[i+1]
+					found = true
+					break
+				}
+			}
+			if !found {
+				return pos
+			}
+		case int:
+			if n.Kind != yaml.SequenceNode || p >= len(n.Content) {
+				return pos
+			}
+			n = n.Content[p]
+			pos = Pos{n.Line, n.Column}
+		}
+	}
+	return pos
+}
+
+var severities = []string{"off", "error", "warning", "info"}
+
+// FieldTypes are the names a kind's field type may take.
+var FieldTypes = []string{"string", "bool", "int", "list", "string-or-list", "map", "any"}
+
+// validate checks values: versions, severities, globs, regular expressions.
+func (v *validator) validate(c *Config, top *yaml.Node) {
+	if c.Version != 1 {
+		v.errorf(keyPos(top, "version"), "`version: 1` is required (the only config version so far), found %d", c.Version)
+	}
+	for i, g := range c.Include {
+		v.glob(keyPos(top, "include", i), g)
+	}
+	for i, g := range c.Exclude {
+		v.glob(keyPos(top, "exclude", i), g)
+	}
+	if c.MaxFileSize != "" {
+		if _, err := ParseSize(c.MaxFileSize); err != nil {
+			v.errorf(keyPos(top, "max-file-size"), "%v", err)
+		}
+	}
+	for name, r := range c.Rules {
+		if !slices.Contains(severities, strings.ToLower(r.Severity)) {
+			v.errorf(r.Pos, "rule `%s`: severity %q is not one of %s", name, r.Severity, strings.Join(severities, ", "))
+		}
+	}
+	for _, name := range sortedKeys(c.Kinds) {
+		k := c.Kinds[name]
+		k.Pos = keyPos(top, "kinds", name)
+		for _, g := range k.Match {
+			v.glob(k.Pos, g)
+		}
+		for _, g := range k.Exclude {
+			v.glob(k.Pos, g)
+		}
+		for _, fname := range sortedKeys(k.Fields) {
+			f := k.Fields[fname]
+			if f == nil {
+				f = &Field{}
+				k.Fields[fname] = f
+			}
+			f.Pos = keyPos(top, "kinds", name, "fields", fname)
+			if f.Type != "" && !slices.Contains(FieldTypes, f.Type) {
+				v.errorf(f.Pos, "field `%s`: type %q is not one of %s", fname, f.Type, strings.Join(FieldTypes, ", "))
+			}
+			if f.Pattern != "" {
+				f.Regexp = v.regexp(f.Pos, f.Pattern)
+			}
+		}
+	}
+	ids := map[string]Pos{}
+	for i, ct := range c.Contracts {
+		p := keyPos(top, "contracts", i)
+		if ct == nil {
+			v.errorf(p, "empty contract")
+			continue
+		}
+		if ct.ID == "" {
+			v.errorf(p, "a contract needs an `id`")
+		} else if prev, dup := ids[ct.ID]; dup {
+			v.errorf(p, "contract id `%s` is already used on line %d", ct.ID, prev.Line)
+		} else {
+			ids[ct.ID] = p
+		}
+		if ct.Severity != "" && !slices.Contains(severities, ct.Severity) {
+			v.errorf(keyPos(top, "contracts", i, "severity"), "severity %q is not one of %s", ct.Severity, strings.Join(severities, ", "))
+		}
+		kinds := ct.Kinds()
+		switch len(kinds) {
+		case 0:
+			v.errorf(p, "contract `%s` names no kind: give one of %s", ct.ID, strings.Join(ContractKinds, ", "))
+		case 1:
+			v.contract(ct, func(path ...any) Pos { return keyPos(top, append([]any{"contracts", i, kinds[0]}, path...)...) })
+		default:
+			v.errorf(p, "contract `%s` names several kinds (%s): one contract is one kind; split it", ct.ID, strings.Join(kinds, ", "))
+		}
+	}
+}
+
+// ContractKinds are the contract kinds, by config key (and rule name).
+var ContractKinds = []string{"copy", "key-order", "required-section", "anchor-contract", "dispatch-handshake", "heading-index", "manifest-set", "registry", "values-agree"}
+
+// Kinds returns the config keys of the kinds a contract sets.
+func (c *Contract) Kinds() []string {
+	var out []string
+	for _, k := range []struct {
+		set  bool
+		name string
+	}{
+		{c.Copy != nil, "copy"}, {c.KeyOrder != nil, "key-order"}, {c.RequiredSection != nil, "required-section"},
+		{c.AnchorContract != nil, "anchor-contract"}, {c.DispatchHandshake != nil, "dispatch-handshake"},
+		{c.HeadingIndex != nil, "heading-index"}, {c.ManifestSet != nil, "manifest-set"},
+		{c.Registry != nil, "registry"}, {c.ValuesAgree != nil, "values-agree"},
+	} {
+		if k.set {
+			out = append(out, k.name)
+		}
+	}
+	return out
+}
+
+func (v *validator) glob(p Pos, g string) {
+	if err := ValidGlob(g); err != nil {
+		v.errorf(p, "%v", err)
+	}
+}
+
+func (v *validator) globs(p Pos, gs []string) {
+	for _, g := range gs {
+		v.glob(p, g)
+	}
+}
+
+func (v *validator) regexp(p Pos, s string) *regexp.Regexp {
+	if len(s) > 4096 {
+		v.errorf(p, "regular expression longer than 4096 characters")
+		return nil
+	}
+	re, err := regexp.Compile(s)
+	if err != nil {
+		v.errorf(p, "regular expression %q does not compile: %v", s, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+		return nil
+	}
+	return re
+}
+
+func (v *validator) selector(p Pos, s *Selector, needFile bool) {
+	if s.Pos.Line != 0 {
+		p = s.Pos
+	}
+	if needFile && s.File == "" {
+		v.errorf(p, "the selector needs a `file`")
+	}
+	if s.File != "" {
+		v.glob(p, s.File)
+	}
+	n := 0
+	for _, set := range []bool{s.Section != "", s.Fence != "", s.FenceWith != "", s.Region != "", s.Paragraph != "", len(s.Between) > 0} {
+		if set {
+			n++
+		}
+	}
+	if n > 1 {
+		v.errorf(p, "a selector picks one part: give only one of section, fence, fence-with, region, paragraph, between")
+	}
+	if len(s.Between) != 0 && len(s.Between) != 2 {
+		v.errorf(p, "`between` takes exactly two marker lines, found %d", len(s.Between))
+	}
+	for _, h := range []string{s.Section, s.Fence} {
+		if h != "" && !strings.HasPrefix(h, "#") {
+			v.errorf(p, "heading %q must be written with its #s (e.g. `## %s`)", h, h)
+		}
+	}
+}
+
+func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
+	switch {
+	case c.Copy != nil:
+		cp := c.Copy
+		v.selector(at("source"), &cp.Source, true)
+		if cp.Select != nil {
+			v.selector(at("select"), cp.Select, false)
+		}
+		v.globs(at("copies"), cp.Copies)
+		v.globs(at("exclude"), cp.Exclude)
+		for _, n := range cp.Normalize {
+			if !slices.Contains([]string{"none", "eol", "trailing-space", "trim"}, n) {
+				v.errorf(at("normalize"), "normalize %q is not one of none, eol, trailing-space, trim", n)
+			}
+		}
+		for i := range cp.Params {
+			pr := &cp.Params[i]
+			if pr.Name == "" {
+				v.errorf(pr.Pos, "a param needs a `name`")
+			}
+			switch pr.From {
+			case "path", "content":
+				if pr.Pattern == "" {
+					v.errorf(pr.Pos, "param `%s` from %s needs a `pattern`", pr.Name, pr.From)
+				} else {
+					v.regexp(pr.Pos, pr.Pattern)
+				}
+			case "frontmatter":
+				if pr.Key == "" {
+					v.errorf(pr.Pos, "param `%s` from frontmatter needs a `key`", pr.Name)
+				}
+			default:
+				v.errorf(pr.Pos, "param `%s`: `from` must be path, frontmatter or content, found %q", pr.Name, pr.From)
+			}
+		}
+	case c.KeyOrder != nil:
+		v.selector(at("schema"), &c.KeyOrder.Schema, true)
+		in := c.KeyOrder.Instances
+		v.globs(at("instances"), in.Files)
+		v.globs(at("instances"), in.Exclude)
+		if in.Region == "" && len(in.Between) != 2 {
+			v.errorf(at("instances"), "instances need a `region` marker name or two `between` marker lines")
+		}
+	case c.RequiredSection != nil:
+		rs := c.RequiredSection
+		v.globs(at("files"), rs.Files)
+		v.globs(at("exclude"), rs.Exclude)
+		if len(rs.Headings) == 0 {
+			v.errorf(at(), "required-section needs `headings`")
+		}
+		for _, h := range append(slices.Clone(rs.Headings), rs.Before) {
+			if h != "" && !strings.HasPrefix(h, "#") {
+				v.errorf(at("headings"), "heading %q must be written with its #s (e.g. `## %s`)", h, h)
+			}
+		}
+	case c.AnchorContract != nil:
+		ac := c.AnchorContract
+		v.globs(at("files"), ac.Files)
+		v.globs(at("exclude"), ac.Exclude)
+		if (ac.Region == "") == (len(ac.Between) == 0) {
+			v.errorf(at(), "anchor-contract needs a `region` name or two `between` marker lines (one of them)")
+		}
+		if len(ac.Between) != 0 && len(ac.Between) != 2 {
+			v.errorf(at("between"), "`between` takes exactly two marker lines")
+		}
+		for i, f := range ac.Forbid {
+			v.regexp(at("forbid", i), f)
+		}
+	case c.DispatchHandshake != nil:
+		v.globs(at("files"), c.DispatchHandshake.Files)
+		v.globs(at("exclude"), c.DispatchHandshake.Exclude)
+		for i, e := range c.DispatchHandshake.Evidence {
+			v.regexp(at("evidence", i), e)
+		}
+		for i, cr := range c.DispatchHandshake.Capture {
+			if cr.Field == "" || (cr.Use == "") == (cr.Forbid == "") {
+				v.errorf(at("capture", i), "a capture rule names a `field` and one of `use` or `forbid`")
+			}
+			for _, re := range []string{cr.Use, cr.Forbid} {
+				if re != "" {
+					v.regexp(at("capture", i), re)
+				}
+			}
+		}
+	case c.HeadingIndex != nil:
+		hi := c.HeadingIndex
+		v.globs(at("files"), hi.Files)
+		if hi.Line == "" {
+			v.errorf(at(), "heading-index needs the `line` text that starts the enumeration")
+		}
+		if hi.Level < 0 || hi.Level > 6 {
+			v.errorf(at("level"), "level must be 1 to 6")
+		}
+	case c.ManifestSet != nil:
+		ms := c.ManifestSet
+		if ms.Manifest == "" || ms.Key == "" {
+			v.errorf(at(), "manifest-set needs `manifest` and `key`")
+		}
+		if err := inRepo(ms.Manifest); ms.Manifest != "" && err != nil {
+			v.errorf(at("manifest"), "%v", err)
+		}
+		v.globs(at("files"), ms.Files)
+		v.globs(at("exclude"), ms.Exclude)
+	case c.Registry != nil:
+		for _, x := range []struct {
+			e    *Extract
+			name string
+		}{{&c.Registry.Uses, "uses"}, {&c.Registry.Listed, "registry"}} {
+			v.globs(at(x.name), x.e.Files)
+			v.globs(at(x.name), x.e.Exclude)
+			if x.e.Pattern == "" {
+				v.errorf(at(x.name), "`%s` needs a `pattern`", x.name)
+			} else {
+				v.regexp(at(x.name, "pattern"), x.e.Pattern)
+			}
+			if x.e.In != "" && !slices.Contains([]string{"code", "text", "any"}, x.e.In) {
+				v.errorf(at(x.name, "in"), "`in` is code, text or any, found %q", x.e.In)
+			}
+		}
+	case c.ValuesAgree != nil:
+		for _, x := range []struct {
+			t    *Table
+			name string
+		}{{&c.ValuesAgree.Left, "left"}, {&c.ValuesAgree.Right, "right"}} {
+			if x.t.File == "" {
+				v.errorf(at(x.name), "`%s` needs a `file`", x.name)
+			} else if err := inRepo(x.t.File); err != nil {
+				v.errorf(at(x.name, "file"), "%v", err)
+			}
+			if x.t.Pattern != "" {
+				v.regexp(at(x.name, "pattern"), x.t.Pattern)
+			} else if x.t.Key == "" || x.t.Value == "" {
+				v.errorf(at(x.name), "`%s` needs `key` and `value` columns, or a `pattern` with groups key and value", x.name)
+			}
+		}
+	}
+}
+
+// ParseSize reads "4MiB", "512KiB", "1048576".
+func ParseSize(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	mult := int64(1)
+	for _, u := range []struct {
+		suf string
+		m   int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1}} {
+		if strings.HasSuffix(s, u.suf) {
+			mult = u.m
+			s = strings.TrimSpace(strings.TrimSuffix(s, u.suf))
+			break
+		}
+	}
+	var n int64
+	if _, err := fmt.Sscan(s, &n); err != nil || n <= 0 {
+		return 0, fmt.Errorf("max-file-size %q: give a positive size such as 4MiB", s)
+	}
+	return n * mult, nil
+}

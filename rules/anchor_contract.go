@@ -1,0 +1,196 @@
+package rules
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// AnchorContract checks facts about anchored regions.
+var AnchorContract = Register(&Rule{
+	ID:        "MC404",
+	Name:      "anchor-contract",
+	Summary:   "anchored regions: presence, count, placement, required or forbidden text",
+	Severity:  Error,
+	CheckRepo: checkAnchorContract,
+})
+
+var listItemRe = regexp.MustCompile(`^\s*(?:\d+[.)]|[-*+])\s+(\S+)`)
+
+func checkAnchorContract(p *Pass) {
+	for _, ct := range p.contracts("anchor-contract") {
+		ac := ct.AnchorContract
+		for _, d := range docsMatching(p.Index, ac.Files, ac.Exclude) {
+			if p.Reported(d.Path) {
+				anchorIn(p, ct, d)
+			}
+		}
+	}
+}
+
+func anchorIn(p *Pass, ct *config.Contract, d *parser.Document) {
+	ac := ct.AnchorContract
+	if ac.Region == "*" {
+		// every balanced region of the file must hold something
+		for _, r := range Regions(d, nil) {
+			if ac.NonEmpty && strings.TrimSpace(string(d.Src[r.Begin.End:r.End.Start])) == "" {
+				p.ReportContract(ct, Diagnostic{Path: d.Path, Start: r.Begin.Start, End: r.End.End,
+					Message: fmt.Sprintf("region `%s` is empty; it must hold its content between the markers", r.Name)})
+			}
+		}
+		return
+	}
+	if strings.Contains(ac.Region, "*") {
+		// a name pattern: check each region whose name matches
+		for _, n := range markerNames(d, ac.Region) {
+			sub := *ct
+			a := *ac
+			a.Region = n
+			sub.AnchorContract = &a
+			anchorIn(p, &sub, d)
+		}
+		return
+	}
+	var regions []MarkerRegion
+	var name string
+	if len(ac.Between) == 2 {
+		name = fmt.Sprintf("between `%s` and `%s`", ac.Between[0], ac.Between[1])
+		for _, b := range BetweenMarkers(d, ac.Between[0], ac.Between[1]) {
+			regions = append(regions, MarkerRegion{Start: b[2], End: b[1], ContentStart: b[0], ContentEnd: b[1], Closed: true})
+		}
+	} else {
+		regions = MarkerRegions(d, ac.Region)
+		name = "region `" + ac.Region + "`"
+	}
+	if ac.Optional && len(regions) == 0 {
+		return
+	}
+	lo, hi := 1, 1
+	switch {
+	case ac.Count != nil:
+		lo, hi = *ac.Count, *ac.Count
+	case ac.Min != nil || ac.Max != nil:
+		lo, hi = 0, -1
+		if ac.Min != nil {
+			lo = *ac.Min
+		}
+		if ac.Max != nil {
+			hi = *ac.Max
+		}
+	}
+	if len(regions) < lo || (hi >= 0 && len(regions) > hi) {
+		at := d.BodyStart
+		if len(regions) > 0 {
+			at = regions[len(regions)-1].Start
+		}
+		want := fmt.Sprintf("exactly %d", lo)
+		if lo != hi {
+			want = fmt.Sprintf("at least %d", lo)
+			if hi >= 0 {
+				want = fmt.Sprintf("%d to %d", lo, hi)
+			}
+		}
+		p.ReportContract(ct, Diagnostic{Path: d.Path, Start: at, End: at,
+			Message: fmt.Sprintf("%s appears %d times in %s; the contract wants %s", name, len(regions), d.Path, want)})
+	}
+	for _, r := range regions {
+		body := string(d.Src[r.ContentStart:r.ContentEnd])
+		if !r.Closed {
+			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: r.Start, End: r.Start,
+				Message: fmt.Sprintf("%s opens here but never closes", name)})
+			continue
+		}
+		if ac.NonEmpty && strings.TrimSpace(body) == "" {
+			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: r.Start, End: r.End,
+				Message: fmt.Sprintf("%s is empty; it must hold its content between the markers", name)})
+		}
+		for _, want := range ac.Contains {
+			if !strings.Contains(body, want) {
+				p.ReportContract(ct, Diagnostic{Path: d.Path, Start: r.Start, End: r.End,
+					Message: fmt.Sprintf("%s does not contain the required text `%s`", name, want)})
+			}
+		}
+		for _, f := range ac.Forbid {
+			if loc := compile(f).FindStringIndex(body); loc != nil {
+				off := r.ContentStart + loc[0]
+				p.ReportContract(ct, Diagnostic{Path: d.Path, Start: off, End: r.ContentStart + loc[1],
+					Message: fmt.Sprintf("%s contains `%s`, which the contract forbids (/%s/)", name, body[loc[0]:loc[1]], f)})
+			}
+		}
+		if len(ac.Items) > 0 {
+			var items []string
+			forLines(d.Src, r.ContentStart, r.ContentEnd, func(ls, le int) bool {
+				if m := listItemRe.FindStringSubmatch(string(d.Src[ls:le])); m != nil {
+					items = append(items, m[1])
+				}
+				return true
+			})
+			if strings.Join(items, ",") != strings.Join(ac.Items, ",") {
+				p.ReportContract(ct, Diagnostic{Path: d.Path, Start: r.Start, End: r.End,
+					Message: fmt.Sprintf("%s lists %s; the contract wants %s, in that order", name, orNone(items), strings.Join(ac.Items, ", "))})
+			}
+		}
+		if ac.Within != nil {
+			withinHeading(p, ct, d, r, name)
+		}
+	}
+}
+
+// markerNames returns the names of regions opened in d whose name matches
+// the glob pattern (e.g. `*-non-overridability`), in order of appearance.
+func markerNames(d *parser.Document, pattern string) []string {
+	var out []string
+	seen := map[string]bool{}
+	forLines(d.Src, d.BodyStart, len(d.Src), func(ls, le int) bool {
+		txt, ok := markerText(d.Src[ls:le])
+		if !ok || strings.HasPrefix(txt, "/") {
+			return true
+		}
+		name := txt
+		for _, suf := range []string{" begin", "-begin", ":begin"} {
+			name = strings.TrimSuffix(name, suf)
+		}
+		if m, _ := path.Match(pattern, name); m && !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+		return true
+	})
+	return out
+}
+
+func orNone(xs []string) string {
+	if len(xs) == 0 {
+		return "no items"
+	}
+	return strings.Join(xs, ", ")
+}
+
+func withinHeading(p *Pass, ct *config.Contract, d *parser.Document, r MarkerRegion, name string) {
+	w := ct.AnchorContract.Within
+	var under *parser.Section
+	for i := range d.Sections {
+		s := &d.Sections[i]
+		if headingMatches(s.Heading, w.Heading, false) && r.Start >= s.ContentStart && r.Start < s.End {
+			under = s
+			break
+		}
+	}
+	if under == nil {
+		p.ReportContract(ct, Diagnostic{Path: d.Path, Start: r.Start, End: r.Start,
+			Message: fmt.Sprintf("%s must stand under the heading `%s`", name, w.Heading)})
+		return
+	}
+	if w.Lines > 0 {
+		hl, _ := d.Position(under.Start)
+		rl, _ := d.Position(r.Start)
+		if rl-hl > w.Lines {
+			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: r.Start, End: r.Start,
+				Message: fmt.Sprintf("%s starts %d lines below `%s`; the contract wants it within %d", name, rl-hl, w.Heading, w.Lines)})
+		}
+	}
+}

@@ -1,0 +1,222 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mdcontract/mdcontract/config"
+)
+
+// CopyIdentical checks declared copies against their canonical source.
+var CopyIdentical = Register(&Rule{
+	ID:        "MC401",
+	Name:      "copy-identical",
+	Summary:   "declared copies differ from their canonical source",
+	Severity:  Error,
+	CheckRepo: checkCopyIdentical,
+})
+
+func checkCopyIdentical(p *Pass) {
+	for _, ct := range p.contracts("copy") {
+		runCopy(p, ct)
+	}
+}
+
+func runCopy(p *Pass, ct *config.Contract) {
+	cp := ct.Copy
+	src, err := resolveFile(p.Index, cp.Source.File)
+	if err != nil {
+		p.reportConfig(ct, "canonical source: %v", err)
+		return
+	}
+	canonParts := Select(src, &cp.Source)
+	what := describeSelector(&cp.Source)
+	if len(canonParts) == 0 {
+		p.reportConfig(ct, "the canonical source %s has no %s", src.Path, what)
+		return
+	}
+	canon := canonParts[0]
+	canonLine, _ := src.Position(canon.Anchor)
+	sel := cp.Source
+	sel.File = ""
+	if cp.Select != nil {
+		sel = *cp.Select
+	}
+	copyWhat := describeSelector(&sel)
+	srcParams := map[string]string{}
+	for i := range cp.Params {
+		srcParams[cp.Params[i].Name] = paramValue(src, &cp.Params[i])
+	}
+	for _, d := range docsMatching(p.Index, cp.Copies, cp.Exclude) {
+		if !p.Reported(d.Path) {
+			continue
+		}
+		parts := Select(d, &sel)
+		if d == src {
+			if len(parts) <= 1 {
+				continue
+			}
+			parts = parts[1:] // further copies inside the canonical file
+		}
+		if len(parts) == 0 {
+			if cp.Required {
+				p.ReportContract(ct, Diagnostic{Path: d.Path, Start: d.BodyStart, End: d.BodyStart,
+					Message: fmt.Sprintf("%s lacks %s: it must hold a copy of %s in %s:%d", d.Path, copyWhat, what, src.Path, canonLine),
+					Related: []Related{RelatedAt(src, canon.Anchor, "canonical copy")}})
+			}
+			continue
+		}
+		copyParams := map[string]string{}
+		missing := ""
+		for i := range cp.Params {
+			v := paramValue(d, &cp.Params[i])
+			if v == "" && srcParams[cp.Params[i].Name] != "" {
+				missing = cp.Params[i].Name
+			}
+			copyParams[cp.Params[i].Name] = v
+		}
+		if missing != "" {
+			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: parts[0].Anchor, End: parts[0].Anchor,
+				Message: fmt.Sprintf("cannot compare this copy of %s with the canonical one: parameter `%s` has no value in this file", copyWhat, missing)})
+			continue
+		}
+		want := substitute(string(canon.Text()), srcParams, copyParams)
+		for _, part := range parts {
+			compareCopy(p, ct, part, want, copyWhat, src.Path, canonLine, canon)
+		}
+	}
+}
+
+func compareCopy(p *Pass, ct *config.Contract, part Part, want, what, srcPath string, canonLine int, canon Part) {
+	got := string(part.Text())
+	norm := ct.Copy.Normalize
+	if normalize(got, norm) == normalize(want, norm) {
+		return
+	}
+	gl := strings.Split(normalize(got, norm), "\n")
+	wl := strings.Split(normalize(want, norm), "\n")
+	n := diffCount(wl, gl)
+	i := 0
+	for i < len(gl) && i < len(wl) && gl[i] == wl[i] {
+		i++
+	}
+	startLine, _ := part.Doc.Position(part.Start)
+	exp, fnd := "(end of text)", "(end of text)"
+	var a, b string
+	if i < len(wl) {
+		a = wl[i]
+	}
+	if i < len(gl) {
+		b = gl[i]
+	}
+	// Show both lines from a little before the first byte that differs.
+	c := 0
+	for c < len(a) && c < len(b) && a[c] == b[c] {
+		c++
+	}
+	from := 0
+	if c > 40 {
+		from = c - 30
+		for from > 0 && !utf8.RuneStart(a[from]) {
+			from--
+		}
+	}
+	if i < len(wl) {
+		exp = visible(a, from)
+	}
+	if i < len(gl) {
+		fnd = visible(b, from)
+	}
+	lines := "lines differ"
+	if n == 1 {
+		lines = "line differs"
+	}
+	// The fix writes the canonical text in the copy's line endings.
+	fix := want
+	if strings.Contains(got, "\r\n") && !strings.Contains(want, "\r\n") {
+		fix = strings.ReplaceAll(want, "\n", "\r\n")
+	} else if !strings.Contains(got, "\r\n") && strings.Contains(want, "\r\n") {
+		fix = strings.ReplaceAll(want, "\r\n", "\n")
+	}
+	p.ReportContract(ct, Diagnostic{
+		Path: part.Doc.Path, Start: part.Anchor, End: part.End,
+		Message: fmt.Sprintf("this copy of %s differs from the canonical one in %s:%d (%d %s); first at line %d: expected %s, found %s; make it a byte-for-byte copy of the canonical text",
+			what, srcPath, canonLine, n, lines, startLine+i, exp, fnd),
+		Related: []Related{RelatedAt(canon.Doc, canon.Anchor, "canonical copy")},
+		Fix:     []Edit{{Start: part.Start, End: part.End, New: fix}},
+	})
+}
+
+// normalize applies the contract's normalisations.
+func normalize(s string, how []string) string {
+	for _, h := range how {
+		switch h {
+		case "eol":
+			s = strings.ReplaceAll(s, "\r\n", "\n")
+		case "trailing-space":
+			lines := strings.Split(s, "\n")
+			for i, l := range lines {
+				cr := strings.HasSuffix(l, "\r")
+				l = strings.TrimRight(strings.TrimSuffix(l, "\r"), " \t")
+				if cr {
+					l += "\r"
+				}
+				lines[i] = l
+			}
+			s = strings.Join(lines, "\n")
+		case "trim":
+			s = strings.TrimSpace(s)
+		}
+	}
+	return s
+}
+
+// visible shows a line from byte from on, with its whitespace made
+// visible, in backticks.
+func visible(l string, from int) string {
+	if l == "" || l == "\r" {
+		return "an empty line"
+	}
+	r := strings.NewReplacer(" ", "·", "\t", "→", "\r", "␍")
+	v := r.Replace(l[min(from, len(l)):])
+	if from > 0 {
+		v = "…" + v
+	}
+	if len([]rune(v)) > 80 {
+		v = string([]rune(v)[:80]) + "…"
+	}
+	return "`" + v + "`"
+}
+
+// diffCount counts the lines that differ between a and b: those outside
+// their longest common subsequence, a changed line counted once.
+func diffCount(a, b []string) int {
+	// trim the common prefix and suffix first: copies mostly agree
+	for len(a) > 0 && len(b) > 0 && a[0] == b[0] {
+		a, b = a[1:], b[1:]
+	}
+	for len(a) > 0 && len(b) > 0 && a[len(a)-1] == b[len(b)-1] {
+		a, b = a[:len(a)-1], b[:len(b)-1]
+	}
+	if len(a) == 0 || len(b) == 0 {
+		return max(len(a), len(b))
+	}
+	if len(a)*len(b) > 4_000_000 {
+		return max(len(a), len(b)) // too big to align; an upper bound
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			if a[i-1] == b[j-1] {
+				cur[j] = prev[j-1] + 1
+			} else {
+				cur[j] = max(prev[j], cur[j-1])
+			}
+		}
+		prev, cur = cur, prev
+	}
+	lcs := prev[len(b)]
+	return max(len(a), len(b)) - lcs
+}

@@ -1,0 +1,349 @@
+package rules
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// DispatchHandshake checks that every dispatch of a tree-claiming agent
+// builds the environment handshake, in its file or in a dispatcher it
+// delegates to.
+var DispatchHandshake = Register(&Rule{
+	ID:        "MC405",
+	Name:      "dispatch-handshake",
+	Summary:   "a dispatch of a tree-claiming agent with no handshake construction in its file or its dispatcher",
+	Severity:  Error,
+	CheckRepo: checkDispatchHandshake,
+})
+
+// Default evidence that a file builds the handshake: the inline block, a
+// reference to the handshake skill, or its PowerShell helpers.
+var defaultEvidence = []string{
+	`<!--\s*subagent-env-handshake v1\s*-->`,
+	`subagent-env-handshake`,
+	`New-SubagentDispatchPrompt|Get-FreshHandshake`,
+}
+
+var (
+	subagentTypeRe = regexp.MustCompile("subagent_type\\s*[:=]\\s*[\"'`]?([A-Za-z0-9_:.-]+)")
+	agentToolRe    = regexp.MustCompile("(?:`Agent`|\\bAgent)[ -](?:tool|Tool)\\b|\\bAgent\\(")
+	sentenceEndRe  = regexp.MustCompile(`[.!?;](?:\s|$)`)
+	ownInvocation  = regexp.MustCompile(`(?i)\b(invoke|call|dispatch) (this|the) (agent|shell)\b`)
+)
+
+// handshakeVerifiers returns the names (lower case) of agents that verify
+// the handshake: their file holds the Step 0 heading, the decision tree
+// markers or the quoted finding template.
+func handshakeVerifiers(idx *parser.Index) map[string]*parser.Document {
+	out := map[string]*parser.Document{}
+	for _, d := range idx.ByKind(parser.KindAgent) {
+		if isVerifier(d) {
+			for _, n := range agentNames(d) {
+				out[n] = d
+			}
+		}
+	}
+	return out
+}
+
+func isVerifier(d *parser.Document) bool {
+	for i := range d.Headings {
+		if headingMatches(&d.Headings[i], step0Heading, false) {
+			return true
+		}
+	}
+	return bytes.Contains(d.Src, []byte("<!-- "+decisionTree+" -->")) || bytes.Contains(d.Src, []byte(findingTemplateLine))
+}
+
+// agentNames are the names an agent is dispatched by: its frontmatter
+// name and its file stem, in lower case.
+func agentNames(d *parser.Document) []string {
+	stem := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(path.Base(d.Path), ".md"), ".agent"))
+	names := []string{stem}
+	if k := d.Frontmatter.Get("name"); k != nil && k.Value != nil && k.Value.Value != "" {
+		if n := strings.ToLower(k.Value.Value); n != stem {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// dispatchSite is one place that dispatches a target agent.
+type dispatchSite struct {
+	off    int
+	target string
+	how    string
+}
+
+func checkDispatchHandshake(p *Pass) {
+	for _, ct := range p.contracts("dispatch-handshake") {
+		runDispatch(p, ct)
+	}
+}
+
+func runDispatch(p *Pass, ct *config.Contract) {
+	dh := ct.DispatchHandshake
+	targets := map[string]*parser.Document{}
+	if len(dh.Targets) > 0 {
+		for _, t := range dh.Targets {
+			targets[strings.ToLower(t)] = nil
+		}
+		for _, d := range p.Index.ByKind(parser.KindAgent) {
+			for _, n := range agentNames(d) {
+				if _, ok := targets[n]; ok {
+					targets[n] = d
+				}
+			}
+		}
+	} else {
+		targets = handshakeVerifiers(p.Index)
+	}
+	if len(targets) == 0 {
+		return
+	}
+	evidence := dh.Evidence
+	if len(evidence) == 0 {
+		evidence = defaultEvidence
+	}
+	var res []*regexp.Regexp
+	for _, e := range evidence {
+		res = append(res, compile(e))
+	}
+	has := func(d *parser.Document) bool {
+		for _, re := range res {
+			if re.Match(d.Src) {
+				return true
+			}
+		}
+		return false
+	}
+	names := make([]string, 0, len(targets))
+	for n := range targets {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool { return len(names[i]) > len(names[j]) })
+	nameRe := regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_-])(` + quoteAll(names) + `)(?:$|[^A-Za-z0-9_-])`)
+
+	for _, d := range docsMatching(p.Index, dh.Files, dh.Exclude) {
+		if !p.Reported(d.Path) || d.Kind == parser.KindManifest {
+			continue
+		}
+		checkCapture(p, ct, d)
+		sites := dispatchSites(d, targets, nameRe)
+		if len(sites) == 0 || has(d) {
+			continue
+		}
+		if via := delegate(p.Index, d, has); via != "" {
+			continue
+		}
+		for _, s := range sites {
+			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: s.off, End: s.off,
+				Message: fmt.Sprintf("dispatches `%s` (%s), which verifies the environment handshake, but neither this file nor a dispatcher it delegates to builds the handshake: prepend the `<!-- subagent-env-handshake v1 -->` block as the skill `subagent-env-handshake` describes, or cite the file that builds it", s.target, s.how)})
+		}
+	}
+}
+
+var shellLangs = map[string]bool{"bash": true, "sh": true, "shell": true, "zsh": true, "console": true,
+	"powershell": true, "pwsh": true, "ps1": true, "ps": true}
+
+// checkCapture applies the contract's capture rules to the shell code
+// blocks of d that capture a handshake field.
+func checkCapture(p *Pass, ct *config.Contract, d *parser.Document) {
+	rules := ct.DispatchHandshake.Capture
+	if len(rules) == 0 {
+		return
+	}
+	for _, f := range d.Fences {
+		if f.Indented || !shellLangs[strings.ToLower(f.Lang)] {
+			continue
+		}
+		body := string(d.Src[f.ContentStart:f.ContentEnd])
+		for _, cr := range rules {
+			if !capturesField(body, cr.Field) {
+				continue
+			}
+			if cr.Use != "" && !compile(cr.Use).MatchString(body) {
+				p.ReportContract(ct, Diagnostic{Path: d.Path, Start: f.Start, End: f.ContentEnd,
+					Message: fmt.Sprintf("this block captures `%s` without %s", cr.Field, captureMsg(cr, "the prescribed command"))})
+			}
+			if cr.Forbid != "" {
+				if loc := compile(cr.Forbid).FindStringIndex(body); loc != nil {
+					p.ReportContract(ct, Diagnostic{Path: d.Path, Start: f.ContentStart + loc[0], End: f.ContentStart + loc[1],
+						Message: fmt.Sprintf("`%s` must not capture `%s`: %s", body[loc[0]:loc[1]], cr.Field, captureMsg(cr, "the handshake skill rules this form out"))})
+				}
+			}
+		}
+	}
+}
+
+func captureMsg(cr config.CaptureRule, def string) string {
+	if cr.Message != "" {
+		return cr.Message
+	}
+	return def
+}
+
+// capturesField reports whether a shell block assigns a handshake field
+// (`parent_head=…`, `$parent_head = …`).
+func capturesField(body, field string) bool {
+	for _, line := range strings.Split(body, "\n") {
+		i := strings.Index(line, field)
+		if i < 0 {
+			continue
+		}
+		rest := strings.TrimLeft(line[i+len(field):], " \t")
+		if strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==") {
+			return true
+		}
+	}
+	return false
+}
+
+func quoteAll(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = regexp.QuoteMeta(x)
+	}
+	return strings.Join(q, "|")
+}
+
+// dispatchSites finds where d dispatches one of the targets.
+func dispatchSites(d *parser.Document, targets map[string]*parser.Document, nameRe *regexp.Regexp) []dispatchSite {
+	own := map[string]bool{}
+	for n, td := range targets {
+		if td == d || (td != nil && sameAgent(td, d)) {
+			own[n] = true
+		}
+	}
+	var sites []dispatchSite
+	seenLine := map[int]bool{}
+	add := func(off int, target, how string) {
+		line, _ := d.Position(off)
+		if own[strings.ToLower(target)] || seenLine[line] {
+			return
+		}
+		seenLine[line] = true
+		sites = append(sites, dispatchSite{off: off, target: target, how: how})
+	}
+	if d.Kind == parser.KindCommand {
+		if k := d.Frontmatter.Get("agent"); k != nil && k.Value != nil {
+			if _, ok := targets[strings.ToLower(k.Value.Value)]; ok {
+				add(k.Offset, k.Value.Value, "the command's `agent:` frontmatter")
+			}
+		}
+	}
+	src := d.Src
+	header := "" // the first row of the table the current line belongs to
+	forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
+		line := string(src[ls:le])
+		isRow := strings.HasPrefix(strings.TrimSpace(line), "|")
+		switch {
+		case !isRow:
+			header = ""
+		case header == "":
+			header = line
+		}
+		if isRow && isMappingTable(header, line) {
+			return true
+		}
+		for _, m := range subagentTypeRe.FindAllStringSubmatchIndex(line, -1) {
+			name := line[m[2]:m[3]]
+			if _, ok := targets[strings.ToLower(name)]; ok && !ownInvocation.MatchString(line) {
+				add(ls+m[0], name, "`subagent_type: "+name+"`")
+			}
+		}
+		for _, sent := range sentences(line) {
+			if !agentToolRe.MatchString(sent.text) || ownInvocation.MatchString(sent.text) {
+				continue
+			}
+			if m := nameRe.FindStringSubmatchIndex(sent.text); m != nil {
+				add(ls+sent.start+m[2], sent.text[m[2]:m[3]], "the `Agent` tool")
+			}
+		}
+		return true
+	})
+	return sites
+}
+
+// sameAgent reports whether a and b are the shell and body of one agent.
+func sameAgent(a, b *parser.Document) bool {
+	an, bn := agentNames(a), agentNames(b)
+	for _, x := range an {
+		for _, y := range bn {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isMappingTable reports whether a table row belongs to a tool-mapping
+// table (a header naming tools, e.g. "Shared body references | Claude Code
+// tool"): such rows say which tool stands for which, not that a dispatch
+// happens. A row that says "Agent tool dispatch" is a dispatch all the same.
+func isMappingTable(header, row string) bool {
+	h := strings.ToLower(header)
+	if !strings.Contains(h, "tool") {
+		return false
+	}
+	return !strings.Contains(strings.ToLower(row), "agent tool dispatch")
+}
+
+type sentence struct {
+	start int
+	text  string
+}
+
+func sentences(line string) []sentence {
+	var out []sentence
+	start := 0
+	for _, m := range sentenceEndRe.FindAllStringIndex(line, -1) {
+		out = append(out, sentence{start, line[start:m[1]]})
+		start = m[1]
+	}
+	if start < len(line) {
+		out = append(out, sentence{start, line[start:]})
+	}
+	return out
+}
+
+var citedPathRe = regexp.MustCompile("`([A-Za-z0-9_./-]+\\.md)`")
+
+// delegate returns a file that d cites (by link or backticked path) and
+// that holds the evidence, or "".
+func delegate(idx *parser.Index, d *parser.Document, has func(*parser.Document) bool) string {
+	dir := path.Dir(d.Path)
+	var cands []string
+	for _, l := range d.Links {
+		dest := l.Destination
+		if i := strings.IndexAny(dest, "#?"); i >= 0 {
+			dest = dest[:i]
+		}
+		if dest == "" || strings.Contains(dest, "://") {
+			continue
+		}
+		if strings.HasPrefix(dest, "/") {
+			cands = append(cands, strings.TrimPrefix(dest, "/"))
+		} else {
+			cands = append(cands, path.Join(dir, dest))
+		}
+	}
+	for _, m := range citedPathRe.FindAllSubmatch(d.Src, -1) {
+		p := string(m[1])
+		cands = append(cands, path.Clean(p), path.Join(dir, p))
+	}
+	for _, c := range cands {
+		if t := idx.Doc(c); t != nil && t != d && has(t) {
+			return t.Path
+		}
+	}
+	return ""
+}

@@ -1,0 +1,164 @@
+package rules
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// HeadingIndex checks a line that enumerates another file's headings.
+var HeadingIndex = Register(&Rule{
+	ID:        "MC406",
+	Name:      "heading-index",
+	Summary:   "an enumeration of another file's headings that is incomplete or stale",
+	Severity:  Error,
+	CheckRepo: checkHeadingIndex,
+})
+
+var (
+	headingTokenRe = regexp.MustCompile("`(#{1,6}) ([^`]+)`")
+	citedMDRe      = regexp.MustCompile(`[A-Za-z0-9_./-]+\.md`)
+)
+
+func checkHeadingIndex(p *Pass) {
+	for _, ct := range p.contracts("heading-index") {
+		hi := ct.HeadingIndex
+		for _, d := range docsMatching(p.Index, hi.Files, nil) {
+			if p.Reported(d.Path) {
+				headingIndexIn(p, ct, d)
+			}
+		}
+	}
+}
+
+func headingIndexIn(p *Pass, ct *config.Contract, d *parser.Document) {
+	hi := ct.HeadingIndex
+	src := d.Src
+	forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
+		line := string(src[ls:le])
+		at := strings.Index(line, hi.Line)
+		if at < 0 || d.InCode(ls+at) {
+			return true
+		}
+		target := indexTarget(p.Index, d, hi, line)
+		if target == nil {
+			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: ls + at, End: ls + at + len(hi.Line),
+				Message: fmt.Sprintf("this line enumerates the headings of %s, which does not exist", describeOf(d, hi))})
+			return true
+		}
+		level := hi.Level
+		if level == 0 {
+			level = 2
+		}
+		var want []string
+		for _, h := range target.Headings {
+			if h.Level == level && !excluded(h.Text, hi.Exclude) {
+				want = append(want, h.Text)
+			}
+		}
+		type token struct {
+			text string
+			off  int
+		}
+		var got []token
+		for _, m := range headingTokenRe.FindAllStringSubmatchIndex(line, -1) {
+			if len(line[m[2]:m[3]]) == level {
+				got = append(got, token{strings.TrimSpace(line[m[4]:m[5]]), ls + m[0]})
+			}
+		}
+		matched := make([]bool, len(want))
+		for _, g := range got {
+			idx := -1
+			for i, w := range want {
+				if !matched[i] && tokenNames(g.text, w) {
+					idx = i
+					break
+				}
+			}
+			if idx < 0 {
+				dup := false
+				for i, w := range want {
+					if matched[i] && tokenNames(g.text, w) {
+						dup = true
+					}
+				}
+				msg := fmt.Sprintf("`%s %s` is not a level-%d heading of %s (stale or renamed?)", strings.Repeat("#", level), g.text, level, target.Path)
+				if dup {
+					msg = fmt.Sprintf("`%s %s` is listed twice", strings.Repeat("#", level), g.text)
+				}
+				p.ReportContract(ct, Diagnostic{Path: d.Path, Start: g.off, End: g.off + len(g.text) + level + 3, Message: msg,
+					Related: []Related{RelatedAt(target, target.BodyStart, "the enumerated file")}})
+				continue
+			}
+			matched[idx] = true
+		}
+		var missing []string
+		for i, w := range want {
+			if !matched[i] {
+				missing = append(missing, "`"+strings.Repeat("#", level)+" "+w+"`")
+			}
+		}
+		if len(missing) > 0 {
+			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: ls + at, End: le,
+				Message: fmt.Sprintf("the enumeration of %s's level-%d headings misses %s; list every one, or exclude it in the contract", target.Path, level, strings.Join(missing, ", ")),
+				Related: []Related{RelatedAt(target, target.BodyStart, "the enumerated file")}})
+		}
+		return true
+	})
+}
+
+// tokenNames reports whether an enumerated token names heading h: exactly,
+// or h continues after it (`## X` names `## X (→ G3)`).
+func tokenNames(tok, h string) bool {
+	return tok == h || strings.HasPrefix(h, tok+" ") || strings.HasPrefix(h, tok+":")
+}
+
+func excluded(h string, ex []string) bool {
+	for _, e := range ex {
+		e = strings.TrimSpace(strings.TrimLeft(e, "#"))
+		if h == e || strings.HasPrefix(h, e) {
+			return true
+		}
+	}
+	return false
+}
+
+func describeOf(d *parser.Document, hi *config.HeadingIndex) string {
+	if hi.Of == "" {
+		return "the file cited on the line"
+	}
+	return strings.ReplaceAll(hi.Of, "{stem}", stemOf(d.Path))
+}
+
+func stemOf(p string) string {
+	b := path.Base(p)
+	return strings.TrimSuffix(strings.TrimSuffix(b, ".md"), ".agent")
+}
+
+// indexTarget finds the file a heading enumeration is about.
+func indexTarget(idx *parser.Index, d *parser.Document, hi *config.HeadingIndex, line string) *parser.Document {
+	if hi.Of != "" {
+		want := strings.ToLower(strings.ReplaceAll(hi.Of, "{stem}", stemOf(d.Path)))
+		for _, t := range idx.Docs {
+			if strings.ToLower(t.Path) == want {
+				return t
+			}
+		}
+		return nil
+	}
+	// a path cited on the line, else in the same file
+	for _, text := range []string{line, string(d.Src)} {
+		for _, m := range citedMDRe.FindAllString(text, -1) {
+			for _, c := range []string{path.Clean(m), path.Join(path.Dir(d.Path), m)} {
+				if t := idx.Doc(c); t != nil && t != d {
+					return t
+				}
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,141 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// KeyOrder checks that instance blocks list a schema block's keys in order.
+var KeyOrder = Register(&Rule{
+	ID:        "MC402",
+	Name:      "key-order",
+	Summary:   "key sequences in instance blocks differ from a schema block",
+	Severity:  Error,
+	CheckRepo: checkKeyOrder,
+})
+
+var blockKeyRe = regexp.MustCompile(`^\s*(?:-\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*:(?:\s|$)`)
+
+type blockKey struct {
+	name string
+	off  int // offset of the key's line
+}
+
+// blockKeys reads `key: value` lines of src[start:end], skipping comment
+// lines and indented (nested) lines.
+func blockKeys(src []byte, start, end int) []blockKey {
+	var keys []blockKey
+	indent := -1
+	forLines(src, start, end, func(ls, le int) bool {
+		line := string(src[ls:le])
+		// a block quoted in a blockquote: read it without the `>`s
+		for q := strings.TrimLeft(line, " "); strings.HasPrefix(q, ">"); q = strings.TrimLeft(line, " ") {
+			line = strings.TrimPrefix(q[1:], " ")
+		}
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "<!--") {
+			return true
+		}
+		m := blockKeyRe.FindStringSubmatch(line)
+		if m == nil {
+			return true
+		}
+		ind := len(line) - len(strings.TrimLeft(line, " \t"))
+		if indent < 0 {
+			indent = ind
+		}
+		if ind == indent {
+			keys = append(keys, blockKey{name: m[1], off: ls})
+		}
+		return true
+	})
+	return keys
+}
+
+func checkKeyOrder(p *Pass) {
+	for _, ct := range p.contracts("key-order") {
+		ko := ct.KeyOrder
+		src, err := resolveFile(p.Index, ko.Schema.File)
+		if err != nil {
+			p.reportConfig(ct, "schema: %v", err)
+			continue
+		}
+		parts := Select(src, &ko.Schema)
+		if len(parts) == 0 {
+			p.reportConfig(ct, "the schema file %s has no %s", src.Path, describeSelector(&ko.Schema))
+			continue
+		}
+		schema := parts[0]
+		want := blockKeys(src.Src, schema.Start, schema.End)
+		if len(want) == 0 {
+			p.reportConfig(ct, "the schema block in %s holds no `key:` lines", src.Path)
+			continue
+		}
+		schemaLine, _ := src.Position(schema.Anchor)
+		var names []string
+		for _, k := range want {
+			names = append(names, k.name)
+		}
+		for _, d := range docsMatching(p.Index, ko.Instances.Files, ko.Instances.Exclude) {
+			if !p.Reported(d.Path) {
+				continue
+			}
+			for _, inst := range instances(d, &ko.Instances) {
+				if d == src && inst[0] >= schema.Start && inst[1] <= schema.End {
+					continue
+				}
+				got := blockKeys(d.Src, inst[0], inst[1])
+				compareKeys(p, ct, d, inst[2], got, want, names, src, schema.Anchor, schemaLine)
+			}
+		}
+	}
+}
+
+// instances returns [content start, content end, marker offset] of each
+// instance block in d.
+func instances(d *parser.Document, in *config.Instances) [][3]int {
+	if in.Region != "" {
+		var out [][3]int
+		for _, r := range MarkerRegions(d, in.Region) {
+			out = append(out, [3]int{r.ContentStart, r.ContentEnd, r.Start})
+		}
+		return out
+	}
+	return BetweenMarkers(d, in.Between[0], in.Between[1])
+}
+
+func compareKeys(p *Pass, ct *config.Contract, d *parser.Document, marker int, got, want []blockKey, names []string, src *parser.Document, schemaAt, schemaLine int) {
+	i := 0
+	for i < len(got) && i < len(want) && got[i].name == want[i].name {
+		i++
+	}
+	if i == len(got) && i == len(want) {
+		return
+	}
+	at := marker
+	var detail string
+	switch {
+	case i < len(got) && i < len(want):
+		at = got[i].off
+		detail = fmt.Sprintf("key %d is `%s` where the schema has `%s`", i+1, got[i].name, want[i].name)
+	case i < len(want):
+		detail = fmt.Sprintf("the block ends after %d keys; next the schema has `%s`", len(got), want[i].name)
+	default:
+		at = got[i].off
+		detail = fmt.Sprintf("`%s` is not in the schema", got[i].name)
+	}
+	var gotNames []string
+	for _, k := range got {
+		gotNames = append(gotNames, k.name)
+	}
+	p.ReportContract(ct, Diagnostic{
+		Path: d.Path, Start: at, End: at,
+		Message: fmt.Sprintf("block keys differ from the schema in %s:%d: %s (block: %s; schema: %s); list the schema's keys in its order",
+			src.Path, schemaLine, detail, strings.Join(gotNames, ", "), strings.Join(names, ", ")),
+		Related: []Related{RelatedAt(src, schemaAt, "schema block")},
+	})
+}

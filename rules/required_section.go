@@ -1,0 +1,91 @@
+package rules
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// RequiredSection checks that headings exist, in order and in place.
+var RequiredSection = Register(&Rule{
+	ID:        "MC403",
+	Name:      "required-section",
+	Summary:   "required headings missing, misplaced or out of order",
+	Severity:  Error,
+	CheckRepo: checkRequiredSection,
+})
+
+func checkRequiredSection(p *Pass) {
+	for _, ct := range p.contracts("required-section") {
+		rs := ct.RequiredSection
+		for _, d := range docsMatching(p.Index, rs.Files, rs.Exclude) {
+			if !p.Reported(d.Path) || !kindIn(d, rs.Kinds) {
+				continue
+			}
+			if rs.When != "" && !bytes.Contains(d.Src, []byte(rs.When)) {
+				continue
+			}
+			requiredIn(p, ct, d)
+		}
+	}
+}
+
+func kindIn(d *parser.Document, kinds []string) bool {
+	return len(kinds) == 0 || slices.Contains(kinds, d.Kind.String())
+}
+
+func requiredIn(p *Pass, ct *config.Contract, d *parser.Document) {
+	rs := ct.RequiredSection
+	last := -1 // index in d.Headings of the previous required heading
+	lastName := ""
+	for n, spec := range rs.Headings {
+		idx := -1
+		for i := range d.Headings {
+			if headingMatches(&d.Headings[i], spec, rs.Prefix) {
+				idx = i
+				break
+			}
+		}
+		if idx < 0 {
+			where := ""
+			if lastName != "" {
+				where = " after `" + lastName + "`"
+			}
+			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: d.BodyStart, End: d.BodyStart,
+				Message: fmt.Sprintf("%s has no `%s` heading: add it%s", d.Path, spec, where)})
+			continue
+		}
+		h := &d.Headings[idx]
+		if idx < last {
+			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: h.Start, End: h.TextEnd,
+				Message: fmt.Sprintf("`%s` comes before `%s`; the required order is %s", spec, lastName, strings.Join(rs.Headings, ", "))})
+		}
+		if n == 0 && rs.First {
+			for j := 0; j < idx; j++ {
+				if d.Headings[j].Level == h.Level {
+					line, _ := d.Position(d.Headings[j].Start)
+					p.ReportContract(ct, Diagnostic{Path: d.Path, Start: h.Start, End: h.TextEnd,
+						Message: fmt.Sprintf("`%s` must be the first level-%d heading, but `%s` (line %d) comes before it; move it up", spec, h.Level, strings.Repeat("#", h.Level)+" "+d.Headings[j].Text, line)})
+					break
+				}
+			}
+		}
+		if rs.Before != "" {
+			for j := range d.Headings {
+				if headingMatches(&d.Headings[j], rs.Before, rs.Prefix) {
+					if j < idx {
+						line, _ := d.Position(d.Headings[j].Start)
+						p.ReportContract(ct, Diagnostic{Path: d.Path, Start: h.Start, End: h.TextEnd,
+							Message: fmt.Sprintf("`%s` must come before `%s` (line %d)", spec, rs.Before, line)})
+					}
+					break
+				}
+			}
+		}
+		last, lastName = idx, spec
+	}
+}

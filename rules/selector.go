@@ -1,0 +1,310 @@
+package rules
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// Part is a selected byte range of a document.
+type Part struct {
+	Doc        *parser.Document
+	Start, End int
+	// Anchor is where findings about the part point (a heading or marker).
+	Anchor int
+}
+
+// Text returns the part's bytes.
+func (p Part) Text() []byte { return p.Doc.Src[p.Start:p.End] }
+
+// describeSelector says in words what a selector picks.
+func describeSelector(s *config.Selector) string {
+	switch {
+	case s.Section != "":
+		return "section `" + s.Section + "`"
+	case s.Fence != "":
+		return "the fenced block under `" + s.Fence + "`"
+	case s.FenceWith != "":
+		return "the fenced block starting `" + s.FenceWith + "`"
+	case s.Region != "":
+		return "region `" + s.Region + "`"
+	case s.Paragraph != "":
+		return "the paragraph starting `" + s.Paragraph + "`"
+	case len(s.Between) == 2:
+		return fmt.Sprintf("the lines between `%s` and `%s`", s.Between[0], s.Between[1])
+	}
+	return "the whole file"
+}
+
+// headingSpec splits "## Title" into level 2 and "Title".
+func headingSpec(h string) (int, string) {
+	t := strings.TrimLeft(h, "#")
+	return len(h) - len(t), strings.TrimSpace(t)
+}
+
+// headingMatches reports whether heading hd is the one spec names.
+func headingMatches(hd *parser.Heading, spec string, prefix bool) bool {
+	level, title := headingSpec(spec)
+	if level > 0 && hd.Level != level {
+		return false
+	}
+	for _, t := range []string{hd.Raw, hd.Text} {
+		if t == title || (prefix && strings.HasPrefix(t, title)) {
+			return true
+		}
+	}
+	return false
+}
+
+// findHeadings returns the sections whose heading spec names.
+func findHeadings(d *parser.Document, spec string, prefix bool) []*parser.Section {
+	var out []*parser.Section
+	for i := range d.Sections {
+		if headingMatches(d.Sections[i].Heading, spec, prefix) {
+			out = append(out, &d.Sections[i])
+		}
+	}
+	return out
+}
+
+// trimTrailingBlank moves end back over blank lines (keeping one line end).
+func trimTrailingBlank(src []byte, start, end int) int {
+	for end > start {
+		i := bytes.LastIndexByte(src[start:end-1], '\n')
+		lineStart := start
+		if i >= 0 {
+			lineStart = start + i + 1
+		}
+		if len(bytes.TrimSpace(src[lineStart:end])) > 0 {
+			break
+		}
+		end = lineStart
+	}
+	return end
+}
+
+// Select returns every part of d that s picks (a file may hold several
+// regions or paragraphs). The selector's file is not consulted.
+func Select(d *parser.Document, s *config.Selector) []Part {
+	src := d.Src
+	switch {
+	case s.Section != "":
+		var out []Part
+		for _, sec := range findHeadings(d, s.Section, s.Prefix) {
+			out = append(out, Part{Doc: d, Start: sec.Start, End: trimTrailingBlank(src, sec.Start, sec.End), Anchor: sec.Start})
+		}
+		return out
+	case s.Fence != "":
+		var out []Part
+		for _, sec := range findHeadings(d, s.Fence, s.Prefix) {
+			for _, f := range d.Fences {
+				if f.Start >= sec.ContentStart && f.Start < sec.End && !f.Indented {
+					out = append(out, Part{Doc: d, Start: f.ContentStart, End: f.ContentEnd, Anchor: f.Start})
+					break
+				}
+			}
+		}
+		return out
+	case s.FenceWith != "":
+		var out []Part
+		for _, f := range d.Fences {
+			if f.Indented {
+				continue
+			}
+			first, _ := firstLine(src[f.ContentStart:f.ContentEnd])
+			if strings.TrimSpace(string(first)) == strings.TrimSpace(s.FenceWith) {
+				out = append(out, Part{Doc: d, Start: f.ContentStart, End: f.ContentEnd, Anchor: f.Start})
+			}
+		}
+		return out
+	case s.Region != "":
+		var out []Part
+		for _, r := range MarkerRegions(d, s.Region) {
+			out = append(out, Part{Doc: d, Start: r.ContentStart, End: r.ContentEnd, Anchor: r.Start})
+		}
+		return out
+	case s.Paragraph != "":
+		var out []Part
+		forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
+			line := bytes.TrimLeft(src[ls:le], " \t")
+			if bytes.HasPrefix(line, []byte(s.Paragraph)) && !d.InCode(ls) {
+				end := paragraphEnd(src, ls)
+				out = append(out, Part{Doc: d, Start: ls, End: end, Anchor: ls})
+			}
+			return true
+		})
+		return out
+	case len(s.Between) == 2:
+		var out []Part
+		for _, b := range BetweenMarkers(d, s.Between[0], s.Between[1]) {
+			out = append(out, Part{Doc: d, Start: b[0], End: b[1], Anchor: b[2]})
+		}
+		return out
+	}
+	return []Part{{Doc: d, Start: d.Lines.LineStart(1), End: len(src), Anchor: d.Lines.LineStart(1)}}
+}
+
+func firstLine(b []byte) ([]byte, int) {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return bytes.TrimRight(b[:i], "\r"), i + 1
+	}
+	return b, len(b)
+}
+
+// forLines calls fn with the bounds of each line in src[start:end] (le
+// excludes the line terminator); fn returns false to stop.
+func forLines(src []byte, start, end int, fn func(ls, le int) bool) {
+	for ls := start; ls < end; {
+		nl := bytes.IndexByte(src[ls:end], '\n')
+		next := end
+		le := end
+		if nl >= 0 {
+			le = ls + nl
+			next = le + 1
+		}
+		if le > ls && src[le-1] == '\r' {
+			le--
+		}
+		if !fn(ls, le) {
+			return
+		}
+		ls = next
+	}
+}
+
+// paragraphEnd returns the offset after the last line of the paragraph that
+// starts at ls (the first blank line ends it).
+func paragraphEnd(src []byte, ls int) int {
+	end := ls
+	forLines(src, ls, len(src), func(s, e int) bool {
+		if len(bytes.TrimSpace(src[s:e])) == 0 {
+			return false
+		}
+		end = e
+		if end < len(src) && src[end] == '\r' {
+			end++
+		}
+		if end < len(src) && src[end] == '\n' {
+			end++
+		}
+		return true
+	})
+	return end
+}
+
+// MarkerRegion is a region opened by a marker line, wherever it stands.
+type MarkerRegion struct {
+	Start, End               int // the opening marker line to after the closing one
+	ContentStart, ContentEnd int // the lines between
+	Closed                   bool
+}
+
+// markerText returns the comment text when the trimmed line is exactly one
+// HTML comment (optionally behind blockquote markers).
+func markerText(line []byte) (string, bool) {
+	t := bytes.TrimSpace(line)
+	for bytes.HasPrefix(t, []byte(">")) {
+		t = bytes.TrimSpace(t[1:])
+	}
+	if !bytes.HasPrefix(t, []byte("<!--")) || !bytes.HasSuffix(t, []byte("-->")) || len(t) < 7 {
+		return "", false
+	}
+	inner := t[4 : len(t)-3]
+	if bytes.Contains(inner, []byte("-->")) {
+		return "", false
+	}
+	return strings.Join(strings.Fields(string(inner)), " "), true
+}
+
+// MarkerRegions finds the regions named name: an opening marker line
+// `<!-- name … -->` (or `name begin`, `name-begin`, `name:begin`) and the
+// next closing line `<!-- /… -->` (or `name end` forms) whose name the
+// opener starts with. Markers inside code fences count: this is how
+// templates are shown.
+func MarkerRegions(d *parser.Document, name string) []MarkerRegion {
+	src := d.Src
+	var out []MarkerRegion
+	var open *MarkerRegion
+	forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
+		txt, ok := markerText(src[ls:le])
+		if !ok {
+			return true
+		}
+		next := le
+		if next < len(src) && src[next] == '\r' {
+			next++
+		}
+		if next < len(src) {
+			next++
+		}
+		if open == nil {
+			if opens(txt, name) {
+				open = &MarkerRegion{Start: ls, ContentStart: next}
+			}
+			return true
+		}
+		if closesRegion(txt, name) {
+			open.ContentEnd, open.End, open.Closed = ls, next, true
+			out = append(out, *open)
+			open = nil
+		}
+		return true
+	})
+	if open != nil {
+		open.ContentEnd, open.End = len(src), len(src)
+		out = append(out, *open)
+	}
+	return out
+}
+
+func opens(txt, name string) bool {
+	for _, suf := range []string{"", " begin", "-begin", ":begin"} {
+		if txt == name+suf {
+			return true
+		}
+	}
+	return false
+}
+
+func closesRegion(txt, name string) bool {
+	if strings.HasPrefix(txt, "/") {
+		n := strings.TrimSpace(txt[1:])
+		return n != "" && (n == name || strings.HasPrefix(name, n+" "))
+	}
+	for _, suf := range []string{" end", "-end", ":end"} {
+		if txt == name+suf {
+			return true
+		}
+	}
+	return false
+}
+
+// BetweenMarkers finds the lines strictly between a line containing a and
+// the next line containing b: [content start, content end, marker offset].
+func BetweenMarkers(d *parser.Document, a, b string) [][3]int {
+	src := d.Src
+	var out [][3]int
+	start, anchor := -1, -1
+	forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
+		line := string(src[ls:le])
+		next := le
+		if next < len(src) && src[next] == '\r' {
+			next++
+		}
+		if next < len(src) {
+			next++
+		}
+		switch {
+		case start < 0 && strings.Contains(line, a):
+			start, anchor = next, ls
+		case start >= 0 && strings.Contains(line, b):
+			out = append(out, [3]int{start, ls, anchor})
+			start = -1
+		}
+		return true
+	})
+	return out
+}

@@ -1,0 +1,233 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// Settings are a config resolved against the registry: severities, kinds
+// and the contracts to check (configured and built-in).
+type Settings struct {
+	Config   *config.Config
+	Severity map[string]Severity // by rule ID
+	// Contracts are the config's contracts plus enabled profiles'.
+	Contracts []*config.Contract
+	kinds     []resolvedKind
+	// profiles the config switched on or off, by name
+	profiles map[string]config.ProfileSetting
+
+	mu         sync.Mutex
+	builtinFor *parser.Index
+	builtin    []*config.Contract
+}
+
+type resolvedKind struct {
+	name    string
+	builtin parser.Kind // the kind files matched by it are
+	hasKind bool
+	match   []string
+	exclude []string
+	schema  *KindSchema
+}
+
+// Setup resolves cfg (which may be nil: zero config).
+func Setup(cfg *config.Config) (*Settings, error) {
+	s := &Settings{Config: cfg, Severity: map[string]Severity{}}
+	if cfg == nil {
+		return s, nil
+	}
+	var errs config.Errors
+	for _, name := range sortedMapKeys(cfg.Rules) {
+		set := cfg.Rules[name]
+		r := Lookup(name)
+		if r == nil {
+			errs = append(errs, &config.Error{File: cfg.Name, Pos: set.Pos, Msg: fmt.Sprintf("unknown rule `%s`; `mdcontract rules` lists them", name)})
+			continue
+		}
+		sev, _ := ParseSeverity(set.Severity)
+		s.Severity[r.ID] = sev
+	}
+	for _, ct := range cfg.Contracts {
+		if ct.Severity != "" {
+			if _, ok := ParseSeverity(ct.Severity); !ok {
+				errs = append(errs, &config.Error{File: cfg.Name, Pos: ct.Pos, Msg: "bad severity " + ct.Severity})
+			}
+		}
+	}
+	s.Contracts = append(s.Contracts, cfg.Contracts...)
+	s.profiles = cfg.Profiles
+	for name := range cfg.Profiles {
+		if _, ok := profiles[name]; !ok {
+			errs = append(errs, &config.Error{File: cfg.Name, Pos: cfg.Profiles[name].Pos, Msg: fmt.Sprintf("unknown profile `%s`; built-in profiles: %s", name, strings.Join(sortedMapKeys(profiles), ", "))})
+		}
+	}
+	// Kinds, in name order; built-in names override, other names add.
+	for _, name := range sortedMapKeys(cfg.Kinds) {
+		k := cfg.Kinds[name]
+		rk := resolvedKind{name: name, match: k.Match, exclude: k.Exclude}
+		baseName := k.Base
+		if bk, ok := parser.KindByName(name); ok {
+			rk.builtin, rk.hasKind = bk, true
+		} else if baseName != "" {
+			bk, ok := parser.KindByName(baseName)
+			if !ok {
+				errs = append(errs, &config.Error{File: cfg.Name, Pos: k.Pos, Msg: fmt.Sprintf("kind `%s`: unknown base kind `%s`; built-in kinds: skill, skill-resource, agent, agent-body, command, prompt, memory, other", name, baseName)})
+				continue
+			}
+			rk.builtin, rk.hasKind = bk, true
+		} else if len(k.Match) == 0 {
+			errs = append(errs, &config.Error{File: cfg.Name, Pos: k.Pos, Msg: fmt.Sprintf("kind `%s` is not a built-in kind: give it `match` globs (and a `base` kind to start from)", name)})
+			continue
+		}
+		var base *KindSchema
+		if rk.hasKind {
+			base = builtinSchemas[rk.builtin]
+		}
+		rk.schema = mergeSchema(base, k, name)
+		s.kinds = append(s.kinds, rk)
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return s, nil
+}
+
+// mergeSchema lays a configured kind over a built-in schema.
+func mergeSchema(base *KindSchema, k *config.Kind, name string) *KindSchema {
+	out := &KindSchema{Source: fmt.Sprintf("kind `%s` in the config", name)}
+	if base != nil {
+		*out = *base
+		out.Fields = append([]Field(nil), base.Fields...)
+		out.Source = fmt.Sprintf("kind `%s` in the config, over %s", name, base.Source)
+	}
+	if len(k.Required) > 0 {
+		out.Required = k.Required
+		out.Needs = true
+	}
+	if len(k.Order) > 0 {
+		out.Order = k.Order
+	}
+	for _, fname := range sortedMapKeys(k.Fields) {
+		cf := k.Fields[fname]
+		f := Field{Name: fname, Type: TAny}
+		if existing := out.Field(fname); existing != nil {
+			f = *existing
+		}
+		if cf.Type != "" {
+			f.Type = fieldType(cf.Type)
+		}
+		if len(cf.Enum) > 0 {
+			f.Enum = cf.Enum
+		}
+		if cf.Regexp != nil {
+			f.Pattern = cf.Regexp
+			f.PatternHint = cf.Message
+			if f.PatternHint == "" {
+				f.PatternHint = "text matching /" + cf.Pattern + "/"
+			}
+		}
+		if cf.MaxLength > 0 {
+			f.MaxLen = cf.MaxLength
+		}
+		if existing := out.Field(fname); existing != nil {
+			*existing = f
+		} else {
+			out.Fields = append(out.Fields, f)
+		}
+	}
+	return out
+}
+
+func fieldType(s string) FieldType {
+	switch s {
+	case "string":
+		return TString
+	case "bool":
+		return TBool
+	case "int":
+		return TInt
+	case "list":
+		return TList
+	case "string-or-list":
+		return TStringOrList
+	case "map":
+		return TMap
+	}
+	return TAny
+}
+
+// Classify returns the kind of a path, honouring configured kinds.
+func (s *Settings) Classify(rel string, byPath parser.Kind) parser.Kind {
+	if s == nil {
+		return byPath
+	}
+	for _, k := range s.kinds {
+		if k.hasKind && len(k.match) > 0 && globMatch(k.match, k.exclude, rel) {
+			return k.builtin
+		}
+	}
+	return byPath
+}
+
+// SchemaFor returns the frontmatter schema that applies to d.
+func (s *Settings) SchemaFor(d *parser.Document) *KindSchema {
+	if s != nil {
+		for _, k := range s.kinds {
+			if len(k.match) > 0 {
+				if globMatch(k.match, k.exclude, d.Path) {
+					return k.schema
+				}
+				continue
+			}
+			if k.hasKind && k.builtin == d.Kind {
+				return k.schema
+			}
+		}
+	}
+	return builtinSchemas[d.Kind]
+}
+
+// globMatch reports whether p matches one of include and none of exclude.
+func globMatch(include, exclude []string, p string) bool {
+	ok := len(include) == 0
+	for _, g := range include {
+		if m, _ := doublestar.Match(g, p); m {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		return false
+	}
+	for _, g := range exclude {
+		if m, _ := doublestar.Match(g, p); m {
+			return false
+		}
+	}
+	return true
+}
+
+func sortedMapKeys[T any](m map[string]T) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// compile is regexp.MustCompile for patterns already validated by config.
+func compile(s string) *regexp.Regexp {
+	re, err := regexp.Compile(s)
+	if err != nil {
+		return regexp.MustCompile(regexp.QuoteMeta(s))
+	}
+	return re
+}

@@ -1,0 +1,178 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// ValuesAgree checks that two key→value maps agree on shared keys.
+var ValuesAgree = Register(&Rule{
+	ID:        "MC409",
+	Name:      "values-agree",
+	Summary:   "two tables or lists that disagree on the same key",
+	Severity:  Error,
+	CheckRepo: checkValuesAgree,
+})
+
+type cell struct {
+	value string
+	doc   *parser.Document
+	off   int
+}
+
+func checkValuesAgree(p *Pass) {
+	for _, ct := range p.contracts("values-agree") {
+		va := ct.ValuesAgree
+		left, lerr := readTable(p.Index, &va.Left)
+		right, rerr := readTable(p.Index, &va.Right)
+		if lerr != nil || rerr != nil {
+			p.reportConfig(ct, "%v", firstErr(lerr, rerr))
+			continue
+		}
+		for _, k := range sortedMapKeys(right) {
+			r := right[k]
+			l, ok := left[k]
+			if !ok || sameValues(l, r) || !p.Reported(r[0].doc.Path) {
+				continue
+			}
+			ll, _ := l[0].doc.Position(l[0].off)
+			p.ReportContract(ct, Diagnostic{Path: r[0].doc.Path, Start: r[0].off, End: r[0].off,
+				Message: fmt.Sprintf("`%s` maps to %s here but to %s in %s:%d; make them agree", k, joinValues(r), joinValues(l), l[0].doc.Path, ll),
+				Related: []Related{RelatedAt(l[0].doc, l[0].off, "the other value")}})
+		}
+	}
+}
+
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+func sameValues(a, b []cell) bool {
+	as, bs := map[string]bool{}, map[string]bool{}
+	for _, c := range a {
+		as[strings.ToLower(c.value)] = true
+	}
+	for _, c := range b {
+		bs[strings.ToLower(c.value)] = true
+	}
+	if len(as) != len(bs) {
+		return false
+	}
+	for k := range as {
+		if !bs[k] {
+			return false
+		}
+	}
+	return true
+}
+
+func joinValues(cs []cell) string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, "`"+c.value+"`")
+	}
+	return strings.Join(out, ", ")
+}
+
+// cleanCell drops markup around a table cell's text.
+func cleanCell(s string) string {
+	s = strings.TrimSpace(s)
+	for _, w := range []string{"**", "__", "`", "*", "_"} {
+		if strings.HasPrefix(s, w) && strings.HasSuffix(s, w) && len(s) >= 2*len(w) {
+			s = strings.TrimSpace(s[len(w) : len(s)-len(w)])
+		}
+	}
+	return s
+}
+
+// readTable extracts key → values from a table or list.
+func readTable(idx *parser.Index, t *config.Table) (map[string][]cell, error) {
+	d, err := resolveFile(idx, t.File)
+	if err != nil {
+		return nil, err
+	}
+	start, end := d.BodyStart, len(d.Src)
+	if t.Section != "" {
+		secs := findHeadings(d, t.Section, true)
+		if len(secs) == 0 {
+			return nil, fmt.Errorf("%s has no section %s", d.Path, t.Section)
+		}
+		start, end = secs[0].Start, secs[0].End
+	}
+	out := map[string][]cell{}
+	add := func(k, v string, off int) {
+		k, v = cleanCell(k), cleanCell(v)
+		if k == "" || v == "" {
+			return
+		}
+		vals := []string{v}
+		if t.Split != "" {
+			vals = nil
+			for _, x := range strings.Split(v, t.Split) {
+				if x = cleanCell(x); x != "" {
+					vals = append(vals, x)
+				}
+			}
+		}
+		for _, x := range vals {
+			if t.Invert {
+				out[x] = append(out[x], cell{value: k, doc: d, off: off})
+			} else {
+				out[k] = append(out[k], cell{value: x, doc: d, off: off})
+			}
+		}
+	}
+	if t.Pattern != "" {
+		re := compile(t.Pattern)
+		ki, vi := re.SubexpIndex("key"), re.SubexpIndex("value")
+		forLines(d.Src, start, end, func(ls, le int) bool {
+			if m := re.FindStringSubmatch(string(d.Src[ls:le])); m != nil && ki > 0 && vi > 0 {
+				add(m[ki], m[vi], ls)
+			}
+			return true
+		})
+	} else {
+		kc, vc := -1, -1
+		forLines(d.Src, start, end, func(ls, le int) bool {
+			line := strings.TrimSpace(string(d.Src[ls:le]))
+			if !strings.HasPrefix(line, "|") {
+				kc, vc = -1, -1
+				return true
+			}
+			cells := strings.Split(strings.Trim(line, "|"), "|")
+			if kc < 0 {
+				for i, c := range cells {
+					switch strings.ToLower(cleanCell(c)) {
+					case strings.ToLower(t.Key):
+						kc = i
+					case strings.ToLower(t.Value):
+						vc = i
+					}
+				}
+				if kc < 0 || vc < 0 {
+					kc, vc = -2, -2 // not our table: skip its rows
+				}
+				return true
+			}
+			if kc == -2 || strings.Trim(line, "|-: ") == "" {
+				return true
+			}
+			if kc < len(cells) && vc < len(cells) {
+				add(cells[kc], cells[vc], ls)
+			}
+			return true
+		})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no %s→%s entries found in %s", t.Key, t.Value, d.Path)
+	}
+	return out, nil
+}
