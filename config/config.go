@@ -11,10 +11,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/mdcontract/mdcontract/parser"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -233,21 +233,7 @@ func Parse(data []byte, path, name, root string) (*Config, error) {
 	return cfg, nil
 }
 
-var yamlLineRe = regexp.MustCompile(`line (\d+): (.*)`)
-
-func yamlErrLine(err error) (int, string) {
-	msg := err.Error()
-	var te *yaml.TypeError
-	if errors.As(err, &te) && len(te.Errors) > 0 {
-		msg = te.Errors[0]
-	}
-	msg = strings.TrimPrefix(msg, "yaml: ")
-	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		return n, m[2]
-	}
-	return 0, msg
-}
+func yamlErrLine(err error) (int, string) { return parser.YAMLErrorLine(err) }
 
 // ValidGlob reports whether a glob is well formed and stays in the repo.
 func ValidGlob(g string) error {

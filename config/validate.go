@@ -214,6 +214,8 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 		}
 	}
 	for name, r := range c.Rules {
+		r.Pos = keyPos(top, "rules", name)
+		c.Rules[name] = r
 		if !slices.Contains(severities, strings.ToLower(r.Severity)) {
 			v.errorf(r.Pos, "rule `%s`: severity %q is not one of %s", name, r.Severity, strings.Join(severities, ", "))
 		}
@@ -238,7 +240,7 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 				v.errorf(f.Pos, "field `%s`: type %q is not one of %s", fname, f.Type, strings.Join(FieldTypes, ", "))
 			}
 			if f.Pattern != "" {
-				f.Regexp = v.regexp(f.Pos, f.Pattern)
+				f.Regexp = v.regexp(keyPos(top, "kinds", name, "fields", fname, "pattern"), f.Pattern)
 			}
 		}
 	}

@@ -103,7 +103,7 @@ func lineAt(src []byte, off int) ([]byte, int) {
 	return src[off : off+i], off + i + 1
 }
 
-var yamlLineRe = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
+var yamlLineRe = regexp.MustCompile(`^(?:yaml: )?(?:line (\d+): )?(.*)$`)
 
 // yamlParserErrors are the problems yaml.v3's parser (not its scanner)
 // reports. For these it prints a 0-based line number, so one is added.
@@ -199,25 +199,34 @@ func scalarEnd(src []byte, li LineIndex, off int) int {
 	return off + len(bytes.TrimRight(seg, " \t"))
 }
 
-func yamlError(err error, li LineIndex, contentStart, firstLine int) *YAMLError {
+// YAMLErrorLine reads a yaml.v3 error: the 1-based line it names (0 when
+// it names none) and the message without its prefix.
+func YAMLErrorLine(err error) (int, string) {
 	msg := err.Error()
 	var te *yaml.TypeError
 	if errors.As(err, &te) && len(te.Errors) > 0 {
 		msg = te.Errors[0]
 	}
+	m := yamlLineRe.FindStringSubmatch(msg)
+	if m == nil {
+		return 0, msg
+	}
+	msg = m[2]
+	if m[1] == "" {
+		return 0, msg
+	}
+	n, _ := strconv.Atoi(m[1])
+	if yamlParserErrors[msg] {
+		n++
+	}
+	return n, msg
+}
+
+func yamlError(err error, li LineIndex, contentStart, firstLine int) *YAMLError {
 	off := contentStart
-	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
-		msg = m[2]
-		if m[1] != "" {
-			n, _ := strconv.Atoi(m[1])
-			if yamlParserErrors[msg] {
-				n++
-			}
-			off = li.LineStart(firstLine + n - 1)
-			if off > li.size {
-				off = li.size
-			}
-		}
+	n, msg := YAMLErrorLine(err)
+	if n > 0 {
+		off = min(li.LineStart(firstLine+n-1), li.size)
 	}
 	return &YAMLError{Offset: off, Msg: msg}
 }

@@ -39,7 +39,11 @@ func (Text) Print(w io.Writer, r *Run) error {
 			d.Message,
 			paint(faint, fmt.Sprintf("[%s/%s]", d.Rule.ID, d.Rule.Name)))
 		for _, rel := range d.Related {
-			fmt.Fprintf(bw, "    %s %s\n", paint(faint, fmt.Sprintf("%s:%d:", rel.Path, rel.Line)), rel.Message)
+			loc := fmt.Sprintf("%s:%d:", rel.Path, rel.Line)
+			if rel.Column > 0 {
+				loc = fmt.Sprintf("%s:%d:%d:", rel.Path, rel.Line, rel.Column)
+			}
+			fmt.Fprintf(bw, "    %s %s\n", paint(faint, loc), rel.Message)
 		}
 	}
 	return bw.Flush()

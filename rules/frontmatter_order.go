@@ -17,7 +17,7 @@ var FrontmatterOrder = Register(&Rule{
 func checkFrontmatterOrder(p *Pass) {
 	d := p.Doc
 	fm := d.Frontmatter
-	s := schemaFor(d)
+	s := p.schema()
 	if fm == nil || s == nil || fm.Mapping == nil || len(s.Order) == 0 {
 		return
 	}

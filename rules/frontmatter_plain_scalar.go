@@ -27,7 +27,7 @@ func checkFrontmatterPlainScalar(p *Pass) {
 	if fm == nil || fm.Mapping == nil {
 		return
 	}
-	s := schemaFor(d)
+	s := p.schema()
 	firstLine, _ := d.Position(fm.ContentStart)
 	// s is the schema that types key: the kind's for top-level keys and
 	// their list items, none for keys nested in a mapping value.

@@ -15,7 +15,7 @@ var FrontmatterRequired = Register(&Rule{
 func checkFrontmatterRequired(p *Pass) {
 	d := p.Doc
 	fm := d.Frontmatter
-	s := schemaFor(d)
+	s := p.schema()
 	if fm == nil || s == nil || !fm.Terminated || fm.Err != nil {
 		return
 	}

@@ -21,7 +21,7 @@ func checkFrontmatterSyntax(p *Pass) {
 	d := p.Doc
 	fm := d.Frontmatter
 	if fm == nil {
-		if s := schemaFor(d); s != nil && s.Needs {
+		if s := p.schema(); s != nil && s.Needs {
 			end := d.Lines.LineEnd(d.Src, 1)
 			p.Reportf(d.BodyStart, end, "%s has no frontmatter: a %s must start with a `---` line, its YAML keys (%s), and a closing `---` line",
 				d.Path, kindNoun(d.Kind), strings.Join(s.Required, ", "))

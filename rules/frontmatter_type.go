@@ -22,7 +22,7 @@ var FrontmatterType = Register(&Rule{
 func checkFrontmatterType(p *Pass) {
 	d := p.Doc
 	fm := d.Frontmatter
-	s := schemaFor(d)
+	s := p.schema()
 	if fm == nil || s == nil || fm.Mapping == nil {
 		return
 	}
@@ -116,6 +116,9 @@ func scalarProblem(f *Field, s string) string {
 		return fmt.Sprintf("is %q; expected one of: %s", s, strings.Join(f.Enum, ", "))
 	}
 	if f.Pattern != nil && !f.Pattern.MatchString(s) {
+		if len(s) > 60 {
+			return fmt.Sprintf("does not match: expected %s", f.PatternHint)
+		}
 		return fmt.Sprintf("is %q; expected %s", s, f.PatternHint)
 	}
 	if f.MaxLen > 0 {

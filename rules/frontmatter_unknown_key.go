@@ -17,7 +17,7 @@ var FrontmatterUnknownKey = Register(&Rule{
 func checkFrontmatterUnknownKey(p *Pass) {
 	d := p.Doc
 	fm := d.Frontmatter
-	s := schemaFor(d)
+	s := p.schema()
 	if fm == nil || s == nil || fm.Mapping == nil {
 		return
 	}

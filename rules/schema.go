@@ -183,5 +183,6 @@ func BuiltinSchemas() map[parser.Kind]*KindSchema {
 
 var builtinSchemas = BuiltinSchemas()
 
-// schemaFor returns the schema of a document's kind, or nil.
-func schemaFor(d *parser.Document) *KindSchema { return builtinSchemas[d.Kind] }
+// schema returns the frontmatter schema for the pass's document: a
+// configured kind's, else the built-in one of its kind, or nil.
+func (p *Pass) schema() *KindSchema { return p.settings().SchemaFor(p.Doc) }

@@ -28,6 +28,7 @@ type jsonOut struct {
 		Line     int    `json:"line"`
 		Name     string `json:"name"`
 		Severity string `json:"severity"`
+		Contract string `json:"contract"`
 		Message  string `json:"message"`
 	} `json:"diagnostics"`
 }
@@ -101,3 +102,110 @@ func TestCorpusPathsStillIndexWholeRepo(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// shellsQuotingTemplate lists the agent files that quote the handshake's
+// halting finding template (read from the corpus, not hard-coded).
+func shellsQuotingTemplate(t *testing.T, dir string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "agents", "*.md"))
+	var out []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), "\n## Finding: environment-divergence (halting)\n") {
+			out = append(out, "agents/"+filepath.Base(f))
+		}
+	}
+	return out
+}
+
+// TestCorpusHandshakeProfile: with no config, the built-in profile finds
+// the standing violations of the handshake contract and nothing else there.
+func TestCorpusHandshakeProfile(t *testing.T) {
+	dir := corpusDir(t)
+	out, _ := checkJSON(t, "--root", dir)
+	shells := shellsQuotingTemplate(t, dir)
+	if len(shells) != 13 {
+		t.Errorf("%d shells quote the template, the corpus has 13", len(shells))
+	}
+	copyIn := map[string]int{}
+	var dispatch []string
+	for _, d := range out.Diagnostics {
+		switch d.Name {
+		case "copy-identical":
+			copyIn[d.Path]++
+			if !strings.Contains(d.Message, "## Finding: environment-divergence (halting)") || d.Contract == "" {
+				t.Errorf("copy-identical on %s is not about the finding template: %s", d.Path, d.Message)
+			}
+		case "dispatch-handshake":
+			dispatch = append(dispatch, d.Path+":"+strconv.Itoa(d.Line))
+		case "key-order", "required-section":
+			if strings.HasPrefix(d.Path, "agents/") {
+				t.Errorf("%s in agents/: %s:%d %s", d.Name, d.Path, d.Line, d.Message)
+			}
+		}
+	}
+	for _, s := range shells {
+		if copyIn[s] != 1 {
+			t.Errorf("%s: %d copy-identical findings, want 1 (it drops the template's blank lines)", s, copyIn[s])
+		}
+	}
+	if len(copyIn) != len(shells) {
+		t.Errorf("copy-identical in %d files, want only the %d shells: %v", len(copyIn), len(shells), copyIn)
+	}
+	found := false
+	for _, d := range dispatch {
+		if d == "skills/code-review-intake/platforms/claude.md:8" {
+			found = true
+		}
+		if strings.HasPrefix(d, "skills/adversarial-review/platforms/claude.md") {
+			t.Errorf("dispatch-handshake where the handshake is built: %s", d)
+		}
+	}
+	if !found {
+		t.Errorf("dispatch-handshake at skills/code-review-intake/platforms/claude.md:8 missing; got %v", dispatch)
+	}
+}
+
+// TestCorpusExampleConfig runs the example config on the corpus.
+func TestCorpusExampleConfig(t *testing.T) {
+	dir := corpusDir(t)
+	cfg, err := filepath.Abs(filepath.Join("..", "..", "examples", "agent-orchestra.mdcontract.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, code := checkJSON(t, "--root", dir, "--config", cfg)
+	if code != exitFindings {
+		t.Fatalf("exit %d", code)
+	}
+	got := map[string]bool{}
+	for _, d := range out.Diagnostics {
+		got[d.Name+" "+d.Path+" "+d.Contract] = true
+		switch d.Name {
+		case "heading-index", "manifest-set":
+			t.Errorf("%s finding at this commit: %s:%d %s", d.Name, d.Path, d.Line, d.Message)
+		}
+		if strings.HasPrefix(d.Path, fixtures) {
+			t.Errorf("finding in the excluded fixtures: %s", d.Path)
+		}
+	}
+	for _, want := range []string{
+		"copy-identical agents/code-conductor.md step0-copy",
+		"required-section skills/open-for-work/SKILL.md skill-gotchas",
+		"required-section skills/persist-changes/SKILL.md skill-gotchas",
+	} {
+		if !got[want] {
+			t.Errorf("missing finding: %s", want)
+		}
+	}
+	for k := range got {
+		if strings.HasPrefix(k, "required-section ") && !strings.Contains(k, "open-for-work") && !strings.Contains(k, "persist-changes") {
+			t.Errorf("unexpected %s", k)
+		}
+		if strings.HasPrefix(k, "copy-identical ") && strings.HasSuffix(k, " step0-copy") && !strings.Contains(k, "code-conductor") {
+			t.Errorf("unexpected %s", k)
+		}
+	}
+}

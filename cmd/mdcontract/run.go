@@ -34,6 +34,7 @@ Usage:
   mdcontract [check] [flags] [path ...]   check a repo (default: the repo holding the cwd)
   mdcontract rules                        list rules: id, name, severity, summary
   mdcontract explain RULE                 a rule's documentation (id or name)
+  mdcontract init                         write a starter .mdcontract.yaml
   mdcontract version
 
 Flags of check:
@@ -48,7 +49,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd := "check"
 	if len(args) > 0 {
 		switch args[0] {
-		case "check", "rules", "explain", "version", "help":
+		case "check", "rules", "explain", "version", "help", "init":
 			cmd, args = args[0], args[1:]
 		case "-h", "--help", "-help":
 			cmd = "help"
@@ -69,6 +70,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = listRules(stdout, args)
 	case "explain":
 		err = explain(stdout, args)
+	case "init":
+		err = initConfig(args, stdout)
 	case "check":
 		code, err = check(args, stdin, stdout, stderr)
 	}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// schemaURL is where editors find the config's JSON Schema.
+const schemaURL = "https://raw.githubusercontent.com/mdcontract/mdcontract/main/schema/mdcontract.schema.json"
+
+// starterConfig is what `mdcontract init` writes: valid as it stands,
+// every other setting shown commented out.
+const starterConfig = `# yaml-language-server: $schema=` + schemaURL + `
+#
+# mdcontract configuration. Paths and globs are relative to the repo root.
+# ` + "`mdcontract rules`" + ` lists the rules, ` + "`mdcontract explain NAME`" + ` documents one.
+version: 1
+
+# Which markdown files to check (default: every *.md not ignored by .gitignore).
+# include: ["**/*.md"]
+# exclude: ["tests/fixtures/**"]
+
+# Files larger than this are reported as skipped instead of parsed.
+# max-file-size: 4MiB
+
+# Rule severities, by name or ID: off, info, warning or error.
+# rules:
+#   frontmatter-unknown-key: off
+#   frontmatter-order: {severity: warning}
+
+# Kinds of file: override a built-in kind (skill, agent, agent-body, command,
+# prompt, memory, other) or add one with match globs and a base kind.
+# kinds:
+#   shell:
+#     base: agent
+#     match: "agents/*.md"
+#     exclude: "agents/*.agent.md"
+#     required: [name, description, tools]
+#     order: [name, description, tools, model]
+#     fields:
+#       description: {pattern: "Use (when|before)", message: "say when to use it"}
+
+# Built-in profiles switch themselves on when the repo uses them.
+# profiles:
+#   subagent-env-handshake/v1: off
+
+# Contracts between files: copy, key-order, required-section, anchor-contract,
+# dispatch-handshake, heading-index, manifest-set, registry, values-agree.
+# contracts:
+#   - id: step0-copy
+#     copy:
+#       source: {file: agents/reviewer.md, section: "## Step 0: Verify"}
+#       copies: ["agents/*.md"]
+#       normalize: [eol]
+#   - id: skill-gotchas
+#     required-section:
+#       files: ["skills/*/SKILL.md"]
+#       headings: ["## Gotchas"]
+`
+
+func initConfig(args []string, stdout io.Writer) error {
+	if len(args) > 0 {
+		return usageError{"init takes no arguments; it writes " + config.FileName + " in the repo root"}
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	root := parser.FindRoot(cwd)
+	path := filepath.Join(root, config.FileName)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return usageError{path + " already exists; edit it, or remove it to start again"}
+		}
+		return err
+	}
+	if _, err := io.WriteString(f, starterConfig); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", path)
+	return nil
+}
