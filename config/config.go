@@ -58,15 +58,30 @@ func (r *RuleSetting) UnmarshalYAML(n *yaml.Node) error {
 	return n.Decode((*plain)(r))
 }
 
-// ProfileSetting switches a built-in profile off (`off`) or on (`on`).
+// ProfileSetting switches a built-in profile off (`off`) or on (`on`), or
+// keeps it on without some of its parts (`{disable: [dispatch]}`).
 type ProfileSetting struct {
 	Enabled bool
-	Pos     Pos
+	// Disable names parts of the profile (the text after the colon in its
+	// contract ids, e.g. `dispatch` for `subagent-env-handshake/v1:dispatch`).
+	Disable []string `yaml:"disable"`
+	Pos     Pos      `yaml:"-"`
 }
 
-// UnmarshalYAML reads on/off/true/false.
+// UnmarshalYAML reads on/off/true/false or a mapping.
 func (p *ProfileSetting) UnmarshalYAML(n *yaml.Node) error {
 	p.Pos = Pos{n.Line, n.Column}
+	if n.Kind == yaml.MappingNode {
+		p.Enabled = true
+		var m struct {
+			Disable []string `yaml:"disable"`
+		}
+		if err := n.Decode(&m); err != nil {
+			return err
+		}
+		p.Disable = m.Disable
+		return nil
+	}
 	switch strings.ToLower(n.Value) {
 	case "on", "true":
 		p.Enabled = true

@@ -58,7 +58,7 @@ func anchorIn(p *Pass, ct *config.Contract, d *parser.Document) {
 	var regions []MarkerRegion
 	var name string
 	if len(ac.Between) == 2 {
-		name = fmt.Sprintf("between `%s` and `%s`", ac.Between[0], ac.Between[1])
+		name = fmt.Sprintf("the block between `%s` and `%s`", ac.Between[0], ac.Between[1])
 		for _, b := range BetweenMarkers(d, ac.Between[0], ac.Between[1]) {
 			regions = append(regions, MarkerRegion{Start: b[2], End: b[1], ContentStart: b[0], ContentEnd: b[1], Closed: true})
 		}

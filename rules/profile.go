@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
 )
@@ -28,14 +31,43 @@ func (s *Settings) builtinContracts(idx *parser.Index) []*config.Contract {
 	var out []*config.Contract
 	for _, name := range sortedMapKeys(profiles) {
 		pr := profiles[name]
-		if set, ok := s.profiles[name]; ok && !set.Enabled {
+		set, configured := s.profiles[name]
+		if configured && !set.Enabled {
 			continue
 		}
 		if !pr.applies(idx) {
 			continue
 		}
-		out = append(out, pr.contracts(idx)...)
+		for _, ct := range pr.contracts(idx) {
+			part := strings.TrimPrefix(ct.ID, name+":")
+			if configured && slices.Contains(set.Disable, part) {
+				continue
+			}
+			if s.overridden(ct.ID) {
+				continue // the config declares a contract of this id instead
+			}
+			out = append(out, ct)
+		}
 	}
 	s.builtinFor, s.builtin = idx, out
 	return out
+}
+
+// overridden reports whether the config declares a contract with this id.
+func (s *Settings) overridden(id string) bool {
+	for _, ct := range s.Contracts {
+		if ct.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// ProfileParts lists a profile's part names, for validation and docs.
+func ProfileParts(name string) []string {
+	switch name {
+	case handshakeProfile:
+		return []string{"step0-first", "decision-tree", "dispatch", "block-key-order", "finding-template", "schema-block", "inline-template", "skill-regions"}
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -63,9 +64,16 @@ func Setup(cfg *config.Config) (*Settings, error) {
 	}
 	s.Contracts = append(s.Contracts, cfg.Contracts...)
 	s.profiles = cfg.Profiles
-	for name := range cfg.Profiles {
+	for _, name := range sortedMapKeys(cfg.Profiles) {
+		set := cfg.Profiles[name]
 		if _, ok := profiles[name]; !ok {
-			errs = append(errs, &config.Error{File: cfg.Name, Pos: cfg.Profiles[name].Pos, Msg: fmt.Sprintf("unknown profile `%s`; built-in profiles: %s", name, strings.Join(sortedMapKeys(profiles), ", "))})
+			errs = append(errs, &config.Error{File: cfg.Name, Pos: set.Pos, Msg: fmt.Sprintf("unknown profile `%s`; built-in profiles: %s", name, strings.Join(sortedMapKeys(profiles), ", "))})
+			continue
+		}
+		for _, part := range set.Disable {
+			if !slices.Contains(ProfileParts(name), part) {
+				errs = append(errs, &config.Error{File: cfg.Name, Pos: set.Pos, Msg: fmt.Sprintf("profile `%s` has no part `%s`; its parts: %s", name, part, strings.Join(ProfileParts(name), ", "))})
+			}
 		}
 	}
 	// Kinds, in name order; built-in names override, other names add.
