@@ -6,6 +6,7 @@ package parser
 import (
 	"bytes"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
@@ -32,6 +33,9 @@ type Document struct {
 	Links       []Link
 	// Problems are things the parser could not make sense of.
 	Problems []Problem
+
+	anchorsOnce sync.Once
+	anchors     map[string]bool
 }
 
 // Heading is an ATX or setext heading outside code.

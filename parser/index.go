@@ -5,6 +5,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"os"
 	"path"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -21,6 +22,27 @@ type Index struct {
 
 	byPath map[string]*Document
 	byKind map[Kind][]*Document
+	// exists caches Exists: repo-relative path → 0 missing, 1 file, 2 folder
+	exists sync.Map
+	// byBase maps a file name to the documents of that name
+	byBase map[string][]*Document
+	// cache holds values derived from the whole index (see Cached)
+	cache sync.Map
+}
+
+type cacheEntry struct {
+	once sync.Once
+	v    any
+}
+
+// Cached returns the value stored under key, computing it once with fn.
+// Rules use it for repo-wide facts (the set of agent names, say) so that
+// per-file checks do not rebuild them for every file.
+func (idx *Index) Cached(key string, fn func() any) any {
+	e, _ := idx.cache.LoadOrStore(key, &cacheEntry{})
+	ce := e.(*cacheEntry)
+	ce.once.Do(func() { ce.v = fn() })
+	return ce.v
 }
 
 // FileError is a file that was found but not parsed.
@@ -162,11 +184,46 @@ func (idx *Index) finish() {
 	sort.Slice(idx.Errors, func(i, j int) bool { return idx.Errors[i].Path < idx.Errors[j].Path })
 	idx.byPath = make(map[string]*Document, len(idx.Docs))
 	idx.byKind = map[Kind][]*Document{}
+	idx.byBase = map[string][]*Document{}
 	for _, d := range idx.Docs {
 		idx.byPath[d.Path] = d
 		idx.byKind[d.Kind] = append(idx.byKind[d.Kind], d)
+		b := path.Base(d.Path)
+		idx.byBase[b] = append(idx.byBase[b], d)
 	}
 }
+
+// Exists reports whether repo-relative path rel names a file or folder in
+// the repo (an indexed document, or anything on disk). It only looks at
+// the file system entry, never reads it, and callers must pass paths that
+// stay inside the root. Results are cached.
+func (idx *Index) Exists(rel string) (exists, isDir bool) {
+	rel = path.Clean(rel)
+	if rel == "." || rel == "" {
+		return true, true
+	}
+	if _, ok := idx.byPath[rel]; ok {
+		return true, false
+	}
+	if v, ok := idx.exists.Load(rel); ok {
+		k := v.(int)
+		return k > 0, k == 2
+	}
+	k := 0
+	if idx.Root != "" {
+		if st, err := os.Lstat(filepath.Join(idx.Root, filepath.FromSlash(rel))); err == nil {
+			k = 1
+			if st.IsDir() {
+				k = 2
+			}
+		}
+	}
+	idx.exists.Store(rel, k)
+	return k > 0, k == 2
+}
+
+// ByBase returns the documents whose file name is base.
+func (idx *Index) ByBase(base string) []*Document { return idx.byBase[base] }
 
 // Doc returns the document at repo-relative path p, or nil.
 func (idx *Index) Doc(p string) *Document { return idx.byPath[p] }

@@ -221,3 +221,24 @@ func TestLineIndex(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestSlugsAndAnchors(t *testing.T) {
+	for in, want := range map[string]string{
+		"Step 0: Environment Handshake Verification": "step-0-environment-handshake-verification",
+		"🚨 CRITICAL: Read-Only Mode":                 "-critical-read-only-mode",
+		"CE Prosecution Mode (\"Use CE\")":           "ce-prosecution-mode-use-ce",
+		"Über_cool  two spaces":                      "über_cool--two-spaces",
+		"a.b/c":                                      "abc",
+	} {
+		if got := Slug(in); got != want {
+			t.Errorf("Slug(%q) = %q, want %q", in, got, want)
+		}
+	}
+	d := Parse("x.md", KindOther, []byte("# Intro\n## Intro\n## Intro\n## Custom {#my-id}\n<a id=\"here\"></a>\n<a name='there'>x</a>\n"))
+	a := d.Anchors()
+	for _, want := range []string{"intro", "intro-1", "intro-2", "my-id", "custom", "here", "there"} {
+		if !a[want] {
+			t.Errorf("anchor %q missing from %v", want, a)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package rules
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -62,4 +63,69 @@ func syntaxOf(r Region) string {
 		return "X//X"
 	}
 	return b + "…" + e
+}
+
+// TestCorpusSectionRefs: the references that resolve stay quiet, the
+// dangling ones are found.
+func TestCorpusSectionRefs(t *testing.T) {
+	idx := parser.Load(corpusDir(t), parser.LoadOptions{})
+	var refs int
+	for _, d := range idx.Docs {
+		if !strings.HasPrefix(d.Path, ".github/scripts/Tests/fixtures/") {
+			refs += len(findSectionRefs(d))
+		}
+	}
+	res := RunRules(idx, []*Rule{SectionRef}, Options{})
+	got := map[string]bool{}
+	var n int
+	for _, d := range res.Diagnostics {
+		if strings.HasPrefix(d.Path, ".github/scripts/Tests/fixtures/") {
+			continue
+		}
+		n++
+		got[d.Path+":"+strconv.Itoa(d.Line)] = true
+		t.Logf("%s:%d: %s", d.Path, d.Line, d.Message)
+	}
+	t.Logf("%d references, %d findings", refs, n)
+	if refs < 400 {
+		t.Errorf("found %d section references; the corpus has 400-odd", refs)
+	}
+	if n > 8 {
+		t.Errorf("%d section-ref findings; the corpus has a handful of dangling references", n)
+	}
+	for _, want := range []string{
+		"skills/plan-authoring/SKILL.md:514", "skills/plan-authoring/SKILL.md:519",
+		"skills/ai-first-documentation/rubric.md:78",
+		"skills/session-memory-contract/references/handoff-markers.md:25",
+		"skills/session-memory-contract/references/handoff-markers.md:53",
+	} {
+		if !got[want] {
+			t.Errorf("dangling reference at %s not reported", want)
+		}
+	}
+}
+
+// TestCorpusFragmentLinks: every fragment link outside the fixtures is
+// checked and resolves.
+func TestCorpusFragmentLinks(t *testing.T) {
+	idx := parser.Load(corpusDir(t), parser.LoadOptions{})
+	var n int
+	for _, d := range idx.Docs {
+		if strings.HasPrefix(d.Path, ".github/scripts/Tests/fixtures/") {
+			continue
+		}
+		for _, l := range d.Links {
+			if k, _, frag := classifyDest(l.Destination); frag != "" && (k == destLocal || k == destFragment) {
+				n++
+			}
+		}
+	}
+	if n != 186 {
+		t.Errorf("%d fragment links, the corpus has 186", n)
+	}
+	for _, d := range RunRules(idx, []*Rule{LinkFragment}, Options{}).Diagnostics {
+		if !strings.HasPrefix(d.Path, ".github/scripts/Tests/fixtures/") {
+			t.Errorf("%s:%d: %s", d.Path, d.Line, d.Message)
+		}
+	}
 }

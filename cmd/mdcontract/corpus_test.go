@@ -209,3 +209,32 @@ func TestCorpusExampleConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestCorpusReferences: links, fragments and names across the real plugin.
+func TestCorpusReferences(t *testing.T) {
+	out, _ := checkJSON(t, "--root", corpusDir(t))
+	targets := map[string]bool{}
+	for _, d := range out.Diagnostics {
+		if strings.HasPrefix(d.Path, fixtures) {
+			continue
+		}
+		switch d.Name {
+		case "link-target":
+			targets[d.Path+":"+strconv.Itoa(d.Line)] = true
+		case "link-fragment", "name-ref":
+			t.Errorf("%s: %s:%d %s", d.Name, d.Path, d.Line, d.Message)
+		}
+	}
+	want := []string{
+		"skills/subagent-env-handshake/SKILL.md:205", "skills/subagent-env-handshake/SKILL.md:206",
+		"Documents/Design/frame-architecture.md:822", "Documents/Design/step-commits.md:75",
+	}
+	for _, w := range want {
+		if !targets[w] {
+			t.Errorf("link-target at %s not reported", w)
+		}
+	}
+	if len(targets) != len(want) {
+		t.Errorf("link-target findings %v, want exactly %v (README.md and CONTRIBUTING.md hold only web routes)", targets, want)
+	}
+}

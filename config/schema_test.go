@@ -1,0 +1,445 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"go.yaml.in/yaml/v3"
+)
+
+// schemaFile is the config's JSON Schema, relative to this package.
+var schemaFile = filepath.Join("..", "schema", "mdcontract.schema.json")
+
+const schemaID = "https://github.com/mdcontract/mdcontract/schema/mdcontract.schema.json"
+
+// readSchemaDoc reads the schema file as a JSON value.
+func readSchemaDoc(t *testing.T) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(schemaFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !json.Valid(data) {
+		t.Fatalf("%s is not valid JSON", schemaFile)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("%s: %v", schemaFile, err)
+	}
+	m, ok := doc.(map[string]any)
+	if !ok {
+		t.Fatalf("%s: the schema is not a JSON object", schemaFile)
+	}
+	return m
+}
+
+// compileSchema compiles the schema file under its $id.
+func compileSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	doc := readSchemaDoc(t)
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(schemaID, doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile(schemaID)
+	if err != nil {
+		t.Fatalf("the schema does not compile: %v", err)
+	}
+	return sch
+}
+
+// yamlToJSON decodes YAML into the values a JSON decoder would produce
+// (string map keys, json.Number numbers), for validation against the schema.
+func yamlToJSON(data []byte) (any, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var v any
+	if err := yaml.Unmarshal(data, &v); err != nil {
+		return nil, err
+	}
+	v, err := stringKeys(v)
+	if err != nil {
+		return nil, err
+	}
+	js, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return jsonschema.UnmarshalJSON(bytes.NewReader(js))
+}
+
+// stringKeys converts YAML mappings to map[string]any, recursively.
+func stringKeys(v any) (any, error) {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			x, err := stringKeys(x)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = x
+		}
+		return out, nil
+	case map[any]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			x, err := stringKeys(x)
+			if err != nil {
+				return nil, err
+			}
+			out[fmt.Sprint(k)] = x
+		}
+		return out, nil
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			x, err := stringKeys(x)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = x
+		}
+		return out, nil
+	}
+	return v, nil
+}
+
+// schemaValidate validates YAML config data against the schema.
+func schemaValidate(sch *jsonschema.Schema, data []byte) error {
+	v, err := yamlToJSON(data)
+	if err != nil {
+		return fmt.Errorf("cannot convert the YAML to JSON: %w", err)
+	}
+	return sch.Validate(v)
+}
+
+func TestSchemaCompiles(t *testing.T) {
+	doc := readSchemaDoc(t)
+	if doc["$id"] != schemaID {
+		t.Errorf("$id is %v, want %s", doc["$id"], schemaID)
+	}
+	if doc["$schema"] != "https://json-schema.org/draft/2020-12/schema" {
+		t.Errorf("$schema is %v, want draft 2020-12", doc["$schema"])
+	}
+	if s, _ := doc["title"].(string); s == "" {
+		t.Error("the schema has no title")
+	}
+	compileSchema(t)
+
+	// Every property of a closed object says what it is.
+	var walk func(n any, at string)
+	walk = func(n any, at string) {
+		switch n := n.(type) {
+		case map[string]any:
+			if n["additionalProperties"] == false {
+				props, _ := n["properties"].(map[string]any)
+				for _, name := range sortedKeys(props) {
+					p, _ := props[name].(map[string]any)
+					if d, _ := p["description"].(string); d == "" {
+						t.Errorf("%s/properties/%s has no description", at, name)
+					}
+				}
+			}
+			for _, k := range sortedKeys(n) {
+				walk(n[k], at+"/"+k)
+			}
+		case []any:
+			for i, x := range n {
+				walk(x, fmt.Sprintf("%s/%d", at, i))
+			}
+		}
+	}
+	walk(doc, "#")
+}
+
+// TestSchemaMatchesStructs checks that the schema names exactly the keys the
+// Go structs accept, and the values validate.go allows where the schema
+// lists them.
+func TestSchemaMatchesStructs(t *testing.T) {
+	doc := readSchemaDoc(t)
+	defs, _ := doc["$defs"].(map[string]any)
+	def := func(name string) map[string]any {
+		if name == "" {
+			return doc
+		}
+		d, _ := defs[name].(map[string]any)
+		if d == nil {
+			t.Fatalf("the schema has no $defs/%s", name)
+		}
+		return d
+	}
+	objectForm := func(name, of string) map[string]any {
+		alts, _ := def(name)[of].([]any)
+		for _, alt := range alts {
+			if m := alt.(map[string]any); m["type"] == "object" {
+				return m
+			}
+		}
+		t.Fatalf("$defs/%s has no object form", name)
+		return nil
+	}
+	for _, c := range []struct {
+		schema map[string]any
+		name   string
+		typ    any
+	}{
+		{def(""), "(root)", Config{}},
+		{objectForm("ruleSetting", "oneOf"), "ruleSetting", RuleSetting{}},
+		{objectForm("profileSetting", "anyOf"), "profileSetting", ProfileSetting{}},
+		{def("kind"), "kind", Kind{}},
+		{def("field"), "field", Field{}},
+		{def("contract"), "contract", Contract{}},
+		{def("selector"), "selector", Selector{}},
+		{def("copy"), "copy", Copy{}},
+		{def("param"), "param", Param{}},
+		{def("key-order"), "key-order", KeyOrder{}},
+		{def("instances"), "instances", Instances{}},
+		{def("required-section"), "required-section", RequiredSection{}},
+		{def("anchor-contract"), "anchor-contract", AnchorContract{}},
+		{def("within"), "within", Within{}},
+		{def("dispatch-handshake"), "dispatch-handshake", DispatchHandshake{}},
+		{def("captureRule"), "captureRule", CaptureRule{}},
+		{def("heading-index"), "heading-index", HeadingIndex{}},
+		{def("manifest-set"), "manifest-set", ManifestSet{}},
+		{def("registry"), "registry", Registry{}},
+		{def("extract"), "extract", Extract{}},
+		{def("values-agree"), "values-agree", ValuesAgree{}},
+		{def("table"), "table", Table{}},
+	} {
+		if c.schema["additionalProperties"] != false {
+			t.Errorf("%s: additionalProperties is not false", c.name)
+		}
+		props, _ := c.schema["properties"].(map[string]any)
+		got := sortedKeys(props)
+		want := sortedKeys(yamlKeys(reflect.TypeOf(c.typ)))
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: the schema's properties are %v; the Go struct's keys are %v", c.name, got, want)
+		}
+	}
+
+	// The contract kinds, one of which a contract names.
+	var kinds []string
+	for _, alt := range def("contract")["oneOf"].([]any) {
+		req := alt.(map[string]any)["required"].([]any)
+		kinds = append(kinds, req[0].(string))
+	}
+	if !slices.Equal(kinds, ContractKinds) {
+		t.Errorf("the contract's oneOf names %v; ContractKinds is %v", kinds, ContractKinds)
+	}
+
+	enum := func(m map[string]any, where string) []string {
+		var out []string
+		for _, e := range m["enum"].([]any) {
+			out = append(out, e.(string))
+		}
+		if len(out) == 0 {
+			t.Errorf("%s has no enum", where)
+		}
+		return out
+	}
+	prop := func(d map[string]any, name string) map[string]any {
+		return d["properties"].(map[string]any)[name].(map[string]any)
+	}
+	if got := enum(def("severity"), "$defs/severity"); !slices.Equal(got, severities) {
+		t.Errorf("$defs/severity is %v; validate.go allows %v", got, severities)
+	}
+	if got := enum(prop(def("field"), "type"), "field type"); !slices.Equal(got, FieldTypes) {
+		t.Errorf("field types are %v; FieldTypes is %v", got, FieldTypes)
+	}
+}
+
+// schemaConfig is one config the schema is checked against.
+type schemaConfig struct {
+	name string
+	data []byte
+}
+
+// exampleConfigs returns every config under examples/, and every .yaml file
+// in the txtar archives under testdata/rules and testdata/script.
+func exampleConfigs(t *testing.T) (examples, archived []schemaConfig) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "examples", "*.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		examples = append(examples, schemaConfig{strings.TrimPrefix(filepath.ToSlash(f), "../"), data})
+	}
+	for _, dir := range []string{"rules", "script"} {
+		root := filepath.Join("..", "testdata", dir)
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".txtar") {
+				return err
+			}
+			ar, err := txtar.ParseFile(path)
+			if err != nil {
+				return err
+			}
+			for _, f := range ar.Files {
+				if strings.HasSuffix(f.Name, ".yaml") {
+					archived = append(archived, schemaConfig{strings.TrimPrefix(filepath.ToSlash(path), "../") + ":" + f.Name, f.Data})
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return examples, archived
+}
+
+func TestSchemaAcceptsExamples(t *testing.T) {
+	sch := compileSchema(t)
+	examples, archived := exampleConfigs(t)
+	if len(examples) == 0 {
+		t.Fatal("no example configs found under examples/")
+	}
+	if len(archived) < 10 {
+		t.Fatalf("found only %d configs in testdata's archives", len(archived))
+	}
+	root := t.TempDir()
+	for _, ex := range examples {
+		t.Run(ex.name, func(t *testing.T) {
+			if _, err := Parse(ex.data, ex.name, ex.name, root); err != nil {
+				t.Fatalf("the loader rejects the example: %v", err)
+			}
+			if err := schemaValidate(sch, ex.data); err != nil {
+				t.Errorf("the schema rejects a config the loader accepts:\n%v", err)
+			}
+		})
+	}
+	checked := 0
+	for _, ex := range archived {
+		t.Run(ex.name, func(t *testing.T) {
+			// Configs that are broken on purpose (a test of the loader's
+			// errors) are skipped: the schema need not catch everything
+			// the loader does (glob syntax, regular expressions).
+			if _, err := Parse(ex.data, ex.name, ex.name, root); err != nil {
+				t.Skipf("the loader rejects it (deliberately invalid): %v", err)
+			}
+			checked++
+			if err := schemaValidate(sch, ex.data); err != nil {
+				t.Errorf("the schema rejects a config the loader accepts:\n%v", err)
+			}
+		})
+	}
+	if checked < 10 {
+		t.Errorf("only %d archived configs were valid enough to check", checked)
+	}
+}
+
+// TestSchemaAgreesWithParse checks hand-written configs, good and bad,
+// against both the loader and the schema.
+func TestSchemaAgreesWithParse(t *testing.T) {
+	sch := compileSchema(t)
+	root := t.TempDir()
+	for _, c := range []struct {
+		name string
+		ok   bool
+		yaml string
+	}{
+		// Accepted.
+		{"minimal", true, "version: 1\n"},
+		{"empty sections", true, "version: 1\ninclude:\nexclude:\nrules:\nkinds:\nprofiles:\ncontracts:\n"},
+		{"rule forms", true, "version: 1\nrules:\n  frontmatter-order: {severity: warning}\n  frontmatter-unknown-key: off\n  MC103: Info\n"},
+		{"profile forms", true, "version: 1\nprofiles: {a: on, b: off, c: true, d: false, e: ON}\n"},
+		{"profile parts", true, "version: 1\nprofiles:\n  subagent-env-handshake/v1: {disable: [dispatch, finding-template]}\n"},
+		{"max-file-size forms", true, "version: 1\nmax-file-size: 4MiB\n"},
+		{"max-file-size bytes", true, "version: 1\nmax-file-size: 1048576\n"},
+		{"string lists", true, `version: 1
+kinds:
+  shell: {match: "agents/*.md", exclude: "agents/*.agent.md", base: agent, fields: {x: {type: string-or-list, max-length: 10}}}
+contracts:
+  - id: a
+    severity: info
+    description: A.
+    copy: {source: {file: a.md, section: "## A", prefix: true}, copies: "b/*.md", select: {fence-with: "x"}, params: [{name: p, from: frontmatter, key: name}]}
+  - id: b
+    required-section: {kinds: skill, files: "s/*.md", headings: ["## A"], first: true}
+  - id: c
+    anchor-contract: {between: ["<!-- b -->", "<!-- e -->"], min: 1, max: 3, within: {heading: "## A", lines: 2}}
+  - id: d
+    dispatch-handshake: {capture: [{field: f, use: "x"}, {field: g, forbid: "y", message: m}]}
+  - id: e
+    registry: {uses: {pattern: "x", in: text}, registry: {files: r.md, pattern: "y"}}
+  - id: f
+    key-order: {schema: {file: s.md, fence: "## S"}, instances: {between: ["a", "b"], files: "*.md"}}
+`},
+
+		// Rejected.
+		{"no version", false, "include: [\"**/*.md\"]\n"},
+		{"version 2", false, "version: 2\n"},
+		{"unknown top-level key", false, "version: 1\nincludes: [\"*.md\"]\n"},
+		{"unknown nested key", false, "version: 1\ncontracts:\n  - id: x\n    copy: {source: {fil: a.md}}\n"},
+		{"include as a string", false, "version: 1\ninclude: \"*.md\"\n"},
+		{"absolute include", false, "version: 1\ninclude: [\"/etc/*.md\"]\n"},
+		{"outside the repo", false, "version: 1\nexclude: [\"../x/**\"]\n"},
+		{"bad max-file-size", false, "version: 1\nmax-file-size: lots\n"},
+		{"bad rule severity", false, "version: 1\nrules: {frontmatter-order: fatal}\n"},
+		{"bad rule object", false, "version: 1\nrules: {frontmatter-order: {level: error}}\n"},
+		{"bad profile", false, "version: 1\nprofiles: {subagent-env-handshake/v1: maybe}\n"},
+		{"bad profile mapping", false, "version: 1\nprofiles: {subagent-env-handshake/v1: {enable: [dispatch]}}\n"},
+		{"profile parts as a string", false, "version: 1\nprofiles: {subagent-env-handshake/v1: {disable: dispatch}}\n"},
+		{"bad field type", false, "version: 1\nkinds: {skill: {fields: {x: {type: number}}}}\n"},
+		{"null field", false, "version: 1\nkinds: {skill: {fields: {x: }}}\n"},
+		{"bad contract severity", false, "version: 1\ncontracts:\n  - id: x\n    severity: fatal\n    copy: {source: {file: a.md}}\n"},
+		{"capitalised contract severity", false, "version: 1\ncontracts:\n  - id: x\n    severity: Warning\n    copy: {source: {file: a.md}}\n"},
+		{"two contract kinds", false, "version: 1\ncontracts:\n  - id: x\n    copy: {source: {file: a.md}}\n    required-section: {headings: [\"## A\"]}\n"},
+		{"no contract kind", false, "version: 1\ncontracts:\n  - id: x\n"},
+		{"no contract id", false, "version: 1\ncontracts:\n  - copy: {source: {file: a.md}}\n"},
+		{"null contract kind", false, "version: 1\ncontracts:\n  - id: x\n    copy:\n"},
+		{"source without file", false, "version: 1\ncontracts:\n  - id: x\n    copy: {source: {section: \"## A\"}}\n"},
+		{"two selector parts", false, "version: 1\ncontracts:\n  - id: x\n    copy: {source: {file: a.md, section: \"## A\", region: r}}\n"},
+		{"heading without #s", false, "version: 1\ncontracts:\n  - id: x\n    copy: {source: {file: a.md, section: Intro}}\n"},
+		{"one between marker", false, "version: 1\ncontracts:\n  - id: x\n    copy: {source: {file: a.md, between: [a]}}\n"},
+		{"bad normalize", false, "version: 1\ncontracts:\n  - id: x\n    copy: {source: {file: a.md}, normalize: [crlf]}\n"},
+		{"bad param from", false, "version: 1\ncontracts:\n  - id: x\n    copy: {source: {file: a.md}, params: [{name: p, from: env, pattern: x}]}\n"},
+		{"param without key", false, "version: 1\ncontracts:\n  - id: x\n    copy: {source: {file: a.md}, params: [{name: p, from: frontmatter}]}\n"},
+		{"instances without region", false, "version: 1\ncontracts:\n  - id: x\n    key-order: {schema: {file: s.md}, instances: {files: \"*.md\"}}\n"},
+		{"no headings", false, "version: 1\ncontracts:\n  - id: x\n    required-section: {files: \"*.md\"}\n"},
+		{"anchor without region", false, "version: 1\ncontracts:\n  - id: x\n    anchor-contract: {files: \"*.md\"}\n"},
+		{"anchor with region and between", false, "version: 1\ncontracts:\n  - id: x\n    anchor-contract: {region: r, between: [a, b]}\n"},
+		{"capture with use and forbid", false, "version: 1\ncontracts:\n  - id: x\n    dispatch-handshake: {capture: [{field: f, use: a, forbid: b}]}\n"},
+		{"heading-index without line", false, "version: 1\ncontracts:\n  - id: x\n    heading-index: {files: \"*.md\"}\n"},
+		{"heading-index level 7", false, "version: 1\ncontracts:\n  - id: x\n    heading-index: {line: l, level: 7}\n"},
+		{"heading-index exclude as a string", false, "version: 1\ncontracts:\n  - id: x\n    heading-index: {line: l, exclude: Notes}\n"},
+		{"manifest-set without key", false, "version: 1\ncontracts:\n  - id: x\n    manifest-set: {manifest: p.json}\n"},
+		{"bad registry in", false, "version: 1\ncontracts:\n  - id: x\n    registry: {uses: {pattern: a, in: prose}, registry: {pattern: b}}\n"},
+		{"registry without pattern", false, "version: 1\ncontracts:\n  - id: x\n    registry: {uses: {pattern: a}, registry: {files: r.md}}\n"},
+		{"table without columns", false, "version: 1\ncontracts:\n  - id: x\n    values-agree: {left: {file: a.md, key: K}, right: {file: b.md, pattern: p}}\n"},
+		{"table without file", false, "version: 1\ncontracts:\n  - id: x\n    values-agree: {left: {key: K, value: V}, right: {file: b.md, pattern: p}}\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, perr := Parse([]byte(c.yaml), FileName, FileName, root)
+			serr := schemaValidate(sch, []byte(c.yaml))
+			if (perr == nil) != c.ok {
+				t.Errorf("the loader: got error %v, want ok=%v", perr, c.ok)
+			}
+			if serr != nil && !c.ok {
+				t.Logf("the schema rejects it:\n%v", serr)
+			}
+			if (serr == nil) != c.ok {
+				if serr != nil {
+					t.Errorf("the schema rejects it, the test wants it accepted:\n%v", serr)
+				} else {
+					t.Errorf("the schema accepts it, the test wants it rejected")
+				}
+			}
+		})
+	}
+}

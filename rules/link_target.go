@@ -1,0 +1,150 @@
+package rules
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/parser"
+	"go.yaml.in/yaml/v3"
+)
+
+// LinkTarget checks that relative links point at files in the repo.
+var LinkTarget = Register(&Rule{
+	ID:       "MC301",
+	Name:     "link-target",
+	Summary:  "relative links to missing files, or outside the repo",
+	Severity: Error,
+	Check:    checkLinkTarget,
+})
+
+var envPathRe = regexp.MustCompile("\\$\\{(CLAUDE_SKILL_DIR|CLAUDE_PLUGIN_ROOT)\\}(/[^\\s`'\"()<>\\]|,;]+)")
+
+func checkLinkTarget(p *Pass) {
+	d := p.Doc
+	if d.Kind == parser.KindManifest {
+		return
+	}
+	for _, l := range d.Links {
+		kind, target, _ := classifyDest(l.Destination)
+		if kind != destLocal || target == "" {
+			continue
+		}
+		checkPath(p, l.Start, l.End, l.Destination, target, true)
+	}
+	checkEnvPaths(p)
+	checkRelated(p)
+}
+
+// checkPath reports a local path that does not resolve. fixable offers the
+// repo-root fix for a link destination written in the source.
+func checkPath(p *Pass, start, end int, written, target string, fixable bool) {
+	d := p.Doc
+	rel, escapes := resolveFrom(d.Path, target)
+	if escapes {
+		p.Reportf(start, end, "link `%s` leaves the repo (it resolves to `%s`); mdcontract never follows it, and it breaks for anyone who clones the repo elsewhere", written, rel)
+		return
+	}
+	if ok, _ := p.Index.Exists(rel); ok {
+		return
+	}
+	msg := fmt.Sprintf("link target `%s` does not exist (from this file's folder it is `%s`)", target, rel)
+	var fix []Edit
+	if !strings.HasPrefix(target, "/") {
+		if rootRel := path.Clean(target); rootRel != rel && !strings.HasPrefix(rootRel, "../") {
+			if ok, _ := p.Index.Exists(rootRel); ok {
+				good := relLink(d.Path, rootRel)
+				msg += fmt.Sprintf("; written repo-root-relative? `%s` exists from the repo root, but GitHub resolves links from the file's folder: write `%s` (or `/%s`)", rootRel, good, rootRel)
+				if fixable {
+					if i := strings.Index(string(d.Src[start:end]), target); i >= 0 && strings.Count(string(d.Src[start:end]), target) == 1 {
+						fix = []Edit{{Start: start + i, End: start + i + len(target), New: good}}
+					}
+				}
+				p.Report(Diagnostic{Start: start, End: end, Message: msg, Fix: fix})
+				return
+			}
+		}
+	}
+	if others := p.Index.ByBase(path.Base(rel)); len(others) > 0 && len(others) <= 3 {
+		var where []string
+		for _, o := range others {
+			where = append(where, "`"+relLink(d.Path, o.Path)+"`")
+		}
+		msg += "; a file of that name lives at " + strings.Join(where, ", ")
+	}
+	p.Report(Diagnostic{Start: start, End: end, Message: msg})
+}
+
+// checkEnvPaths checks `${CLAUDE_SKILL_DIR}/…` and `${CLAUDE_PLUGIN_ROOT}/…`
+// paths, as skills cite their neighbours, in text and code alike.
+func checkEnvPaths(p *Pass) {
+	d := p.Doc
+	for _, m := range envPathRe.FindAllSubmatchIndex(d.Src, -1) {
+		v, rest := string(d.Src[m[2]:m[3]]), string(d.Src[m[4]:m[5]])
+		rest = strings.TrimRight(rest, ".:")
+		if isPlaceholder(rest) {
+			continue
+		}
+		base := ""
+		if v == "CLAUDE_SKILL_DIR" {
+			base = skillDir(d)
+			if base == "" {
+				continue // not inside a skill: nothing to resolve against
+			}
+		} else {
+			base = pluginRoot(p.Index, d)
+		}
+		rel := path.Join(base, strings.TrimPrefix(rest, "/"))
+		start, end := m[0], m[5]
+		if rel == ".." || strings.HasPrefix(rel, "../") {
+			p.Reportf(start, end, "`${%s}%s` leaves the repo", v, rest)
+			continue
+		}
+		if ok, _ := p.Index.Exists(rel); !ok {
+			p.Reportf(start, end, "`${%s}%s` does not exist: it resolves to `%s`", v, rest, rel)
+		}
+	}
+}
+
+// pluginRoot is the folder holding the .claude-plugin that d belongs to.
+func pluginRoot(idx *parser.Index, d *parser.Document) string {
+	for dir := path.Dir(d.Path); dir != "." && dir != "/"; dir = path.Dir(dir) {
+		if idx.Doc(dir+"/.claude-plugin/plugin.json") != nil {
+			return dir
+		}
+	}
+	return ""
+}
+
+// checkRelated checks a frontmatter `related:` list: each entry resolves
+// from the file's folder, or from the repo root where the repo writes
+// them that way.
+func checkRelated(p *Pass) {
+	k := p.Doc.Frontmatter.Get("related")
+	if k == nil || k.Value == nil || k.Value.Kind != yaml.SequenceNode {
+		return
+	}
+	d := p.Doc
+	first, _ := d.Position(d.Frontmatter.ContentStart)
+	for _, it := range k.Value.Content {
+		if it.Kind != yaml.ScalarNode {
+			continue
+		}
+		kind, target, _ := classifyDest(it.Value)
+		if kind != destLocal || target == "" {
+			continue
+		}
+		rel, escapes := resolveFrom(d.Path, target)
+		if !escapes {
+			if ok, _ := p.Index.Exists(rel); ok {
+				continue
+			}
+		}
+		if ok, _ := p.Index.Exists(path.Clean(strings.TrimPrefix(target, "/"))); ok {
+			continue
+		}
+		off := d.Lines.Offset(d.Src, first+it.Line-1, it.Column)
+		p.Reportf(off, off+len(it.Value), "`related` entry `%s` does not exist, neither from this file's folder nor from the repo root", it.Value)
+	}
+}

@@ -1,0 +1,196 @@
+package rules
+
+import (
+	"encoding/json"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/parser"
+	"go.yaml.in/yaml/v3"
+)
+
+// NameRef checks that dispatched, preloaded or handed-off agents and skills
+// exist.
+var NameRef = Register(&Rule{
+	ID:       "MC304",
+	Name:     "name-ref",
+	Summary:  "a dispatched or preloaded agent or skill name that does not exist",
+	Severity: Error,
+	Check:    checkNameRef,
+})
+
+// Names the hosts provide themselves.
+var (
+	hostAgents = map[string]bool{
+		"general-purpose": true, "explore": true, "plan": true, "statusline-setup": true,
+		"output-style-setup": true, "claude-code-guide": true, // Claude Code
+		"agent": true, "ask": true, "edit": true, // Copilot
+	}
+	skillCallRe = regexp.MustCompile(`\bSkill\(\s*["']?([A-Za-z0-9:_.-]+)["']?\s*\)`)
+	toolAgentRe = regexp.MustCompile(`\b(?:Agent|Task)\(\s*([^)]*)\)`)
+)
+
+// repoNames are the agents and skills a repo defines, in lower case.
+type repoNames struct {
+	agents, skills map[string]bool
+	plugin         string
+}
+
+func namesOf(idx *parser.Index) *repoNames {
+	n := &repoNames{agents: map[string]bool{}, skills: map[string]bool{}}
+	for _, d := range idx.Docs {
+		switch d.Kind {
+		case parser.KindAgent, parser.KindAgentBody:
+			for _, a := range agentNames(d) {
+				n.agents[a] = true
+			}
+		case parser.KindSkill:
+			n.skills[strings.ToLower(path.Base(path.Dir(d.Path)))] = true
+			if k := d.Frontmatter.Get("name"); k != nil && k.Value != nil {
+				n.skills[strings.ToLower(k.Value.Value)] = true
+			}
+		case parser.KindManifest:
+			if path.Base(d.Path) == "plugin.json" && n.plugin == "" {
+				var m struct {
+					Name string `json:"name"`
+				}
+				if json.Unmarshal(d.Src, &m) == nil {
+					n.plugin = m.Name
+				}
+			}
+		}
+	}
+	return n
+}
+
+// check reports whether name (as written) exists; ok is false for names
+// that cannot be checked (placeholders, other plugins).
+func (n *repoNames) check(name string, skill bool) (exists, checkable bool) {
+	name = strings.Trim(strings.TrimSpace(name), "`'\"")
+	if name == "" || strings.ContainsAny(name, "<>{}$*[]") {
+		return true, false
+	}
+	if i := strings.LastIndex(name, ":"); i >= 0 {
+		if !strings.EqualFold(name[:i], n.plugin) {
+			return true, false // another plugin's: not ours to check
+		}
+		name = name[i+1:]
+	}
+	l := strings.ToLower(name)
+	if skill {
+		return n.skills[l], true
+	}
+	return n.agents[l] || hostAgents[l], true
+}
+
+func checkNameRef(p *Pass) {
+	d := p.Doc
+	if d.Kind == parser.KindManifest {
+		return
+	}
+	names := p.Index.Cached("name-ref/names", func() any { return namesOf(p.Index) }).(*repoNames)
+	report := func(off, end int, name string, skill bool, how string) {
+		ok, checkable := names.check(name, skill)
+		if ok || !checkable {
+			return
+		}
+		what := "agent"
+		if skill {
+			what = "skill"
+		}
+		p.Reportf(off, end, "%s names the %s `%s`, which this repo does not define (nor does the host); check the name or add the %s", how, what, name, what)
+	}
+	src := d.Src
+	forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
+		line := string(src[ls:le])
+		for _, m := range subagentTypeRe.FindAllStringSubmatchIndex(line, -1) {
+			report(ls+m[2], ls+m[3], line[m[2]:m[3]], false, "`subagent_type`")
+		}
+		if !inFence(d, ls) {
+			for _, m := range skillCallRe.FindAllStringSubmatchIndex(line, -1) {
+				report(ls+m[2], ls+m[3], line[m[2]:m[3]], true, "`Skill(…)`")
+			}
+		}
+		return true
+	})
+	fm := d.Frontmatter
+	if fm == nil || fm.Mapping == nil {
+		return
+	}
+	at := func(v *yaml.Node) (int, int) {
+		first, _ := d.Position(fm.ContentStart)
+		off := d.Lines.Offset(src, first+v.Line-1, v.Column)
+		return off, off + len(v.Value)
+	}
+	for _, k := range fm.Keys {
+		switch k.Name {
+		case "agent":
+			if (d.Kind == parser.KindCommand || d.Kind == parser.KindPrompt || d.Kind == parser.KindSkill) && k.Value.Kind == yaml.ScalarNode {
+				s, e := at(k.Value)
+				report(s, e, k.Value.Value, false, "frontmatter `agent`")
+			}
+		case "skills":
+			for _, v := range scalarItems(k.Value) {
+				s, e := at(v)
+				report(s, e, v.Value, true, "frontmatter `skills`")
+			}
+		case "tools", "allowed-tools":
+			items := []*yaml.Node{k.Value}
+			if k.Value.Kind == yaml.SequenceNode {
+				items = scalarItems(k.Value)
+			}
+			for _, v := range items {
+				for _, m := range toolAgentRe.FindAllStringSubmatch(v.Value, -1) {
+					for _, name := range strings.Split(m[1], ",") {
+						if name = strings.TrimSpace(name); name != "" {
+							s, e := at(v)
+							report(s, e, name, false, "`"+strings.TrimSpace(m[0])+"` in `"+k.Name+"`")
+						}
+					}
+				}
+			}
+		case "handoffs":
+			if k.Value.Kind != yaml.SequenceNode {
+				continue
+			}
+			for _, h := range k.Value.Content {
+				if h.Kind != yaml.MappingNode {
+					continue
+				}
+				for i := 0; i+1 < len(h.Content); i += 2 {
+					if h.Content[i].Value == "agent" && h.Content[i+1].Kind == yaml.ScalarNode {
+						s, e := at(h.Content[i+1])
+						report(s, e, h.Content[i+1].Value, false, "a handoff")
+					}
+				}
+			}
+		}
+	}
+}
+
+// scalarItems returns a list's scalars, or the comma-separated parts of a
+// scalar as nodes at the scalar's position.
+func scalarItems(v *yaml.Node) []*yaml.Node {
+	switch v.Kind {
+	case yaml.SequenceNode:
+		var out []*yaml.Node
+		for _, c := range v.Content {
+			if c.Kind == yaml.ScalarNode {
+				out = append(out, c)
+			}
+		}
+		return out
+	case yaml.ScalarNode:
+		var out []*yaml.Node
+		for _, part := range strings.Split(v.Value, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				c := *v
+				c.Value = part
+				out = append(out, &c)
+			}
+		}
+		return out
+	}
+	return nil
+}

@@ -1,0 +1,123 @@
+package rules
+
+import (
+	"net/url"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// destKind is what a link destination is.
+type destKind int
+
+const (
+	destLocal       destKind = iota // a path in the repo, maybe with a fragment
+	destFragment                    // `#fragment` alone: this file
+	destExternal                    // a URL with a scheme, or protocol-relative
+	destWebRoute                    // ../../issues and other GitHub web routes
+	destPlaceholder                 // {{x}}, <x>, path/to/x, {name}: not a real path
+)
+
+var (
+	schemeRe   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+	webRouteRe = regexp.MustCompile(`^(?:\.\./)+(?:issues|pulls?|releases|discussions|wiki|actions|compare|commits?|tree|blob|security|projects|milestones?|labels|tags|branches|network|graphs|pulse|settings|stargazers|watchers|forks)(?:[/?#]|$)`)
+)
+
+// classifyDest splits a destination into its kind, path and fragment.
+func classifyDest(dest string) (destKind, string, string) {
+	dest = strings.TrimSpace(dest)
+	switch {
+	case dest == "":
+		return destPlaceholder, "", ""
+	case strings.HasPrefix(dest, "#"):
+		return destFragment, "", dest[1:]
+	case strings.HasPrefix(dest, "//") || schemeRe.MatchString(dest):
+		return destExternal, "", ""
+	case webRouteRe.MatchString(dest):
+		return destWebRoute, "", ""
+	case isPlaceholder(dest):
+		return destPlaceholder, "", ""
+	}
+	p, frag := dest, ""
+	if i := strings.IndexByte(p, '#'); i >= 0 {
+		p, frag = p[:i], p[i+1:]
+	}
+	if i := strings.IndexByte(p, '?'); i >= 0 {
+		p = p[:i]
+	}
+	if u, err := url.PathUnescape(p); err == nil {
+		p = u
+	}
+	return destLocal, p, frag
+}
+
+func isPlaceholder(s string) bool {
+	return strings.Contains(s, "{") || strings.Contains(s, "<") || strings.Contains(s, ">") ||
+		strings.Contains(s, "path/to/") || strings.Contains(s, "...") || strings.Contains(s, "…") ||
+		strings.Contains(s, "$") || strings.Contains(s, "*")
+}
+
+// resolveFrom resolves a path as GitHub does: from the file's folder, or
+// from the repo root when it starts with `/`. escapes is true when the
+// result would leave the repo.
+func resolveFrom(docPath, p string) (rel string, escapes bool) {
+	if strings.HasPrefix(p, "/") {
+		rel = path.Clean(strings.TrimLeft(p, "/"))
+	} else {
+		rel = path.Join(path.Dir(docPath), p)
+	}
+	if rel == "" {
+		rel = "."
+	}
+	return rel, rel == ".." || strings.HasPrefix(rel, "../")
+}
+
+// relLink writes the path from the folder of docPath to target.
+func relLink(docPath, target string) string {
+	from := strings.Split(path.Dir(docPath), "/")
+	if path.Dir(docPath) == "." {
+		from = nil
+	}
+	to := strings.Split(target, "/")
+	i := 0
+	for i < len(from) && i < len(to)-1 && from[i] == to[i] {
+		i++
+	}
+	var parts []string
+	for range from[i:] {
+		parts = append(parts, "..")
+	}
+	parts = append(parts, to[i:]...)
+	return strings.Join(parts, "/")
+}
+
+// skillDir returns the folder of the skill a document belongs to, or "".
+func skillDir(d *parser.Document) string {
+	parts := strings.Split(d.Path, "/")
+	for i := 0; i+2 < len(parts); i++ {
+		if parts[i] == "skills" {
+			return strings.Join(parts[:i+2], "/")
+		}
+	}
+	return ""
+}
+
+// closestAnchor suggests an anchor near frag, or "".
+func closestAnchor(frag string, anchors map[string]bool) string {
+	best, bestD := "", len(frag)/3+1
+	for _, a := range sortedMapKeys(anchors) {
+		if d := editDistance(frag, a); d < bestD {
+			best, bestD = a, d
+		}
+	}
+	if best == "" {
+		for _, a := range sortedMapKeys(anchors) {
+			if len(frag) >= 4 && (strings.HasPrefix(a, frag) || strings.HasPrefix(frag, a)) {
+				return a
+			}
+		}
+	}
+	return best
+}

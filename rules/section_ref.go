@@ -1,0 +1,480 @@
+package rules
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// SectionRef checks `path § Heading` references.
+var SectionRef = Register(&Rule{
+	ID:       "MC303",
+	Name:     "section-ref",
+	Summary:  "`path § Heading` references to a missing file or heading",
+	Severity: Error,
+	Check:    checkSectionRef,
+})
+
+// sectionRef is one reference found in a document.
+type sectionRef struct {
+	at     int      // offset of the § sign
+	end    int      // end of the cited text on its line
+	file   string   // as written ("" for this file)
+	skill  bool     // file names a skill by name
+	titles []string // nested: § A § B
+	level  int      // from a backticked `### Title`, else 0
+	exact  bool     // the title was delimited (code span, quotes): no run-on
+}
+
+var (
+	sectSignRe  = regexp.MustCompile(`§|›`)
+	numberedRe  = regexp.MustCompile(`^\d`)
+	otherFileRe = regexp.MustCompile("\\b(?:in|of) (?:the |its |`)")
+	boldLabelRe = regexp.MustCompile(`^\s*(?:>\s*)*(?:[-*+]\s+|\d+\.\s+)?\*\*([^*]+?)\*\*`)
+)
+
+func checkSectionRef(p *Pass) {
+	d := p.Doc
+	if d.Kind == parser.KindManifest {
+		return
+	}
+	for _, r := range findSectionRefs(d) {
+		resolveSectionRef(p, d, r)
+	}
+}
+
+// findSectionRefs finds the § references of a document, outside code
+// blocks.
+func findSectionRefs(d *parser.Document) []sectionRef {
+	var out []sectionRef
+	src := d.Src
+	forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
+		line := src[ls:le]
+		if !strings.ContainsAny(string(line), "§›") || inFenceOrBlock(d, ls) {
+			return true
+		}
+		for _, m := range sectSignRe.FindAllIndex(line, -1) {
+			at := ls + m[0]
+			if r, ok := parseRefAt(d, at, m[1]-m[0], ls, le); ok {
+				out = append(out, r)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+func inFenceOrBlock(d *parser.Document, off int) bool {
+	for _, f := range d.Fences {
+		if off >= f.Start && off < f.End {
+			return true
+		}
+	}
+	return false
+}
+
+func codeSpanAt(d *parser.Document, off int) *parser.Span {
+	for i := range d.CodeSpans {
+		s := &d.CodeSpans[i]
+		if off >= s.Start && off < s.End {
+			return s
+		}
+	}
+	return nil
+}
+
+// parseRefAt reads the reference whose sign (§ or ›) is at offset at.
+func parseRefAt(d *parser.Document, at, signLen, ls, le int) (sectionRef, bool) {
+	src := d.Src
+	r := sectionRef{at: at}
+	isArrow := src[at] != 0xC2 // › is E2 80 BA, § is C2 A7
+	if span := codeSpanAt(d, at); span != nil {
+		// `path § Title` inside one code span
+		txt := span.Text
+		i := strings.Index(txt, string(src[at:at+signLen]))
+		if i < 0 {
+			return r, false
+		}
+		left := strings.TrimSpace(txt[:i])
+		if strings.ContainsAny(left, "§›") {
+			return r, false // a nested sign: handled with the first one
+		}
+		right := strings.TrimSpace(txt[i+signLen:])
+		if left == "" || !setFile(&r, left) {
+			return r, false // `§ Title` quoted in code: an example of the form
+		}
+		r.titles = splitTitles(right)
+		r.exact, r.end = true, span.End
+		if len(r.titles) == 0 || numberedRe.MatchString(r.titles[0]) || (isArrow && looksLikePath(r.titles[0])) {
+			return r, false
+		}
+		return r, true
+	}
+	// the sign stands in text: what comes before names the file
+	before := string(src[ls:at])
+	trimmed := strings.TrimRight(before, " \t")
+	switch {
+	case strings.HasSuffix(trimmed, "`"):
+		span := codeSpanAt(d, ls+len(trimmed)-1)
+		if span == nil {
+			return r, false
+		}
+		if !setFile(&r, span.Text) {
+			return r, false
+		}
+	case strings.HasSuffix(trimmed, ")"):
+		var dest string
+		for _, l := range d.Links {
+			if l.End == ls+len(trimmed) {
+				dest = l.Destination
+			}
+		}
+		if dest == "" {
+			return r, false
+		}
+		kind, p, _ := classifyDest(dest)
+		if kind != destLocal || p == "" {
+			return r, false
+		}
+		r.file = p
+	default:
+		word := trimmed
+		if i := strings.LastIndexAny(word, " \t(\"'[*_"); i >= 0 {
+			word = word[i+1:]
+		}
+		switch {
+		case isSameFileWord(word) && !isArrow:
+			// `see § Title`: this file
+		case looksLikePath(word):
+			r.file = word
+		default:
+			// a line that opens with § labels a paragraph; `its § X` and
+			// `Process-Review §4.9` name files we cannot tell
+			return r, false
+		}
+	}
+	rest := string(src[at+signLen : le])
+	if strings.HasPrefix(rest, "§") || (rest != "" && !unicode.IsSpace(rune(rest[0])) && rest[0] != '"') {
+		return r, false // `§2e`, `§§`: numbered or doubled, out of scope
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	r.end = le
+	switch {
+	case strings.HasPrefix(rest, "`"):
+		span := codeSpanAt(d, at+signLen+strings.Index(string(src[at+signLen:le]), "`"))
+		if span == nil {
+			return r, false
+		}
+		t := span.Text
+		if h := strings.TrimLeft(t, "#"); h != t && strings.HasPrefix(h, " ") {
+			r.level = len(t) - len(h)
+			t = strings.TrimSpace(h)
+		}
+		if numberedRe.MatchString(t) {
+			return r, false
+		}
+		r.titles, r.exact, r.end = []string{t}, true, span.End
+	case strings.HasPrefix(rest, `"`):
+		if j := strings.Index(rest[1:], `"`); j > 0 {
+			r.titles, r.exact = []string{rest[1 : j+1]}, true
+		}
+	default:
+		if i := strings.Index(rest, "]("); i >= 0 {
+			rest = rest[:i] // the reference is a link's text
+		}
+		r.titles = splitTitles(rest)
+	}
+	if len(r.titles) == 0 || r.titles[0] == "" || numberedRe.MatchString(r.titles[0]) {
+		return r, false
+	}
+	if isArrow && looksLikePath(r.titles[0]) {
+		return r, false // `a.md › b.md`: an order of files, not a section
+	}
+	return r, true
+}
+
+// isSameFileWord: `see § Title` and `per § Title` cite this file.
+func isSameFileWord(w string) bool {
+	switch strings.ToLower(strings.TrimRight(w, ":,")) {
+	case "see", "per", "cf.":
+		return true
+	}
+	return false
+}
+
+func looksLikePath(w string) bool {
+	w = strings.Trim(w, "`'\"")
+	return strings.HasSuffix(strings.ToLower(w), ".md") || (strings.Contains(w, "/") && !strings.Contains(w, "://"))
+}
+
+// setFile reads the text before the sign: a path, a skill name, or nothing.
+func setFile(r *sectionRef, left string) bool {
+	left = strings.Trim(left, "`'\" ")
+	switch {
+	case left == "":
+		return true
+	case looksLikePath(left):
+		r.file = left
+		return true
+	case regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`).MatchString(left):
+		r.file, r.skill = left, true
+		return true
+	}
+	return false
+}
+
+// splitTitles splits `A § B` into nested titles.
+func splitTitles(s string) []string {
+	var out []string
+	for _, part := range regexp.MustCompile(`\s+[§›]\s+`).Split(s, -1) {
+		part = strings.TrimSpace(part)
+		if part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+// resolveSectionRef checks one reference.
+func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef) {
+	target := d
+	if r.file != "" {
+		target = refTarget(p.Index, d, r)
+		if target == nil {
+			if r.skill {
+				return // not a skill we know: the backticks held something else
+			}
+			what := "file"
+			msg := fmt.Sprintf("`%s § %s` cites %s, which does not exist", r.file, clip(r.titles[0], 40), r.file)
+			if others := p.Index.ByBase(path.Base(r.file)); len(others) > 0 && len(others) <= 3 {
+				var where []string
+				for _, o := range others {
+					where = append(where, "`"+o.Path+"`")
+				}
+				msg += "; a " + what + " of that name lives at " + strings.Join(where, ", ")
+			}
+			p.Reportf(r.at, r.end, "%s", msg)
+			return
+		}
+		if !strings.HasSuffix(strings.ToLower(target.Path), ".md") {
+			return
+		}
+	}
+	start, end := target.BodyStart, len(target.Src)
+	for n, title := range r.titles {
+		level := 0
+		if n == 0 {
+			level = r.level
+		}
+		s, e, ok := findTitle(target, title, level, r.exact, start, end)
+		if !ok {
+			if n > 0 {
+				return // the run-on text held another §, not a nested title
+			}
+			if r.file == "" && otherFileRe.MatchString(title) {
+				return // `see § X in the body of …`: a section of another file
+			}
+			name := target.Path
+			if target == d {
+				name = "this file"
+			}
+			msg := fmt.Sprintf("§ `%s` matches no heading or bold label in %s", clip(title, 60), name)
+			if near := closestHeading(target, title); near != "" {
+				msg += fmt.Sprintf("; the closest heading is `%s`", near)
+			}
+			p.Reportf(r.at, min(r.end, r.at+len("§")+len(title)+1), "%s", msg)
+			return
+		}
+		start, end = s, e
+	}
+}
+
+// refTarget finds the document a reference names.
+func refTarget(idx *parser.Index, d *parser.Document, r sectionRef) *parser.Document {
+	if r.skill {
+		for _, s := range idx.ByKind(parser.KindSkill) {
+			if path.Base(path.Dir(s.Path)) == r.file {
+				return s
+			}
+		}
+		return nil
+	}
+	f := strings.TrimSuffix(r.file, "/")
+	var cands []string
+	if strings.HasPrefix(f, "/") {
+		cands = []string{path.Clean(f[1:])}
+	} else if strings.Contains(f, "/") {
+		cands = []string{path.Clean(f), path.Join(path.Dir(d.Path), f)}
+	} else {
+		cands = []string{path.Join(path.Dir(d.Path), f), path.Clean(f)}
+	}
+	for _, c := range cands {
+		if t := idx.Doc(c); t != nil {
+			return t
+		}
+		if t := idx.Doc(path.Join(c, "SKILL.md")); t != nil {
+			return t
+		}
+		if ok, _ := idx.Exists(c); ok {
+			return &parser.Document{Path: c} // exists, not markdown we index
+		}
+	}
+	// A path cut short (`plan-authoring/SKILL.md` for
+	// `skills/plan-authoring/SKILL.md`): the one file it can be.
+	if strings.Contains(f, "/") && !strings.HasPrefix(f, ".") {
+		var found *parser.Document
+		for _, t := range idx.ByBase(path.Base(f)) {
+			if strings.HasSuffix(t.Path, "/"+path.Clean(f)) {
+				if found != nil {
+					return nil
+				}
+				found = t
+			}
+		}
+		return found
+	}
+	return nil
+}
+
+// norm folds a title for comparison.
+func norm(s string) string {
+	s = strings.NewReplacer("`", "", "**", "", "*", "", "_", " ", "’", "'", "“", "\"", "”", "\"").Replace(s)
+	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+}
+
+// findTitle finds a heading or bold label for a cited title within
+// [start,end) and returns its section.
+func findTitle(d *parser.Document, title string, level int, exact bool, start, end int) (int, int, bool) {
+	c := norm(strings.TrimRight(title, ".,;:)!?"))
+	if c == "" {
+		return 0, 0, false
+	}
+	type cand struct {
+		s, e int
+		text string
+	}
+	var cands []cand
+	for i := range d.Sections {
+		h := d.Sections[i].Heading
+		if h.Start < start || h.Start >= end || (level > 0 && h.Level != level) {
+			continue
+		}
+		t := norm(headingNumberRe.ReplaceAllString(h.Text, ""))
+		cands = append(cands, cand{d.Sections[i].Start, d.Sections[i].End, t})
+		// The heading's core, before a parenthesis, dash or colon that
+		// adds detail, and after a `Label:` that files it.
+		if core := headingCore(t); core != t {
+			cands = append(cands, cand{d.Sections[i].Start, d.Sections[i].End, core})
+		}
+		if j := strings.Index(t, ": "); j > 0 && j < 20 {
+			after := t[j+2:]
+			cands = append(cands, cand{d.Sections[i].Start, d.Sections[i].End, after}, cand{d.Sections[i].Start, d.Sections[i].End, headingCore(after)})
+		}
+	}
+	forLines(d.Src, start, end, func(ls, le int) bool {
+		if m := boldLabelRe.FindSubmatch(d.Src[ls:le]); m != nil {
+			cands = append(cands, cand{ls, le, norm(strings.TrimRight(string(m[1]), ":"))})
+		}
+		return true
+	})
+	// exact first
+	for _, k := range cands {
+		if k.text == c {
+			return k.s, k.e, true
+		}
+	}
+	// a heading whose whole title begins the cited text (it runs on)
+	best := -1
+	for i, k := range cands {
+		if !exact && len(k.text) >= 2 && strings.HasPrefix(c, k.text) && boundary(c, len(k.text)) {
+			if best < 0 || len(k.text) > len(cands[best].text) {
+				best = i
+			}
+		}
+	}
+	if best >= 0 {
+		return cands[best].s, cands[best].e, true
+	}
+	// a heading that begins with the cited title (the heading runs on)
+	for _, k := range cands {
+		if len(c) >= 3 && strings.HasPrefix(k.text, c) && boundary(k.text, len(c)) {
+			return k.s, k.e, true
+		}
+	}
+	// both run on: the cited text opens with the heading's first three
+	// words or more (`§ Worktree & Branch Removal Eligibility below`)
+	if !exact {
+		cw := strings.Fields(c)
+		for _, k := range cands {
+			hw := strings.Fields(k.text)
+			n := 0
+			for n < len(cw) && n < len(hw) && cw[n] == hw[n] {
+				n++
+			}
+			if n >= 3 {
+				return k.s, k.e, true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+var headingNumberRe = regexp.MustCompile(`^(?:\d+(?:\.\d+)*\.?|[A-Z]\d*\.)\s+`)
+
+// headingCore cuts a heading before ` (`, ` — `, ` – `, ` - ` or `: `.
+func headingCore(t string) string {
+	cut := len(t)
+	for _, sep := range []string{" (", " — ", " – ", " - ", ": "} {
+		if i := strings.Index(t, sep); i > 0 && i < cut {
+			cut = i
+		}
+	}
+	return strings.TrimSpace(t[:cut])
+}
+
+// boundary reports whether s breaks between words at byte i.
+func boundary(s string, i int) bool {
+	if i >= len(s) {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	prev, _ := utf8.DecodeLastRuneInString(s[:i])
+	word := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	return !word(r) || !word(prev)
+}
+
+// closestHeading suggests the heading sharing the longest word prefix with
+// the cited title.
+func closestHeading(d *parser.Document, title string) string {
+	c := strings.Fields(norm(title))
+	best, bestScore := "", 0
+	for _, h := range d.Headings {
+		w := strings.Fields(norm(h.Text))
+		n := 0
+		for _, x := range w {
+			for _, y := range c {
+				if x == y && len(x) > 3 {
+					n++
+					break
+				}
+			}
+		}
+		// the share of the heading's words the citation uses
+		if score := n * 1000 / max(len(w), 1); n > 0 && score > bestScore {
+			best, bestScore = strings.Repeat("#", h.Level)+" "+h.Text, score
+		}
+	}
+	return best
+}
+
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
+}
