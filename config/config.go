@@ -103,7 +103,6 @@ type Kind struct {
 	Required []string          `yaml:"required"`
 	Order    []string          `yaml:"order"`
 	Fields   map[string]*Field `yaml:"fields"`
-	// Strict makes keys outside Fields (and the base's) unknown.
 	Pos Pos `yaml:"-"`
 }
 

@@ -162,7 +162,7 @@ type AnchorContract struct {
 	Contains []string `yaml:"contains"`
 	Forbid   []string `yaml:"forbid"`
 	Within   *Within  `yaml:"within"`
-	// When limits the check to files holding the region's begin marker.
+	// Optional skips files that do not hold the region at all.
 	Optional bool `yaml:"optional"`
 }
 

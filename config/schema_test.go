@@ -20,7 +20,7 @@ import (
 // schemaFile is the config's JSON Schema, relative to this package.
 var schemaFile = filepath.Join("..", "schema", "mdcontract.schema.json")
 
-const schemaID = "https://github.com/mdcontract/mdcontract/schema/mdcontract.schema.json"
+const schemaID = "https://raw.githubusercontent.com/mdcontract/mdcontract/main/schema/mdcontract.schema.json"
 
 // readSchemaDoc reads the schema file as a JSON value.
 func readSchemaDoc(t *testing.T) map[string]any {
@@ -356,7 +356,8 @@ func TestSchemaAgreesWithParse(t *testing.T) {
 		// Accepted.
 		{"minimal", true, "version: 1\n"},
 		{"empty sections", true, "version: 1\ninclude:\nexclude:\nrules:\nkinds:\nprofiles:\ncontracts:\n"},
-		{"rule forms", true, "version: 1\nrules:\n  frontmatter-order: {severity: warning}\n  frontmatter-unknown-key: off\n  MC103: Info\n"},
+		{"rule forms", true, "version: 1\nrules:\n  frontmatter-order: {severity: warning}\n  frontmatter-unknown-key: off\n  MC103: info\n"},
+		{"capitalised rule severity", false, "version: 1\nrules:\n  MC103: Info\n"},
 		{"profile forms", true, "version: 1\nprofiles: {a: on, b: off, c: true, d: false, e: ON}\n"},
 		{"profile parts", true, "version: 1\nprofiles:\n  subagent-env-handshake/v1: {disable: [dispatch, finding-template]}\n"},
 		{"max-file-size forms", true, "version: 1\nmax-file-size: 4MiB\n"},

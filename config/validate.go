@@ -213,10 +213,15 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 			v.errorf(keyPos(top, "max-file-size"), "%v", err)
 		}
 	}
+	for _, name := range sortedKeys(c.Profiles) {
+		if p := c.Profiles[name]; p.Pos.Line == 0 {
+			v.errorf(keyPos(top, "profiles", name), "profile `%s` has no value: write `on`, `off` or `{disable: [part, …]}`", name)
+		}
+	}
 	for name, r := range c.Rules {
 		r.Pos = keyPos(top, "rules", name)
 		c.Rules[name] = r
-		if !slices.Contains(severities, strings.ToLower(r.Severity)) {
+		if !slices.Contains(severities, r.Severity) {
 			v.errorf(r.Pos, "rule `%s`: severity %q is not one of %s", name, r.Severity, strings.Join(severities, ", "))
 		}
 	}

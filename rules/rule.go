@@ -40,7 +40,7 @@ func ParseSeverity(s string) (Severity, bool) {
 	switch strings.ToLower(s) {
 	case "error":
 		return Error, true
-	case "warning", "warn":
+	case "warning":
 		return Warning, true
 	case "info":
 		return Info, true
