@@ -103,7 +103,7 @@ type Kind struct {
 	Required []string          `yaml:"required"`
 	Order    []string          `yaml:"order"`
 	Fields   map[string]*Field `yaml:"fields"`
-	Pos Pos `yaml:"-"`
+	Pos      Pos               `yaml:"-"`
 }
 
 // Field constrains one frontmatter key.
@@ -170,21 +170,26 @@ func Find(root, cwd, explicit string) string {
 	if explicit != "" {
 		return explicit
 	}
-	for d := cwd; ; {
+	// From the working directory when it is inside the repo, else from
+	// the root (a run with --root from elsewhere), up to the root.
+	d := cwd
+	if rel, err := filepath.Rel(root, cwd); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		d = root
+	}
+	for {
 		p := filepath.Join(d, FileName)
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
 			return p
 		}
-		if d == root || !strings.HasPrefix(d, root) {
-			break
+		if d == root {
+			return ""
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			break
+			return ""
 		}
 		d = parent
 	}
-	return ""
 }
 
 // Load reads and validates the config file at path for the repo at root.

@@ -442,7 +442,7 @@ func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
 		hi := c.HeadingIndex
 		v.globs(at("files"), hi.Files)
 		if hi.Line == "" {
-			v.errorf(at(), "heading-index needs the `line` text that starts the enumeration")
+			v.errorf(at(), "heading-index needs the `line` text that marks the enumerating line")
 		}
 		if hi.Level < 0 || hi.Level > 6 {
 			v.errorf(at("level"), "level must be 1 to 6")
@@ -454,6 +454,9 @@ func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
 		}
 		if err := inRepo(ms.Manifest); ms.Manifest != "" && err != nil {
 			v.errorf(at("manifest"), "%v", err)
+		}
+		if len(ms.Files) == 0 {
+			v.errorf(at(), "manifest-set needs `files`: the globs of the files the list must hold")
 		}
 		v.globs(at("files"), ms.Files)
 		v.globs(at("exclude"), ms.Exclude)

@@ -106,6 +106,11 @@ func runDispatch(p *Pass, ct *config.Contract) {
 		targets = handshakeVerifiers(p.Index)
 	}
 	if len(targets) == 0 {
+		for _, d := range docsMatching(p.Index, dh.Files, dh.Exclude) {
+			if p.Reported(d.Path) {
+				checkCapture(p, ct, d)
+			}
+		}
 		return
 	}
 	evidence := dh.Evidence
@@ -144,8 +149,11 @@ func runDispatch(p *Pass, ct *config.Contract) {
 			continue
 		}
 		for _, s := range sites {
-			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: s.off, End: s.off,
-				Message: fmt.Sprintf("dispatches `%s` (%s), which verifies the environment handshake, but neither this file nor a dispatcher it delegates to builds the handshake: prepend the `<!-- subagent-env-handshake v1 -->` block as the skill `subagent-env-handshake` describes, or cite the file that builds it", s.target, s.how)})
+			msg := fmt.Sprintf("dispatches `%s` (%s), which verifies the environment handshake, but neither this file nor a dispatcher it delegates to builds the handshake: prepend the `<!-- subagent-env-handshake v1 -->` block as the skill `subagent-env-handshake` describes, or cite the file that builds it", s.target, s.how)
+			if len(dh.Evidence) > 0 {
+				msg = fmt.Sprintf("dispatches `%s` (%s), a tree-claiming agent, but neither this file nor a dispatcher it cites holds the handshake construction the contract asks for (/%s/)", s.target, s.how, strings.Join(dh.Evidence, "/ or /"))
+			}
+			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: s.off, End: s.off, Message: msg})
 		}
 	}
 }

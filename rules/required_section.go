@@ -23,7 +23,7 @@ func checkRequiredSection(p *Pass) {
 	for _, ct := range p.contracts("required-section") {
 		rs := ct.RequiredSection
 		for _, d := range docsMatching(p.Index, rs.Files, rs.Exclude) {
-			if !p.Reported(d.Path) || !kindIn(d, rs.Kinds) {
+			if !p.Reported(d.Path) || !p.settings().kindIn(d, rs.Kinds) {
 				continue
 			}
 			if rs.When != "" && !bytes.Contains(d.Src, []byte(rs.When)) {
@@ -34,8 +34,18 @@ func checkRequiredSection(p *Pass) {
 	}
 }
 
-func kindIn(d *parser.Document, kinds []string) bool {
-	return len(kinds) == 0 || slices.Contains(kinds, d.Kind.String())
+// kindIn reports whether d is of one of the kinds: built-in kind names, or
+// configured kinds whose globs match d.
+func (s *Settings) kindIn(d *parser.Document, kinds []string) bool {
+	if len(kinds) == 0 || slices.Contains(kinds, d.Kind.String()) {
+		return true
+	}
+	for _, k := range s.kinds {
+		if slices.Contains(kinds, k.name) && len(k.match) > 0 && globMatch(k.match, k.exclude, d.Path) {
+			return true
+		}
+	}
+	return false
 }
 
 func requiredIn(p *Pass, ct *config.Contract, d *parser.Document) {
