@@ -116,3 +116,20 @@ func TestLoadOverlayAndLimit(t *testing.T) {
 		t.Errorf("errors = %+v", idx.Errors)
 	}
 }
+
+func TestIndexReplace(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.md": "# A\n", "b.md": "# B\n"})
+	idx := Load(root, LoadOptions{})
+	next := idx.Replace(Parse("a.md", KindOther, []byte("# A2\n")))
+	if idx.Doc("a.md").Headings[0].Text != "A" {
+		t.Error("Replace changed the old index")
+	}
+	if next.Doc("a.md").Headings[0].Text != "A2" || next.Doc("b.md") != idx.Doc("b.md") {
+		t.Error("new index wrong")
+	}
+	added := next.Replace(Parse("c.md", KindOther, []byte("# C\n")))
+	if len(added.Docs) != 3 || added.Docs[2].Path != "c.md" {
+		t.Errorf("added: %d docs", len(added.Docs))
+	}
+}

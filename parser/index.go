@@ -172,6 +172,48 @@ func filterFound(found []Discovered, include, exclude []string) []Discovered {
 	return out
 }
 
+// Replace returns a new index in which doc takes the place of the document
+// with its path (or joins the index). The receiver is not changed, so
+// readers of it are undisturbed; documents are shared, not copied. This is
+// how an editor's buffer updates the repo view without a reload.
+func (idx *Index) Replace(doc *Document) *Index {
+	docs := make([]*Document, 0, len(idx.Docs)+1)
+	replaced := false
+	for _, d := range idx.Docs {
+		if d.Path == doc.Path {
+			docs = append(docs, doc)
+			replaced = true
+			continue
+		}
+		docs = append(docs, d)
+	}
+	if !replaced {
+		docs = append(docs, doc)
+	}
+	n := &Index{Root: idx.Root, Docs: docs}
+	for _, e := range idx.Errors {
+		if e.Path != doc.Path {
+			n.Errors = append(n.Errors, e)
+		}
+	}
+	n.finish()
+	return n
+}
+
+// PluginRoots returns the folders (relative, not the root itself) that hold
+// a .claude-plugin/plugin.json, for KindOf.
+func (idx *Index) PluginRoots() []string {
+	var roots []string
+	for _, d := range idx.byKind[KindManifest] {
+		if strings.HasSuffix(d.Path, ".claude-plugin/plugin.json") {
+			if dir := path.Dir(path.Dir(d.Path)); dir != "." {
+				roots = append(roots, dir)
+			}
+		}
+	}
+	return roots
+}
+
 // NewIndex builds an index over already parsed documents.
 func NewIndex(root string, docs []*Document) *Index {
 	idx := &Index{Root: root, Docs: docs}
