@@ -3,6 +3,7 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"sort"
@@ -23,6 +24,39 @@ type Run struct {
 	Diagnostics []rules.Diagnostic
 	// Color enables colour in the text format.
 	Color bool
+	// Paths are the files checked (reported on), sorted.
+	Paths []string
+	// Source returns a checked file's content, for formats that count
+	// columns in characters; nil when unknown.
+	Source func(path string) []byte
+}
+
+// utf16Col converts a 1-based byte column on 1-based line of src to a
+// 1-based UTF-16 column. Without a source the byte column is returned.
+func utf16Col(src []byte, line, col int) int {
+	if src == nil || line < 1 || col < 1 {
+		return col
+	}
+	start := 0
+	for l := 1; l < line; l++ {
+		i := bytes.IndexByte(src[start:], '\n')
+		if i < 0 {
+			return col
+		}
+		start += i + 1
+	}
+	if line == 1 && bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
+		start = 3
+	}
+	end := min(start+col-1, len(src))
+	n := 1
+	for _, r := range string(src[start:end]) {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
 }
 
 // Summary counts findings by severity.

@@ -23,7 +23,9 @@ type Options struct {
 
 // Result is the outcome of a run.
 type Result struct {
-	Files       int
+	Files int
+	// Paths are the files reported on, sorted.
+	Paths       []string
 	Diagnostics []Diagnostic
 	// Internal lists rule panics; a run with any is a failed run.
 	Internal []string
@@ -122,6 +124,9 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 		}
 	}
 	res.Files = len(docs)
+	for _, d := range docs {
+		res.Paths = append(res.Paths, d.Path)
+	}
 	var wg sync.WaitGroup
 	work := make(chan *parser.Document)
 	for range runtime.GOMAXPROCS(0) {

@@ -257,8 +257,15 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error
 	r := &report.Run{
 		Tool:        report.Tool{Name: "mdcontract", Version: version, URI: "https://github.com/mdcontract/mdcontract"},
 		Files:       res.Files,
+		Paths:       res.Paths,
 		Diagnostics: res.Diagnostics,
-		Color:       o.format == "text" && useColor(stdout, o.noColor),
+		Source: func(p string) []byte {
+			if d := idx.Doc(p); d != nil {
+				return d.Src
+			}
+			return nil
+		},
+		Color: o.format == "text" && useColor(stdout, o.noColor),
 	}
 	if err := printer.Print(stdout, r); err != nil {
 		return exitUsage, fmt.Errorf("writing the report: %w", err)

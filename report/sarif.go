@@ -1,0 +1,220 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/rules"
+)
+
+// SARIF prints a SARIF 2.1.0 log: rule metadata from the embedded docs,
+// related locations, and fixes where a finding has one.
+type SARIF struct{}
+
+func init() { register("sarif", SARIF{}) }
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool        sarifTool              `json:"tool"`
+	Results     []sarifResult          `json:"results"`
+	ColumnKind  string                 `json:"columnKind"`
+	OriginalURI map[string]sarifURIRef `json:"originalUriBaseIds,omitempty"`
+}
+
+type sarifURIRef struct {
+	URI         string    `json:"uri,omitempty"`
+	Description *sarifMsg `json:"description,omitempty"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version"`
+	InformationURI string      `json:"informationUri,omitempty"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifRule struct {
+	ID                   string       `json:"id"`
+	Name                 string       `json:"name"`
+	ShortDescription     sarifMsg     `json:"shortDescription"`
+	FullDescription      *sarifMsg    `json:"fullDescription,omitempty"`
+	Help                 *sarifMsg    `json:"help,omitempty"`
+	DefaultConfiguration sarifDefault `json:"defaultConfiguration"`
+}
+
+type sarifDefault struct {
+	Level string `json:"level"`
+}
+
+type sarifMsg struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
+}
+
+type sarifResult struct {
+	RuleID           string            `json:"ruleId"`
+	RuleIndex        int               `json:"ruleIndex"`
+	Level            string            `json:"level"`
+	Message          sarifMsg          `json:"message"`
+	Locations        []sarifLocation   `json:"locations"`
+	RelatedLocations []sarifLocation   `json:"relatedLocations,omitempty"`
+	Fixes            []sarifFix        `json:"fixes,omitempty"`
+	Properties       map[string]string `json:"properties,omitempty"`
+}
+
+type sarifLocation struct {
+	ID       int           `json:"id,omitempty"`
+	Physical sarifPhysical `json:"physicalLocation"`
+	Message  *sarifMsg     `json:"message,omitempty"`
+}
+
+type sarifPhysical struct {
+	Artifact sarifArtifact `json:"artifactLocation"`
+	Region   *sarifRegion  `json:"region,omitempty"`
+}
+
+type sarifArtifact struct {
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
+}
+
+type sarifRegion struct {
+	StartLine   int  `json:"startLine,omitempty"`
+	StartColumn int  `json:"startColumn,omitempty"`
+	EndLine     int  `json:"endLine,omitempty"`
+	EndColumn   int  `json:"endColumn,omitempty"`
+	ByteOffset  *int `json:"byteOffset,omitempty"`
+	ByteLength  *int `json:"byteLength,omitempty"`
+}
+
+type sarifFix struct {
+	Description sarifMsg            `json:"description"`
+	Changes     []sarifArtifactEdit `json:"artifactChanges"`
+}
+
+type sarifArtifactEdit struct {
+	Artifact     sarifArtifact      `json:"artifactLocation"`
+	Replacements []sarifReplacement `json:"replacements"`
+}
+
+type sarifReplacement struct {
+	Deleted  sarifRegion `json:"deletedRegion"`
+	Inserted sarifMsg    `json:"insertedContent"`
+}
+
+func sarifLevel(s rules.Severity) string {
+	switch s {
+	case rules.Error:
+		return "error"
+	case rules.Warning:
+		return "warning"
+	}
+	return "note"
+}
+
+// Print implements Printer.
+func (SARIF) Print(w io.Writer, r *Run) error {
+	all := rules.All()
+	index := map[string]int{}
+	driver := sarifDriver{Name: r.Tool.Name, Version: r.Tool.Version, InformationURI: r.Tool.URI}
+	for i, ru := range all {
+		index[ru.ID] = i
+		sr := sarifRule{ID: ru.ID, Name: ru.Name, ShortDescription: sarifMsg{Text: ru.Summary},
+			DefaultConfiguration: sarifDefault{Level: sarifLevel(ru.Severity)}}
+		if doc := ru.Doc(); doc != "" {
+			sr.FullDescription = &sarifMsg{Text: firstParagraph(doc)}
+			sr.Help = &sarifMsg{Text: doc, Markdown: doc}
+		}
+		driver.Rules = append(driver.Rules, sr)
+	}
+	run := sarifRun{
+		Tool:       sarifTool{Driver: driver},
+		Results:    []sarifResult{},
+		ColumnKind: "utf16CodeUnits",
+		OriginalURI: map[string]sarifURIRef{
+			"%SRCROOT%": {Description: &sarifMsg{Text: "The repository root."}},
+		},
+	}
+	src := func(p string) []byte {
+		if r.Source == nil {
+			return nil
+		}
+		return r.Source(p)
+	}
+	for _, d := range r.Diagnostics {
+		s := src(d.Path)
+		res := sarifResult{
+			RuleID: d.Rule.ID, RuleIndex: index[d.Rule.ID], Level: sarifLevel(d.Severity),
+			Message: sarifMsg{Text: d.Message},
+			Locations: []sarifLocation{{Physical: sarifPhysical{
+				Artifact: sarifArtifact{URI: d.Path, URIBaseID: "%SRCROOT%"},
+				Region: &sarifRegion{StartLine: d.Line, StartColumn: utf16Col(s, d.Line, d.Column),
+					EndLine: d.EndLine, EndColumn: utf16Col(s, d.EndLine, d.EndColumn)},
+			}}},
+		}
+		for i, rel := range d.Related {
+			loc := sarifLocation{ID: i + 1, Message: &sarifMsg{Text: rel.Message},
+				Physical: sarifPhysical{Artifact: sarifArtifact{URI: rel.Path, URIBaseID: "%SRCROOT%"}}}
+			if rel.Line > 0 {
+				loc.Physical.Region = &sarifRegion{StartLine: rel.Line, StartColumn: max(1, utf16Col(src(rel.Path), rel.Line, max(rel.Column, 1)))}
+			}
+			res.RelatedLocations = append(res.RelatedLocations, loc)
+		}
+		if len(d.Fix) > 0 {
+			edit := sarifArtifactEdit{Artifact: sarifArtifact{URI: d.Path, URIBaseID: "%SRCROOT%"}}
+			for _, e := range d.Fix {
+				edit.Replacements = append(edit.Replacements, sarifReplacement{
+					Deleted:  sarifRegion{ByteOffset: ptr(e.Start), ByteLength: ptr(e.End - e.Start)},
+					Inserted: sarifMsg{Text: e.New},
+				})
+			}
+			res.Fixes = []sarifFix{{Description: sarifMsg{Text: "Apply mdcontract's fix"}, Changes: []sarifArtifactEdit{edit}}}
+		}
+		if d.Contract != "" {
+			res.Properties = map[string]string{"contract": d.Contract}
+		}
+		run.Results = append(run.Results, res)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(sarifLog{
+		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
+		Version: "2.1.0",
+		Runs:    []sarifRun{run},
+	})
+}
+
+// firstParagraph is the doc's first paragraph after its title.
+func firstParagraph(doc string) string {
+	var out []string
+	for _, line := range strings.Split(doc, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "#") {
+			if len(out) > 0 {
+				break
+			}
+			continue
+		}
+		if t == "" {
+			if len(out) > 0 {
+				break
+			}
+			continue
+		}
+		out = append(out, t)
+	}
+	return strings.Join(out, " ")
+}
+
+func ptr(i int) *int { return &i }
