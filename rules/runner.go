@@ -160,6 +160,10 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 	for i := range res.Diagnostics {
 		locate(idx, &res.Diagnostics[i])
 	}
+	res.Diagnostics = applySuppressions(idx, res.Diagnostics, reported, sev)
+	for i := range res.Diagnostics {
+		locate(idx, &res.Diagnostics[i])
+	}
 	SortDiagnostics(res.Diagnostics)
 	sort.Strings(res.Internal)
 	return res

@@ -129,6 +129,8 @@ type checkOptions struct {
 	noColor       bool
 	strict        bool
 	stdinFilename string
+	baseline      string
+	writeBaseline string
 }
 
 func checkFlags(stderr io.Writer) (*flag.FlagSet, *checkOptions) {
@@ -140,6 +142,8 @@ func checkFlags(stderr io.Writer) (*flag.FlagSet, *checkOptions) {
 	fs.StringVar(&o.root, "root", "", "the repo root (default: the nearest folder above the working directory holding .git or .mdcontract.yaml)")
 	fs.BoolVar(&o.noColor, "no-color", false, "never colour the text output")
 	fs.BoolVar(&o.strict, "strict", false, "warnings fail the run too")
+	fs.StringVar(&o.baseline, "baseline", "", "findings recorded in this baseline file pass; new ones fail")
+	fs.StringVar(&o.writeBaseline, "write-baseline", "", "record every finding in this file (then a check with --baseline FILE passes)")
 	fs.StringVar(&o.stdinFilename, "stdin-filename", "", "check standard input as the content of this file (give `-` as the path)")
 	return fs, o
 }
@@ -254,6 +258,19 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error
 		}
 	}
 	res := rules.Run(idx, opt)
+	known := 0
+	if o.baseline != "" {
+		if res.Diagnostics, known, err = applyBaseline(o.baseline, idx, res.Diagnostics); err != nil {
+			return exitUsage, err
+		}
+	}
+	if o.writeBaseline != "" {
+		if err := writeBaseline(o.writeBaseline, idx, res.Diagnostics); err != nil {
+			return exitUsage, err
+		}
+		fmt.Fprintf(stderr, "mdcontract: wrote %d findings to %s\n", len(res.Diagnostics), o.writeBaseline)
+		return exitOK, nil
+	}
 	r := &report.Run{
 		Tool:        report.Tool{Name: "mdcontract", Version: version, URI: "https://github.com/mdcontract/mdcontract"},
 		Files:       res.Files,
@@ -271,7 +288,11 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error
 		return exitUsage, fmt.Errorf("writing the report: %w", err)
 	}
 	if o.format == "text" {
-		fmt.Fprintf(stderr, "mdcontract: %s\n", report.SummaryLine(r))
+		line := report.SummaryLine(r)
+		if known > 0 {
+			line += fmt.Sprintf(" (%d more in the baseline)", known)
+		}
+		fmt.Fprintf(stderr, "mdcontract: %s\n", line)
 	}
 	for _, msg := range res.Internal {
 		fmt.Fprintf(stderr, "mdcontract: %s\n", msg)

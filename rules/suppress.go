@@ -1,0 +1,149 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// Suppression reports suppression comments that give no reason, name an
+// unknown rule, or suppress nothing.
+var Suppression = Register(&Rule{
+	ID:       "MC002",
+	Name:     "suppression",
+	Summary:  "a suppression comment without a reason, for an unknown rule, or that suppresses nothing",
+	Severity: Warning,
+})
+
+// directive is one `<!-- mdcontract-disable-… RULE -- reason -->` comment.
+type directive struct {
+	doc        *parser.Document
+	comment    *parser.Comment
+	file       bool     // disable-file, else disable-next-line
+	rules      []*Rule  // the rules it names
+	unknown    []string // names that are no rule
+	reason     string
+	used       map[*Rule]bool
+	targetLine int // the line a next-line directive applies to
+}
+
+var directiveRe = regexp.MustCompile(`^mdcontract-disable-(next-line|file)\b\s*(.*)$`)
+
+// directives reads the suppression comments of d.
+func directives(d *parser.Document) []*directive {
+	var out []*directive
+	for i := range d.Comments {
+		c := &d.Comments[i]
+		m := directiveRe.FindStringSubmatch(c.Text)
+		if m == nil {
+			continue
+		}
+		dir := &directive{doc: d, comment: c, file: m[1] == "file", used: map[*Rule]bool{}}
+		body := m[2]
+		if j := strings.Index(body, "--"); j >= 0 {
+			dir.reason = strings.TrimSpace(body[j+2:])
+			body = body[:j]
+		}
+		for _, name := range strings.FieldsFunc(body, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' }) {
+			if r := Lookup(name); r != nil {
+				dir.rules = append(dir.rules, r)
+			} else {
+				dir.unknown = append(dir.unknown, name)
+			}
+		}
+		if !dir.file {
+			// the next line that holds something
+			line, _ := d.Position(c.End)
+			next := line + 1
+			for next <= d.Lines.Lines() {
+				s, e := d.Lines.LineStart(next), d.Lines.LineEnd(d.Src, next)
+				if strings.TrimSpace(string(d.Src[s:e])) != "" {
+					break
+				}
+				next++
+			}
+			dir.targetLine = next
+		}
+		out = append(out, dir)
+	}
+	return out
+}
+
+// applySuppressions drops the findings that directives suppress, and adds
+// findings for the directives that are wrong or unused.
+func applySuppressions(idx *parser.Index, ds []Diagnostic, reported func(string) bool, sev func(*Rule) Severity) []Diagnostic {
+	byPath := map[string][]*directive{}
+	for _, d := range idx.Docs {
+		if reported(d.Path) {
+			if dirs := directives(d); len(dirs) > 0 {
+				byPath[d.Path] = dirs
+			}
+		}
+	}
+	if len(byPath) == 0 {
+		return ds
+	}
+	out := ds[:0]
+	for _, d := range ds {
+		if suppressed(byPath[d.Path], d) {
+			continue
+		}
+		out = append(out, d)
+	}
+	if sev(Suppression) == Off {
+		return out
+	}
+	for _, path := range sortedMapKeys(byPath) {
+		for _, dir := range byPath[path] {
+			report := func(msg string) {
+				out = append(out, Diagnostic{Path: path, Start: dir.comment.Start, End: dir.comment.End,
+					Rule: Suppression, Severity: sev(Suppression), Message: msg})
+			}
+			kind := "mdcontract-disable-next-line"
+			if dir.file {
+				kind = "mdcontract-disable-file"
+			}
+			switch {
+			case len(dir.rules) == 0 && len(dir.unknown) == 0:
+				report(fmt.Sprintf("`%s` names no rule: write `<!-- %s RULE -- reason -->`", kind, kind))
+			case len(dir.unknown) > 0:
+				report(fmt.Sprintf("`%s` names %s, which is no rule (`mdcontract rules` lists them)", kind, strings.Join(dir.unknown, ", ")))
+			}
+			if dir.reason == "" {
+				report(fmt.Sprintf("`%s` gives no reason: add ` -- why this is fine` before `-->`, so the next reader knows", kind))
+			}
+			var names []string
+			for _, r := range dir.rules {
+				if !dir.used[r] {
+					names = append(names, r.Name)
+				}
+			}
+			if len(names) > 0 {
+				where := fmt.Sprintf("on line %d", dir.targetLine)
+				if dir.file {
+					where = "in this file"
+				}
+				report(fmt.Sprintf("`%s %s` suppresses nothing: there is no such finding %s; remove the comment", kind, strings.Join(names, " "), where))
+			}
+		}
+	}
+	return out
+}
+
+func suppressed(dirs []*directive, d Diagnostic) bool {
+	if d.Rule == Suppression || d.Rule == ReadError {
+		return false
+	}
+	hit := false
+	for _, dir := range dirs {
+		for _, r := range dir.rules {
+			if r == d.Rule && (dir.file || d.Line == dir.targetLine) {
+				dir.used[r] = true
+				hit = true
+			}
+		}
+	}
+	return hit
+}
