@@ -51,8 +51,10 @@ func (d *Document) Anchors() map[string]bool {
 				a[Slug(strings.TrimSpace(attrIDRe.ReplaceAllString(h.Text, "")))] = true
 			}
 		}
-		for _, m := range explicitAnchorRe.FindAllSubmatch(d.Src, -1) {
-			a[string(m[1])] = true
+		for _, m := range explicitAnchorRe.FindAllSubmatchIndex(d.Src, -1) {
+			if !d.InCode(m[0]) { // in code it is text, not an anchor
+				a[string(d.Src[m[2]:m[3]])] = true
+			}
 		}
 		d.anchors = a
 	})

@@ -34,11 +34,11 @@ var (
 // repoNames are the agents and skills a repo defines, in lower case.
 type repoNames struct {
 	agents, skills map[string]bool
-	plugin         string
+	plugins        map[string]bool // the names of this repo's plugins, lower case
 }
 
 func namesOf(idx *parser.Index) *repoNames {
-	n := &repoNames{agents: map[string]bool{}, skills: map[string]bool{}}
+	n := &repoNames{agents: map[string]bool{}, skills: map[string]bool{}, plugins: map[string]bool{}}
 	for _, d := range idx.Docs {
 		switch d.Kind {
 		case parser.KindAgent, parser.KindAgentBody:
@@ -51,12 +51,12 @@ func namesOf(idx *parser.Index) *repoNames {
 				n.skills[strings.ToLower(k.Value.Value)] = true
 			}
 		case parser.KindManifest:
-			if path.Base(d.Path) == "plugin.json" && n.plugin == "" {
+			if path.Base(d.Path) == "plugin.json" {
 				var m struct {
 					Name string `json:"name"`
 				}
-				if json.Unmarshal(d.Src, &m) == nil {
-					n.plugin = m.Name
+				if json.Unmarshal(d.Src, &m) == nil && m.Name != "" {
+					n.plugins[strings.ToLower(m.Name)] = true
 				}
 			}
 		}
@@ -72,7 +72,7 @@ func (n *repoNames) check(name string, skill bool) (exists, checkable bool) {
 		return true, false
 	}
 	if i := strings.LastIndex(name, ":"); i >= 0 {
-		if !strings.EqualFold(name[:i], n.plugin) {
+		if !n.plugins[strings.ToLower(name[:i])] {
 			return true, false // another plugin's: not ours to check
 		}
 		name = name[i+1:]

@@ -144,7 +144,7 @@ func parseRefAt(d *parser.Document, at, signLen, ls, le int) (sectionRef, bool) 
 		r.file = p
 	default:
 		word := trimmed
-		if i := strings.LastIndexAny(word, " \t(\"'[*_"); i >= 0 {
+		if i := strings.LastIndexAny(word, " \t(\"'[*"); i >= 0 {
 			word = word[i+1:]
 		}
 		switch {
@@ -261,8 +261,8 @@ func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef) {
 			p.Reportf(r.at, r.end, "%s", msg)
 			return
 		}
-		if !strings.HasSuffix(strings.ToLower(target.Path), ".md") {
-			return
+		if !strings.HasSuffix(strings.ToLower(target.Path), ".md") || target.Src == nil {
+			return // not markdown, or not indexed (ignored, excluded): cannot tell
 		}
 	}
 	start, end := target.BodyStart, len(target.Src)
@@ -452,6 +452,9 @@ func boundary(s string, i int) bool {
 // the cited title.
 func closestHeading(d *parser.Document, title string) string {
 	c := strings.Fields(norm(title))
+	for i := range c {
+		c[i] = strings.TrimRight(c[i], ".,;:)!?")
+	}
 	best, bestScore := "", 0
 	for _, h := range d.Headings {
 		w := strings.Fields(norm(h.Text))
