@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -29,10 +30,22 @@ func checkFrontmatterOrder(p *Pass) {
 			continue
 		}
 		if r < last {
-			p.Reportf(k.Offset, k.Offset+len(k.Name),
-				"frontmatter key `%s` comes after `%s`; expected order: %s", k.Name, lastName, strings.Join(s.Order, ", "))
+			p.Report(Diagnostic{Start: k.Offset, End: k.Offset + len(k.Name),
+				Message: fmt.Sprintf("frontmatter key `%s` comes after `%s`; expected order: %s", k.Name, lastName, strings.Join(s.Order, ", ")),
+				Fix:     orderFix(d.Src, fm.ContentStart, fm.ContentEnd, s.Order)})
 			return
 		}
 		last, lastName = r, k.Name
 	}
+}
+
+// orderFix reorders the frontmatter's top-level keys, each with the comment
+// and blank lines above it and the lines that continue its value.
+func orderFix(src []byte, start, end int, order []string) []Edit {
+	blocks, tail, ok := splitKeyBlocks(src, start, end, topKey)
+	if !ok || len(blocks) == 0 {
+		return nil
+	}
+	text := reorderBlocks(blocks, order, eolOf(src[start:end])) + tail
+	return []Edit{{Start: start, End: end, New: text}}
 }

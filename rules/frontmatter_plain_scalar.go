@@ -79,9 +79,11 @@ func checkPlain(p *Pass, d *parser.Document, s *KindSchema, key string, n *yaml.
 		deliberate := len(dropped) > 1 && (dropped[1] == ' ' || dropped[1] == '#') || len(dropped) == 1
 		if !deliberate || proseKeys[key] {
 			kept := strings.TrimRight(text[:cut], " \t")
-			p.Reportf(start+cut-1, lineEnd,
-				"`%s` is cut short: YAML reads ` #` as the start of a comment, so the value ends at `%s` and `%s` is dropped; quote the whole value (\"…\")",
-				key, tail(kept, 40), head(dropped, 40))
+			whole := strings.TrimRight(text, " \t")
+			p.Report(Diagnostic{Start: start + cut - 1, End: lineEnd,
+				Message: fmt.Sprintf("`%s` is cut short: YAML reads ` #` as the start of a comment, so the value ends at `%s` and `%s` is dropped; quote the whole value (\"…\")",
+					key, tail(kept, 40), head(dropped, 40)),
+				Fix: []Edit{{Start: start, End: start + len(whole), New: yamlQuote(whole)}}})
 			return
 		}
 	}
@@ -89,8 +91,10 @@ func checkPlain(p *Pass, d *parser.Document, s *KindSchema, key string, n *yaml.
 		return
 	}
 	if f := s.Field(key); f != nil && (f.Type == TString || f.Type == TStringOrList) && n.Tag != "!!str" && n.Tag != "!!null" {
-		p.Reportf(start, start+len(strings.TrimRight(cutComment(text), " \t")),
-			"`%s` is written %q without quotes, which YAML reads as %s, not text; quote it (\"%s\")", key, n.Value, tagNoun(n.Tag), n.Value)
+		written := strings.TrimRight(cutComment(text), " \t")
+		p.Report(Diagnostic{Start: start, End: start + len(written),
+			Message: fmt.Sprintf("`%s` is written %q without quotes, which YAML reads as %s, not text; quote it (\"%s\")", key, n.Value, tagNoun(n.Tag), n.Value),
+			Fix:     []Edit{{Start: start, End: start + len(written), New: yamlQuote(written)}}})
 	}
 }
 

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/config"
@@ -89,7 +90,7 @@ func checkKeyOrder(p *Pass) {
 					continue
 				}
 				got := blockKeys(d.Src, inst[0], inst[1])
-				compareKeys(p, ct, d, inst[2], got, want, names, src, schema.Anchor, schemaLine)
+				compareKeys(p, ct, d, inst, got, want, names, src, schema.Anchor, schemaLine)
 			}
 		}
 	}
@@ -108,7 +109,38 @@ func instances(d *parser.Document, in *config.Instances) [][3]int {
 	return BetweenMarkers(d, in.Between[0], in.Between[1])
 }
 
-func compareKeys(p *Pass, ct *config.Contract, d *parser.Document, marker int, got, want []blockKey, names []string, src *parser.Document, schemaAt, schemaLine int) {
+// blockOrderFix reorders an instance block's key lines into the schema's
+// order when the block holds exactly the schema's keys, each once;
+// otherwise a key is missing or extra and no reordering makes it right.
+func blockOrderFix(src []byte, inst [3]int, got []blockKey, names []string) []Edit {
+	if len(got) != len(names) {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, k := range got {
+		if seen[k.name] || !slices.Contains(names, k.name) {
+			return nil
+		}
+		seen[k.name] = true
+	}
+	lineKey := map[int]string{}
+	for _, k := range got {
+		lineKey[k.off] = k.name
+	}
+	// key lines are identified by offset, so quoted prefixes (`> `) and
+	// indentation stay as written
+	blocks, tail, ok := splitKeyBlocks(src, inst[0], inst[1], func(ls int, _ string) (string, bool) {
+		name, isKey := lineKey[ls]
+		return name, isKey
+	})
+	if !ok || len(blocks) != len(names) {
+		return nil
+	}
+	return []Edit{{Start: inst[0], End: inst[1], New: reorderBlocks(blocks, names, eolOf(src[inst[0]:inst[1]])) + tail}}
+}
+
+func compareKeys(p *Pass, ct *config.Contract, d *parser.Document, inst [3]int, got, want []blockKey, names []string, src *parser.Document, schemaAt, schemaLine int) {
+	marker := inst[2]
 	i := 0
 	for i < len(got) && i < len(want) && got[i].name == want[i].name {
 		i++
@@ -137,5 +169,6 @@ func compareKeys(p *Pass, ct *config.Contract, d *parser.Document, marker int, g
 		Message: fmt.Sprintf("block keys differ from the schema in %s:%d: %s (block: %s; schema: %s); list the schema's keys in its order",
 			src.Path, schemaLine, detail, strings.Join(gotNames, ", "), strings.Join(names, ", ")),
 		Related: []Related{RelatedAt(src, schemaAt, "schema block")},
+		Fix:     blockOrderFix(d.Src, inst, got, names),
 	})
 }

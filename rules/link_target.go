@@ -57,8 +57,14 @@ func checkPath(p *Pass, start, end int, written, target string, fixable bool) {
 				good := relLink(d.Path, rootRel)
 				msg += fmt.Sprintf("; written repo-root-relative? `%s` exists from the repo root, but GitHub resolves links from the file's folder: write `%s` (or `/%s`)", rootRel, good, rootRel)
 				if fixable {
-					if i := strings.Index(string(d.Src[start:end]), target); i >= 0 && strings.Count(string(d.Src[start:end]), target) == 1 {
-						fix = []Edit{{Start: start + i, End: start + i + len(target), New: good}}
+					// the destination as written: after `(` (or `(<`)
+					src := string(d.Src[start:end])
+					for _, open := range []string{"(<", "("} {
+						if i := strings.LastIndex(src, open+target); i >= 0 {
+							at := start + i + len(open)
+							fix = []Edit{{Start: at, End: at + len(target), New: good}}
+							break
+						}
 					}
 				}
 				p.Report(Diagnostic{Start: start, End: end, Message: msg, Fix: fix})

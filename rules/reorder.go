@@ -1,0 +1,125 @@
+package rules
+
+import (
+	"strconv"
+	"strings"
+)
+
+// keyBlock is a key's lines: the comment and blank lines just above it,
+// its own line, and the lines that continue its value.
+type keyBlock struct {
+	name string
+	text string
+}
+
+// splitKeyBlocks cuts src[start:end] into blocks, one per line at which
+// isKey reports a key (returning its name), and a tail of lines after the
+// last key that belong to none. ok is false when something precedes the
+// first key that is not a comment or blank line.
+func splitKeyBlocks(src []byte, start, end int, isKey func(lineStart int, line string) (string, bool)) (blocks []keyBlock, tail string, ok bool) {
+	var pending strings.Builder // comments and blank lines waiting for a key
+	var cur *keyBlock
+	ok = true
+	for ls := start; ls < end; {
+		nl := strings.IndexByte(string(src[ls:end]), '\n')
+		next := end
+		if nl >= 0 {
+			next = ls + nl + 1
+		}
+		line := string(src[ls:next])
+		body := strings.TrimRight(line, "\r\n")
+		t := strings.TrimSpace(body)
+		if name, isK := isKey(ls, body); isK {
+			if cur != nil {
+				blocks = append(blocks, *cur)
+			}
+			cur = &keyBlock{name: name, text: pending.String() + line}
+			pending.Reset()
+		} else if t == "" || strings.HasPrefix(t, "#") {
+			pending.WriteString(line)
+		} else if cur != nil {
+			// a continuation: first give it the lines held back
+			cur.text += pending.String() + line
+			pending.Reset()
+		} else {
+			ok = false
+			pending.WriteString(line)
+		}
+		ls = next
+	}
+	if cur != nil {
+		blocks = append(blocks, *cur)
+	}
+	return blocks, pending.String(), ok
+}
+
+// reorderBlocks returns the text of blocks rearranged so that keys named in
+// order come in that order, each in the slot of a key of the order; other
+// keys keep their slots. The last block gains a line end if it lacks one.
+func reorderBlocks(blocks []keyBlock, order []string, eol string) string {
+	rank := map[string]int{}
+	for i, k := range order {
+		if _, dup := rank[k]; !dup {
+			rank[k] = i
+		}
+	}
+	var listed []keyBlock
+	for _, b := range blocks {
+		if _, ok := rank[b.name]; ok {
+			listed = append(listed, b)
+		}
+	}
+	// stable sort by rank
+	for i := 1; i < len(listed); i++ {
+		for j := i; j > 0 && rank[listed[j].name] < rank[listed[j-1].name]; j-- {
+			listed[j], listed[j-1] = listed[j-1], listed[j]
+		}
+	}
+	var b strings.Builder
+	next := 0
+	for _, blk := range blocks {
+		if _, ok := rank[blk.name]; ok {
+			blk = listed[next]
+			next++
+		}
+		text := blk.text
+		if !strings.HasSuffix(text, "\n") {
+			text += eol
+		}
+		b.WriteString(text)
+	}
+	return b.String()
+}
+
+// topKey reads `name:` at the start of a line (no indentation).
+func topKey(_ int, line string) (string, bool) {
+	if line == "" || line[0] == ' ' || line[0] == '\t' || line[0] == '#' || line[0] == '-' {
+		return "", false
+	}
+	i := strings.IndexByte(line, ':')
+	if i <= 0 {
+		return "", false
+	}
+	name := strings.TrimSpace(line[:i])
+	if unq, err := strconv.Unquote(name); err == nil {
+		name = unq
+	}
+	if i+1 < len(line) && line[i+1] != ' ' && line[i+1] != '\t' {
+		return "", false
+	}
+	return name, true
+}
+
+// eolOf returns the line ending a text uses.
+func eolOf(b []byte) string {
+	if strings.Contains(string(b), "\r\n") {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// yamlQuote writes s as a YAML double-quoted scalar.
+func yamlQuote(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\t", `\t`)
+	return `"` + r.Replace(s) + `"`
+}
