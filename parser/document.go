@@ -36,6 +36,22 @@ type Document struct {
 
 	anchorsOnce sync.Once
 	anchors     map[string]bool
+	cache       sync.Map
+}
+
+type docCacheEntry struct {
+	once sync.Once
+	v    any
+}
+
+// Cached returns the value stored under key for this document, computing
+// it once with fn. Rules keep derived views of a file here (its citable
+// titles, say); they go away with the document.
+func (d *Document) Cached(key string, fn func() any) any {
+	e, _ := d.cache.LoadOrStore(key, &docCacheEntry{})
+	ce := e.(*docCacheEntry)
+	ce.once.Do(func() { ce.v = fn() })
+	return ce.v
 }
 
 // Heading is an ATX or setext heading outside code.

@@ -12,22 +12,24 @@ import (
 
 // AnchorContract checks facts about anchored regions.
 var AnchorContract = Register(&Rule{
-	ID:        "MC404",
-	Name:      "anchor-contract",
-	Summary:   "anchored regions: presence, count, placement, required or forbidden text",
-	Severity:  Error,
-	CheckRepo: checkAnchorContract,
+	ID:       "MC404",
+	Name:     "anchor-contract",
+	Summary:  "anchored regions: presence, count, placement, required or forbidden text",
+	Severity: Error,
+	Check:    checkAnchorContract,
 })
 
 var listItemRe = regexp.MustCompile(`^\s*(?:\d+[.)]|[-*+])\s+(\S+)`)
 
 func checkAnchorContract(p *Pass) {
+	d := p.Doc
+	if d.Kind == parser.KindManifest {
+		return
+	}
 	for _, ct := range p.contracts("anchor-contract") {
 		ac := ct.AnchorContract
-		for _, d := range docsMatching(p.Index, ac.Files, ac.Exclude) {
-			if p.Reported(d.Path) {
-				anchorIn(p, ct, d)
-			}
+		if globMatch(ac.Files, ac.Exclude, d.Path) {
+			anchorIn(p, ct, d)
 		}
 	}
 }

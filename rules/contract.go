@@ -140,3 +140,24 @@ func substitute(text string, from, to map[string]string) string {
 	}
 	return strings.NewReplacer(pairs...).Replace(text)
 }
+
+type prepResult[T any] struct {
+	v  T
+	ok bool
+}
+
+// prepare computes what a contract needs before it checks files (the
+// canonical text, a schema's keys, the target agents) once per index, for
+// all the per-file passes that share it. A problem with the contract
+// itself is reported once, at its declaration.
+func prepare[T any](p *Pass, ct *config.Contract, fn func() (T, string)) (T, bool) {
+	r := p.Index.Cached("contract:"+strings.Join(ct.Kinds(), ",")+":"+ct.ID, func() any {
+		v, problem := fn()
+		if problem != "" {
+			p.reportConfig(ct, "%s", problem)
+			return prepResult[T]{}
+		}
+		return prepResult[T]{v, true}
+	}).(prepResult[T])
+	return r.v, r.ok
+}

@@ -6,85 +6,103 @@ import (
 	"unicode/utf8"
 
 	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/parser"
 )
 
 // CopyIdentical checks declared copies against their canonical source.
 var CopyIdentical = Register(&Rule{
-	ID:        "MC401",
-	Name:      "copy-identical",
-	Summary:   "declared copies differ from their canonical source",
-	Severity:  Error,
-	CheckRepo: checkCopyIdentical,
+	ID:       "MC401",
+	Name:     "copy-identical",
+	Summary:  "declared copies differ from their canonical source",
+	Severity: Error,
+	Check:    checkCopyIdentical,
 })
 
 func checkCopyIdentical(p *Pass) {
 	for _, ct := range p.contracts("copy") {
-		runCopy(p, ct)
+		copyIn(p, ct, p.Doc)
 	}
 }
 
-func runCopy(p *Pass, ct *config.Contract) {
-	cp := ct.Copy
-	src, err := resolveFile(p.Index, cp.Source.File)
-	if err != nil {
-		p.reportConfig(ct, "canonical source: %v", err)
-		return
-	}
-	canonParts := Select(src, &cp.Source)
-	what := describeSelector(&cp.Source)
-	if len(canonParts) == 0 {
-		p.reportConfig(ct, "the canonical source %s has no %s", src.Path, what)
-		return
-	}
-	canon := canonParts[0]
-	canonLine, _ := src.Position(canon.Anchor)
-	sel := cp.Source
-	sel.File = ""
-	if cp.Select != nil {
-		sel = *cp.Select
-	}
-	copyWhat := describeSelector(&sel)
-	srcParams := map[string]string{}
-	for i := range cp.Params {
-		srcParams[cp.Params[i].Name] = paramValue(src, &cp.Params[i])
-	}
-	for _, d := range docsMatching(p.Index, cp.Copies, cp.Exclude) {
-		if !p.Reported(d.Path) {
-			continue
+// copyPrep is a copy contract's canonical side.
+type copyPrep struct {
+	src            *parser.Document
+	canon          Part
+	canonLine      int
+	sel            config.Selector
+	what, copyWhat string
+	srcParams      map[string]string
+}
+
+func prepareCopy(p *Pass, ct *config.Contract) (*copyPrep, bool) {
+	return prepare(p, ct, func() (*copyPrep, string) {
+		cp := ct.Copy
+		src, err := resolveFile(p.Index, cp.Source.File)
+		if err != nil {
+			return nil, fmt.Sprintf("canonical source: %v", err)
 		}
-		parts := Select(d, &sel)
-		if d == src {
-			if len(parts) <= 1 {
-				continue
-			}
-			parts = parts[1:] // further copies inside the canonical file
+		c := &copyPrep{src: src, what: describeSelector(&cp.Source)}
+		canonParts := Select(src, &cp.Source)
+		if len(canonParts) == 0 {
+			return nil, fmt.Sprintf("the canonical source %s has no %s", src.Path, c.what)
 		}
-		if len(parts) == 0 {
-			if cp.Required {
-				p.ReportContract(ct, Diagnostic{Path: d.Path, Start: d.BodyStart, End: d.BodyStart,
-					Message: fmt.Sprintf("%s lacks %s: it must hold a copy of %s in %s:%d", d.Path, copyWhat, what, src.Path, canonLine),
-					Related: []Related{RelatedAt(src, canon.Anchor, "canonical copy")}})
-			}
-			continue
+		c.canon = canonParts[0]
+		c.canonLine, _ = src.Position(c.canon.Anchor)
+		c.sel = cp.Source
+		c.sel.File = ""
+		if cp.Select != nil {
+			c.sel = *cp.Select
 		}
-		copyParams := map[string]string{}
-		missing := ""
+		c.copyWhat = describeSelector(&c.sel)
+		c.srcParams = map[string]string{}
 		for i := range cp.Params {
-			v := paramValue(d, &cp.Params[i])
-			if v == "" && srcParams[cp.Params[i].Name] != "" {
-				missing = cp.Params[i].Name
-			}
-			copyParams[cp.Params[i].Name] = v
+			c.srcParams[cp.Params[i].Name] = paramValue(src, &cp.Params[i])
 		}
-		if missing != "" {
-			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: parts[0].Anchor, End: parts[0].Anchor,
-				Message: fmt.Sprintf("cannot compare this copy of %s with the canonical one: parameter `%s` has no value in this file", copyWhat, missing)})
-			continue
+		return c, ""
+	})
+}
+
+func copyIn(p *Pass, ct *config.Contract, d *parser.Document) {
+	cp := ct.Copy
+	if d.Kind == parser.KindManifest || !globMatch(cp.Copies, cp.Exclude, d.Path) {
+		return
+	}
+	c, ok := prepareCopy(p, ct)
+	if !ok {
+		return
+	}
+	parts := Select(d, &c.sel)
+	if d == c.src {
+		if len(parts) <= 1 {
+			return
 		}
-		want := substitute(string(canon.Text()), srcParams, copyParams)
-		for _, part := range parts {
-			compareCopy(p, ct, part, want, copyWhat, src.Path, canonLine, canon)
+		parts = parts[1:] // further copies inside the canonical file
+	}
+	if len(parts) == 0 {
+		if cp.Required {
+			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: d.BodyStart, End: d.BodyStart,
+				Message: fmt.Sprintf("%s lacks %s: it must hold a copy of %s in %s:%d", d.Path, c.copyWhat, c.what, c.src.Path, c.canonLine),
+				Related: []Related{RelatedAt(c.src, c.canon.Anchor, "canonical copy")}})
 		}
+		return
+	}
+	copyParams := map[string]string{}
+	missing := ""
+	for i := range cp.Params {
+		v := paramValue(d, &cp.Params[i])
+		if v == "" && c.srcParams[cp.Params[i].Name] != "" {
+			missing = cp.Params[i].Name
+		}
+		copyParams[cp.Params[i].Name] = v
+	}
+	if missing != "" {
+		p.ReportContract(ct, Diagnostic{Path: d.Path, Start: parts[0].Anchor, End: parts[0].Anchor,
+			Message: fmt.Sprintf("cannot compare this copy of %s with the canonical one: parameter `%s` has no value in this file", c.copyWhat, missing)})
+		return
+	}
+	want := substitute(string(c.canon.Text()), c.srcParams, copyParams)
+	for _, part := range parts {
+		compareCopy(p, ct, part, want, c.copyWhat, c.src.Path, c.canonLine, c.canon)
 	}
 }
 

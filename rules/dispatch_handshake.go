@@ -16,11 +16,11 @@ import (
 // builds the environment handshake, in its file or in a dispatcher it
 // delegates to.
 var DispatchHandshake = Register(&Rule{
-	ID:        "MC405",
-	Name:      "dispatch-handshake",
-	Summary:   "a dispatch of a tree-claiming agent with no handshake construction in its file or its dispatcher",
-	Severity:  Error,
-	CheckRepo: checkDispatchHandshake,
+	ID:       "MC405",
+	Name:     "dispatch-handshake",
+	Summary:  "a dispatch of a tree-claiming agent with no handshake construction in its file or its dispatcher",
+	Severity: Error,
+	Check:    checkDispatchHandshake,
 })
 
 // Default evidence that a file builds the handshake: the inline block, a
@@ -83,78 +83,96 @@ type dispatchSite struct {
 }
 
 func checkDispatchHandshake(p *Pass) {
+	d := p.Doc
+	if d.Kind == parser.KindManifest {
+		return
+	}
 	for _, ct := range p.contracts("dispatch-handshake") {
-		runDispatch(p, ct)
+		if globMatch(ct.DispatchHandshake.Files, ct.DispatchHandshake.Exclude, d.Path) {
+			dispatchIn(p, ct, d)
+		}
 	}
 }
 
-func runDispatch(p *Pass, ct *config.Contract) {
-	dh := ct.DispatchHandshake
-	targets := map[string]*parser.Document{}
-	if len(dh.Targets) > 0 {
-		for _, t := range dh.Targets {
-			targets[strings.ToLower(t)] = nil
-		}
-		for _, d := range p.Index.ByKind(parser.KindAgent) {
-			for _, n := range agentNames(d) {
-				if _, ok := targets[n]; ok {
-					targets[n] = d
-				}
-			}
-		}
-	} else {
-		targets = handshakeVerifiers(p.Index)
-	}
-	if len(targets) == 0 {
-		for _, d := range docsMatching(p.Index, dh.Files, dh.Exclude) {
-			if p.Reported(d.Path) {
-				checkCapture(p, ct, d)
-			}
-		}
-		return
-	}
-	evidence := dh.Evidence
-	if len(evidence) == 0 {
-		evidence = defaultEvidence
-	}
-	var res []*regexp.Regexp
-	for _, e := range evidence {
-		res = append(res, compile(e))
-	}
-	has := func(d *parser.Document) bool {
-		for _, re := range res {
+// dispatchPrep is what a dispatch contract knows of the whole repo.
+type dispatchPrep struct {
+	targets map[string]*parser.Document
+	nameRe  *regexp.Regexp
+	res     []*regexp.Regexp
+}
+
+func (dp *dispatchPrep) has(d *parser.Document) bool {
+	return d.Cached(fmt.Sprintf("dispatch-evidence:%p", dp), func() any {
+		for _, re := range dp.res {
 			if re.Match(d.Src) {
 				return true
 			}
 		}
 		return false
-	}
-	names := make([]string, 0, len(targets))
-	for n := range targets {
-		names = append(names, n)
-	}
-	sort.Slice(names, func(i, j int) bool { return len(names[i]) > len(names[j]) })
-	nameRe := regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_-])(` + quoteAll(names) + `)(?:$|[^A-Za-z0-9_-])`)
+	}).(bool)
+}
 
-	for _, d := range docsMatching(p.Index, dh.Files, dh.Exclude) {
-		if !p.Reported(d.Path) || d.Kind == parser.KindManifest {
-			continue
-		}
-		checkCapture(p, ct, d)
-		sites := dispatchSites(d, targets, nameRe)
-		if len(sites) == 0 || has(d) {
-			continue
-		}
-		if via := delegate(p.Index, d, has); via != "" {
-			continue
-		}
-		for _, s := range sites {
-			msg := fmt.Sprintf("dispatches `%s` (%s), which verifies the environment handshake, but neither this file nor a dispatcher it delegates to builds the handshake: prepend the `<!-- subagent-env-handshake v1 -->` block as the skill `subagent-env-handshake` describes, or cite the file that builds it", s.target, s.how)
-			if len(dh.Evidence) > 0 {
-				msg = fmt.Sprintf("dispatches `%s` (%s), a tree-claiming agent, but neither this file nor a dispatcher it cites holds the handshake construction the contract asks for (/%s/)", s.target, s.how, strings.Join(dh.Evidence, "/ or /"))
+func prepareDispatch(p *Pass, ct *config.Contract) *dispatchPrep {
+	dp, _ := prepare(p, ct, func() (*dispatchPrep, string) {
+		dh := ct.DispatchHandshake
+		dp := &dispatchPrep{targets: map[string]*parser.Document{}}
+		if len(dh.Targets) > 0 {
+			for _, t := range dh.Targets {
+				dp.targets[strings.ToLower(t)] = nil
 			}
-			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: s.off, End: s.off, Message: msg})
+			for _, d := range p.Index.ByKind(parser.KindAgent) {
+				for _, n := range agentNames(d) {
+					if _, ok := dp.targets[n]; ok {
+						dp.targets[n] = d
+					}
+				}
+			}
+		} else {
+			dp.targets = handshakeVerifiers(p.Index)
 		}
+		if len(dp.targets) == 0 {
+			return dp, ""
+		}
+		evidence := dh.Evidence
+		if len(evidence) == 0 {
+			evidence = defaultEvidence
+		}
+		for _, e := range evidence {
+			dp.res = append(dp.res, compile(e))
+		}
+		names := make([]string, 0, len(dp.targets))
+		for n := range dp.targets {
+			names = append(names, n)
+		}
+		sort.Slice(names, func(i, j int) bool {
+			return len(names[i]) > len(names[j]) || len(names[i]) == len(names[j]) && names[i] < names[j]
+		})
+		dp.nameRe = regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_-])(` + quoteAll(names) + `)(?:$|[^A-Za-z0-9_-])`)
+		return dp, ""
+	})
+	return dp
+}
+
+func dispatchIn(p *Pass, ct *config.Contract, d *parser.Document) {
+	dh := ct.DispatchHandshake
+	checkCapture(p, ct, d)
+	dp := prepareDispatch(p, ct)
+	if dp == nil || len(dp.targets) == 0 {
+		return
+	}
+	sites := dispatchSites(d, dp.targets, dp.nameRe)
+	if len(sites) == 0 || dp.has(d) {
+		return
+	}
+	if via := delegate(p.Index, d, dp.has); via != "" {
+		return
+	}
+	for _, s := range sites {
+		msg := fmt.Sprintf("dispatches `%s` (%s), which verifies the environment handshake, but neither this file nor a dispatcher it delegates to builds the handshake: prepend the `<!-- subagent-env-handshake v1 -->` block as the skill `subagent-env-handshake` describes, or cite the file that builds it", s.target, s.how)
+		if len(dh.Evidence) > 0 {
+			msg = fmt.Sprintf("dispatches `%s` (%s), a tree-claiming agent, but neither this file nor a dispatcher it cites holds the handshake construction the contract asks for (/%s/)", s.target, s.how, strings.Join(dh.Evidence, "/ or /"))
+		}
+		p.ReportContract(ct, Diagnostic{Path: d.Path, Start: s.off, End: s.off, Message: msg})
 	}
 }
 
@@ -261,11 +279,20 @@ func dispatchSites(d *parser.Document, targets map[string]*parser.Document, name
 		if isRow && isMappingTable(header, line) {
 			return true
 		}
+		// cheap tests first: most lines name neither
+		hasType := strings.Contains(line, "subagent_type")
+		hasAgent := strings.Contains(line, "Agent")
+		if !hasType && !hasAgent {
+			return true
+		}
 		for _, m := range subagentTypeRe.FindAllStringSubmatchIndex(line, -1) {
 			name := line[m[2]:m[3]]
 			if _, ok := targets[strings.ToLower(name)]; ok && !ownInvocation.MatchString(line) {
 				add(ls+m[0], name, "`subagent_type: "+name+"`")
 			}
+		}
+		if !hasAgent {
+			return true
 		}
 		for _, sent := range sentences(line) {
 			if !agentToolRe.MatchString(sent.text) || ownInvocation.MatchString(sent.text) {

@@ -12,11 +12,11 @@ import (
 
 // HeadingIndex checks a line that enumerates another file's headings.
 var HeadingIndex = Register(&Rule{
-	ID:        "MC406",
-	Name:      "heading-index",
-	Summary:   "an enumeration of another file's headings that is incomplete or stale",
-	Severity:  Error,
-	CheckRepo: checkHeadingIndex,
+	ID:       "MC406",
+	Name:     "heading-index",
+	Summary:  "an enumeration of another file's headings that is incomplete or stale",
+	Severity: Error,
+	Check:    checkHeadingIndex,
 })
 
 var (
@@ -25,12 +25,13 @@ var (
 )
 
 func checkHeadingIndex(p *Pass) {
+	d := p.Doc
+	if d.Kind == parser.KindManifest {
+		return
+	}
 	for _, ct := range p.contracts("heading-index") {
-		hi := ct.HeadingIndex
-		for _, d := range docsMatching(p.Index, hi.Files, nil) {
-			if p.Reported(d.Path) {
-				headingIndexIn(p, ct, d)
-			}
+		if globMatch(ct.HeadingIndex.Files, nil, d.Path) {
+			headingIndexIn(p, ct, d)
 		}
 	}
 }

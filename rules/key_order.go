@@ -12,11 +12,11 @@ import (
 
 // KeyOrder checks that instance blocks list a schema block's keys in order.
 var KeyOrder = Register(&Rule{
-	ID:        "MC402",
-	Name:      "key-order",
-	Summary:   "key sequences in instance blocks differ from a schema block",
-	Severity:  Error,
-	CheckRepo: checkKeyOrder,
+	ID:       "MC402",
+	Name:     "key-order",
+	Summary:  "key sequences in instance blocks differ from a schema block",
+	Severity: Error,
+	Check:    checkKeyOrder,
 })
 
 var blockKeyRe = regexp.MustCompile(`^\s*(?:-\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*:(?:\s|$)`)
@@ -57,41 +57,54 @@ func blockKeys(src []byte, start, end int) []blockKey {
 	return keys
 }
 
+type keyOrderPrep struct {
+	src        *parser.Document
+	schema     Part
+	schemaLine int
+	want       []blockKey
+	names      []string
+}
+
 func checkKeyOrder(p *Pass) {
+	d := p.Doc
 	for _, ct := range p.contracts("key-order") {
 		ko := ct.KeyOrder
-		src, err := resolveFile(p.Index, ko.Schema.File)
-		if err != nil {
-			p.reportConfig(ct, "schema: %v", err)
+		if d.Kind == parser.KindManifest || !globMatch(ko.Instances.Files, ko.Instances.Exclude, d.Path) {
 			continue
 		}
-		parts := Select(src, &ko.Schema)
-		if len(parts) == 0 {
-			p.reportConfig(ct, "the schema file %s has no %s", src.Path, describeSelector(&ko.Schema))
+		insts := instances(d, &ko.Instances)
+		if len(insts) == 0 {
 			continue
 		}
-		schema := parts[0]
-		want := blockKeys(src.Src, schema.Start, schema.End)
-		if len(want) == 0 {
-			p.reportConfig(ct, "the schema block in %s holds no `key:` lines", src.Path)
+		k, ok := prepare(p, ct, func() (*keyOrderPrep, string) {
+			src, err := resolveFile(p.Index, ko.Schema.File)
+			if err != nil {
+				return nil, fmt.Sprintf("schema: %v", err)
+			}
+			parts := Select(src, &ko.Schema)
+			if len(parts) == 0 {
+				return nil, fmt.Sprintf("the schema file %s has no %s", src.Path, describeSelector(&ko.Schema))
+			}
+			k := &keyOrderPrep{src: src, schema: parts[0]}
+			k.want = blockKeys(src.Src, k.schema.Start, k.schema.End)
+			if len(k.want) == 0 {
+				return nil, fmt.Sprintf("the schema block in %s holds no `key:` lines", src.Path)
+			}
+			k.schemaLine, _ = src.Position(k.schema.Anchor)
+			for _, w := range k.want {
+				k.names = append(k.names, w.name)
+			}
+			return k, ""
+		})
+		if !ok {
 			continue
 		}
-		schemaLine, _ := src.Position(schema.Anchor)
-		var names []string
-		for _, k := range want {
-			names = append(names, k.name)
-		}
-		for _, d := range docsMatching(p.Index, ko.Instances.Files, ko.Instances.Exclude) {
-			if !p.Reported(d.Path) {
+		for _, inst := range insts {
+			if d == k.src && inst[0] >= k.schema.Start && inst[1] <= k.schema.End {
 				continue
 			}
-			for _, inst := range instances(d, &ko.Instances) {
-				if d == src && inst[0] >= schema.Start && inst[1] <= schema.End {
-					continue
-				}
-				got := blockKeys(d.Src, inst[0], inst[1])
-				compareKeys(p, ct, d, inst, got, want, names, src, schema.Anchor, schemaLine)
-			}
+			got := blockKeys(d.Src, inst[0], inst[1])
+			compareKeys(p, ct, d, inst, got, k.want, k.names, k.src, k.schema.Anchor, k.schemaLine)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"encoding/json"
 	"path"
 	"regexp"
@@ -103,11 +104,16 @@ func checkNameRef(p *Pass) {
 	}
 	src := d.Src
 	forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
-		line := string(src[ls:le])
+		raw := src[ls:le]
+		hasType, hasSkill := bytes.Contains(raw, []byte("subagent_type")), bytes.Contains(raw, []byte("Skill("))
+		if !hasType && !hasSkill {
+			return true
+		}
+		line := string(raw)
 		for _, m := range subagentTypeRe.FindAllStringSubmatchIndex(line, -1) {
 			report(ls+m[2], ls+m[3], line[m[2]:m[3]], false, "`subagent_type`")
 		}
-		if !inFence(d, ls) {
+		if hasSkill && !inFence(d, ls) {
 			for _, m := range skillCallRe.FindAllStringSubmatchIndex(line, -1) {
 				report(ls+m[2], ls+m[3], line[m[2]:m[3]], true, "`Skill(…)`")
 			}

@@ -12,25 +12,27 @@ import (
 
 // RequiredSection checks that headings exist, in order and in place.
 var RequiredSection = Register(&Rule{
-	ID:        "MC403",
-	Name:      "required-section",
-	Summary:   "required headings missing, misplaced or out of order",
-	Severity:  Error,
-	CheckRepo: checkRequiredSection,
+	ID:       "MC403",
+	Name:     "required-section",
+	Summary:  "required headings missing, misplaced or out of order",
+	Severity: Error,
+	Check:    checkRequiredSection,
 })
 
 func checkRequiredSection(p *Pass) {
+	d := p.Doc
+	if d.Kind == parser.KindManifest {
+		return
+	}
 	for _, ct := range p.contracts("required-section") {
 		rs := ct.RequiredSection
-		for _, d := range docsMatching(p.Index, rs.Files, rs.Exclude) {
-			if !p.Reported(d.Path) || !p.settings().kindIn(d, rs.Kinds) {
-				continue
-			}
-			if rs.When != "" && !bytes.Contains(d.Src, []byte(rs.When)) {
-				continue
-			}
-			requiredIn(p, ct, d)
+		if !globMatch(rs.Files, rs.Exclude, d.Path) || !p.settings().kindIn(d, rs.Kinds) {
+			continue
 		}
+		if rs.When != "" && !bytes.Contains(d.Src, []byte(rs.When)) {
+			continue
+		}
+		requiredIn(p, ct, d)
 	}
 }
 

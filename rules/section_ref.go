@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"regexp"
@@ -347,6 +348,50 @@ func norm(s string) string {
 	return strings.ToLower(strings.Join(strings.Fields(s), " "))
 }
 
+// titleCand is a heading (or a form of it) or bold label a reference can name.
+type titleCand struct {
+	at    int // where it stands (for range filtering)
+	level int // heading level; 0 for bold labels
+	s, e  int // the section it opens
+	text  string
+}
+
+// titleCands lists a document's citable titles once: each heading (with
+// its numbering dropped, its core and its text after a `Label:`) and each
+// bold label.
+func titleCands(d *parser.Document) []titleCand {
+	return d.Cached("section-ref/titles", func() any { return buildTitleCands(d) }).([]titleCand)
+}
+
+func buildTitleCands(d *parser.Document) []titleCand {
+	var cands []titleCand
+	for i := range d.Sections {
+		sec := &d.Sections[i]
+		h := sec.Heading
+		add := func(t string) {
+			cands = append(cands, titleCand{at: h.Start, level: h.Level, s: sec.Start, e: sec.End, text: t})
+		}
+		t := norm(headingNumberRe.ReplaceAllString(h.Text, ""))
+		add(t)
+		if core := headingCore(t); core != t {
+			add(core)
+		}
+		if j := strings.Index(t, ": "); j > 0 && j < 20 {
+			add(t[j+2:])
+			add(headingCore(t[j+2:]))
+		}
+	}
+	forLines(d.Src, d.BodyStart, len(d.Src), func(ls, le int) bool {
+		if bytes.Contains(d.Src[ls:le], []byte("**")) {
+			if m := boldLabelRe.FindSubmatch(d.Src[ls:le]); m != nil {
+				cands = append(cands, titleCand{at: ls, s: ls, e: le, text: norm(strings.TrimRight(string(m[1]), ":"))})
+			}
+		}
+		return true
+	})
+	return cands
+}
+
 // findTitle finds a heading or bold label for a cited title within
 // [start,end) and returns its section.
 func findTitle(d *parser.Document, title string, level int, exact bool, start, end int) (int, int, bool) {
@@ -354,34 +399,12 @@ func findTitle(d *parser.Document, title string, level int, exact bool, start, e
 	if c == "" {
 		return 0, 0, false
 	}
-	type cand struct {
-		s, e int
-		text string
-	}
-	var cands []cand
-	for i := range d.Sections {
-		h := d.Sections[i].Heading
-		if h.Start < start || h.Start >= end || (level > 0 && h.Level != level) {
-			continue
-		}
-		t := norm(headingNumberRe.ReplaceAllString(h.Text, ""))
-		cands = append(cands, cand{d.Sections[i].Start, d.Sections[i].End, t})
-		// The heading's core, before a parenthesis, dash or colon that
-		// adds detail, and after a `Label:` that files it.
-		if core := headingCore(t); core != t {
-			cands = append(cands, cand{d.Sections[i].Start, d.Sections[i].End, core})
-		}
-		if j := strings.Index(t, ": "); j > 0 && j < 20 {
-			after := t[j+2:]
-			cands = append(cands, cand{d.Sections[i].Start, d.Sections[i].End, after}, cand{d.Sections[i].Start, d.Sections[i].End, headingCore(after)})
+	var cands []titleCand
+	for _, k := range titleCands(d) {
+		if k.at >= start && k.at < end && (level == 0 || k.level == level) {
+			cands = append(cands, k)
 		}
 	}
-	forLines(d.Src, start, end, func(ls, le int) bool {
-		if m := boldLabelRe.FindSubmatch(d.Src[ls:le]); m != nil {
-			cands = append(cands, cand{ls, le, norm(strings.TrimRight(string(m[1]), ":"))})
-		}
-		return true
-	})
 	// exact first
 	for _, k := range cands {
 		if k.text == c {

@@ -238,3 +238,121 @@ func TestCorpusReferences(t *testing.T) {
 		t.Errorf("link-target findings %v, want exactly %v (README.md and CONTRIBUTING.md hold only web routes)", targets, want)
 	}
 }
+
+// copyTree copies dir into a new temporary folder (the corpus is read-only).
+func copyTree(t *testing.T, dir string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		target := filepath.Join(dst, rel)
+		if e.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// TestCorpusFix runs --fix on a copy of the corpus: the shells' finding
+// templates, the truncated scalars and the links with one repo-root
+// resolution are repaired, and no file without a fixable finding changes.
+func TestCorpusFix(t *testing.T) {
+	dir := copyTree(t, corpusDir(t))
+	before := snapshot(t, dir)
+	var stdout, stderr bytes.Buffer
+	type diag = struct {
+		Path    string `json:"path"`
+		Line    int    `json:"line"`
+		Name    string `json:"name"`
+		Fixable bool   `json:"fixable"`
+	}
+	var pre struct{ Diagnostics []diag }
+	run([]string{"check", "--root", dir, "--format", "json"}, strings.NewReader(""), &stdout, &stderr)
+	if err := json.Unmarshal(stdout.Bytes(), &pre); err != nil {
+		t.Fatal(err)
+	}
+	fixable := map[string]bool{}
+	counts := map[string]int{}
+	for _, d := range pre.Diagnostics {
+		if d.Fixable {
+			fixable[d.Path] = true
+			counts[d.Name]++
+		}
+	}
+	t.Logf("fixable findings by rule: %v", counts)
+	if counts["copy-identical"] != 13 || counts["frontmatter-plain-scalar"] != 2 || counts["link-target"] != 3 {
+		t.Errorf("fixable: %v; want 13 copy-identical, 2 frontmatter-plain-scalar, 3 link-target", counts)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	run([]string{"check", "--root", dir, "--fix", "--format", "json"}, strings.NewReader(""), &stdout, &stderr)
+	t.Log(strings.TrimSpace(stderr.String()))
+	var post struct{ Diagnostics []diag }
+	if err := json.Unmarshal(stdout.Bytes(), &post); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range post.Diagnostics {
+		if d.Fixable {
+			t.Errorf("fixable finding after --fix: %s:%d %s", d.Path, d.Line, d.Name)
+		}
+	}
+	after := snapshot(t, dir)
+	for p, b := range after {
+		if before[p] != b && !fixable[p] {
+			t.Errorf("%s changed but had no fixable finding", p)
+		}
+	}
+	for p := range fixable {
+		if before[p] == after[p] {
+			t.Errorf("%s had a fixable finding but did not change", p)
+		}
+	}
+	// a second --fix writes nothing
+	stdout.Reset()
+	stderr.Reset()
+	run([]string{"check", "--root", dir, "--fix"}, strings.NewReader(""), &stdout, &stderr)
+	if again := snapshot(t, dir); !mapsEqual(again, after) {
+		t.Error("a second --fix changed files")
+	}
+}
+
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func mapsEqual(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}

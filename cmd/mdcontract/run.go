@@ -32,6 +32,7 @@ contracts between files.
 
 Usage:
   mdcontract [check] [flags] [path ...]   check a repo (default: the repo holding the cwd)
+  mdcontract lsp                          language server on stdin/stdout
   mdcontract rules                        list rules: id, name, severity, summary
   mdcontract explain RULE                 a rule's documentation (id or name)
   mdcontract init                         write a starter .mdcontract.yaml
@@ -49,7 +50,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd := "check"
 	if len(args) > 0 {
 		switch args[0] {
-		case "check", "rules", "explain", "version", "help", "init":
+		case "check", "rules", "explain", "version", "help", "init", "lsp":
 			cmd, args = args[0], args[1:]
 		case "-h", "--help", "-help":
 			cmd = "help"
@@ -74,6 +75,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = initConfig(args, stdout)
 	case "check":
 		code, err = check(args, stdin, stdout, stderr)
+	case "lsp":
+		return runLSP(stdin, stdout, stderr)
 	}
 	if err != nil {
 		var ue usageError
@@ -131,6 +134,7 @@ type checkOptions struct {
 	stdinFilename string
 	baseline      string
 	writeBaseline string
+	fix, diff     bool
 }
 
 func checkFlags(stderr io.Writer) (*flag.FlagSet, *checkOptions) {
@@ -142,6 +146,8 @@ func checkFlags(stderr io.Writer) (*flag.FlagSet, *checkOptions) {
 	fs.StringVar(&o.root, "root", "", "the repo root (default: the nearest folder above the working directory holding .git or .mdcontract.yaml)")
 	fs.BoolVar(&o.noColor, "no-color", false, "never colour the text output")
 	fs.BoolVar(&o.strict, "strict", false, "warnings fail the run too")
+	fs.BoolVar(&o.fix, "fix", false, "apply the fixes of fixable findings (files are rewritten atomically), then report what remains")
+	fs.BoolVar(&o.diff, "diff", false, "print the fixes as a unified diff and write nothing")
 	fs.StringVar(&o.baseline, "baseline", "", "findings recorded in this baseline file pass; new ones fail")
 	fs.StringVar(&o.writeBaseline, "write-baseline", "", "record every finding in this file (then a check with --baseline FILE passes)")
 	fs.StringVar(&o.stdinFilename, "stdin-filename", "", "check standard input as the content of this file (give `-` as the path)")
@@ -175,6 +181,12 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error
 			return exitOK, nil
 		}
 		return exitUsage, usageError{err.Error()}
+	}
+	if o.fix && o.diff {
+		return exitUsage, usageError{"--fix and --diff do not go together: --diff shows the fixes, --fix applies them"}
+	}
+	if o.fix && o.stdinFilename != "" {
+		return exitUsage, usageError{"--fix rewrites files on disk; with --stdin-filename use --diff"}
 	}
 	printer, ok := report.Lookup(o.format)
 	if !ok {
@@ -258,6 +270,20 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error
 		}
 	}
 	res := rules.Run(idx, opt)
+	if o.diff {
+		return showDiff(idx, res, stdout, stderr), nil
+	}
+	if o.fix {
+		fixed, err := applyFixes(idx, res, stderr)
+		if err != nil {
+			return exitUsage, err
+		}
+		if fixed > 0 {
+			// report what remains, from the files as now written
+			idx = parser.Load(root, load)
+			res = rules.Run(idx, opt)
+		}
+	}
 	known := 0
 	if o.baseline != "" {
 		if res.Diagnostics, known, err = applyBaseline(o.baseline, idx, res.Diagnostics); err != nil {

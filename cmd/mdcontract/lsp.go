@@ -1,0 +1,14 @@
+package main
+
+import (
+	"io"
+
+	"github.com/mdcontract/mdcontract/lsp"
+)
+
+// runLSP serves the language server protocol on stdin and stdout until the
+// client says exit; the server's own log goes to stderr. Arguments after
+// `lsp` are ignored: some clients add `--stdio`.
+func runLSP(stdin io.Reader, stdout, stderr io.Writer) int {
+	return lsp.Serve(stdin, stdout, lsp.Options{Version: version, Log: stderr})
+}

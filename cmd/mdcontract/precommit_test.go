@@ -1,0 +1,388 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The pre-commit tests drive the real `pre-commit` (Debian's package; any
+// version from 2.9 on reads .pre-commit-hooks.yaml the same way) against this
+// checkout, the way a user's repo runs the hook: pre-commit clones the hook
+// repo, builds it with `go install ./...` and the `go` on PATH, and runs
+// `mdcontract check FILE...` on the staged files at the root of the user's repo.
+//
+// They skip when `pre-commit`, `git` or `go` is missing, except under CI=true,
+// where a missing tool fails the run: CI must exercise the hook.
+//
+// Go's build and module caches are reused from `go env GOCACHE` and
+// `go env GOMODCACHE`, so only pre-commit's own state is cold and a run takes
+// seconds; to time a fully cold hook install (modules fetched through
+// GOPROXY), run the test with GOCACHE and GOMODCACHE pointing at empty folders.
+
+// requireTools skips the test (fails it under CI=true) unless every named
+// program is on PATH.
+func requireTools(t *testing.T, names ...string) {
+	t.Helper()
+	var missing []string
+	for _, n := range names {
+		if _, err := exec.LookPath(n); err != nil {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) == 0 {
+		return
+	}
+	skipOrFail(t, "not on PATH: "+strings.Join(missing, ", ")+" (on Debian: apt-get install pre-commit git; .ci/run installs them)")
+}
+
+// skipOrFail skips the test with msg, or fails it under CI=true.
+func skipOrFail(t *testing.T, msg string) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("CI=true and %s", msg)
+	}
+	t.Skip(msg)
+}
+
+// hookRepoRoot is the root of this checkout: the folder holding go.mod and
+// .pre-commit-hooks.yaml, two levels above this package.
+func hookRepoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"go.mod", ".pre-commit-hooks.yaml"} {
+		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
+			t.Fatalf("%s is not the repo root: %v", root, err)
+		}
+	}
+	return root
+}
+
+// TestPreCommitBuildsOnlyMdcontract guards what pre-commit's `go install ./...`
+// puts on the hook's PATH: the mdcontract command and nothing else.
+func TestPreCommitBuildsOnlyMdcontract(t *testing.T) {
+	requireTools(t, "go")
+	root := hookRepoRoot(t)
+	cmd := exec.Command("go", "list", "-f", `{{if eq .Name "main"}}{{.ImportPath}}{{end}}`, "./...")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderrOf(err))
+	}
+	got := strings.Fields(string(out))
+	want := "github.com/mdcontract/mdcontract/cmd/mdcontract"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("`go install ./...` (as pre-commit builds a golang hook) would install %v; want only %s", got, want)
+	}
+}
+
+// TestPreCommit runs the hook of .pre-commit-hooks.yaml through pre-commit on
+// a throwaway repo: a bad skill fails the commit with the finding, the fixed
+// skill passes, and a rename that breaks another file's link is reported when
+// that file is part of the commit (or with --all-files).
+func TestPreCommit(t *testing.T) {
+	requireTools(t, "pre-commit", "git", "go")
+	root := hookRepoRoot(t)
+
+	ctx := context.Background()
+	if dl, ok := t.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, dl.Add(-30*time.Second))
+		defer cancel()
+	}
+
+	tmp := t.TempDir()
+	dirs := map[string]string{}
+	for _, d := range []string{"home", "tmp", "pre-commit", "xdg-cache", "xdg-config", "hook", "work"} {
+		dirs[d] = filepath.Join(tmp, d)
+		if err := os.MkdirAll(dirs[d], 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := preCommitEnv(t, root, dirs)
+
+	// The hook repo. try-repo takes a repo's uncommitted changes only for
+	// tracked files (`git add -u`), so it would miss new files such as
+	// .pre-commit-hooks.yaml itself before its first commit, and a checkout
+	// where someone has new, untracked Go files would not build. So commit a
+	// snapshot of the working tree (tracked and untracked, less what
+	// .gitignore ignores) to a repo of its own and point pre-commit at that.
+	hook := dirs["hook"]
+	snapshotWorkTree(t, root, hook)
+	gitRun(t, ctx, env, hook, "-c", "init.defaultBranch=main", "init", "-q")
+	gitRun(t, ctx, env, hook, "add", "-A")
+	gitRun(t, ctx, env, hook, "commit", "-q", "--no-verify", "-m", "snapshot of the working tree")
+	gitRun(t, ctx, env, hook, "tag", "v0.1.0")
+
+	// The user's repo: two linked files, and the config snippet of the README
+	// with this snapshot as the repo.
+	work := dirs["work"]
+	gitRun(t, ctx, env, work, "-c", "init.defaultBranch=main", "init", "-q")
+	writeFile(t, work, "a.md", "# A\n\nSee [the guide](b.md) and b.md § Setup.\n")
+	writeFile(t, work, "b.md", "# B\n\n## Setup\n\nSteps.\n")
+	writeFile(t, work, ".pre-commit-config.yaml", "repos:\n  - repo: "+hook+"\n    rev: v0.1.0\n    hooks:\n      - id: mdcontract\n")
+	gitRun(t, ctx, env, work, "add", "-A")
+	gitRun(t, ctx, env, work, "commit", "-q", "--no-verify", "-m", "baseline")
+
+	// 1. try-repo: a skill whose name is not its folder fails the commit.
+	writeFile(t, work, "skills/demo/SKILL.md", "---\nname: wrong\ndescription: Use when testing the pre-commit hook.\n---\n\n# Demo\n")
+	gitRun(t, ctx, env, work, "add", "skills/demo/SKILL.md")
+	out := preCommit(t, ctx, env, work, "bad skill, try-repo (fresh pre-commit store)", false, "try-repo", hook, "mdcontract")
+	mustContain(t, out, "skills/demo/SKILL.md:2:", "[MC107/name-matches-path]", "- exit code: 1")
+
+	// 2. try-repo: the fixed skill passes.
+	writeFile(t, work, "skills/demo/SKILL.md", "---\nname: demo\ndescription: Use when testing the pre-commit hook.\n---\n\n# Demo\n")
+	gitRun(t, ctx, env, work, "add", "skills/demo/SKILL.md")
+	preCommit(t, ctx, env, work, "fixed skill, try-repo (fresh pre-commit store)", true, "try-repo", hook, "mdcontract")
+	gitRun(t, ctx, env, work, "commit", "-q", "--no-verify", "-m", "demo skill")
+
+	// 3. A rename alone: pre-commit passes the staged files, here only c.md
+	// (deleted files are never passed). mdcontract indexes the whole repo but
+	// reports only on the files it is given, so a.md's now broken link is not
+	// reported: the commit passes. This is the documented limit of the hook;
+	// a full `mdcontract check` in CI (or --all-files) catches it.
+	gitRun(t, ctx, env, work, "mv", "b.md", "c.md")
+	preCommit(t, ctx, env, work, "rename only, run (installs into PRE_COMMIT_HOME: cold)", true, "run", "--verbose")
+	assertHookBinaries(t, dirs["pre-commit"])
+
+	// 4. --all-files passes every tracked file: a.md's finding appears.
+	out = preCommit(t, ctx, env, work, "rename, run --all-files (warm)", false, "run", "--all-files")
+	mustContain(t, out, "a.md:3:", "[MC301/link-target]", "[MC303/section-ref]", "- exit code: 1")
+
+	// 5. The rename and an edit of a.md in the same commit: a.md is staged,
+	// so its link to the renamed file is reported.
+	writeFile(t, work, "a.md", "# A\n\nSee [the guide](b.md) and b.md § Setup.\n\nMore.\n")
+	gitRun(t, ctx, env, work, "add", "a.md")
+	out = preCommit(t, ctx, env, work, "rename + staged a.md, run (warm)", false, "run")
+	mustContain(t, out, "a.md:3:", "[MC301/link-target]", "[MC303/section-ref]", "- exit code: 1")
+	if strings.Contains(out, "c.md:") {
+		t.Errorf("findings on c.md, which is fine:\n%s", out)
+	}
+
+	// 6. a.md follows the rename: the commit passes.
+	writeFile(t, work, "a.md", "# A\n\nSee [the guide](c.md) and c.md § Setup.\n\nMore.\n")
+	gitRun(t, ctx, env, work, "add", "a.md")
+	preCommit(t, ctx, env, work, "a.md fixed, run (warm)", true, "run")
+}
+
+// preCommitEnv is the environment of every command: no GIT_* or PRE_COMMIT*
+// variables from outside, git's author and committer given by variables (never
+// a global config), HOME, TMPDIR, XDG folders and PRE_COMMIT_HOME in the test's
+// temporary folder, and Go's caches and module settings as `go env` reports
+// them for this process (HOME moves, so a go env file under it would be lost).
+func preCommitEnv(t *testing.T, root string, dirs map[string]string) []string {
+	t.Helper()
+	goenv := map[string]string{}
+	keys := []string{"GOCACHE", "GOMODCACHE", "GOPROXY", "GOFLAGS", "GONOPROXY", "GONOSUMDB", "GOPRIVATE", "GOSUMDB", "GOINSECURE", "GOTOOLCHAIN"}
+	cmd := exec.Command("go", append([]string{"env", "-json"}, keys...)...)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go env: %v\n%s", err, stderrOf(err))
+	}
+	if err := json.Unmarshal(out, &goenv); err != nil {
+		t.Fatalf("go env -json: %v", err)
+	}
+
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch {
+		case strings.HasPrefix(k, "GIT_"), strings.HasPrefix(k, "PRE_COMMIT"), strings.HasPrefix(k, "XDG_"),
+			k == "HOME", k == "TMPDIR", k == "GOPATH", k == "GOBIN", k == "GOENV":
+			continue
+		}
+		if _, ok := goenv[k]; ok {
+			continue
+		}
+		env = append(env, kv)
+	}
+	for _, k := range keys {
+		if v := goenv[k]; v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	return append(env,
+		"HOME="+dirs["home"],
+		"TMPDIR="+dirs["tmp"],
+		"XDG_CACHE_HOME="+dirs["xdg-cache"],
+		"XDG_CONFIG_HOME="+dirs["xdg-config"],
+		"PRE_COMMIT_HOME="+dirs["pre-commit"],
+		"GOENV=off",
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=mdcontract test",
+		"GIT_AUTHOR_EMAIL=test@mdcontract.invalid",
+		"GIT_COMMITTER_NAME=mdcontract test",
+		"GIT_COMMITTER_EMAIL=test@mdcontract.invalid",
+		"NO_COLOR=1",
+	)
+}
+
+// snapshotWorkTree copies the files of root's working tree that git tracks or
+// would track (untracked files not ignored by .gitignore) into dst.
+func snapshotWorkTree(t *testing.T, root, dst string) {
+	t.Helper()
+	// Run with the caller's own environment: their git settings (such as
+	// safe.directory) apply to their checkout.
+	cmd := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		skipOrFail(t, fmt.Sprintf("%s is not a git checkout that git can read (git ls-files: %v: %s)", root, err, bytes.TrimSpace(stderrOf(err))))
+	}
+	n := 0
+	for _, rel := range strings.Split(string(out), "\x00") {
+		if rel == "" {
+			continue
+		}
+		src := filepath.Join(root, filepath.FromSlash(rel))
+		st, err := os.Lstat(src)
+		if err != nil || st.IsDir() {
+			continue // deleted in the working tree, or a submodule
+		}
+		to := filepath.Join(dst, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode()&os.ModeSymlink != 0 {
+			link, err := os.Readlink(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(link, to); err != nil {
+				t.Fatal(err)
+			}
+			n++
+			continue
+		}
+		if err := copyFile(src, to, st.Mode().Perm()); err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatalf("git ls-files listed no files in %s", root)
+	}
+}
+
+func copyFile(src, dst string, perm os.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+func writeFile(t *testing.T, dir, rel, content string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func gitRun(t *testing.T, ctx context.Context, env []string, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir, cmd.Env = dir, env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// preCommitTimeout bounds one pre-commit run. A cold hook install runs
+// `go install` through the module proxy; it takes seconds with warm Go caches
+// and under a minute with empty ones.
+const preCommitTimeout = 10 * time.Minute
+
+// preCommit runs pre-commit in dir, logs its time and output, and checks that
+// it passed or failed as expected. It returns the combined output.
+func preCommit(t *testing.T, ctx context.Context, env []string, dir, what string, wantPass bool, args ...string) string {
+	t.Helper()
+	args = append(args, "--color", "never")
+	ctx, cancel := context.WithTimeout(ctx, preCommitTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "pre-commit", args...)
+	cmd.Dir, cmd.Env = dir, env
+	cmd.WaitDelay = 10 * time.Second
+	start := time.Now()
+	outb, err := cmd.CombinedOutput()
+	took := time.Since(start)
+	out := string(outb)
+	t.Logf("pre-commit %s [%s]: %.1fs\n%s", strings.Join(args, " "), what, took.Seconds(), out)
+	if ctx.Err() != nil {
+		t.Fatalf("pre-commit %s: timed out after %s", strings.Join(args, " "), took)
+	}
+	var ee *exec.ExitError
+	switch {
+	case err != nil && !errors.As(err, &ee):
+		t.Fatalf("pre-commit %s: %v", strings.Join(args, " "), err)
+	case wantPass && err != nil:
+		t.Fatalf("%s: pre-commit failed (%v), want it to pass", what, err)
+	case wantPass && !strings.Contains(out, "Passed"):
+		t.Fatalf("%s: the hook did not report Passed (skipped, no files?)", what)
+	case !wantPass && err == nil:
+		t.Fatalf("%s: pre-commit passed, want it to fail", what)
+	case !wantPass && !strings.Contains(out, "Failed"):
+		t.Fatalf("%s: pre-commit failed without the hook failing (an error of pre-commit itself?)", what)
+	}
+	return out
+}
+
+func mustContain(t *testing.T, out string, subs ...string) {
+	t.Helper()
+	for _, s := range subs {
+		if !strings.Contains(out, s) {
+			t.Errorf("pre-commit output lacks %q", s)
+		}
+	}
+}
+
+// assertHookBinaries checks what the hook's `go install ./...` put in its
+// environment's bin folder: mdcontract alone.
+func assertHookBinaries(t *testing.T, preCommitHome string) {
+	t.Helper()
+	bins, err := filepath.Glob(filepath.Join(preCommitHome, "repo*", "golangenv-*", "bin", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, b := range bins {
+		names = append(names, filepath.Base(b))
+	}
+	if len(names) != 1 || names[0] != "mdcontract" {
+		t.Errorf("the hook environment's bin folder holds %v; want [mdcontract]", names)
+	}
+}
+
+func stderrOf(err error) []byte {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.Stderr
+	}
+	return nil
+}

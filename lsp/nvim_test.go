@@ -1,0 +1,207 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// nvimInit starts `mdcontract lsp` for markdown buffers (with
+// vim.lsp.start where it exists, Neovim 0.8 and later, else with the
+// Neovim 0.7 API), waits for the diagnostics of the opened file, writes
+// them to MDC_OUT, then changes the buffer to fix one finding and writes
+// what remains to MDC_OUT2. It exits with status 3 when a wait times out.
+const nvimInit = `
+local bin, root = os.getenv("MDC_BIN"), os.getenv("MDC_ROOT")
+
+vim.api.nvim_create_autocmd("FileType", {
+  pattern = "markdown",
+  callback = function(args)
+    local config = { name = "mdcontract", cmd = { bin, "lsp" }, root_dir = root }
+    if vim.lsp.start then
+      vim.lsp.start(config, { bufnr = args.buf })
+    else
+      local id = vim.lsp.start_client(config)
+      if id then
+        vim.lsp.buf_attach_client(args.buf, id)
+      end
+    end
+  end,
+})
+
+local function dump(path)
+  local lines = {}
+  for _, d in ipairs(vim.diagnostic.get(0)) do
+    table.insert(lines, vim.fn.json_encode({
+      lnum = d.lnum, col = d.col, message = d.message,
+      source = d.source or "", code = d.code or "",
+    }))
+  end
+  vim.fn.writefile(lines, path)
+end
+
+local function has(code)
+  for _, d in ipairs(vim.diagnostic.get(0)) do
+    if d.code == code then
+      return true
+    end
+  end
+  return false
+end
+
+vim.api.nvim_create_autocmd("VimEnter", {
+  callback = function()
+    local ok = vim.wait(10000, function() return #vim.diagnostic.get(0) > 0 end, 20)
+    dump(os.getenv("MDC_OUT"))
+    if not ok then
+      vim.cmd("cquit 3")
+    end
+    -- Fix the name in the buffer: the server gets didChange.
+    vim.api.nvim_buf_set_lines(0, 1, 2, false, { "name: demo" })
+    ok = vim.wait(10000, function() return not has("MC107/name-matches-path") end, 20)
+    dump(os.getenv("MDC_OUT2"))
+    if not ok then
+      vim.cmd("cquit 3")
+    end
+    vim.cmd("qa!")
+  end,
+})
+`
+
+type nvimDiagnostic struct {
+	Lnum    int    `json:"lnum"`
+	Col     int    `json:"col"`
+	Message string `json:"message"`
+	Source  string `json:"source"`
+	Code    string `json:"code"`
+}
+
+// TestNeovim runs the server under the real Neovim, headless. It skips
+// where nvim is not installed, except in CI (CI=true), where it fails.
+func TestNeovim(t *testing.T) {
+	nvim, err := exec.LookPath("nvim")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("nvim is not on PATH, and CI=true: install Neovim (apt-get install neovim) to run the editor test")
+		}
+		t.Skip("nvim is not on PATH: skipping the Neovim end-to-end test (apt-get install neovim to run it)")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go is not on PATH: cannot build mdcontract for the Neovim test")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "mdcontract")
+	build := exec.CommandContext(ctx, goBin, "build", "-o", bin, "github.com/mdcontract/mdcontract/cmd/mdcontract")
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+
+	root := writeRepo(t, map[string]string{
+		"skills/demo/SKILL.md": "---\nname: other\ndescription: Use when testing the server.\n---\n# Demo\n\nCafé 🚨 [x](missing.md)\n",
+	})
+	initFile := filepath.Join(tmp, "init.lua")
+	if err := os.WriteFile(initFile, []byte(nvimInit), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, out2 := filepath.Join(tmp, "diagnostics.jsonl"), filepath.Join(tmp, "after-change.jsonl")
+	xdg := filepath.Join(tmp, "xdg")
+
+	runCtx, cancelRun := context.WithTimeout(ctx, 30*time.Second)
+	defer cancelRun()
+	cmd := exec.CommandContext(runCtx, nvim, "--headless", "-u", initFile, filepath.Join("skills", "demo", "SKILL.md"))
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(),
+		"MDC_BIN="+bin, "MDC_ROOT="+root, "MDC_OUT="+out, "MDC_OUT2="+out2,
+		"XDG_CONFIG_HOME="+filepath.Join(xdg, "config"),
+		"XDG_DATA_HOME="+filepath.Join(xdg, "data"),
+		"XDG_STATE_HOME="+filepath.Join(xdg, "state"),
+		"XDG_CACHE_HOME="+filepath.Join(xdg, "cache"),
+	)
+	cmd.WaitDelay = 5 * time.Second
+	start := time.Now()
+	output, err := cmd.CombinedOutput()
+	if err != nil {
+		var logs strings.Builder
+		for _, p := range []string{filepath.Join(xdg, "cache", "nvim", "lsp.log"), filepath.Join(xdg, "state", "nvim", "lsp.log")} {
+			if b, err := os.ReadFile(p); err == nil {
+				logs.WriteString(p + ":\n" + string(b))
+			}
+		}
+		what := err.Error()
+		var ee *exec.ExitError
+		if errors.Is(runCtx.Err(), context.DeadlineExceeded) {
+			what = "nvim did not finish within 30s"
+		} else if errors.As(err, &ee) && ee.ExitCode() == 3 {
+			what = "nvim timed out waiting for diagnostics (cquit 3)"
+		}
+		t.Fatalf("%s\nnvim output:\n%s\ndiagnostics: %s\nafter the change: %s\n%s", what, output, readOr(out), readOr(out2), logs.String())
+	}
+	t.Logf("nvim round trip: %s", time.Since(start).Round(time.Millisecond))
+
+	ds := readDiagnostics(t, out)
+	// Neovim counts columns in bytes: the link after "Café 🚨 " (8 UTF-16
+	// code units, 11 bytes) is at byte 11, which it computes from the
+	// server's UTF-16 position.
+	want := map[string]nvimDiagnostic{
+		"MC107/name-matches-path": {Lnum: 1, Col: 6},
+		"MC301/link-target":       {Lnum: 6, Col: 11},
+	}
+	for code, w := range want {
+		found := false
+		for _, d := range ds {
+			if d.Code == code {
+				found = true
+				if d.Lnum != w.Lnum || d.Col != w.Col || d.Source != "mdcontract" || d.Message == "" {
+					t.Errorf("%s at %d:%d (0-based line, byte column) from %q, want %d:%d from mdcontract: %+v", code, d.Lnum, d.Col, d.Source, w.Lnum, w.Col, d)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("Neovim has no %s diagnostic; it has %+v", code, ds)
+		}
+	}
+
+	after := readDiagnostics(t, out2)
+	if len(after) != 1 || after[0].Code != "MC301/link-target" {
+		t.Errorf("after fixing the name in the buffer, Neovim has %+v; want only the link-target finding", after)
+	}
+}
+
+func readOr(p string) string {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return "(none)"
+	}
+	return string(b)
+}
+
+func readDiagnostics(t *testing.T, p string) []nvimDiagnostic {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("Neovim wrote no diagnostics: %v", err)
+	}
+	var ds []nvimDiagnostic
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if line == "" {
+			continue
+		}
+		var d nvimDiagnostic
+		if err := json.Unmarshal([]byte(line), &d); err != nil {
+			t.Fatalf("a line of %s is not JSON: %q: %v", p, line, err)
+		}
+		ds = append(ds, d)
+	}
+	return ds
+}

@@ -1,0 +1,133 @@
+package lsp
+
+import (
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// source is a text with its line index, for turning byte offsets into LSP
+// positions.
+type source struct {
+	src   []byte
+	lines parser.LineIndex
+}
+
+func docSource(d *parser.Document) source { return source{src: d.Src, lines: d.Lines} }
+
+func newSource(src []byte) source {
+	bom := 0
+	if len(src) >= 3 && src[0] == 0xef && src[1] == 0xbb && src[2] == 0xbf {
+		bom = 3
+	}
+	return source{src: src, lines: parser.NewLineIndex(src, bom)}
+}
+
+// position turns byte offset off into a 0-based line and a UTF-16
+// character offset. A byte order mark is not part of line 0 (editors do
+// not show it).
+func (s source) position(off int) Position {
+	off = max(0, min(off, len(s.src)))
+	line, col := s.lines.Position(off)
+	start := off - (col - 1)
+	return Position{Line: line - 1, Character: utf16Len(s.src[start:off])}
+}
+
+// positionAt turns a 1-based line and byte column (as rules report related
+// locations) into an LSP position.
+func (s source) positionAt(line, col int) Position {
+	if line < 1 {
+		return Position{}
+	}
+	start := s.lines.LineStart(line)
+	end := s.lines.LineEnd(s.src, line)
+	off := start + max(col-1, 0)
+	off = min(off, end)
+	return Position{Line: line - 1, Character: utf16Len(s.src[start:off])}
+}
+
+func (s source) rangeOf(start, end int) Range {
+	return Range{Start: s.position(start), End: s.position(end)}
+}
+
+// utf16Len counts the UTF-16 code units of b; an invalid byte counts one.
+func utf16Len(b []byte) int {
+	n := 0
+	for len(b) > 0 {
+		r, w := utf8.DecodeRune(b)
+		b = b[w:]
+		if r >= 0x10000 && r <= utf8.MaxRune {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// offsetOf turns an LSP position into a byte offset of text, clamping to
+// the line and the text (for incremental changes from clients that send
+// them although the server asks for full text).
+func offsetOf(text string, p Position) int {
+	off := 0
+	for range p.Line {
+		i := strings.IndexByte(text[off:], '\n')
+		if i < 0 {
+			return len(text)
+		}
+		off += i + 1
+	}
+	units := 0
+	for off < len(text) && units < p.Character {
+		r, w := utf8.DecodeRuneInString(text[off:])
+		if r == '\n' || (r == '\r' && strings.HasPrefix(text[off:], "\r\n")) {
+			break
+		}
+		units += len(utf16.Encode([]rune{r}))
+		off += w
+	}
+	return off
+}
+
+// uriToPath turns a file URI into an absolute file path.
+func uriToPath(uri string) (string, error) {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return "", err
+	}
+	if u.Scheme != "file" {
+		return "", fmt.Errorf("%s is not a file URI", uri)
+	}
+	p := u.Path
+	if runtime.GOOS == "windows" {
+		if len(p) >= 3 && p[0] == '/' && p[2] == ':' {
+			p = p[1:] // /C:/x → C:/x
+		}
+		if u.Host != "" {
+			p = "//" + u.Host + p // UNC share
+		}
+	}
+	if p == "" {
+		return "", fmt.Errorf("%s names no file", uri)
+	}
+	return filepath.Clean(filepath.FromSlash(p)), nil
+}
+
+// pathToURI turns an absolute file path into a file URI.
+func pathToURI(p string) string {
+	p = filepath.ToSlash(p)
+	if strings.HasPrefix(p, "//") { // UNC share
+		host, rest, _ := strings.Cut(p[2:], "/")
+		return (&url.URL{Scheme: "file", Host: host, Path: "/" + rest}).String()
+	}
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // C:/x → /C:/x
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}

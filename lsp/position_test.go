@@ -1,0 +1,87 @@
+package lsp
+
+import (
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func TestPosition(t *testing.T) {
+	src := []byte("\ufeffab\r\nCafé 🚨 x\n\nend")
+	s := newSource(src)
+	at := func(sub string) int {
+		i := strings.Index(string(src), sub)
+		if i < 0 {
+			t.Fatalf("%q not in the source", sub)
+		}
+		return i
+	}
+	for _, c := range []struct {
+		off  int
+		want Position
+	}{
+		{0, Position{0, 0}},
+		{at("ab"), Position{0, 0}}, // the byte order mark is not a column
+		{at("b"), Position{0, 1}},
+		{at("\r\n"), Position{0, 2}},
+		{at("Café"), Position{1, 0}},
+		{at("🚨"), Position{1, 5}},
+		{at(" x"), Position{1, 7}},
+		{at("x"), Position{1, 8}},
+		{at("end"), Position{3, 0}},
+		{len(src), Position{3, 3}},
+		{len(src) + 10, Position{3, 3}},
+		{-1, Position{0, 0}},
+	} {
+		if got := s.position(c.off); got != c.want {
+			t.Errorf("position(%d) = %+v, want %+v", c.off, got, c.want)
+		}
+	}
+	// 1-based line and byte column, as rules report related locations.
+	if got, want := s.positionAt(2, 1+len("Café 🚨 ")), (Position{1, 8}); got != want {
+		t.Errorf("positionAt = %+v, want %+v", got, want)
+	}
+	if got, want := s.positionAt(2, 99), (Position{1, 9}); got != want {
+		t.Errorf("positionAt past the line = %+v, want %+v", got, want)
+	}
+}
+
+func TestOffsetOf(t *testing.T) {
+	text := "ab\r\nCafé 🚨 x\nend"
+	for _, c := range []struct {
+		p    Position
+		want string // the text from the offset on
+	}{
+		{Position{0, 0}, text},
+		{Position{0, 9}, "\r\nCafé 🚨 x\nend"},
+		{Position{1, 5}, "🚨 x\nend"},
+		{Position{1, 7}, " x\nend"},
+		{Position{2, 1}, "nd"},
+		{Position{9, 0}, ""},
+	} {
+		if got := text[offsetOf(text, c.p):]; got != c.want {
+			t.Errorf("offsetOf(%+v) leaves %q, want %q", c.p, got, c.want)
+		}
+	}
+}
+
+func TestURI(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "a b", "é#1.md")
+	uri := pathToURI(p)
+	if !strings.HasPrefix(uri, "file:///") || strings.Contains(uri, " ") || strings.Contains(uri, "#") {
+		t.Errorf("pathToURI(%q) = %q", p, uri)
+	}
+	back, err := uriToPath(uri)
+	if err != nil || back != p {
+		t.Errorf("uriToPath(%q) = %q, %v; want %q", uri, back, err, p)
+	}
+	if runtime.GOOS != "windows" {
+		if got, err := uriToPath("file:///tmp/x%20y/a.md"); err != nil || got != "/tmp/x y/a.md" {
+			t.Errorf("uriToPath = %q, %v", got, err)
+		}
+	}
+	if _, err := uriToPath("untitled:Untitled-1"); err == nil {
+		t.Errorf("an untitled URI gave a path")
+	}
+}

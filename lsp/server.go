@@ -1,0 +1,783 @@
+// Package lsp is mdcontract's language server: JSON-RPC 2.0 over a stream
+// with Content-Length framing (stdin and stdout in `mdcontract lsp`). It
+// indexes the repo once, keeps the editor's open buffers in that index,
+// and after every change checks all open documents, so a heading renamed
+// in one buffer shows the references it broke in the others.
+package lsp
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
+)
+
+// Options configure a server.
+type Options struct {
+	// Version is reported in serverInfo.
+	Version string
+	// Log receives the server's own messages (stderr); nil discards them.
+	Log io.Writer
+	// DocsURL, when set, is the base of each rule's documentation link
+	// (codeDescription): DocsURL + name + ".md".
+	DocsURL string
+}
+
+// Serve runs a language server reading requests from r and writing to w
+// until the client sends `exit` or closes r. It returns the process exit
+// status: 0 when `shutdown` came before the end, else 1.
+func Serve(r io.Reader, w io.Writer, opt Options) int {
+	if opt.Log == nil {
+		opt.Log = io.Discard
+	}
+	s := &server{
+		opt:       opt,
+		out:       &writer{w: w},
+		docs:      map[string]*openDoc{},
+		byURI:     map[string]*openDoc{},
+		published: map[string]string{},
+		actions:   map[string][]fixable{},
+		changed:   map[string]bool{},
+	}
+	return s.run(r)
+}
+
+// maxDelay bounds how long a check waits while messages keep arriving.
+const maxDelay = 300 * time.Millisecond
+
+type server struct {
+	opt Options
+	out *writer
+
+	initialized, shutdown bool
+
+	root     string
+	settings *rules.Settings
+	include  []string
+	exclude  []string
+	idx      *parser.Index
+	// indexed are the paths Load found on disk; created are buffers
+	// opened for files that did not exist then.
+	indexed map[string]bool
+	created map[string]bool
+
+	docs  map[string]*openDoc // by repo-relative path
+	byURI map[string]*openDoc // by the client's URI
+
+	dirty      bool
+	dirtySince time.Time
+	changed    map[string]bool      // URIs changed since the last check: always published
+	published  map[string]string    // URI → the diagnostics last published, as JSON
+	actions    map[string][]fixable // URI → the fixable findings of the last check
+
+	// after are notifications to send once the current request is
+	// answered.
+	after []afterNote
+}
+
+// openDoc is an editor buffer.
+type openDoc struct {
+	uri     string
+	rel     string // "" when the file lies outside the root
+	version int
+	text    string
+	// ignored is true for a file the config's include and exclude globs
+	// leave out: it is not checked.
+	ignored bool
+}
+
+// fixable is a finding with a fix, converted for code actions.
+type fixable struct {
+	diag  Diagnostic
+	title string
+	edits []TextEdit
+}
+
+func (s *server) logf(format string, args ...any) {
+	fmt.Fprintf(s.opt.Log, "mdcontract lsp: "+format+"\n", args...)
+}
+
+func (s *server) run(r io.Reader) int {
+	msgs := make(chan []byte, 256)
+	done := make(chan struct{})
+	defer close(done)
+	var readErr error
+	go func() {
+		defer close(msgs)
+		br := bufio.NewReaderSize(r, 64<<10)
+		for {
+			body, err := readMessage(br)
+			if err != nil {
+				readErr = err
+				return
+			}
+			select {
+			case msgs <- body:
+			case <-done:
+				return
+			}
+		}
+	}()
+	for {
+		// Check when the client pauses (changes arriving in a burst
+		// are checked once), or when changes have waited long enough.
+		if s.dirty && (len(msgs) == 0 || time.Since(s.dirtySince) > maxDelay) {
+			s.safely("checking", s.check)
+		}
+		body, ok := <-msgs
+		if !ok {
+			break
+		}
+		if exit, code := s.handle(body); exit {
+			return code
+		}
+		if s.out.err != nil {
+			s.logf("cannot write to the client, stopping: %v", s.out.err)
+			return 1
+		}
+	}
+	// The reader closed msgs after setting readErr.
+	if readErr != nil && !errors.Is(readErr, io.EOF) {
+		s.logf("reading from the client: %v", readErr)
+	}
+	if s.shutdown {
+		return 0
+	}
+	return 1
+}
+
+// safely runs fn, logging a panic instead of crashing.
+func (s *server) safely(what string, fn func()) (ok bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.logf("internal error while %s: %v\n%s", what, v, debug.Stack())
+			ok = false
+		}
+	}()
+	fn()
+	return true
+}
+
+// handle processes one message; exit is true when the server must stop.
+func (s *server) handle(body []byte) (exit bool, code int) {
+	var m message
+	if err := json.Unmarshal(body, &m); err != nil {
+		s.logf("a message that is not JSON: %v", err)
+		s.reply(json.RawMessage("null"), nil, &rpcError{Code: codeParseError, Message: "parse error: " + err.Error()})
+		return false, 0
+	}
+	if m.Method == "" {
+		return false, 0 // a response: the server sends no requests
+	}
+	if m.Method == "exit" {
+		if s.shutdown {
+			return true, 0
+		}
+		return true, 1
+	}
+	var result any
+	var rerr *rpcError
+	ok := s.safely(m.Method, func() { result, rerr = s.dispatch(&m) })
+	if !ok && m.isRequest() {
+		rerr = &rpcError{Code: codeInternalError, Message: "internal error in mdcontract while handling " + m.Method + "; see the server log"}
+	}
+	if m.isRequest() {
+		s.reply(*m.ID, result, rerr)
+	} else if ok && rerr != nil {
+		s.logf("%s: %s", m.Method, rerr.Message)
+	}
+	for _, n := range s.after {
+		s.notify(n.method(), n)
+	}
+	s.after = nil
+	return false, 0
+}
+
+func (s *server) reply(id json.RawMessage, result any, rerr *rpcError) {
+	resp := response{JSONRPC: "2.0", ID: id, Error: rerr}
+	if rerr == nil {
+		b, err := json.Marshal(result)
+		if err != nil {
+			resp.Error = &rpcError{Code: codeInternalError, Message: err.Error()}
+		} else {
+			resp.Result = b
+		}
+	}
+	if err := s.out.write(resp); err != nil {
+		s.logf("writing a response: %v", err)
+	}
+}
+
+func (s *server) notify(method string, params any) {
+	if err := s.out.write(notification{JSONRPC: "2.0", Method: method, Params: params}); err != nil {
+		s.logf("writing %s: %v", method, err)
+	}
+}
+
+// dispatch runs a request or notification and returns a request's result.
+func (s *server) dispatch(m *message) (any, *rpcError) {
+	req := m.isRequest()
+	if !s.initialized && m.Method != "initialize" {
+		if req {
+			return nil, &rpcError{Code: codeServerNotInitialized, Message: "the server is not initialized"}
+		}
+		return nil, nil
+	}
+	if s.shutdown {
+		if req {
+			return nil, &rpcError{Code: codeInvalidRequest, Message: "the server is shut down"}
+		}
+		return nil, nil
+	}
+	decode := func(v any) *rpcError {
+		if err := json.Unmarshal(m.Params, v); err != nil {
+			return &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("%s: bad params: %v", m.Method, err)}
+		}
+		return nil
+	}
+	switch m.Method {
+	case "initialize":
+		if s.initialized {
+			return nil, &rpcError{Code: codeInvalidRequest, Message: "initialize was already received"}
+		}
+		var p initializeParams
+		if len(m.Params) > 0 {
+			if err := decode(&p); err != nil {
+				return nil, err
+			}
+		}
+		return s.initialize(&p), nil
+	case "shutdown":
+		s.shutdown = true
+		return nil, nil
+	case "textDocument/didOpen":
+		var p didOpenParams
+		if err := decode(&p); err != nil {
+			return nil, err
+		}
+		s.didOpen(&p)
+	case "textDocument/didChange":
+		var p didChangeParams
+		if err := decode(&p); err != nil {
+			return nil, err
+		}
+		s.didChange(&p)
+	case "textDocument/didSave":
+		var p didSaveParams
+		if err := decode(&p); err != nil {
+			return nil, err
+		}
+		s.didSave(&p)
+	case "textDocument/didClose":
+		var p didCloseParams
+		if err := decode(&p); err != nil {
+			return nil, err
+		}
+		s.didClose(&p)
+	case "textDocument/codeAction":
+		var p codeActionParams
+		if err := decode(&p); err != nil {
+			return nil, err
+		}
+		return s.codeAction(&p), nil
+	default:
+		if req {
+			return nil, &rpcError{Code: codeMethodNotFound, Message: "method not found: " + m.Method}
+		}
+		// initialized, $/cancelRequest, $/setTrace, workspace/…: nothing to do
+	}
+	return nil, nil
+}
+
+// initialize sets the root, loads the config and indexes the repo.
+func (s *server) initialize(p *initializeParams) initializeResult {
+	s.initialized = true
+	s.root = s.rootOf(p)
+	var warnings []string
+	var cfg *config.Config
+	if path := config.Find(s.root, s.root, ""); path != "" {
+		c, err := config.Load(path, s.root)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("mdcontract: the config has errors, checking without it:\n%v", err))
+		} else {
+			cfg = c
+		}
+	}
+	settings, err := rules.Setup(cfg)
+	if err != nil {
+		warnings = append(warnings, fmt.Sprintf("mdcontract: the config has errors, checking without it:\n%v", err))
+		cfg = nil
+		settings, _ = rules.Setup(nil)
+	}
+	s.settings = settings
+	load := parser.LoadOptions{Classify: settings.Classify}
+	if cfg != nil {
+		load.Include, load.Exclude = cfg.Include, cfg.Exclude
+		s.include, s.exclude = cfg.Include, cfg.Exclude
+		if cfg.MaxFileSize != "" {
+			load.MaxFileSize, _ = config.ParseSize(cfg.MaxFileSize)
+		}
+	}
+	start := time.Now()
+	s.idx = parser.Load(s.root, load)
+	s.indexed = map[string]bool{}
+	s.created = map[string]bool{}
+	for _, d := range s.idx.Docs {
+		s.indexed[d.Path] = true
+	}
+	for _, e := range s.idx.Errors {
+		s.indexed[e.Path] = true
+	}
+	// Not on stderr: clients log the server's stderr as errors.
+	s.after = append(s.after, logMessage{Type: messageInfo, Message: fmt.Sprintf("mdcontract %s: indexed %d files under %s in %s",
+		s.opt.Version, len(s.idx.Docs), s.root, time.Since(start).Round(time.Millisecond))})
+	for _, w := range warnings {
+		s.logf("%s", w)
+		s.after = append(s.after, showMessage{Type: messageError, Message: w})
+	}
+	return initializeResult{
+		Capabilities: serverCapabilities{
+			TextDocumentSync:   textDocumentSyncOptions{OpenClose: true, Change: syncFull, Save: saveOptions{IncludeText: false}},
+			CodeActionProvider: true,
+		},
+		ServerInfo: serverInfo{Name: "mdcontract", Version: s.opt.Version},
+	}
+}
+
+// rootOf picks the repo root: rootUri, rootPath, the first workspace
+// folder, else the repo holding the working directory.
+func (s *server) rootOf(p *initializeParams) string {
+	var cands []string
+	if p.RootURI != nil && *p.RootURI != "" {
+		if path, err := uriToPath(*p.RootURI); err == nil {
+			cands = append(cands, path)
+		} else {
+			s.logf("rootUri: %v", err)
+		}
+	}
+	if p.RootPath != nil && *p.RootPath != "" {
+		cands = append(cands, *p.RootPath)
+	}
+	for _, f := range p.WorkspaceFolders {
+		if path, err := uriToPath(f.URI); err == nil {
+			cands = append(cands, path)
+			break
+		}
+	}
+	for _, c := range cands {
+		if abs, err := filepath.Abs(c); err == nil {
+			if st, err := os.Stat(abs); err == nil && st.IsDir() {
+				return abs
+			}
+		}
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	return parser.FindRoot(cwd)
+}
+
+// relPath turns an absolute path into a slash path relative to the root,
+// or "" when it lies outside.
+func (s *server) relPath(abs string) string {
+	inside := func(root, p string) string {
+		rel, err := filepath.Rel(root, p)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return ""
+		}
+		return filepath.ToSlash(rel)
+	}
+	if rel := inside(s.root, abs); rel != "" {
+		return rel
+	}
+	// The client may name the file through a symbolic link.
+	root, err1 := filepath.EvalSymlinks(s.root)
+	p, err2 := filepath.EvalSymlinks(abs)
+	if err1 != nil {
+		return ""
+	}
+	if err2 != nil {
+		// A new file: resolve its folder.
+		dir, err := filepath.EvalSymlinks(filepath.Dir(abs))
+		if err != nil {
+			return ""
+		}
+		p = filepath.Join(dir, filepath.Base(abs))
+	}
+	return inside(root, p)
+}
+
+// selected reports whether the config's include and exclude globs keep
+// rel, the way discovery filters files (manifests are always kept).
+func (s *server) selected(rel string) bool {
+	ok := strings.HasSuffix(rel, ".json") || len(s.include) == 0
+	for _, g := range s.include {
+		if m, _ := doublestar.Match(g, rel); m {
+			ok = true
+			break
+		}
+	}
+	for _, g := range s.exclude {
+		if m, _ := doublestar.Match(g, rel); m {
+			return false
+		}
+	}
+	return ok
+}
+
+func (s *server) markDirty(uri string) {
+	if !s.dirty {
+		s.dirty = true
+		s.dirtySince = time.Now()
+	}
+	if uri != "" {
+		s.changed[uri] = true
+	}
+}
+
+// parse parses a buffer and swaps it into the index.
+func (s *server) parse(d *openDoc) {
+	if d.rel == "" || d.ignored {
+		return
+	}
+	kind := parser.KindOf(d.rel, s.idx.PluginRoots())
+	kind = s.settings.Classify(d.rel, kind)
+	s.idx = s.idx.Replace(parser.Parse(d.rel, kind, []byte(d.text)))
+}
+
+func (s *server) didOpen(p *didOpenParams) {
+	td := p.TextDocument
+	d := &openDoc{uri: td.URI, version: td.Version, text: td.Text}
+	if path, err := uriToPath(td.URI); err != nil {
+		s.logf("didOpen: %v", err)
+	} else if d.rel = s.relPath(path); d.rel == "" {
+		s.logf("%s lies outside the repo root %s: not checked", path, s.root)
+	} else {
+		d.ignored = !s.selected(d.rel)
+		if _, err := os.Stat(path); err != nil && !s.indexed[d.rel] {
+			s.created[d.rel] = true
+		}
+	}
+	if old := s.byURI[td.URI]; old != nil && old.rel != "" {
+		delete(s.docs, old.rel)
+	}
+	s.byURI[td.URI] = d
+	if d.rel != "" {
+		s.docs[d.rel] = d
+	}
+	s.parse(d)
+	s.markDirty(td.URI)
+}
+
+func (s *server) didChange(p *didChangeParams) {
+	d := s.byURI[p.TextDocument.URI]
+	if d == nil {
+		s.logf("didChange for %s, which is not open", p.TextDocument.URI)
+		return
+	}
+	for _, c := range p.ContentChanges {
+		if c.Range == nil {
+			d.text = c.Text
+			continue
+		}
+		start, end := offsetOf(d.text, c.Range.Start), offsetOf(d.text, c.Range.End)
+		end = max(start, end)
+		d.text = d.text[:start] + c.Text + d.text[end:]
+	}
+	d.version = p.TextDocument.Version
+	s.parse(d)
+	s.markDirty(d.uri)
+}
+
+func (s *server) didSave(p *didSaveParams) {
+	d := s.byURI[p.TextDocument.URI]
+	if d != nil && d.rel != "" && !d.ignored {
+		if doc := s.idx.Doc(d.rel); doc != nil {
+			// A new index: what Exists saw on disk is looked at afresh.
+			s.idx = s.idx.Replace(doc)
+		}
+	}
+	s.markDirty("")
+}
+
+func (s *server) didClose(p *didCloseParams) {
+	uri := p.TextDocument.URI
+	d := s.byURI[uri]
+	delete(s.byURI, uri)
+	delete(s.published, uri)
+	delete(s.actions, uri)
+	delete(s.changed, uri)
+	s.notify("textDocument/publishDiagnostics", publishDiagnosticsParams{URI: uri, Diagnostics: []Diagnostic{}})
+	if d == nil || d.rel == "" {
+		return
+	}
+	if s.docs[d.rel] == d {
+		delete(s.docs, d.rel)
+	}
+	if !d.ignored {
+		s.reload(d.rel)
+	}
+	s.markDirty("")
+}
+
+// reload puts the file at rel back into the index as it is on disk, or
+// drops it when it is gone (or was never part of the repo's files).
+func (s *server) reload(rel string) {
+	abs := filepath.Join(s.root, filepath.FromSlash(rel))
+	if s.indexed[rel] || s.created[rel] {
+		if src, err := os.ReadFile(abs); err == nil {
+			kind := s.settings.Classify(rel, parser.KindOf(rel, s.idx.PluginRoots()))
+			s.idx = s.idx.Replace(parser.Parse(rel, kind, src))
+			return
+		}
+	}
+	if s.idx.Doc(rel) == nil {
+		return
+	}
+	var docs []*parser.Document
+	for _, d := range s.idx.Docs {
+		if d.Path != rel {
+			docs = append(docs, d)
+		}
+	}
+	n := parser.NewIndex(s.root, docs)
+	n.Errors = s.idx.Errors
+	s.idx = n
+}
+
+// check runs the rules over the open documents and publishes their
+// diagnostics.
+func (s *server) check() {
+	s.dirty = false
+	changed := s.changed
+	s.changed = map[string]bool{}
+	open := map[string]bool{}
+	for rel, d := range s.docs {
+		if !d.ignored {
+			open[rel] = true
+		}
+	}
+	var res *rules.Result
+	if len(open) > 0 {
+		res = rules.Run(s.idx, rules.Options{
+			Report:   func(p string) bool { return open[p] },
+			Settings: s.settings,
+		})
+		for _, msg := range res.Internal {
+			s.logf("%s", msg)
+			s.notify("window/logMessage", logMessage{Type: messageError, Message: msg})
+		}
+	} else {
+		res = &rules.Result{}
+	}
+	byPath := map[string][]rules.Diagnostic{}
+	for _, d := range res.Diagnostics {
+		byPath[d.Path] = append(byPath[d.Path], d)
+	}
+	c := &converter{s: s, files: map[string]*source{}}
+	uris := make([]string, 0, len(s.byURI))
+	for uri := range s.byURI {
+		uris = append(uris, uri)
+	}
+	sort.Strings(uris)
+	for _, uri := range uris {
+		d := s.byURI[uri]
+		diags := []Diagnostic{}
+		var fixes []fixable
+		if d.rel != "" && !d.ignored {
+			for _, rd := range byPath[d.rel] {
+				ld := c.diagnostic(rd)
+				diags = append(diags, ld)
+				if f, ok := c.fix(rd, ld); ok {
+					fixes = append(fixes, f)
+				}
+			}
+		}
+		s.actions[uri] = fixes
+		key, _ := json.Marshal(diags)
+		if !changed[uri] && s.published[uri] == string(key) {
+			continue
+		}
+		s.published[uri] = string(key)
+		version := d.version
+		s.notify("textDocument/publishDiagnostics", publishDiagnosticsParams{URI: uri, Version: &version, Diagnostics: diags})
+	}
+}
+
+// converter turns rule diagnostics into LSP ones.
+type converter struct {
+	s     *server
+	files map[string]*source // files outside the index (the config), by path
+}
+
+// sourceOf returns the text of repo-relative (or absolute) path p.
+func (c *converter) sourceOf(p string) *source {
+	if d := c.s.idx.Doc(p); d != nil {
+		src := docSource(d)
+		return &src
+	}
+	if src, ok := c.files[p]; ok {
+		return src
+	}
+	var src *source
+	if b, err := os.ReadFile(c.s.absPath(p)); err == nil {
+		ns := newSource(b)
+		src = &ns
+	}
+	c.files[p] = src
+	return src
+}
+
+// uriOf returns the URI for repo-relative (or absolute) path p: the
+// client's own URI when the file is open.
+func (c *converter) uriOf(p string) string {
+	if d := c.s.docs[p]; d != nil {
+		return d.uri
+	}
+	return pathToURI(c.s.absPath(p))
+}
+
+func (s *server) absPath(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(s.root, filepath.FromSlash(p))
+}
+
+func (c *converter) diagnostic(d rules.Diagnostic) Diagnostic {
+	var rng Range
+	if src := c.sourceOf(d.Path); src != nil {
+		rng = src.rangeOf(d.Start, d.End)
+	} else {
+		rng.Start = Position{Line: max(d.Line-1, 0), Character: max(d.Column-1, 0)}
+		rng.End = rng.Start
+	}
+	out := Diagnostic{
+		Range:    rng,
+		Severity: severity(d.Severity),
+		Code:     d.Rule.ID + "/" + d.Rule.Name,
+		Source:   "mdcontract",
+		Message:  d.Message,
+		Data:     &DiagnosticData{Rule: d.Rule.ID, Name: d.Rule.Name, Contract: d.Contract, Fixable: len(d.Fix) > 0},
+	}
+	if c.s.opt.DocsURL != "" {
+		out.CodeDescription = &CodeDescription{Href: c.s.opt.DocsURL + d.Rule.Name + ".md"}
+	}
+	for _, r := range d.Related {
+		var pos Position
+		if src := c.sourceOf(r.Path); src != nil {
+			if r.Line > 0 {
+				pos = src.positionAt(r.Line, r.Column)
+			} else {
+				pos = src.position(r.Start)
+			}
+		} else if r.Line > 0 {
+			pos = Position{Line: r.Line - 1, Character: max(r.Column-1, 0)}
+		}
+		msg := r.Message
+		if msg == "" {
+			msg = "related location"
+		}
+		out.RelatedInformation = append(out.RelatedInformation, DiagnosticRelatedInformation{
+			Location: Location{URI: c.uriOf(r.Path), Range: Range{Start: pos, End: pos}},
+			Message:  msg,
+		})
+	}
+	return out
+}
+
+// fix converts a finding's fix into text edits of its document.
+func (c *converter) fix(d rules.Diagnostic, ld Diagnostic) (fixable, bool) {
+	if len(d.Fix) == 0 {
+		return fixable{}, false
+	}
+	src := c.sourceOf(d.Path)
+	if src == nil {
+		return fixable{}, false
+	}
+	f := fixable{diag: ld}
+	for _, e := range d.Fix {
+		f.edits = append(f.edits, TextEdit{Range: src.rangeOf(e.Start, e.End), NewText: e.New})
+	}
+	f.title = fixTitle(d, src.src)
+	return f, true
+}
+
+func fixTitle(d rules.Diagnostic, src []byte) string {
+	what := fmt.Sprintf("Fix %s/%s", d.Rule.ID, d.Rule.Name)
+	if len(d.Fix) != 1 {
+		return what
+	}
+	e := d.Fix[0]
+	if e.Start < 0 || e.End > len(src) || e.Start > e.End {
+		return what
+	}
+	old := string(src[e.Start:e.End])
+	if strings.ContainsAny(old+e.New, "\r\n") || len(old) > 60 || len(e.New) > 60 {
+		return what
+	}
+	switch {
+	case old == "":
+		return fmt.Sprintf("%s: insert `%s`", what, e.New)
+	case e.New == "":
+		return fmt.Sprintf("%s: delete `%s`", what, old)
+	}
+	return fmt.Sprintf("%s: replace `%s` with `%s`", what, old, e.New)
+}
+
+func severity(s rules.Severity) int {
+	switch s {
+	case rules.Error:
+		return severityError
+	case rules.Warning:
+		return severityWarning
+	}
+	return severityInformation
+}
+
+// codeAction offers the fixes of the findings in the requested range.
+func (s *server) codeAction(p *codeActionParams) []CodeAction {
+	actions := []CodeAction{}
+	if len(p.Context.Only) > 0 {
+		wanted := false
+		for _, k := range p.Context.Only {
+			if k == kindQuickFix || k == "" {
+				wanted = true
+			}
+		}
+		if !wanted {
+			return actions
+		}
+	}
+	if s.dirty {
+		// Answer from the current text, not the one before the last change.
+		s.check()
+	}
+	uri := p.TextDocument.URI
+	for _, f := range s.actions[uri] {
+		if !f.diag.Range.overlaps(p.Range) {
+			continue
+		}
+		actions = append(actions, CodeAction{
+			Title:       f.title,
+			Kind:        kindQuickFix,
+			Diagnostics: []Diagnostic{f.diag},
+			IsPreferred: true,
+			Edit:        &WorkspaceEdit{Changes: map[string][]TextEdit{uri: f.edits}},
+		})
+	}
+	return actions
+}
