@@ -49,7 +49,10 @@ func checkPath(p *Pass, start, end int, written, target string, fixable bool) {
 	if ok, _ := p.Index.Exists(rel); ok {
 		return
 	}
-	msg := fmt.Sprintf("link target `%s` does not exist (from this file's folder it is `%s`)", target, rel)
+	msg := fmt.Sprintf("link target `%s` does not exist", target)
+	if rel != path.Clean(target) {
+		msg += fmt.Sprintf(" (from this file's folder it is `%s`)", rel)
+	}
 	var fix []Edit
 	if !strings.HasPrefix(target, "/") {
 		if rootRel := path.Clean(target); rootRel != rel && !strings.HasPrefix(rootRel, "../") {
