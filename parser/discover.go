@@ -39,7 +39,7 @@ func FindRoot(dir string) string {
 type Discovered struct {
 	Rel  string // slash-separated, relative to the root
 	Abs  string
-	Size int64
+	Size int64 // -1 when not yet known
 }
 
 // DiscoverError is a problem met while walking: the path and what happened.
@@ -57,19 +57,33 @@ func (e *DiscoverError) Error() string { return fmt.Sprintf("%s: %v", e.Rel, e.E
 func Discover(root string) ([]Discovered, []*DiscoverError) {
 	var files []Discovered
 	var errs []*DiscoverError
+	walkRepo(root, func(f Discovered) { files = append(files, f) }, func(e *DiscoverError) { errs = append(errs, e) })
+	sort.Slice(files, func(i, j int) bool { return files[i].Rel < files[j].Rel })
+	return files, errs
+}
+
+// walkRepo walks root as Discover describes, calling found for each file
+// as it is found (so that reading can start before the walk ends) and fail
+// for each problem.
+func walkRepo(root string, found func(Discovered), fail func(*DiscoverError)) {
 	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		realRoot = root
 	}
 	var walk func(dir, rel string, ign ignoreSet)
 	walk = func(dir, rel string, ign ignoreSet) {
-		if data, err := os.ReadFile(filepath.Join(dir, ".gitignore")); err == nil {
-			ign = append(ign[:len(ign):len(ign)], parseGitignore(rel, data)...)
-		}
 		entries, err := os.ReadDir(dir)
 		if err != nil {
-			errs = append(errs, &DiscoverError{Rel: relOrDot(rel), Err: cleanErr(err)})
+			fail(&DiscoverError{Rel: relOrDot(rel), Err: cleanErr(err)})
 			return
+		}
+		for _, e := range entries {
+			if e.Name() == ".gitignore" && e.Type().IsRegular() {
+				if data, err := os.ReadFile(filepath.Join(dir, ".gitignore")); err == nil {
+					ign = append(ign[:len(ign):len(ign)], parseGitignore(rel, data)...)
+				}
+				break
+			}
 		}
 		for _, e := range entries {
 			name := e.Name()
@@ -93,16 +107,16 @@ func Discover(root string) ([]Discovered, []*DiscoverError) {
 			case e.Type()&fs.ModeSymlink != 0:
 				target, err := filepath.EvalSymlinks(abs)
 				if err != nil {
-					errs = append(errs, &DiscoverError{Rel: r, Err: fmt.Errorf("broken or looping symlink: %w", cleanErr(err))})
+					fail(&DiscoverError{Rel: r, Err: fmt.Errorf("broken or looping symlink: %w", cleanErr(err))})
 					continue
 				}
 				if !within(realRoot, target) {
-					errs = append(errs, &DiscoverError{Rel: r, Err: errors.New("symlink points outside the repo; not read")})
+					fail(&DiscoverError{Rel: r, Err: errors.New("symlink points outside the repo; not read")})
 					continue
 				}
 				st, err := os.Stat(target)
 				if err != nil {
-					errs = append(errs, &DiscoverError{Rel: r, Err: cleanErr(err)})
+					fail(&DiscoverError{Rel: r, Err: cleanErr(err)})
 					continue
 				}
 				if st.IsDir() {
@@ -110,21 +124,14 @@ func Discover(root string) ([]Discovered, []*DiscoverError) {
 				}
 				size = st.Size()
 			case e.Type().IsRegular():
-				info, err := e.Info()
-				if err != nil {
-					errs = append(errs, &DiscoverError{Rel: r, Err: cleanErr(err)})
-					continue
-				}
-				size = info.Size()
+				size = -1 // the reader learns it from the open file
 			default:
 				continue // sockets, devices, pipes
 			}
-			files = append(files, Discovered{Rel: r, Abs: abs, Size: size})
+			found(Discovered{Rel: r, Abs: abs, Size: size})
 		}
 	}
 	walk(root, "", nil)
-	sort.Slice(files, func(i, j int) bool { return files[i].Rel < files[j].Rel })
-	return files, errs
 }
 
 func relOrDot(rel string) string {

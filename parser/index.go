@@ -1,8 +1,10 @@
 package parser
 
 import (
+	"errors"
 	"fmt"
 	"github.com/bmatcuk/doublestar/v4"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -68,108 +70,149 @@ type LoadOptions struct {
 
 // Load discovers and parses every file under root, in parallel.
 func Load(root string, opt LoadOptions) *Index {
-	found, derrs := Discover(root)
-	found = filterFound(found, opt.Include, opt.Exclude)
 	idx := &Index{Root: root}
-	for _, e := range derrs {
-		idx.Errors = append(idx.Errors, FileError{Path: e.Rel, Msg: Err2Msg(e.Err)})
-	}
-	seen := map[string]bool{}
-	for _, f := range found {
-		seen[f.Rel] = true
-	}
-	for p := range opt.Overlay {
-		if !seen[p] {
-			found = append(found, Discovered{Rel: p, Size: int64(len(opt.Overlay[p]))})
-		}
-	}
-	var roots []string
-	for _, f := range found {
-		if strings.HasSuffix(f.Rel, ".claude-plugin/plugin.json") {
-			if dir := path.Dir(path.Dir(f.Rel)); dir != "." {
-				roots = append(roots, dir)
-			}
-		}
-	}
 	maxSize := opt.MaxFileSize
 	if maxSize <= 0 {
 		maxSize = DefaultMaxFileSize
 	}
-	docs := make([]*Document, len(found))
-	errs := make([]*FileError, len(found))
+	// Reading and parsing start while the walk goes on. Kinds are decided
+	// by path with the plugin roots known so far, and checked once the
+	// walk is done (a plugin below the root changes the kind of its
+	// agents/ and commands/).
+	var mu sync.Mutex
 	var wg sync.WaitGroup
-	work := make(chan int)
+	work := make(chan Discovered, 64)
 	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range work {
-				f := found[i]
-				src, ok := opt.Overlay[f.Rel]
-				if !ok {
-					if f.Size > maxSize {
-						errs[i] = &FileError{Path: f.Rel, Msg: fmt.Sprintf("skipped: %s is larger than the %s limit", humanSize(f.Size), humanSize(maxSize))}
-						continue
-					}
-					var err error
-					src, err = os.ReadFile(f.Abs)
-					if err != nil {
-						errs[i] = &FileError{Path: f.Rel, Msg: "cannot read: " + Err2Msg(cleanErr(err))}
-						continue
-					}
+			for f := range work {
+				doc, ferr := loadOne(f, opt, maxSize)
+				mu.Lock()
+				if doc != nil {
+					idx.Docs = append(idx.Docs, doc)
 				}
-				kind := KindOf(f.Rel, roots)
-				if opt.Classify != nil {
-					kind = opt.Classify(f.Rel, kind)
+				if ferr != nil {
+					idx.Errors = append(idx.Errors, *ferr)
 				}
-				docs[i] = Parse(f.Rel, kind, src)
+				mu.Unlock()
 			}
 		}()
 	}
-	for i := range found {
-		work <- i
+	seen := map[string]bool{}
+	walkRepo(root, func(f Discovered) {
+		if !selected(f.Rel, opt.Include, opt.Exclude) {
+			return
+		}
+		seen[f.Rel] = true
+		work <- f
+	}, func(e *DiscoverError) {
+		mu.Lock()
+		idx.Errors = append(idx.Errors, FileError{Path: e.Rel, Msg: Err2Msg(e.Err)})
+		mu.Unlock()
+	})
+	for p, buf := range opt.Overlay {
+		if !seen[p] {
+			work <- Discovered{Rel: p, Size: int64(len(buf))}
+		}
 	}
 	close(work)
 	wg.Wait()
-	for i := range found {
-		if docs[i] != nil {
-			idx.Docs = append(idx.Docs, docs[i])
+	idx.finish()
+	// Plugins below the root: their agents/ and commands/ change kind.
+	if roots := idx.PluginRoots(); len(roots) > 0 {
+		changed := false
+		for i, d := range idx.Docs {
+			kind := KindOf(d.Path, roots)
+			if opt.Classify != nil {
+				kind = opt.Classify(d.Path, kind)
+			}
+			if kind != d.Kind {
+				idx.Docs[i] = Parse(d.Path, kind, d.Src)
+				changed = true
+			}
 		}
-		if errs[i] != nil {
-			idx.Errors = append(idx.Errors, *errs[i])
+		if changed {
+			idx.finish()
 		}
 	}
-	idx.finish()
 	return idx
 }
 
-// filterFound keeps files matching an include glob (all when none) and no
-// exclude glob; plugin manifests are always kept.
-func filterFound(found []Discovered, include, exclude []string) []Discovered {
+// loadOne reads (or takes from the overlay) and parses one file.
+func loadOne(f Discovered, opt LoadOptions, maxSize int64) (*Document, *FileError) {
+	src, ok := opt.Overlay[f.Rel]
+	if !ok {
+		var err error
+		src, err = readLimited(f.Abs, maxSize)
+		if err != nil {
+			var tl *tooLarge
+			if errors.As(err, &tl) {
+				return nil, &FileError{Path: f.Rel, Msg: fmt.Sprintf("skipped: %s is larger than the %s limit", humanSize(tl.size), humanSize(maxSize))}
+			}
+			return nil, &FileError{Path: f.Rel, Msg: "cannot read: " + Err2Msg(cleanErr(err))}
+		}
+	}
+	kind := KindOf(f.Rel, nil)
+	if opt.Classify != nil {
+		kind = opt.Classify(f.Rel, kind)
+	}
+	return Parse(f.Rel, kind, src), nil
+}
+
+type tooLarge struct{ size int64 }
+
+func (e *tooLarge) Error() string { return "too large" }
+
+// readLimited reads a file unless it is larger than max.
+func readLimited(name string, max int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, errors.New("is a directory")
+	}
+	if st.Size() > max {
+		return nil, &tooLarge{st.Size()}
+	}
+	buf := make([]byte, st.Size())
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, err
+	}
+	return buf[:n], nil
+}
+
+// Selected reports whether a file is indexed under the config's include
+// and exclude globs: it matches an include glob (any, when there are
+// none) and no exclude glob. Plugin manifests are always included.
+func Selected(rel string, include, exclude []string) bool {
+	ok := len(include) == 0 || strings.HasSuffix(rel, ".json")
+	for _, g := range include {
+		if m, _ := doublestar.Match(g, rel); m {
+			ok = true
+			break
+		}
+	}
+	for _, g := range exclude {
+		if m, _ := doublestar.Match(g, rel); m {
+			return false
+		}
+	}
+	return ok
+}
+
+func selected(rel string, include, exclude []string) bool {
 	if len(include) == 0 && len(exclude) == 0 {
-		return found
+		return true
 	}
-	out := found[:0:0]
-	for _, f := range found {
-		manifest := strings.HasSuffix(f.Rel, ".json")
-		ok := manifest || len(include) == 0
-		for _, g := range include {
-			if m, _ := doublestar.Match(g, f.Rel); m {
-				ok = true
-				break
-			}
-		}
-		for _, g := range exclude {
-			if m, _ := doublestar.Match(g, f.Rel); m {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			out = append(out, f)
-		}
-	}
-	return out
+	return Selected(rel, include, exclude)
 }
 
 // Replace returns a new index in which doc takes the place of the document

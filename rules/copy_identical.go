@@ -190,14 +190,15 @@ func normalize(s string, how []string) string {
 	return s
 }
 
+var visibleSpace = strings.NewReplacer(" ", "·", "\t", "→", "\r", "␍")
+
 // visible shows a line from byte from on, with its whitespace made
 // visible, in backticks.
 func visible(l string, from int) string {
 	if l == "" || l == "\r" {
 		return "an empty line"
 	}
-	r := strings.NewReplacer(" ", "·", "\t", "→", "\r", "␍")
-	v := r.Replace(l[min(from, len(l)):])
+	v := visibleSpace.Replace(l[min(from, len(l)):])
 	if from > 0 {
 		v = "…" + v
 	}

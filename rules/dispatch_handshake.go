@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -25,16 +26,16 @@ var DispatchHandshake = Register(&Rule{
 
 // Default evidence that a file builds the handshake: the inline block, a
 // reference to the handshake skill, or its PowerShell helpers.
+// (A reference to the skill also covers the inline block, whose marker
+// names it; literal patterns keep the scan fast.)
 var defaultEvidence = []string{
-	`<!--\s*subagent-env-handshake v1\s*-->`,
 	`subagent-env-handshake`,
-	`New-SubagentDispatchPrompt|Get-FreshHandshake`,
+	`New-SubagentDispatchPrompt`,
+	`Get-FreshHandshake`,
 }
 
 var (
 	subagentTypeRe = regexp.MustCompile("subagent_type\\s*[:=]\\s*[\"'`]?([A-Za-z0-9_:.-]+)")
-	agentToolRe    = regexp.MustCompile("(?:`Agent`|\\bAgent)[ -](?:tool|Tool)\\b|\\bAgent\\(")
-	sentenceEndRe  = regexp.MustCompile(`[.!?;](?:\s|$)`)
 	ownInvocation  = regexp.MustCompile(`(?i)\b(invoke|call|dispatch) (this|the) (agent|shell)\b`)
 )
 
@@ -97,7 +98,7 @@ func checkDispatchHandshake(p *Pass) {
 // dispatchPrep is what a dispatch contract knows of the whole repo.
 type dispatchPrep struct {
 	targets map[string]*parser.Document
-	nameRe  *regexp.Regexp
+	names   []string // target names, longest first
 	res     []*regexp.Regexp
 }
 
@@ -147,7 +148,7 @@ func prepareDispatch(p *Pass, ct *config.Contract) *dispatchPrep {
 		sort.Slice(names, func(i, j int) bool {
 			return len(names[i]) > len(names[j]) || len(names[i]) == len(names[j]) && names[i] < names[j]
 		})
-		dp.nameRe = regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_-])(` + quoteAll(names) + `)(?:$|[^A-Za-z0-9_-])`)
+		dp.names = names
 		return dp, ""
 	})
 	return dp
@@ -160,7 +161,7 @@ func dispatchIn(p *Pass, ct *config.Contract, d *parser.Document) {
 	if dp == nil || len(dp.targets) == 0 {
 		return
 	}
-	sites := dispatchSites(d, dp.targets, dp.nameRe)
+	sites := dispatchSites(d, dp.targets, dp.names)
 	if len(sites) == 0 || dp.has(d) {
 		return
 	}
@@ -232,20 +233,49 @@ func capturesField(body, field string) bool {
 	return false
 }
 
-func quoteAll(xs []string) string {
-	q := make([]string, len(xs))
-	for i, x := range xs {
-		q[i] = regexp.QuoteMeta(x)
+// findName finds the first of names (lower case) in s as a whole word
+// (not inside a longer name of letters, digits, `-` or `_`), ignoring case.
+// It returns the offset and length in s, or -1.
+func findName(s string, names []string) (int, int) {
+	ls := strings.ToLower(s)
+	if len(ls) != len(s) {
+		return -1, 0 // case folding changed the length: leave such text alone
 	}
-	return strings.Join(q, "|")
+	best, bestLen := -1, 0
+	for _, n := range names {
+		for from := 0; from < len(ls); {
+			i := strings.Index(ls[from:], n)
+			if i < 0 {
+				break
+			}
+			i += from
+			end := i + len(n)
+			if (i == 0 || !nameByte(ls[i-1])) && (end == len(ls) || !nameByte(ls[end])) {
+				if best < 0 || i < best {
+					best, bestLen = i, len(n)
+				}
+				break
+			}
+			from = i + 1
+		}
+	}
+	return best, bestLen
+}
+
+func nameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c >= 'A' && c <= 'Z'
 }
 
 // dispatchSites finds where d dispatches one of the targets.
-func dispatchSites(d *parser.Document, targets map[string]*parser.Document, nameRe *regexp.Regexp) []dispatchSite {
+func dispatchSites(d *parser.Document, targets map[string]*parser.Document, names []string) []dispatchSite {
+	// the agent's own names: its invocation lines are not dispatches
 	own := map[string]bool{}
-	for n, td := range targets {
-		if td == d || (td != nil && sameAgent(td, d)) {
-			own[n] = true
+	if d.Kind == parser.KindAgent || d.Kind == parser.KindAgentBody {
+		mine := agentNames(d)
+		for n, td := range targets {
+			if td == d || (td != nil && slices.ContainsFunc(agentNames(td), func(x string) bool { return slices.Contains(mine, x) })) {
+				own[n] = true
+			}
 		}
 	}
 	var sites []dispatchSite
@@ -268,21 +298,25 @@ func dispatchSites(d *parser.Document, targets map[string]*parser.Document, name
 	src := d.Src
 	header := "" // the first row of the table the current line belongs to
 	forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
-		line := string(src[ls:le])
-		isRow := strings.HasPrefix(strings.TrimSpace(line), "|")
+		raw := src[ls:le]
+		isRow := bytes.HasPrefix(bytes.TrimSpace(raw), []byte("|"))
 		switch {
 		case !isRow:
 			header = ""
 		case header == "":
-			header = line
-		}
-		if isRow && isMappingTable(header, line) {
-			return true
+			header = string(raw)
 		}
 		// cheap tests first: most lines name neither
-		hasType := strings.Contains(line, "subagent_type")
-		hasAgent := strings.Contains(line, "Agent")
+		hasType := bytes.Contains(raw, []byte("subagent_type"))
+		hasAgent := bytes.Contains(raw, []byte("Agent"))
 		if !hasType && !hasAgent {
+			return true
+		}
+		line := string(raw)
+		if !hasType && !hasAgentTool(line) {
+			return true
+		}
+		if isRow && isMappingTable(header, line) {
 			return true
 		}
 		for _, m := range subagentTypeRe.FindAllStringSubmatchIndex(line, -1) {
@@ -295,11 +329,11 @@ func dispatchSites(d *parser.Document, targets map[string]*parser.Document, name
 			return true
 		}
 		for _, sent := range sentences(line) {
-			if !agentToolRe.MatchString(sent.text) || ownInvocation.MatchString(sent.text) {
+			if !hasAgentTool(sent.text) || ownInvocation.MatchString(sent.text) {
 				continue
 			}
-			if m := nameRe.FindStringSubmatchIndex(sent.text); m != nil {
-				add(ls+sent.start+m[2], sent.text[m[2]:m[3]], "the `Agent` tool")
+			if i, n := findName(sent.text, names); i >= 0 {
+				add(ls+sent.start+i, sent.text[i:i+n], "the `Agent` tool")
 			}
 		}
 		return true
@@ -307,17 +341,32 @@ func dispatchSites(d *parser.Document, targets map[string]*parser.Document, name
 	return sites
 }
 
-// sameAgent reports whether a and b are the shell and body of one agent.
-func sameAgent(a, b *parser.Document) bool {
-	an, bn := agentNames(a), agentNames(b)
-	for _, x := range an {
-		for _, y := range bn {
-			if x == y {
-				return true
+// hasAgentTool reports whether s names the `Agent` tool: "`Agent` tool",
+// "Agent tool", "Agent-tool" or "Agent(".
+func hasAgentTool(s string) bool {
+	for from := 0; ; {
+		i := strings.Index(s[from:], "Agent")
+		if i < 0 {
+			return false
+		}
+		i += from
+		from = i + 5
+		if i > 0 && nameByte(s[i-1]) {
+			continue // part of a longer word (SubAgent)
+		}
+		rest := s[i+5:]
+		rest = strings.TrimPrefix(rest, "`")
+		if strings.HasPrefix(rest, "(") {
+			return true
+		}
+		if len(rest) > 1 && (rest[0] == ' ' || rest[0] == '-') {
+			if w := rest[1:]; strings.HasPrefix(w, "tool") || strings.HasPrefix(w, "Tool") {
+				if len(w) == 4 || !nameByte(w[4]) || w[4] == '-' {
+					return true
+				}
 			}
 		}
 	}
-	return false
 }
 
 // isMappingTable reports whether a table row belongs to a tool-mapping
@@ -337,12 +386,19 @@ type sentence struct {
 	text  string
 }
 
+// sentences splits a line after `.`, `!`, `?` or `;` followed by a space
+// or the line's end.
 func sentences(line string) []sentence {
 	var out []sentence
 	start := 0
-	for _, m := range sentenceEndRe.FindAllStringIndex(line, -1) {
-		out = append(out, sentence{start, line[start:m[1]]})
-		start = m[1]
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '.', '!', '?', ';':
+			if i+1 == len(line) || line[i+1] == ' ' || line[i+1] == '\t' {
+				out = append(out, sentence{start, line[start : i+1]})
+				start = i + 1
+			}
+		}
 	}
 	if start < len(line) {
 		out = append(out, sentence{start, line[start:]})

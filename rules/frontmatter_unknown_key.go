@@ -36,11 +36,13 @@ func checkFrontmatterUnknownKey(p *Pass) {
 	}
 }
 
+var keySeparators = strings.NewReplacer("-", "", "_", "")
+
 // closestField suggests a defined key that differs from n only by case,
 // separators or a small typo.
 func closestField(s *KindSchema, n string) string {
 	norm := func(x string) string {
-		return strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(x))
+		return keySeparators.Replace(strings.ToLower(x))
 	}
 	var cands []string
 	for _, f := range s.Fields {

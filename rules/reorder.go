@@ -118,8 +118,9 @@ func eolOf(b []byte) string {
 	return "\n"
 }
 
+var yamlEscapes = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\t", `\t`)
+
 // yamlQuote writes s as a YAML double-quoted scalar.
 func yamlQuote(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\t", `\t`)
-	return `"` + r.Replace(s) + `"`
+	return `"` + yamlEscapes.Replace(s) + `"`
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -33,10 +34,12 @@ type sectionRef struct {
 }
 
 var (
-	sectSignRe  = regexp.MustCompile(`§|›`)
-	numberedRe  = regexp.MustCompile(`^\d`)
-	otherFileRe = regexp.MustCompile("\\b(?:in|of) (?:the |its |`)")
-	boldLabelRe = regexp.MustCompile(`^\s*(?:>\s*)*(?:[-*+]\s+|\d+\.\s+)?\*\*([^*]+?)\*\*`)
+	sectSignRe   = regexp.MustCompile(`§|›`)
+	numberedRe   = regexp.MustCompile(`^\d`)
+	nestedSignRe = regexp.MustCompile(`\s+[§›]\s+`)
+	skillNameRe  = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	otherFileRe  = regexp.MustCompile("\\b(?:in|of) (?:the |its |`)")
+	boldLabelRe  = regexp.MustCompile(`^\s*(?:>\s*)*(?:[-*+]\s+|\d+\.\s+)?\*\*([^*]+?)\*\*`)
 )
 
 func checkSectionRef(p *Pass) {
@@ -51,40 +54,65 @@ func checkSectionRef(p *Pass) {
 
 // findSectionRefs finds the § references of a document, outside code
 // blocks.
+var sectionSign, arrowSign = []byte("§"), []byte("›")
+
 func findSectionRefs(d *parser.Document) []sectionRef {
 	var out []sectionRef
 	src := d.Src
-	forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
-		line := src[ls:le]
-		if !strings.ContainsAny(string(line), "§›") || inFenceOrBlock(d, ls) {
-			return true
+	// Most files hold no sign at all: look for the signs, not at lines.
+	for off := d.BodyStart; off < len(src); {
+		i := indexSign(src[off:])
+		if i < 0 {
+			break
 		}
-		for _, m := range sectSignRe.FindAllIndex(line, -1) {
-			at := ls + m[0]
-			if r, ok := parseRefAt(d, at, m[1]-m[0], ls, le); ok {
-				out = append(out, r)
-			}
+		at := off + i
+		signLen := 2 // § is two bytes, › three
+		if src[at] == 0xE2 {
+			signLen = 3
 		}
-		return true
-	})
+		off = at + signLen
+		ls := bytes.LastIndexByte(src[:at], '\n') + 1
+		le := len(src)
+		if j := bytes.IndexByte(src[at:], '\n'); j >= 0 {
+			le = at + j
+		}
+		if le > ls && src[le-1] == '\r' {
+			le--
+		}
+		if inFenceOrBlock(d, ls) {
+			continue
+		}
+		if r, ok := parseRefAt(d, at, signLen, ls, le); ok {
+			out = append(out, r)
+		}
+	}
 	return out
 }
 
-func inFenceOrBlock(d *parser.Document, off int) bool {
-	for _, f := range d.Fences {
-		if off >= f.Start && off < f.End {
-			return true
-		}
+// indexSign finds the next § or › in b.
+func indexSign(b []byte) int {
+	i, j := bytes.Index(b, sectionSign), bytes.Index(b, arrowSign)
+	switch {
+	case i < 0:
+		return j
+	case j < 0 || i < j:
+		return i
 	}
-	return false
+	return j
 }
 
+// inFenceOrBlock reports whether off lies in a code block (fences are
+// sorted by offset and do not overlap).
+func inFenceOrBlock(d *parser.Document, off int) bool {
+	i := sort.Search(len(d.Fences), func(i int) bool { return d.Fences[i].End > off })
+	return i < len(d.Fences) && d.Fences[i].Start <= off
+}
+
+// codeSpanAt returns the code span holding off (spans are sorted).
 func codeSpanAt(d *parser.Document, off int) *parser.Span {
-	for i := range d.CodeSpans {
-		s := &d.CodeSpans[i]
-		if off >= s.Start && off < s.End {
-			return s
-		}
+	i := sort.Search(len(d.CodeSpans), func(i int) bool { return d.CodeSpans[i].End > off })
+	if i < len(d.CodeSpans) && d.CodeSpans[i].Start <= off {
+		return &d.CodeSpans[i]
 	}
 	return nil
 }
@@ -222,7 +250,7 @@ func setFile(r *sectionRef, left string) bool {
 	case looksLikePath(left):
 		r.file = left
 		return true
-	case regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`).MatchString(left):
+	case skillNameRe.MatchString(left):
 		r.file, r.skill = left, true
 		return true
 	}
@@ -232,7 +260,7 @@ func setFile(r *sectionRef, left string) bool {
 // splitTitles splits `A § B` into nested titles.
 func splitTitles(s string) []string {
 	var out []string
-	for _, part := range regexp.MustCompile(`\s+[§›]\s+`).Split(s, -1) {
+	for _, part := range nestedSignRe.Split(s, -1) {
 		part = strings.TrimSpace(part)
 		if part != "" {
 			out = append(out, part)
@@ -342,9 +370,11 @@ func refTarget(idx *parser.Index, d *parser.Document, r sectionRef) *parser.Docu
 	return nil
 }
 
+var titleMarkup = strings.NewReplacer("`", "", "**", "", "*", "", "_", " ", "’", "'", "“", "\"", "”", "\"")
+
 // norm folds a title for comparison.
 func norm(s string) string {
-	s = strings.NewReplacer("`", "", "**", "", "*", "", "_", " ", "’", "'", "“", "\"", "”", "\"").Replace(s)
+	s = titleMarkup.Replace(s)
 	return strings.ToLower(strings.Join(strings.Fields(s), " "))
 }
 
@@ -354,6 +384,7 @@ type titleCand struct {
 	level int // heading level; 0 for bold labels
 	s, e  int // the section it opens
 	text  string
+	words []string
 }
 
 // titleCands lists a document's citable titles once: each heading (with
@@ -361,6 +392,12 @@ type titleCand struct {
 // bold label.
 func titleCands(d *parser.Document) []titleCand {
 	return d.Cached("section-ref/titles", func() any { return buildTitleCands(d) }).([]titleCand)
+}
+
+// labelCands lists a document's bold labels (`**Label**:`), once; only
+// references that no heading answers need them.
+func labelCands(d *parser.Document) []titleCand {
+	return d.Cached("section-ref/labels", func() any { return buildLabelCands(d) }).([]titleCand)
 }
 
 func buildTitleCands(d *parser.Document) []titleCand {
@@ -381,6 +418,14 @@ func buildTitleCands(d *parser.Document) []titleCand {
 			add(headingCore(t[j+2:]))
 		}
 	}
+	for i := range cands {
+		cands[i].words = strings.Fields(cands[i].text)
+	}
+	return cands
+}
+
+func buildLabelCands(d *parser.Document) []titleCand {
+	var cands []titleCand
 	forLines(d.Src, d.BodyStart, len(d.Src), func(ls, le int) bool {
 		if bytes.Contains(d.Src[ls:le], []byte("**")) {
 			if m := boldLabelRe.FindSubmatch(d.Src[ls:le]); m != nil {
@@ -389,6 +434,9 @@ func buildTitleCands(d *parser.Document) []titleCand {
 		}
 		return true
 	})
+	for i := range cands {
+		cands[i].words = strings.Fields(cands[i].text)
+	}
 	return cands
 }
 
@@ -399,12 +447,31 @@ func findTitle(d *parser.Document, title string, level int, exact bool, start, e
 	if c == "" {
 		return 0, 0, false
 	}
-	var cands []titleCand
-	for _, k := range titleCands(d) {
+	// headings answer most references; bold labels are read only when
+	// they do not
+	if s, e, ok := matchTitle(c, inRange(titleCands(d), start, end, level), exact); ok {
+		return s, e, true
+	}
+	if level > 0 {
+		return 0, 0, false
+	}
+	return matchTitle(c, append(inRange(titleCands(d), start, end, 0), inRange(labelCands(d), start, end, 0)...), exact)
+}
+
+// inRange returns the candidates within [start,end) and of the level.
+func inRange(all []titleCand, start, end, level int) []*titleCand {
+	out := make([]*titleCand, 0, 16)
+	for i := range all {
+		k := &all[i]
 		if k.at >= start && k.at < end && (level == 0 || k.level == level) {
-			cands = append(cands, k)
+			out = append(out, k)
 		}
 	}
+	return out
+}
+
+// matchTitle applies the matching order to the candidates.
+func matchTitle(c string, cands []*titleCand, exact bool) (int, int, bool) {
 	// exact first
 	for _, k := range cands {
 		if k.text == c {
@@ -434,7 +501,7 @@ func findTitle(d *parser.Document, title string, level int, exact bool, start, e
 	if !exact {
 		cw := strings.Fields(c)
 		for _, k := range cands {
-			hw := strings.Fields(k.text)
+			hw := k.words
 			n := 0
 			for n < len(cw) && n < len(hw) && cw[n] == hw[n] {
 				n++

@@ -241,11 +241,18 @@ func sortedMapKeys[T any](m map[string]T) []string {
 	return out
 }
 
-// compile is regexp.MustCompile for patterns already validated by config.
+var compiled sync.Map // pattern → *regexp.Regexp
+
+// compile returns the regular expression for a pattern the config already
+// validated, compiled once per process.
 func compile(s string) *regexp.Regexp {
+	if re, ok := compiled.Load(s); ok {
+		return re.(*regexp.Regexp)
+	}
 	re, err := regexp.Compile(s)
 	if err != nil {
-		return regexp.MustCompile(regexp.QuoteMeta(s))
+		re = regexp.MustCompile(regexp.QuoteMeta(s))
 	}
+	compiled.Store(s, re)
 	return re
 }
