@@ -34,7 +34,6 @@ type sectionRef struct {
 }
 
 var (
-	sectSignRe   = regexp.MustCompile(`§|›`)
 	numberedRe   = regexp.MustCompile(`^\d`)
 	nestedSignRe = regexp.MustCompile(`\s+[§›]\s+`)
 	skillNameRe  = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)

@@ -17,21 +17,25 @@ func main() {
 	}
 	// MDCONTRACT_CPUPROFILE and MDCONTRACT_MEMPROFILE name files to write
 	// pprof profiles of the run to (see README § Performance).
+	os.Exit(profiled(func() int { return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }))
+}
+
+// profiled runs fn, writing the profiles the environment asks for.
+func profiled(fn func() int) int {
 	if p := os.Getenv("MDCONTRACT_CPUPROFILE"); p != "" {
-		if f, err := os.Create(p); err == nil {
-			if err := pprof.StartCPUProfile(f); err == nil {
-				defer f.Close()
-				code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-				pprof.StopCPUProfile()
-				writeMemProfile()
-				os.Exit(code)
-			}
+		f, err := os.Create(p)
+		if err == nil {
+			defer f.Close()
+			err = pprof.StartCPUProfile(f)
 		}
-		fmt.Fprintln(os.Stderr, "mdcontract: cannot write the CPU profile to", p)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "mdcontract: cannot write the CPU profile to", p)
+		} else {
+			defer pprof.StopCPUProfile()
+		}
 	}
-	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	writeMemProfile()
-	os.Exit(code)
+	defer writeMemProfile()
+	return fn()
 }
 
 func writeMemProfile() {
