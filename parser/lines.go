@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"sort"
 	"unicode/utf8"
 )
@@ -14,12 +15,15 @@ type LineIndex struct {
 
 // NewLineIndex indexes src. bom is the length of a leading byte order mark.
 func NewLineIndex(src []byte, bom int) LineIndex {
-	starts := make([]int, 1, len(src)/40+1)
+	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
 	starts[0] = bom
-	for i, c := range src {
-		if c == '\n' {
-			starts = append(starts, i+1)
+	for off := 0; ; {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			break
 		}
+		off += i + 1
+		starts = append(starts, off)
 	}
 	return LineIndex{starts: starts, size: len(src)}
 }

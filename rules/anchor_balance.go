@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/parser"
@@ -35,33 +34,45 @@ type Marker struct {
 	Comment *parser.Comment
 }
 
-var (
-	beginRe = regexp.MustCompile(`^([A-Za-z0-9][^<>]*?)(?:\s+|-|:)begin$`)
-	endRe   = regexp.MustCompile(`^([A-Za-z0-9][^<>]*?)(?:\s+|-|:)end$`)
-	slashRe = regexp.MustCompile(`^/\s*([A-Za-z0-9][^<>]*)$`)
-	plainRe = regexp.MustCompile(`^[A-Za-z0-9][^<>]*$`)
-)
-
 // ParseMarker reads a comment as a sentinel; ok is false for comments that
 // cannot be one (prose with punctuation first, empty, unclosed).
 func ParseMarker(c *parser.Comment) (Marker, bool) {
 	if !c.Closed {
 		return Marker{}, false
 	}
-	t := strings.Join(strings.Fields(c.Text), " ")
-	if m := slashRe.FindStringSubmatch(t); m != nil {
-		return Marker{Role: MarkerEnd, Name: m[1], Comment: c}, true
+	t := c.Text
+	if strings.ContainsAny(t, "\t\n\r") || strings.Contains(t, "  ") {
+		t = strings.Join(strings.Fields(t), " ")
 	}
-	if m := beginRe.FindStringSubmatch(t); m != nil {
-		return Marker{Role: MarkerBegin, Name: m[1], Comment: c}, true
+	if t == "" || strings.ContainsAny(t, "<>") {
+		return Marker{}, false
 	}
-	if m := endRe.FindStringSubmatch(t); m != nil {
-		return Marker{Role: MarkerEnd, Name: m[1], Comment: c}, true
+	if t[0] == '/' {
+		name := strings.TrimLeft(t[1:], " ")
+		if name != "" && isAlnum(name[0]) {
+			return Marker{Role: MarkerEnd, Name: name, Comment: c}, true
+		}
+		return Marker{}, false
 	}
-	if plainRe.MatchString(t) {
-		return Marker{Role: MarkerPlain, Name: t, Comment: c}, true
+	if !isAlnum(t[0]) {
+		return Marker{}, false
 	}
-	return Marker{}, false
+	for _, w := range []struct {
+		word string
+		role MarkerRole
+	}{{"begin", MarkerBegin}, {"end", MarkerEnd}} {
+		if n := len(t) - len(w.word); n >= 2 && strings.HasSuffix(t, w.word) {
+			switch t[n-1] {
+			case ' ', '-', ':':
+				return Marker{Role: w.role, Name: t[:n-1], Comment: c}, true
+			}
+		}
+	}
+	return Marker{Role: MarkerPlain, Name: t, Comment: c}, true
+}
+
+func isAlnum(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
 // closes reports how well an end marker named end closes an opener named

@@ -36,7 +36,6 @@ var defaultEvidence = []string{
 
 var (
 	subagentTypeRe = regexp.MustCompile("subagent_type\\s*[:=]\\s*[\"'`]?([A-Za-z0-9_:.-]+)")
-	ownInvocation  = regexp.MustCompile(`(?i)\b(invoke|call|dispatch) (this|the) (agent|shell)\b`)
 )
 
 // handshakeVerifiers returns the names (lower case) of agents that verify
@@ -296,32 +295,21 @@ func dispatchSites(d *parser.Document, targets map[string]*parser.Document, name
 		}
 	}
 	src := d.Src
-	header := "" // the first row of the table the current line belongs to
-	forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
+	forLinesWith(src, d.BodyStart, dispatchNeedles, func(ls, le int) bool {
 		raw := src[ls:le]
-		isRow := bytes.HasPrefix(bytes.TrimSpace(raw), []byte("|"))
-		switch {
-		case !isRow:
-			header = ""
-		case header == "":
-			header = string(raw)
-		}
-		// cheap tests first: most lines name neither
 		hasType := bytes.Contains(raw, []byte("subagent_type"))
 		hasAgent := bytes.Contains(raw, []byte("Agent"))
-		if !hasType && !hasAgent {
-			return true
-		}
+		isRow := bytes.HasPrefix(bytes.TrimSpace(raw), []byte("|"))
 		line := string(raw)
 		if !hasType && !hasAgentTool(line) {
 			return true
 		}
-		if isRow && isMappingTable(header, line) {
+		if isRow && isMappingTable(tableHeader(src, ls), line) {
 			return true
 		}
 		for _, m := range subagentTypeRe.FindAllStringSubmatchIndex(line, -1) {
 			name := line[m[2]:m[3]]
-			if _, ok := targets[strings.ToLower(name)]; ok && !ownInvocation.MatchString(line) {
+			if _, ok := targets[strings.ToLower(name)]; ok && !ownInvocation(line) {
 				add(ls+m[0], name, "`subagent_type: "+name+"`")
 			}
 		}
@@ -329,7 +317,7 @@ func dispatchSites(d *parser.Document, targets map[string]*parser.Document, name
 			return true
 		}
 		for _, sent := range sentences(line) {
-			if !hasAgentTool(sent.text) || ownInvocation.MatchString(sent.text) {
+			if !hasAgentTool(sent.text) || ownInvocation(sent.text) {
 				continue
 			}
 			if i, n := findName(sent.text, names); i >= 0 {
@@ -367,6 +355,28 @@ func hasAgentTool(s string) bool {
 			}
 		}
 	}
+}
+
+// "_type" finds subagent_type: a needle that opens with a rare byte is found
+// fastest.
+var dispatchNeedles = [][]byte{[]byte("_type"), []byte("Agent")}
+
+// tableHeader returns the first row of the table holding the row that
+// starts at ls.
+func tableHeader(src []byte, ls int) string {
+	first := ls
+	for first > 0 {
+		prev := bytes.LastIndexByte(src[:first-1], '\n') + 1
+		if !bytes.HasPrefix(bytes.TrimSpace(src[prev:first-1]), []byte("|")) {
+			break
+		}
+		first = prev
+	}
+	end := bytes.IndexByte(src[first:], '\n')
+	if end < 0 {
+		return string(src[first:])
+	}
+	return string(src[first : first+end])
 }
 
 // isMappingTable reports whether a table row belongs to a tool-mapping
@@ -437,4 +447,22 @@ func delegate(idx *parser.Index, d *parser.Document, has func(*parser.Document) 
 		}
 	}
 	return ""
+}
+
+// ownInvocation reports whether s tells how to invoke the agent itself
+// ("invoke this agent via the `Agent` tool"): an agent's own line, not a
+// dispatch.
+func ownInvocation(s string) bool {
+	l := strings.ToLower(s)
+	for _, verb := range []string{"invoke ", "call ", "dispatch "} {
+		for _, det := range []string{"this ", "the "} {
+			for _, noun := range []string{"agent", "shell"} {
+				phrase := verb + det + noun
+				if i := strings.Index(l, phrase); i >= 0 && (i == 0 || !nameByte(l[i-1])) && (i+len(phrase) == len(l) || !nameByte(l[i+len(phrase)])) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"regexp"
@@ -89,6 +90,9 @@ func checkPath(p *Pass, start, end int, written, target string, fixable bool) {
 // paths, as skills cite their neighbours, in text and code alike.
 func checkEnvPaths(p *Pass) {
 	d := p.Doc
+	if !bytes.Contains(d.Src, []byte("${CLAUDE_")) {
+		return
+	}
 	for _, m := range envPathRe.FindAllSubmatchIndex(d.Src, -1) {
 		v, rest := string(d.Src[m[2]:m[3]]), string(d.Src[m[4]:m[5]])
 		rest = strings.TrimRight(rest, ".:")

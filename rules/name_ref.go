@@ -32,6 +32,8 @@ var (
 	toolAgentRe = regexp.MustCompile(`\b(?:Agent|Task)\(\s*([^)]*)\)`)
 )
 
+var nameRefNeedles = [][]byte{[]byte("_type"), []byte("Skill(")}
+
 // repoNames are the agents and skills a repo defines, in lower case.
 type repoNames struct {
 	agents, skills map[string]bool
@@ -103,12 +105,9 @@ func checkNameRef(p *Pass) {
 		p.Reportf(off, end, "%s names the %s `%s`, which this repo does not define (nor does the host); check the name or add the %s", how, what, name, what)
 	}
 	src := d.Src
-	forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
+	forLinesWith(src, d.BodyStart, nameRefNeedles, func(ls, le int) bool {
 		raw := src[ls:le]
-		hasType, hasSkill := bytes.Contains(raw, []byte("subagent_type")), bytes.Contains(raw, []byte("Skill("))
-		if !hasType && !hasSkill {
-			return true
-		}
+		hasSkill := bytes.Contains(raw, []byte("Skill("))
 		line := string(raw)
 		for _, m := range subagentTypeRe.FindAllStringSubmatchIndex(line, -1) {
 			report(ls+m[2], ls+m[3], line[m[2]:m[3]], false, "`subagent_type`")

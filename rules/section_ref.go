@@ -34,11 +34,10 @@ type sectionRef struct {
 }
 
 var (
-	numberedRe   = regexp.MustCompile(`^\d`)
-	nestedSignRe = regexp.MustCompile(`\s+[§›]\s+`)
-	skillNameRe  = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-	otherFileRe  = regexp.MustCompile("\\b(?:in|of) (?:the |its |`)")
-	boldLabelRe  = regexp.MustCompile(`^\s*(?:>\s*)*(?:[-*+]\s+|\d+\.\s+)?\*\*([^*]+?)\*\*`)
+	numberedRe  = regexp.MustCompile(`^\d`)
+	skillNameRe = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	otherFileRe = regexp.MustCompile("\\b(?:in|of) (?:the |its |`)")
+	boldLabelRe = regexp.MustCompile(`^\s*(?:>\s*)*(?:[-*+]\s+|\d+\.\s+)?\*\*([^*]+?)\*\*`)
 )
 
 func checkSectionRef(p *Pass) {
@@ -256,16 +255,48 @@ func setFile(r *sectionRef, left string) bool {
 	return false
 }
 
-// splitTitles splits `A § B` into nested titles.
+// splitTitles splits `A § B` (or `A › B`) into nested titles.
 func splitTitles(s string) []string {
 	var out []string
-	for _, part := range nestedSignRe.Split(s, -1) {
-		part = strings.TrimSpace(part)
-		if part != "" {
+	for {
+		i := indexNestedSign(s)
+		part := s
+		if i >= 0 {
+			part = s[:i]
+		}
+		if part = strings.TrimSpace(part); part != "" {
 			out = append(out, part)
 		}
+		if i < 0 {
+			return out
+		}
+		s = s[i:]
+		// skip the spaces, the sign and the spaces after it
+		s = strings.TrimLeft(s, " \t")
+		_, w := utf8.DecodeRuneInString(s)
+		s = s[w:]
 	}
-	return out
+}
+
+// indexNestedSign finds ` § ` or ` › ` (a sign between spaces) in s.
+func indexNestedSign(s string) int {
+	for from := 0; from < len(s); {
+		i := strings.IndexAny(s[from:], "§›")
+		if i < 0 {
+			return -1
+		}
+		i += from
+		_, w := utf8.DecodeRuneInString(s[i:])
+		if i > 0 && (s[i-1] == ' ' || s[i-1] == '\t') && i+w < len(s) && (s[i+w] == ' ' || s[i+w] == '\t') {
+			j := i
+			for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
+				j--
+			}
+			return j
+		}
+		from = i + w
+	}
+	return -1
 }
 
 // resolveSectionRef checks one reference.

@@ -175,6 +175,54 @@ func forLines(src []byte, start, end int, fn func(ls, le int) bool) {
 	}
 }
 
+// forLinesWith calls fn with the bounds of each line of src[start:] that
+// holds one of the needles, in order, each line once. It jumps from match
+// to match rather than walking every line, so files that hold no needle
+// cost one scan per needle.
+func forLinesWith(src []byte, start int, needles [][]byte, fn func(ls, le int) bool) {
+	var next []int // next match offset per needle (-1: none left)
+	for _, n := range needles {
+		i := bytes.Index(src[start:], n)
+		if i >= 0 {
+			i += start
+		}
+		next = append(next, i)
+	}
+	for {
+		at := -1
+		for _, i := range next {
+			if i >= 0 && (at < 0 || i < at) {
+				at = i
+			}
+		}
+		if at < 0 {
+			return
+		}
+		ls := bytes.LastIndexByte(src[:at], '\n') + 1
+		le := len(src)
+		if j := bytes.IndexByte(src[at:], '\n'); j >= 0 {
+			le = at + j
+		}
+		after := le + 1
+		if le > ls && src[le-1] == '\r' {
+			le--
+		}
+		if !fn(ls, le) {
+			return
+		}
+		for k, n := range needles {
+			if next[k] >= 0 && next[k] < after {
+				next[k] = -1
+				if after < len(src) {
+					if i := bytes.Index(src[after:], n); i >= 0 {
+						next[k] = after + i
+					}
+				}
+			}
+		}
+	}
+}
+
 // paragraphEnd returns the offset after the last line of the paragraph that
 // starts at ls (the first blank line ends it).
 func paragraphEnd(src []byte, ls int) int {
@@ -226,6 +274,9 @@ func markerText(line []byte) (string, bool) {
 // templates are shown.
 func MarkerRegions(d *parser.Document, name string) []MarkerRegion {
 	src := d.Src
+	if !bytes.Contains(src, []byte(name)) {
+		return nil
+	}
 	var out []MarkerRegion
 	var open *MarkerRegion
 	forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
@@ -286,6 +337,9 @@ func closesRegion(txt, name string) bool {
 // the next line containing b: [content start, content end, marker offset].
 func BetweenMarkers(d *parser.Document, a, b string) [][3]int {
 	src := d.Src
+	if !bytes.Contains(src, []byte(a)) {
+		return nil
+	}
 	var out [][3]int
 	start, anchor := -1, -1
 	forLines(src, d.BodyStart, len(src), func(ls, le int) bool {

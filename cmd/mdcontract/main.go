@@ -15,6 +15,10 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(200)
 	}
+	// …but on a large repo, work harder before growing past 256 MiB.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(256 << 20)
+	}
 	// MDCONTRACT_CPUPROFILE and MDCONTRACT_MEMPROFILE name files to write
 	// pprof profiles of the run to (see README § Performance).
 	os.Exit(profiled(func() int { return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }))
