@@ -167,7 +167,7 @@ func (w *walker) walk(n ast.Node) {
 		if _, ok := c.(*ast.Text); ok {
 			continue
 		}
-		if st, _ := w.visit(c, true); st == ast.WalkSkipChildren || !c.HasChildren() {
+		if !w.visit(c) || !c.HasChildren() {
 			continue
 		}
 		w.walk(c)
@@ -180,25 +180,23 @@ type walker struct {
 	base int
 }
 
-func (w *walker) visit(n ast.Node, entering bool) (ast.WalkStatus, error) {
-	if !entering {
-		return ast.WalkContinue, nil
-	}
+// visit handles one node; it says whether to look at its children.
+func (w *walker) visit(n ast.Node) bool {
 	switch n := n.(type) {
 	case *ast.Heading:
 		w.heading(n)
 	case *ast.FencedCodeBlock:
 		w.fence(n)
-		return ast.WalkSkipChildren, nil
+		return false
 	case *ast.CodeBlock:
 		if lines := n.Lines(); lines.Len() > 0 {
 			s, e := lines.At(0).Start+w.base, lines.At(lines.Len()-1).Stop+w.base
 			w.d.Fences = append(w.d.Fences, Fence{Start: s, End: e, ContentStart: s, ContentEnd: e, Indented: true})
 		}
-		return ast.WalkSkipChildren, nil
+		return false
 	case *ast.HTMLBlock:
 		w.htmlBlock(n)
-		return ast.WalkSkipChildren, nil
+		return false
 	case *ast.RawHTML:
 		segs := n.Segments
 		if segs.Len() > 0 {
@@ -209,7 +207,7 @@ func (w *walker) visit(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		}
 	case *ast.CodeSpan:
 		w.codeSpan(n)
-		return ast.WalkSkipChildren, nil
+		return false
 	case *ast.Link:
 		w.link(n, string(n.Destination), string(n.Title), false, false)
 	case *ast.Image:
@@ -217,7 +215,7 @@ func (w *walker) visit(n ast.Node, entering bool) (ast.WalkStatus, error) {
 	case *ast.AutoLink:
 		w.link(n, string(n.URL(w.body)), "", false, true)
 	}
-	return ast.WalkContinue, nil
+	return true
 }
 
 // lineBounds returns the start of the line holding off and the offset after
