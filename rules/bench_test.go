@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/mdcontract/mdcontract/parser"
@@ -32,5 +35,54 @@ func BenchmarkRulesCorpus(b *testing.B) {
 		// a fresh index each time, so per-run caches are rebuilt as in a run
 		fresh := parser.NewIndex(idx.Root, append([]*parser.Document(nil), idx.Docs...))
 		Run(fresh, Options{})
+	}
+}
+
+// scaledCorpus copies the corpus 20 times into one temporary folder, once
+// per benchmark run.
+func scaledCorpus(b *testing.B) string {
+	b.Helper()
+	src := corpusDir(b)
+	dst := b.TempDir()
+	for i := range 20 {
+		copyDir(b, src, filepath.Join(dst, "copy"+strconv.Itoa(i)))
+	}
+	return dst
+}
+
+func copyDir(b *testing.B, src, dst string) {
+	b.Helper()
+	err := filepath.WalkDir(src, func(p string, e os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		t := filepath.Join(dst, rel)
+		if e.IsDir() {
+			return os.MkdirAll(t, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(t, data, 0o644)
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkParseScaled and BenchmarkCheckScaled: the corpus twenty times.
+func BenchmarkParseScaled(b *testing.B) {
+	dir := scaledCorpus(b)
+	for b.Loop() {
+		parser.Load(dir, parser.LoadOptions{})
+	}
+}
+
+func BenchmarkCheckScaled(b *testing.B) {
+	dir := scaledCorpus(b)
+	for b.Loop() {
+		Run(parser.Load(dir, parser.LoadOptions{}), Options{})
 	}
 }
