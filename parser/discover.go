@@ -107,7 +107,7 @@ func walkRepo(root string, found func(Discovered), fail func(*DiscoverError)) {
 			case e.Type()&fs.ModeSymlink != 0:
 				target, err := filepath.EvalSymlinks(abs)
 				if err != nil {
-					fail(&DiscoverError{Rel: r, Err: fmt.Errorf("broken or looping symlink: %w", cleanErr(err))})
+					fail(&DiscoverError{Rel: r, Err: fmt.Errorf("broken or looping symlink: %s", strings.TrimPrefix(cleanErr(err).Error(), "EvalSymlinks: "))})
 					continue
 				}
 				if !within(realRoot, target) {

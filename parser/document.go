@@ -5,6 +5,7 @@ package parser
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -132,6 +133,7 @@ func Parse(p string, kind Kind, src []byte) *Document {
 	}
 	d.Lines = NewLineIndex(src, bom)
 	d.BodyStart = bom
+	d.checkEncoding()
 	if kind == KindManifest {
 		return d
 	}
@@ -558,5 +560,23 @@ func (d *Document) InCode(off int) bool {
 	return false
 }
 
-// ValidUTF8 reports whether the source is valid UTF-8.
-func (d *Document) ValidUTF8() bool { return utf8.Valid(d.Src) }
+// checkEncoding records NUL bytes (a binary file) and invalid UTF-8.
+func (d *Document) checkEncoding() {
+	if i := bytes.IndexByte(d.Src, 0); i >= 0 {
+		d.Problems = append(d.Problems, Problem{Start: i, End: i + 1,
+			Msg: "the file holds NUL bytes: it looks binary, not markdown; exclude it or fix its encoding"})
+		return
+	}
+	if utf8.Valid(d.Src) {
+		return
+	}
+	for i := 0; i < len(d.Src); {
+		r, w := utf8.DecodeRune(d.Src[i:])
+		if r == utf8.RuneError && w == 1 {
+			d.Problems = append(d.Problems, Problem{Start: i, End: i + 1,
+				Msg: fmt.Sprintf("invalid UTF-8 (byte 0x%02x): hosts and GitHub read markdown as UTF-8; re-save the file as UTF-8", d.Src[i])})
+			return
+		}
+		i += w
+	}
+}

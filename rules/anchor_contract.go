@@ -47,16 +47,20 @@ func anchorIn(p *Pass, ct *config.Contract, d *parser.Document) {
 		return
 	}
 	if strings.Contains(ac.Region, "*") {
-		// a name pattern: check each region whose name matches
+		// a name pattern: check each region whose name matches (the names
+		// found are literal, even if they hold a `*` themselves)
 		for _, n := range markerNames(d, ac.Region) {
-			sub := *ct
-			a := *ac
-			a.Region = n
-			sub.AnchorContract = &a
-			anchorIn(p, &sub, d)
+			anchorRegion(p, ct, d, n)
 		}
 		return
 	}
+	anchorRegion(p, ct, d, ac.Region)
+}
+
+// anchorRegion checks the contract for the region with the literal name
+// region (or the between markers).
+func anchorRegion(p *Pass, ct *config.Contract, d *parser.Document, region string) {
+	ac := ct.AnchorContract
 	var regions []MarkerRegion
 	var name string
 	if len(ac.Between) == 2 {
@@ -65,8 +69,8 @@ func anchorIn(p *Pass, ct *config.Contract, d *parser.Document) {
 			regions = append(regions, MarkerRegion{Start: b[2], End: b[1], ContentStart: b[0], ContentEnd: b[1], Closed: true})
 		}
 	} else {
-		regions = MarkerRegions(d, ac.Region)
-		name = "region `" + ac.Region + "`"
+		regions = MarkerRegions(d, region)
+		name = "region `" + region + "`"
 	}
 	if ac.Optional && len(regions) == 0 {
 		return

@@ -94,7 +94,7 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 		if path != "" {
 			where = path
 		}
-		res.Internal = append(res.Internal, fmt.Sprintf("internal error in rule %s/%s on %s: %v\n%s", r.ID, r.Name, where, v, firstFrames(debug.Stack())))
+		res.Internal = append(res.Internal, fmt.Sprintf("internal error in rule %s/%s on %s: %v (%s); the other rules ran — please report this with the file", r.ID, r.Name, where, v, panicSite(debug.Stack())))
 	}
 	runOne := func(r *Rule, d *parser.Document, fn func(*Pass)) {
 		defer func() {
@@ -218,10 +218,22 @@ func SortDiagnostics(ds []Diagnostic) {
 	})
 }
 
-func firstFrames(stack []byte) string {
+// panicSite finds the source line that panicked: the first frame of the
+// stack below the runtime's panic machinery.
+func panicSite(stack []byte) string {
 	lines := strings.Split(string(stack), "\n")
-	if len(lines) > 16 {
-		lines = lines[:16]
+	for i := 0; i+1 < len(lines); i++ {
+		if strings.HasPrefix(lines[i], "panic(") {
+			for j := i + 2; j+1 < len(lines); j += 2 {
+				if !strings.HasPrefix(strings.TrimSpace(lines[j]), "runtime.") {
+					loc := strings.TrimSpace(lines[j+1])
+					if k := strings.LastIndex(loc, " +0x"); k >= 0 {
+						loc = loc[:k]
+					}
+					return loc
+				}
+			}
+		}
 	}
-	return strings.Join(lines, "\n")
+	return "unknown site"
 }

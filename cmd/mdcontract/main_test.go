@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -24,5 +27,53 @@ func TestScripts(t *testing.T) {
 			env.Setenv("NO_COLOR", "")
 			return nil
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"gen": gen},
+		Condition: func(cond string) (bool, error) {
+			if cond == "root" {
+				return os.Geteuid() == 0, nil
+			}
+			return false, nil
+		},
 	})
+}
+
+// gen writes files too large or too strange to keep in an archive:
+//
+//	gen big FILE MIB          MIB mebibytes of short lines
+//	gen longline FILE KIB     one line of KIB kibibytes
+//	gen deeplist FILE N       a list nested N levels deep
+//	gen deepquote FILE N      a blockquote nested N levels deep
+//	gen bytes FILE HEX...     raw bytes (NUL, invalid UTF-8)
+func gen(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: gen KIND FILE ARGS")
+	}
+	num := func() int {
+		if len(args) < 3 {
+			ts.Fatalf("gen %s needs a number", args[0])
+		}
+		n, err := strconv.Atoi(args[2])
+		ts.Check(err)
+		return n
+	}
+	var data []byte
+	switch args[0] {
+	case "big":
+		data = bytes.Repeat([]byte("Some text on a line of its own.\n"), num()<<20/32)
+	case "longline":
+		data = append(bytes.Repeat([]byte("word "), num()<<10/5), '\n')
+	case "deeplist":
+		data = []byte(strings.Repeat("- ", num()) + "x\n")
+	case "deepquote":
+		data = []byte(strings.Repeat(">", num()) + " x\n")
+	case "bytes":
+		for _, h := range args[2:] {
+			b, err := strconv.ParseUint(h, 16, 8)
+			ts.Check(err)
+			data = append(data, byte(b))
+		}
+	default:
+		ts.Fatalf("gen: unknown kind %q", args[0])
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), data, 0o644))
 }

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mdcontract/mdcontract/rules"
+)
+
+// A rule that panics on files named *panic-trigger*, registered only in
+// this test binary.
+var _ = rules.Register(&rules.Rule{
+	ID: "MC998", Name: "test-panic-trigger", Summary: "panics on a trigger file (tests only)", Severity: rules.Error,
+	Check: func(p *rules.Pass) {
+		if strings.Contains(p.Doc.Path, "panic-trigger") {
+			panic("deliberate test panic")
+		}
+	},
+})
+
+// TestInternalErrorExitStatus: a panic in a rule is reported on stderr
+// naming the rule and the file, the findings of the other rules are still
+// printed, and the run ends with exit status 2.
+func TestInternalErrorExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string]string{".git/HEAD": "", "panic-trigger.md": "# x\n", "other.md": "<!-- open begin -->\n"} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"--root", dir}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitUsage {
+		t.Errorf("exit %d, want %d", code, exitUsage)
+	}
+	if !strings.Contains(stderr.String(), "internal error in rule MC998/test-panic-trigger on panic-trigger.md: deliberate test panic") {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+	if strings.Contains(stderr.String(), "goroutine ") {
+		t.Errorf("a goroutine dump on stderr: %s", stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "other.md:1:1: error: region `open`") {
+		t.Errorf("the other rules' findings are missing: %s", stdout.String())
+	}
+}
+
+// TestNoNetworkNoExec: no package of the program imports networking or
+// process execution (git included): mdcontract reads files, nothing more.
+func TestNoNetworkNoExec(t *testing.T) {
+	forbidden := map[string]bool{"os/exec": true, "net": true, "net/http": true, "net/rpc": true, "plugin": true, "syscall": true}
+	root := filepath.Join("..", "..")
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.IsDir() && (e.Name() == "testdata" || strings.HasPrefix(e.Name(), ".")) && p != root {
+			return filepath.SkipDir
+		}
+		if e.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			if forbidden[path] {
+				t.Errorf("%s imports %s", p, path)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

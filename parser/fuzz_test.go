@@ -1,0 +1,90 @@
+package parser
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// seedFiles adds every file of the rule and fix fixtures as a seed.
+func seedFiles(f *testing.F) {
+	archives, _ := filepath.Glob(filepath.Join("..", "testdata", "*", "*", "*.txtar"))
+	more, _ := filepath.Glob(filepath.Join("..", "testdata", "*", "*.txtar"))
+	for _, a := range append(archives, more...) {
+		ar, err := txtar.ParseFile(a)
+		if err != nil {
+			continue
+		}
+		for _, file := range ar.Files {
+			f.Add(file.Data)
+		}
+	}
+	f.Add([]byte("\ufeff---\r\nname: x\r\n---\r\n# T\r\n"))
+	f.Add([]byte("---\n---\n<!--"))
+	f.Add([]byte("> - ```\n> <!-- a --> `b\nc`\n"))
+}
+
+// FuzzParse: parsing never panics and every position it records lies in
+// the source, in order.
+func FuzzParse(f *testing.F) {
+	seedFiles(f)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		for _, kind := range []Kind{KindSkill, KindOther, KindManifest} {
+			d := Parse("skills/x/SKILL.md", kind, src)
+			checkPositions(t, d)
+		}
+	})
+}
+
+func checkPositions(t *testing.T, d *Document) {
+	n := len(d.Src)
+	in := func(what string, s, e int) {
+		t.Helper()
+		if s < 0 || e < s || e > n {
+			t.Fatalf("%s range [%d,%d) outside the source of %d bytes", what, s, e, n)
+		}
+		for _, off := range []int{s, e} {
+			line, col := d.Position(off)
+			if line < 1 || line > d.Lines.Lines() || col < 1 {
+				t.Fatalf("%s offset %d at %d:%d", what, off, line, col)
+			}
+		}
+	}
+	in("body", d.BodyStart, n)
+	if fm := d.Frontmatter; fm != nil {
+		in("frontmatter", fm.Start, fm.End)
+		in("frontmatter content", fm.ContentStart, fm.ContentEnd)
+		for _, k := range fm.Keys {
+			in("key "+k.Name, k.Offset, k.Offset)
+			in("value of "+k.Name, k.ValueOffset, k.ValueEnd)
+		}
+		if fm.Err != nil {
+			in("yaml error", fm.Err.Offset, fm.Err.Offset)
+		}
+	}
+	for i, h := range d.Headings {
+		in("heading", h.Start, h.End)
+		in("heading text", h.TextStart, h.TextEnd)
+		s := d.Sections[i]
+		in("section", s.Start, s.End)
+		in("section content", s.ContentStart, s.ContentStart)
+	}
+	for _, c := range d.Comments {
+		in("comment", c.Start, c.End)
+	}
+	for _, f := range d.Fences {
+		in("fence", f.Start, f.End)
+		in("fence content", f.ContentStart, f.ContentEnd)
+	}
+	for _, s := range d.CodeSpans {
+		in("code span", s.Start, s.End)
+	}
+	for _, l := range d.Links {
+		in("link", l.Start, l.End)
+	}
+	for _, p := range d.Problems {
+		in("problem", p.Start, p.End)
+	}
+	d.Anchors()
+}

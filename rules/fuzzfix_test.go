@@ -1,0 +1,51 @@
+package rules_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/mdcontract/mdcontract/fix"
+	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// FuzzFix: fixing arbitrary files yields files that parse, and fixing the
+// result again changes nothing.
+func FuzzFix(f *testing.F) {
+	for _, glob := range []string{"../testdata/fix/*.txtar", "../testdata/rules/*/*.txtar"} {
+		archives, _ := filepath.Glob(glob)
+		for _, a := range archives {
+			if ar, err := txtar.ParseFile(a); err == nil {
+				f.Add(txtar.Format(&txtar.Archive{Files: ar.Files}))
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		idx, s := rules.RepoFromFuzz(data)
+		res := rules.Run(idx, rules.Options{Settings: s})
+		src := func(p string) []byte { return idx.Doc(p).Src }
+		plans := fix.Plan(res.Diagnostics, src)
+		if len(plans) == 0 {
+			return
+		}
+		docs := append([]*parser.Document(nil), idx.Docs...)
+		for _, ff := range plans {
+			for i, d := range docs {
+				if d.Path == ff.Path {
+					docs[i] = parser.Parse(d.Path, d.Kind, ff.New)
+				}
+			}
+		}
+		fixed := parser.NewIndex("", docs)
+		res2 := rules.Run(fixed, rules.Options{Settings: s})
+		for _, msg := range res2.Internal {
+			t.Fatal(msg)
+		}
+		for _, ff := range fix.Plan(res2.Diagnostics, func(p string) []byte { return fixed.Doc(p).Src }) {
+			if string(ff.New) != string(ff.Old) {
+				t.Fatalf("a second fix changes %s:\n%s", ff.Path, fix.Unified(ff.Path, ff.Old, ff.New))
+			}
+		}
+	})
+}

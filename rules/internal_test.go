@@ -1,0 +1,34 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// A panic inside one rule is recovered and reported as an internal error
+// naming the rule and the file; the other rules still run.
+func TestRulePanicIsRecovered(t *testing.T) {
+	boom := &Rule{ID: "MC999", Name: "test-panic", Summary: "panics", Severity: Error,
+		Check: func(p *Pass) {
+			if strings.Contains(p.Doc.Path, "trigger") {
+				var xs []int
+				_ = xs[len(p.Doc.Path)] // out of range: a runtime panic
+			}
+		}}
+	idx := parser.NewIndex("", []*parser.Document{
+		parser.Parse("a-trigger.md", parser.KindOther, []byte("<!-- x begin -->\n")),
+		parser.Parse("b.md", parser.KindOther, []byte("<!-- y begin -->\n")),
+	})
+	res := RunRules(idx, []*Rule{boom, AnchorBalance}, Options{})
+	if len(res.Internal) != 1 || !strings.Contains(res.Internal[0], "MC999/test-panic on a-trigger.md") || !strings.Contains(res.Internal[0], "internal_test.go") {
+		t.Errorf("internal errors: %q", res.Internal)
+	}
+	if strings.Contains(res.Internal[0], "goroutine") {
+		t.Errorf("a stack dump in the message: %s", res.Internal[0])
+	}
+	if len(res.Diagnostics) != 2 {
+		t.Errorf("the other rule did not run on both files: %+v", res.Diagnostics)
+	}
+}
