@@ -18,7 +18,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
@@ -423,19 +422,7 @@ func (s *server) relPath(abs string) string {
 // selected reports whether the config's include and exclude globs keep
 // rel, the way discovery filters files (manifests are always kept).
 func (s *server) selected(rel string) bool {
-	ok := strings.HasSuffix(rel, ".json") || len(s.include) == 0
-	for _, g := range s.include {
-		if m, _ := doublestar.Match(g, rel); m {
-			ok = true
-			break
-		}
-	}
-	for _, g := range s.exclude {
-		if m, _ := doublestar.Match(g, rel); m {
-			return false
-		}
-	}
-	return ok
+	return parser.Selected(rel, s.include, s.exclude)
 }
 
 func (s *server) markDirty(uri string) {
