@@ -131,14 +131,16 @@ func sortedKeys[T any](m map[string]T) []string {
 func nearest(w string, known []string) string {
 	best, bestD := "", 3
 	for _, k := range known {
-		if d := editDistance(strings.ToLower(w), k); d < bestD {
+		if d := EditDistance(strings.ToLower(w), k); d < bestD {
 			best, bestD = k, d
 		}
 	}
 	return best
 }
 
-func editDistance(a, b string) int {
+// EditDistance is the Levenshtein distance of two strings (bytes), for
+// "did you mean" suggestions.
+func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

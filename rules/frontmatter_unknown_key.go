@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"github.com/mdcontract/mdcontract/config"
 	"sort"
 	"strings"
 )
@@ -46,7 +47,7 @@ func closestField(s *KindSchema, n string) string {
 	}
 	var cands []string
 	for _, f := range s.Fields {
-		if norm(f.Name) == norm(n) || editDistance(norm(f.Name), norm(n)) <= 1 {
+		if norm(f.Name) == norm(n) || config.EditDistance(norm(f.Name), norm(n)) <= 1 {
 			cands = append(cands, f.Name)
 		}
 	}
@@ -55,24 +56,4 @@ func closestField(s *KindSchema, n string) string {
 		return cands[0]
 	}
 	return ""
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"github.com/mdcontract/mdcontract/config"
 	"net/url"
 	"path"
 	"regexp"
@@ -108,7 +109,7 @@ func skillDir(d *parser.Document) string {
 func closestAnchor(frag string, anchors map[string]bool) string {
 	best, bestD := "", len(frag)/3+1
 	for _, a := range sortedMapKeys(anchors) {
-		if d := editDistance(frag, a); d < bestD {
+		if d := config.EditDistance(frag, a); d < bestD {
 			best, bestD = a, d
 		}
 	}

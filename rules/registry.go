@@ -115,7 +115,7 @@ func checkRegistry(p *Pass) {
 func nearestValue(v string, have map[string]extracted) string {
 	best, bestD := "", 3
 	for _, k := range sortedMapKeys(have) {
-		if d := editDistance(v, k); d < bestD {
+		if d := config.EditDistance(v, k); d < bestD {
 			best, bestD = k, d
 		}
 	}
