@@ -220,9 +220,19 @@ func (w *walker) visit(n ast.Node) bool {
 	return true
 }
 
+// pos returns a node's position, or -1 when goldmark has none or gives one
+// outside the body (it can, after a tab inside a container).
+func (w *walker) pos(n ast.Node) int {
+	if p := n.Pos(); p >= 0 && p < len(w.body) {
+		return p
+	}
+	return -1
+}
+
 // lineBounds returns the start of the line holding off and the offset after
 // that line's terminator (both relative to body).
 func (w *walker) lineBounds(off int) (int, int) {
+	off = min(max(off, 0), len(w.body))
 	s := bytes.LastIndexByte(w.body[:off], '\n') + 1
 	e := bytes.IndexByte(w.body[off:], '\n')
 	if e < 0 {
@@ -240,15 +250,15 @@ func (w *walker) heading(n *ast.Heading) {
 		h.Raw = strings.TrimSpace(string(w.d.Src[h.TextStart:h.TextEnd]))
 		ls, _ := w.lineBounds(first.Start)
 		_, le := w.lineBounds(max(last.Stop-1, first.Start))
-		if n.Pos() >= 0 && n.Pos() < ls {
-			ls = n.Pos()
+		if p := w.pos(n); p >= 0 && p < ls {
+			ls = p
 		}
 		// A setext heading's underline is the line after its text.
 		if nx := le; nx < len(w.body) && isSetextUnderline(w.body, nx) {
 			_, le = w.lineBounds(nx)
 		}
 		h.Start, h.End = ls+w.base, le+w.base
-	} else if p := n.Pos(); p >= 0 {
+	} else if p := w.pos(n); p >= 0 {
 		ls, le := w.lineBounds(p)
 		h.Start, h.End, h.TextStart, h.TextEnd = ls+w.base, le+w.base, le+w.base, le+w.base
 	}
@@ -309,7 +319,7 @@ func plainText(n ast.Node, src []byte) string {
 
 func (w *walker) fence(n *ast.FencedCodeBlock) {
 	f := Fence{}
-	start := n.Pos()
+	start := w.pos(n)
 	lines := n.Lines()
 	if n.Info != nil {
 		f.Info = strings.TrimSpace(string(n.Info.Segment.Value(w.body)))
@@ -456,7 +466,7 @@ func (w *walker) codeSpan(n *ast.CodeSpan) {
 
 func (w *walker) link(n ast.Node, dest, title string, image, auto bool) {
 	l := Link{Destination: dest, Title: title, Image: image, Auto: auto}
-	start := n.Pos()
+	start := w.pos(n)
 	if start < 0 {
 		if c := n.FirstChild(); c != nil {
 			if t, ok := c.(*ast.Text); ok {
