@@ -261,6 +261,14 @@ func (w *walker) heading(n *ast.Heading) {
 	} else if p := w.pos(n); p >= 0 {
 		ls, le := w.lineBounds(p)
 		h.Start, h.End, h.TextStart, h.TextEnd = ls+w.base, le+w.base, le+w.base, le+w.base
+	} else {
+		// no position at all (an empty heading after a tab in a
+		// container): place it after the previous heading
+		at := w.base
+		if k := len(w.d.Headings); k > 0 {
+			at = w.d.Headings[k-1].End
+		}
+		h.Start, h.End, h.TextStart, h.TextEnd = at, at, at, at
 	}
 	h.Text = strings.TrimSpace(plainText(n, w.body))
 	w.d.Headings = append(w.d.Headings, h)
@@ -547,6 +555,7 @@ func (d *Document) buildSections() {
 				break
 			}
 		}
+		end = max(end, h.End) // headings come in order; guard against odd positions
 		d.Sections[i] = Section{Heading: h, Start: h.Start, ContentStart: h.End, End: end}
 	}
 }

@@ -101,12 +101,29 @@ func copyIn(p *Pass, ct *config.Contract, d *parser.Document) {
 		return
 	}
 	want := substitute(string(c.canon.Text()), c.srcParams, copyParams)
+	fixable := !isCanonical(p, d)
 	for _, part := range parts {
-		compareCopy(p, ct, part, want, c.copyWhat, c.src.Path, c.canonLine, c.canon)
+		compareCopy(p, ct, part, want, c.copyWhat, c.src.Path, c.canonLine, c.canon, fixable)
 	}
 }
 
-func compareCopy(p *Pass, ct *config.Contract, part Part, want, what, srcPath string, canonLine int, canon Part) {
+// isCanonical reports whether d is the canonical source of some copy
+// contract. Such a file is never rewritten by a fix: two contracts that
+// disagree would otherwise trade texts on every --fix.
+func isCanonical(p *Pass, d *parser.Document) bool {
+	srcs := p.Index.Cached("copy-identical/canonical-sources", func() any {
+		m := map[*parser.Document]bool{}
+		for _, ct := range p.contracts("copy") {
+			if c, ok := prepareCopy(p, ct); ok {
+				m[c.src] = true
+			}
+		}
+		return m
+	}).(map[*parser.Document]bool)
+	return srcs[d]
+}
+
+func compareCopy(p *Pass, ct *config.Contract, part Part, want, what, srcPath string, canonLine int, canon Part, fixable bool) {
 	got := string(part.Text())
 	norm := ct.Copy.Normalize
 	if normalize(got, norm) == normalize(want, norm) {
@@ -157,12 +174,16 @@ func compareCopy(p *Pass, ct *config.Contract, part Part, want, what, srcPath st
 	} else if !strings.Contains(got, "\r\n") && strings.Contains(want, "\r\n") {
 		fix = strings.ReplaceAll(want, "\r\n", "\n")
 	}
+	var edits []Edit
+	if fixable {
+		edits = []Edit{{Start: part.Start, End: part.End, New: fix}}
+	}
 	p.ReportContract(ct, Diagnostic{
 		Path: part.Doc.Path, Start: part.Anchor, End: part.End,
 		Message: fmt.Sprintf("this copy of %s differs from the canonical one in %s:%d (%d %s); first at line %d: expected %s, found %s; make it a byte-for-byte copy of the canonical text",
 			what, srcPath, canonLine, n, lines, startLine+i, exp, fnd),
 		Related: []Related{RelatedAt(canon.Doc, canon.Anchor, "canonical copy")},
-		Fix:     []Edit{{Start: part.Start, End: part.End, New: fix}},
+		Fix:     edits,
 	})
 }
 
