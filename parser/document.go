@@ -37,20 +37,25 @@ type Document struct {
 
 	anchorsOnce sync.Once
 	anchors     map[string]bool
-	cache       sync.Map
-}
-
-type docCacheEntry struct {
-	once sync.Once
-	v    any
+	cache       onceCache
 }
 
 // Cached returns the value stored under key for this document, computing
 // it once with fn. Rules keep derived views of a file here (its citable
 // titles, say); they go away with the document.
-func (d *Document) Cached(key string, fn func() any) any {
-	e, _ := d.cache.LoadOrStore(key, &docCacheEntry{})
-	ce := e.(*docCacheEntry)
+func (d *Document) Cached(key string, fn func() any) any { return d.cache.get(key, fn) }
+
+// onceCache holds values computed once per key, safely from many goroutines.
+type onceCache struct{ m sync.Map }
+
+type onceEntry struct {
+	once sync.Once
+	v    any
+}
+
+func (c *onceCache) get(key string, fn func() any) any {
+	e, _ := c.m.LoadOrStore(key, &onceEntry{})
+	ce := e.(*onceEntry)
 	ce.once.Do(func() { ce.v = fn() })
 	return ce.v
 }

@@ -29,23 +29,13 @@ type Index struct {
 	// byBase maps a file name to the documents of that name
 	byBase map[string][]*Document
 	// cache holds values derived from the whole index (see Cached)
-	cache sync.Map
-}
-
-type cacheEntry struct {
-	once sync.Once
-	v    any
+	cache onceCache
 }
 
 // Cached returns the value stored under key, computing it once with fn.
 // Rules use it for repo-wide facts (the set of agent names, say) so that
 // per-file checks do not rebuild them for every file.
-func (idx *Index) Cached(key string, fn func() any) any {
-	e, _ := idx.cache.LoadOrStore(key, &cacheEntry{})
-	ce := e.(*cacheEntry)
-	ce.once.Do(func() { ce.v = fn() })
-	return ce.v
-}
+func (idx *Index) Cached(key string, fn func() any) any { return idx.cache.get(key, fn) }
 
 // FileError is a file that was found but not parsed.
 type FileError struct {
