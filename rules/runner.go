@@ -161,9 +161,6 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 		locate(idx, &res.Diagnostics[i])
 	}
 	res.Diagnostics = applySuppressions(idx, res.Diagnostics, reported, sev)
-	for i := range res.Diagnostics {
-		locate(idx, &res.Diagnostics[i])
-	}
 	SortDiagnostics(res.Diagnostics)
 	sort.Strings(res.Internal)
 	return res

@@ -98,8 +98,10 @@ func applySuppressions(idx *parser.Index, ds []Diagnostic, reported func(string)
 	for _, path := range sortedMapKeys(byPath) {
 		for _, dir := range byPath[path] {
 			report := func(msg string) {
-				out = append(out, Diagnostic{Path: path, Start: dir.comment.Start, End: dir.comment.End,
-					Rule: Suppression, Severity: sev(Suppression), Message: msg})
+				d := Diagnostic{Path: path, Start: dir.comment.Start, End: dir.comment.End,
+					Rule: Suppression, Severity: sev(Suppression), Message: msg}
+				locate(idx, &d)
+				out = append(out, d)
 			}
 			kind := "mdcontract-disable-next-line"
 			if dir.file {
