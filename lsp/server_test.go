@@ -348,7 +348,7 @@ func TestServer(t *testing.T) {
 		if want := (Range{Start: Position{1, 6}, End: Position{1, 11}}); name.Range != want {
 			t.Errorf("name-matches-path range = %+v, want %+v", name.Range, want)
 		}
-		if name.Severity != severityError || name.Source != "mdcontract" || name.Data == nil || name.Data.Rule != "MC107" || name.Data.Name != "name-matches-path" {
+		if name.Severity != severityWarning || name.Source != "mdcontract" || name.Data == nil || name.Data.Rule != "MC107" || name.Data.Name != "name-matches-path" {
 			t.Errorf("name-matches-path diagnostic = %s", mustJSON(t, name))
 		}
 		unclosed := findCode(ds, "MC202/comment-unclosed")

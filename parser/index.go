@@ -30,6 +30,8 @@ type Index struct {
 	byBase map[string][]*Document
 	// cache holds values derived from the whole index (see Cached)
 	cache onceCache
+	// roots are the plugin roots below the repo root (see plugins.go)
+	roots []string
 }
 
 // Cached returns the value stored under key, computing it once with fn.
@@ -233,20 +235,6 @@ func (idx *Index) Replace(doc *Document) *Index {
 	return n
 }
 
-// PluginRoots returns the folders (relative, not the root itself) that hold
-// a .claude-plugin/plugin.json, for KindOf.
-func (idx *Index) PluginRoots() []string {
-	var roots []string
-	for _, d := range idx.byKind[KindManifest] {
-		if strings.HasSuffix(d.Path, ".claude-plugin/plugin.json") {
-			if dir := path.Dir(path.Dir(d.Path)); dir != "." {
-				roots = append(roots, dir)
-			}
-		}
-	}
-	return roots
-}
-
 // NewIndex builds an index over already parsed documents.
 func NewIndex(root string, docs []*Document) *Index {
 	idx := &Index{Root: root, Docs: docs}
@@ -266,6 +254,7 @@ func (idx *Index) finish() {
 		b := path.Base(d.Path)
 		idx.byBase[b] = append(idx.byBase[b], d)
 	}
+	idx.roots = idx.pluginRoots()
 }
 
 // Exists reports whether repo-relative path rel names a file or folder in

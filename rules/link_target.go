@@ -20,12 +20,15 @@ var LinkTarget = Register(&Rule{
 	Check:    checkLinkTarget,
 })
 
-var envPathRe = regexp.MustCompile("\\$\\{(CLAUDE_SKILL_DIR|CLAUDE_PLUGIN_ROOT)\\}(/[^\\s`'\"()<>\\]|,;]+)")
+// envPathRe finds `${CLAUDE_SKILL_DIR}/…` and `${CLAUDE_PLUGIN_ROOT}/…`; a
+// path ends at a space, a quote, a bracket, a separator or a backslash (a
+// JSON-escaped quote is `\"`).
+var envPathRe = regexp.MustCompile("\\$\\{(CLAUDE_SKILL_DIR|CLAUDE_PLUGIN_ROOT)\\}(/[^\\s`'\"()<>\\]|,;\\\\]+)")
 
 func checkLinkTarget(p *Pass) {
 	d := p.Doc
-	if d.Kind == parser.KindManifest {
-		return
+	if d.Kind == parser.KindManifest || !ownDoc(d) {
+		return // see quoted.go: examples, templates and history are not checked
 	}
 	for _, l := range d.Links {
 		kind, target, _ := classifyDest(l.Destination)
@@ -94,6 +97,9 @@ func checkEnvPaths(p *Pass) {
 		return
 	}
 	for _, m := range envPathRe.FindAllSubmatchIndex(d.Src, -1) {
+		if !ownAt(d, m[0]) {
+			continue // a fence quoting another file (quoted.go)
+		}
 		v, rest := string(d.Src[m[2]:m[3]]), string(d.Src[m[4]:m[5]])
 		rest = strings.TrimRight(rest, ".:")
 		if isPlaceholder(rest) {
@@ -120,14 +126,10 @@ func checkEnvPaths(p *Pass) {
 	}
 }
 
-// pluginRoot is the folder holding the .claude-plugin that d belongs to.
+// pluginRoot is the root of the plugin that d belongs to ("" for the repo
+// root): see parser.Index.PluginRootOf.
 func pluginRoot(idx *parser.Index, d *parser.Document) string {
-	for dir := path.Dir(d.Path); dir != "." && dir != "/"; dir = path.Dir(dir) {
-		if idx.Doc(dir+"/.claude-plugin/plugin.json") != nil {
-			return dir
-		}
-	}
-	return ""
+	return idx.PluginRootOf(d.Path)
 }
 
 // checkRelated checks a frontmatter `related:` list: each entry resolves

@@ -2,19 +2,23 @@ package rules
 
 import (
 	"path"
-	"strings"
 
 	"github.com/mdcontract/mdcontract/parser"
 	"go.yaml.in/yaml/v3"
 )
 
-// NameMatchesPath checks that a skill's name is its folder and a subagent's
-// name its file stem.
+// NameMatchesPath checks that a skill's name is its folder. The Agent Skills
+// specification requires it (https://agentskills.io/specification, `name`:
+// "Must match the parent directory name", read 2026-12-01). A subagent's
+// name is not checked against its file: Claude Code finds a subagent by its
+// `name` alone and ties it to no file name
+// (https://code.claude.com/docs/en/sub-agents, read 2026-12-01), and plugins
+// prefix names on purpose so that they do not collide.
 var NameMatchesPath = Register(&Rule{
 	ID:       "MC107",
 	Name:     "name-matches-path",
-	Summary:  "`name` equals the skill folder or the agent file stem",
-	Severity: Error,
+	Summary:  "a skill's `name` equals its folder",
+	Severity: Warning,
 	Check:    checkNameMatchesPath,
 })
 
@@ -24,8 +28,6 @@ func checkNameMatchesPath(p *Pass) {
 	switch d.Kind {
 	case parser.KindSkill:
 		want, what = path.Base(path.Dir(d.Path)), "its folder"
-	case parser.KindAgent:
-		want, what = strings.TrimSuffix(path.Base(d.Path), path.Ext(d.Path)), "its file name"
 	default:
 		return
 	}
@@ -35,6 +37,6 @@ func checkNameMatchesPath(p *Pass) {
 	}
 	if k.Value.Value != want {
 		p.Reportf(k.ValueOffset, valueEnd(d, k),
-			"`name: %s` does not match %s `%s`: the host finds a %s by that name, so rename one of them to agree", k.Value.Value, what, want, kindNoun(d.Kind))
+			"`name: %s` does not match %s `%s`: the Agent Skills specification requires a skill's name to be its folder, and hosts that follow it skip or reject this skill; rename the folder or the name so they agree", k.Value.Value, what, want)
 	}
 }

@@ -21,12 +21,18 @@ var NameRef = Register(&Rule{
 	Check:    checkNameRef,
 })
 
-// Names the hosts provide themselves.
+// Names the hosts provide themselves: Claude Code's built-in subagents and
+// `fork` and `claude` agent types (https://code.claude.com/docs/en/sub-agents,
+// read 2026-12-01), Copilot's built-in agents
+// (https://code.visualstudio.com/docs/copilot/customization/custom-agents,
+// read 2026-12-01) and OpenCode's `general` and `build`
+// (https://opencode.ai/docs/agents/, read 2026-12-01).
 var (
 	hostAgents = map[string]bool{
 		"general-purpose": true, "explore": true, "plan": true, "statusline-setup": true,
-		"output-style-setup": true, "claude-code-guide": true, // Claude Code
+		"output-style-setup": true, "claude-code-guide": true, "fork": true, "claude": true, // Claude Code
 		"agent": true, "ask": true, "edit": true, // Copilot
+		"general": true, "build": true, // OpenCode
 	}
 	skillCallRe = regexp.MustCompile(`\bSkill\(\s*["']?([A-Za-z0-9:_.-]+)["']?\s*\)`)
 	toolAgentRe = regexp.MustCompile(`\b(?:Agent|Task)\(\s*([^)]*)\)`)
@@ -89,8 +95,8 @@ func (n *repoNames) check(name string, skill bool) (exists, checkable bool) {
 
 func checkNameRef(p *Pass) {
 	d := p.Doc
-	if d.Kind == parser.KindManifest {
-		return
+	if !hostLoaded(d.Kind) || !ownDoc(d) {
+		return // a README or docs page quotes dispatches; it makes none (quoted.go)
 	}
 	names := p.Index.Cached("name-ref/names", func() any { return namesOf(p.Index) }).(*repoNames)
 	report := func(off, end int, name string, skill bool, how string) {
@@ -106,6 +112,9 @@ func checkNameRef(p *Pass) {
 	}
 	src := d.Src
 	forLinesWith(src, d.BodyStart, nameRefNeedles, func(ls, le int) bool {
+		if !ownAt(d, ls) {
+			return true // a fence showing a program or another file
+		}
 		raw := src[ls:le]
 		hasSkill := bytes.Contains(raw, []byte("Skill("))
 		line := string(raw)
@@ -172,6 +181,17 @@ func checkNameRef(p *Pass) {
 			}
 		}
 	}
+}
+
+// hostLoaded reports whether a host loads files of kind k as instructions
+// (the model reads them), as opposed to docs for people.
+func hostLoaded(k parser.Kind) bool {
+	switch k {
+	case parser.KindSkill, parser.KindSkillResource, parser.KindAgent, parser.KindAgentBody,
+		parser.KindCommand, parser.KindPrompt, parser.KindMemory:
+		return true
+	}
+	return false
 }
 
 // scalarItems returns a list's scalars, or the comma-separated parts of a

@@ -46,9 +46,11 @@ func Run(idx *parser.Index, opt Options) *Result {
 
 // RunRules checks the index with the given rules.
 func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
-	reported := opt.Report
-	if reported == nil {
-		reported = func(string) bool { return true }
+	// Test fixtures are inputs to tests, broken on purpose: never reported
+	// (quoted.go), though indexed like every file.
+	reported := func(p string) bool { return !isTestFixture(p) }
+	if opt.Report != nil {
+		reported = func(p string) bool { return !isTestFixture(p) && opt.Report(p) }
 	}
 	sev := func(r *Rule) Severity {
 		if s, ok := opt.Severity[r.ID]; ok {

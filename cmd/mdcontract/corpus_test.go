@@ -52,8 +52,8 @@ func TestCorpusZeroConfig(t *testing.T) {
 	if code != exitFindings {
 		t.Errorf("exit %d, want %d (the corpus has errors)", code, exitFindings)
 	}
-	if out.Files < 400 {
-		t.Errorf("checked %d files, want 400+", out.Files)
+	if out.Files < 350 {
+		t.Errorf("checked %d files, want 350+ (the test fixtures are indexed, not reported)", out.Files)
 	}
 	found := map[string]bool{}
 	for _, d := range out.Diagnostics {
@@ -61,6 +61,9 @@ func TestCorpusZeroConfig(t *testing.T) {
 		found[key] = true
 		found[key+":"+itoa(d.Line)] = true
 		inFixtures := strings.HasPrefix(d.Path, fixtures)
+		if inFixtures {
+			t.Errorf("finding in the test fixtures, which are broken on purpose: %s:%d %s", d.Path, d.Line, d.Message)
+		}
 		switch d.Name {
 		case "name-matches-path":
 			if !inFixtures && strings.HasSuffix(d.Path, "/SKILL.md") {

@@ -1,0 +1,84 @@
+package parser
+
+import (
+	"encoding/json"
+	"path"
+	"sort"
+	"strings"
+)
+
+// Plugin roots. A plugin is a folder that holds .claude-plugin/plugin.json,
+// or a folder that a marketplace (.claude-plugin/marketplace.json) lists as
+// a relative `source`: Claude Code loads such a plugin from its folder even
+// without a plugin.json, taking the marketplace entry as its manifest
+// (https://code.claude.com/docs/en/plugin-marketplaces, "Plugin sources"
+// and `metadata.pluginRoot`, read 2026-12-01). A file belongs to the plugin
+// whose root is its nearest ancestor; files outside every plugin belong to
+// the repo root.
+
+// pluginRoots computes the sorted plugin roots of the indexed manifests,
+// "" for the repo root excluded.
+func (idx *Index) pluginRoots() []string {
+	set := map[string]bool{}
+	for _, d := range idx.byKind[KindManifest] {
+		dir := path.Dir(path.Dir(d.Path)) // the folder holding .claude-plugin/
+		switch path.Base(d.Path) {
+		case "plugin.json":
+			set[dir] = true
+		case "marketplace.json":
+			for _, s := range marketplaceSources(d.Src) {
+				set[path.Join(dir, s)] = true
+			}
+		}
+	}
+	delete(set, ".")
+	roots := make([]string, 0, len(set))
+	for r := range set {
+		if r != ".." && !strings.HasPrefix(r, "../") && !strings.HasPrefix(r, "/") {
+			roots = append(roots, r)
+		}
+	}
+	sort.Strings(roots)
+	return roots
+}
+
+// marketplaceSources returns the relative folder sources a marketplace
+// lists, joined with its `metadata.pluginRoot`. Git and URL sources (objects,
+// or strings with a scheme) are not folders of this repo.
+func marketplaceSources(src []byte) []string {
+	var m struct {
+		Metadata struct {
+			PluginRoot string `json:"pluginRoot"`
+		} `json:"metadata"`
+		Plugins []struct {
+			Source json.RawMessage `json:"source"`
+		} `json:"plugins"`
+	}
+	if json.Unmarshal(src, &m) != nil {
+		return nil
+	}
+	var out []string
+	for _, p := range m.Plugins {
+		var s string
+		if json.Unmarshal(p.Source, &s) != nil || s == "" || strings.Contains(s, ":") || path.IsAbs(s) {
+			continue
+		}
+		out = append(out, path.Join(m.Metadata.PluginRoot, s))
+	}
+	return out
+}
+
+// PluginRoots returns the plugin root folders below the repo root, sorted.
+func (idx *Index) PluginRoots() []string { return idx.roots }
+
+// PluginRootOf returns the root of the plugin that holds repo-relative path
+// rel: the nearest enclosing plugin folder, or "" for the repo root.
+func (idx *Index) PluginRootOf(rel string) string {
+	best := ""
+	for _, r := range idx.roots {
+		if len(r) > len(best) && strings.HasPrefix(rel, r+"/") {
+			best = r
+		}
+	}
+	return best
+}

@@ -1,0 +1,169 @@
+package rules
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// Whose words a stretch of text is. The reference rules (link-target,
+// link-fragment, section-ref, name-ref, skill-path) check a path, name or
+// reference only where it is the file's own instruction: what a host loads
+// and a model or reader follows. Text that quotes another file, another
+// project or the past is not checked, because its references belong there:
+//
+//   - a fence whose info string names a language other than a shell (json,
+//     yaml, toml, markdown, python, typescript, …) shows another file; so
+//     does a shell fence whose first line is a `#!` (a script shown whole).
+//     Shell fences without a shebang, unlabelled fences, inline code and
+//     prose are instructions and are checked;
+//   - a file in an examples or templates folder (any path segment named
+//     examples, templates, samples, …) is another project's text;
+//   - a history document (CHANGELOG, RELEASE-NOTES, HISTORY, NEWS, a file
+//     named after a date such as 2026-02-19-x.md, anything under plans/ or
+//     an archive folder) cites paths and headings that are gone on purpose.
+//
+// Test fixtures (folders named fixtures, testdata, …) are inputs to a test,
+// broken on purpose: nothing is reported in them at all.
+//
+// The facts are below as data; README.md § Quoted text says the same for
+// users.
+
+// Voice is whose words a stretch of text is.
+type Voice int
+
+// Voices.
+const (
+	VoiceOwn     Voice = iota // the file's own instruction: checked
+	VoiceQuoted               // a fence showing another file
+	VoiceExample              // a file of an examples or templates folder
+	VoiceHistory              // a changelog, release notes, a dated plan
+)
+
+// commandLangs are the fence languages that hold commands a model runs.
+var commandLangs = map[string]bool{
+	"": true, "sh": true, "bash": true, "shell": true, "zsh": true, "ksh": true, "fish": true,
+	"console": true, "terminal": true, "shell-session": true, "sh-session": true, "shellsession": true,
+	"powershell": true, "pwsh": true, "ps1": true, "bat": true, "batch": true, "cmd": true,
+	"text": true, "txt": true, "plain": true, "plaintext": true,
+}
+
+// exampleDirs are folder names whose files hold other projects' text.
+var exampleDirs = map[string]bool{
+	"example": true, "examples": true, "template": true, "templates": true,
+	"sample": true, "samples": true, "boilerplate": true, "scaffold": true, "scaffolds": true,
+}
+
+// fixtureDirs are folder names whose files are test inputs, often broken on
+// purpose: no host loads them, and nothing is reported in them.
+var fixtureDirs = map[string]bool{
+	"fixture": true, "fixtures": true, "__fixtures__": true, "testdata": true, "test-fixtures": true,
+}
+
+// isTestFixture reports whether repo-relative path p lies in a test-fixture
+// folder.
+func isTestFixture(p string) bool {
+	parts := strings.Split(p, "/")
+	for _, dir := range parts[:len(parts)-1] {
+		if fixtureDirs[strings.ToLower(dir)] {
+			return true
+		}
+	}
+	return false
+}
+
+// historyDirs are folder names whose files record the past.
+var historyDirs = map[string]bool{
+	"archive": true, "archived": true, "archives": true, "history": true,
+	"changelog": true, "changelogs": true, "release-notes": true, "releases": true, "plans": true,
+}
+
+// historyNames are file names (lower case, separators removed, extension
+// dropped) that record the past; a name matches when it starts with one.
+var historyNames = []string{"changelog", "changes", "history", "releasenotes", "releases", "news"}
+
+// docVoice is the voice of a whole document: its folder and name decide.
+func docVoice(d *parser.Document) Voice {
+	return d.Cached("voice", func() any { return pathVoice(d.Path) }).(Voice)
+}
+
+func pathVoice(p string) Voice {
+	parts := strings.Split(p, "/")
+	for _, dir := range parts[:len(parts)-1] {
+		dir = strings.ToLower(dir)
+		if exampleDirs[dir] {
+			return VoiceExample
+		}
+		if historyDirs[dir] {
+			return VoiceHistory
+		}
+	}
+	base := strings.ToLower(strings.TrimSuffix(path.Base(p), path.Ext(p)))
+	if isDated(base) {
+		return VoiceHistory
+	}
+	flat := strings.NewReplacer("-", "", "_", "", " ", "", ".", "").Replace(base)
+	for _, h := range historyNames {
+		if flat == h || (strings.HasPrefix(flat, h) && h != "news" && h != "changes") {
+			return VoiceHistory
+		}
+	}
+	return VoiceOwn
+}
+
+// isDated reports whether s starts with a YYYY-MM-DD date.
+func isDated(s string) bool {
+	if len(s) < 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	for _, i := range []int{0, 1, 2, 3, 5, 6, 8, 9} {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// voiceAt is the voice of the text at offset off of d.
+func voiceAt(d *parser.Document, off int) Voice {
+	if v := docVoice(d); v != VoiceOwn {
+		return v
+	}
+	if f := fenceAt(d, off); f != nil && quotesFile(d, f) {
+		return VoiceQuoted
+	}
+	return VoiceOwn
+}
+
+// ownDoc reports whether d is, as a whole, its own author's instruction.
+func ownDoc(d *parser.Document) bool { return docVoice(d) == VoiceOwn }
+
+// ownAt reports whether the text at off is the file's own instruction.
+func ownAt(d *parser.Document, off int) bool { return voiceAt(d, off) == VoiceOwn }
+
+// fenceAt returns the fenced or indented code block holding off, or nil.
+func fenceAt(d *parser.Document, off int) *parser.Fence {
+	i := sort.Search(len(d.Fences), func(i int) bool { return d.Fences[i].End > off })
+	if i < len(d.Fences) && d.Fences[i].Start <= off {
+		return &d.Fences[i]
+	}
+	return nil
+}
+
+// quotesFile reports whether fence f shows another file rather than
+// commands to run.
+func quotesFile(d *parser.Document, f *parser.Fence) bool {
+	if f.Indented {
+		return false
+	}
+	if !commandLangs[strings.ToLower(f.Lang)] {
+		return true
+	}
+	first := d.Src[f.ContentStart:f.ContentEnd]
+	for len(first) > 0 && (first[0] == ' ' || first[0] == '\t') {
+		first = first[1:]
+	}
+	return len(first) >= 2 && first[0] == '#' && first[1] == '!'
+}
