@@ -23,6 +23,9 @@ var lineFragRe = regexp.MustCompile(`^L\d+(?:C\d+)?(?:-L\d+(?:C\d+)?)?$`)
 
 func checkLinkFragment(p *Pass) {
 	d := p.Doc
+	if !ownDoc(d) {
+		return // examples, templates and history cite what was (quoted.go)
+	}
 	for _, l := range d.Links {
 		kind, target, frag := classifyDest(l.Destination)
 		if frag == "" || (kind != destLocal && kind != destFragment) || lineFragRe.MatchString(frag) {
@@ -30,7 +33,7 @@ func checkLinkFragment(p *Pass) {
 		}
 		td := d
 		if kind == destLocal && target != "" {
-			rel, escapes := resolveFrom(d.Path, target)
+			rel, escapes := resolveIn(p.Index, d.Path, target)
 			if escapes {
 				continue
 			}

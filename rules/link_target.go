@@ -45,7 +45,7 @@ func checkLinkTarget(p *Pass) {
 // repo-root fix for a link destination written in the source.
 func checkPath(p *Pass, start, end int, written, target string, fixable bool) {
 	d := p.Doc
-	rel, escapes := resolveFrom(d.Path, target)
+	rel, escapes := resolveIn(p.Index, d.Path, target)
 	if escapes {
 		p.Reportf(start, end, "link `%s` leaves the repo (it resolves to `%s`); mdcontract never follows it, and it breaks for anyone who clones the repo elsewhere", written, rel)
 		return
@@ -54,7 +54,12 @@ func checkPath(p *Pass, start, end int, written, target string, fixable bool) {
 		return
 	}
 	msg := fmt.Sprintf("link target `%s` does not exist", target)
-	if rel != path.Clean(target) {
+	switch root := p.Index.PluginRootOf(d.Path); {
+	case strings.HasPrefix(target, "/") && root != "":
+		msg += fmt.Sprintf(" (neither at the root of its plugin `%s` nor at the repo root)", root)
+	case strings.HasPrefix(target, "/"):
+		msg += " at the repo root"
+	case rel != path.Clean(target):
 		msg += fmt.Sprintf(" (from this file's folder it is `%s`)", rel)
 	}
 	var fix []Edit

@@ -75,6 +75,23 @@ func resolveFrom(docPath, p string) (rel string, escapes bool) {
 	return rel, rel == ".." || strings.HasPrefix(rel, "../")
 }
 
+// resolveIn resolves a path like resolveFrom, except that a root-relative
+// path (`/CLAUDE.md`) in a file of a nested plugin means that plugin's root
+// first and the repo root second: a repo holding several plugins (a
+// marketplace, a monorepo) writes each plugin's paths from its own root.
+func resolveIn(idx *parser.Index, docPath, p string) (rel string, escapes bool) {
+	if strings.HasPrefix(p, "/") {
+		if root := idx.PluginRootOf(docPath); root != "" {
+			if inPlugin := path.Join(root, strings.TrimLeft(p, "/")); inPlugin != root {
+				if ok, _ := idx.Exists(inPlugin); ok {
+					return inPlugin, false
+				}
+			}
+		}
+	}
+	return resolveFrom(docPath, p)
+}
+
 // relLink writes the path from the folder of docPath to target.
 func relLink(docPath, target string) string {
 	from := strings.Split(path.Dir(docPath), "/")
