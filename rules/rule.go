@@ -137,6 +137,10 @@ type Diagnostic struct {
 	Message            string
 	Related            []Related
 	Fix                []Edit
+	// Soft marks a finding the rule is less sure of than its usual ones
+	// (a path that works for one reader and not another): it is reported
+	// as a warning at most, whatever the rule's severity.
+	Soft bool
 
 	sev *Severity // a contract's own severity
 }

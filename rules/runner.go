@@ -85,6 +85,9 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 				return
 			}
 		}
+		if d.Soft && d.Severity == Error {
+			d.Severity = Warning
+		}
 		mu.Lock()
 		res.Diagnostics = append(res.Diagnostics, d)
 		mu.Unlock()
