@@ -1,0 +1,128 @@
+package rules
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// SkillPath checks the bare paths in backticks by which a skill tells the
+// model to read or run a file of its own (`references/setup.md`,
+// `scripts/deploy.sh`).
+var SkillPath = Register(&Rule{
+	ID:       "MC306",
+	Name:     "skill-path",
+	Summary:  "a skill names a file of its own in backticks (`references/x.md`, `scripts/x.sh`) that does not exist",
+	Severity: Warning,
+	Check:    checkSkillPath,
+})
+
+// skillPathRe is a bare path into one of a skill's resource folders: the
+// Agent Skills specification's scripts/, references/ and assets/
+// (https://agentskills.io/specification, "Optional directories", read
+// 2026-12-01), and the folders skills use alike. The last part names a file
+// (it has an extension) or a folder (a trailing `/`).
+var skillPathRe = regexp.MustCompile(`^(?:\./)?(?:scripts|references|reference|assets|templates|resources)/(?:[A-Za-z0-9_.-]+/)*(?:[A-Za-z0-9_-][A-Za-z0-9_.-]*\.[A-Za-z0-9]+|[A-Za-z0-9_.-]+/)$`)
+
+func checkSkillPath(p *Pass) {
+	d := p.Doc
+	if d.Kind != parser.KindSkill && d.Kind != parser.KindSkillResource {
+		return
+	}
+	dir := skillDir(d)
+	if dir == "" || !ownDoc(d) {
+		return
+	}
+	for _, cs := range d.CodeSpans {
+		text := strings.TrimSpace(cs.Text)
+		if len(text) > 200 || !skillPathRe.MatchString(text) || isPlaceholder(text) || !ownAt(d, cs.Start) {
+			continue
+		}
+		if !namesOwnFile(d, cs.Start) {
+			continue
+		}
+		rel := strings.TrimPrefix(text, "./")
+		if ok, _ := p.Index.Exists(path.Join(dir, rel)); ok {
+			continue
+		}
+		if ok, _ := p.Index.Exists(path.Join(path.Dir(d.Path), rel)); ok {
+			continue
+		}
+		if other := otherSkillHolding(p.Index, dir, rel); other != "" {
+			continue // another skill's file, named as that skill's
+		}
+		p.Reportf(cs.Start, cs.End, "`%s` names a file of this skill that does not exist: it resolves to `%s` from the skill's folder; fix the path, add the file, or write a placeholder (`references/<name>.md`) if it is an example", text, path.Join(dir, rel))
+	}
+}
+
+var (
+	// readVerbRe: the text before the path tells the model to use the file.
+	readVerbRe = regexp.MustCompile(`(?i)\b(?:see|read|reads|run|runs|load|loads|execute|executes|consult|refer to|reference:|cross-references|invoke|open|source|orchestrator is|lives in|is in)\b[^.;!?]*$`)
+	// exampleCueRe: the line gives the path as an example of a skill's
+	// layout, as skills that teach skill writing do.
+	exampleCueRe = regexp.MustCompile(`(?i)\b(?:examples?|e\.g\.|for instance|such as|good|bad|would|could|might)\b|[✓✗✅❌→]`)
+	// fileListHeadingRe: a section that lists the skill's own files.
+	fileListHeadingRe = regexp.MustCompile(`(?i)^(?:bundled )?(?:files|resources|references|scripts|assets|layout|contents)\b`)
+)
+
+// namesOwnFile reports whether the code span at off, by the words around
+// it, names a file of this skill for the model to use (`See
+// references/x.md`, `Run scripts/x.sh`, an item of a "Files" list), rather
+// than giving a path as an example.
+func namesOwnFile(d *parser.Document, off int) bool {
+	ls, le := lineAround(d.Src, off)
+	line := d.Src[ls:le]
+	if exampleCueRe.Match(line) {
+		return false
+	}
+	if readVerbRe.Match(d.Src[ls:off]) {
+		return true
+	}
+	before := strings.TrimLeft(string(d.Src[ls:off]), " \t")
+	if before == "- " || before == "* " || before == "" {
+		if h := headingBefore(d, off); h != nil && fileListHeadingRe.MatchString(h.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// lineAround returns the bounds of the line holding off.
+func lineAround(src []byte, off int) (int, int) {
+	ls := off
+	for ls > 0 && src[ls-1] != '\n' {
+		ls--
+	}
+	le := off
+	for le < len(src) && src[le] != '\n' {
+		le++
+	}
+	return ls, le
+}
+
+// headingBefore returns the last heading that starts before off, or nil.
+func headingBefore(d *parser.Document, off int) *parser.Heading {
+	var h *parser.Heading
+	for i := range d.Headings {
+		if d.Headings[i].Start >= off {
+			break
+		}
+		h = &d.Headings[i]
+	}
+	return h
+}
+
+// otherSkillHolding returns the folder of another skill of the repo that
+// holds rel, or "".
+func otherSkillHolding(idx *parser.Index, self, rel string) string {
+	for _, s := range idx.ByKind(parser.KindSkill) {
+		if dir := path.Dir(s.Path); dir != self {
+			if ok, _ := idx.Exists(path.Join(dir, rel)); ok {
+				return dir
+			}
+		}
+	}
+	return ""
+}
