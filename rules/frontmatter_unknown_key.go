@@ -1,12 +1,16 @@
 package rules
 
 import (
-	"github.com/mdcontract/mdcontract/config"
 	"sort"
 	"strings"
+
+	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/parser"
 )
 
-// FrontmatterUnknownKey flags keys a kind does not define.
+// FrontmatterUnknownKey flags keys a kind does not define that look like a
+// mistake: a misspelt key of the kind, or a key of another kind of file. A
+// key that no host defines is the author's own metadata and is left alone.
 var FrontmatterUnknownKey = Register(&Rule{
 	ID:       "MC104",
 	Name:     "frontmatter-unknown-key",
@@ -30,11 +34,31 @@ func checkFrontmatterUnknownKey(p *Pass) {
 		msg := "`" + k.Name + "` is not a " + kindNoun(d.Kind) + " frontmatter key (" + s.Source + "); the host ignores it"
 		if near := closestField(s, k.Name); near != "" {
 			msg += "; did you mean `" + near + "`?"
+		} else if other := kindDefining(k.Name, d.Kind); other != "" {
+			msg += "; it is a " + other + " key, and does nothing here: remove it, or move what it means to a key this kind has"
 		} else {
-			msg += "; if it is yours, declare it for this kind in .mdcontract.yaml or turn this rule off"
+			// A key no host defines is the author's own metadata (a
+			// version, tags, a project's own fields): not a defect.
+			continue
 		}
 		p.Reportf(k.Offset, k.Offset+len(k.Name), "%s", msg)
 	}
+}
+
+// kindDefining names another built-in kind whose frontmatter defines key
+// n (the author put it on the wrong kind of file), or "".
+func kindDefining(n string, self parser.Kind) string {
+	var kinds []parser.Kind
+	for k, s := range builtinSchemas {
+		if k != self && s.Field(n) != nil {
+			kinds = append(kinds, k)
+		}
+	}
+	if len(kinds) == 0 {
+		return ""
+	}
+	sort.Slice(kinds, func(i, j int) bool { return kinds[i] < kinds[j] })
+	return kindNoun(kinds[0])
 }
 
 var keySeparators = strings.NewReplacer("-", "", "_", "")
