@@ -26,7 +26,10 @@ var componentFields = []string{"commands", "agents", "skills", "hooks", "mcpServ
 func checkManifestPath(p *Pass) {
 	d := p.Doc
 	if d.Kind != parser.KindManifest || d.JSON == nil || path.Base(path.Dir(d.Path)) != ".claude-plugin" {
-		return // malformed JSON is not this rule's to report
+		// Malformed JSON is not this rule's to report. Discovery finds
+		// only .claude-plugin/{plugin,marketplace}.json; an editor buffer
+		// may be another manifest-kind path, whose root is unknown.
+		return
 	}
 	root := path.Dir(path.Dir(d.Path))
 	if root == "." {
