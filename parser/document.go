@@ -32,6 +32,9 @@ type Document struct {
 	Fences      []Fence
 	CodeSpans   []Span
 	Links       []Link
+	// JSON is a manifest's JSON, positioned; nil for other kinds and for
+	// a manifest that is not valid JSON.
+	JSON *JSONValue
 	// Problems are things the parser could not make sense of.
 	Problems []Problem
 
@@ -140,6 +143,7 @@ func Parse(p string, kind Kind, src []byte) *Document {
 	d.BodyStart = bom
 	d.checkEncoding()
 	if kind == KindManifest {
+		d.JSON, _ = ParseJSON(src[bom:], bom)
 		return d
 	}
 	if fm := splitFrontmatter(src, bom); fm != nil {

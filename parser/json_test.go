@@ -1,0 +1,95 @@
+package parser
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseJSONPositions(t *testing.T) {
+	src := "{\n  \"a\": [\"x\", \"y\\u0041\"],\n  \"b\": {\"c\": true, \"c\": \"last\"},\n  \"n\": 1.5e3, \"z\": null\n}\n"
+	v, err := ParseJSON([]byte(src), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(jv *JSONValue) string { return src[jv.Start:jv.End] }
+	a := v.Get("a")
+	if a == nil || a.Kind != JSONArray || len(a.Items) != 2 {
+		t.Fatalf("a = %+v", a)
+	}
+	if got := at(a.Items[1]); got != `"y\u0041"` || a.Items[1].Str != "yA" {
+		t.Errorf("a[1] spans %q, value %q", got, a.Items[1].Str)
+	}
+	if got := at(a); got != `["x", "y\u0041"]` {
+		t.Errorf("a spans %q", got)
+	}
+	if c := v.Get("b").Get("c"); c == nil || c.Str != "last" {
+		t.Errorf("duplicate key: got %+v, want the last", c)
+	}
+	if n := v.Get("n"); n.Kind != JSONNumber || at(n) != "1.5e3" {
+		t.Errorf("n spans %q", at(n))
+	}
+	if m := v.Members[0]; src[m.KeyStart:m.KeyEnd] != `"a"` {
+		t.Errorf("key spans %q", src[m.KeyStart:m.KeyEnd])
+	}
+	if v.Get("missing") != nil || a.Get("x") != nil || (*JSONValue)(nil).Get("x") != nil {
+		t.Error("Get of a missing key or a non-object is not nil")
+	}
+	if at(v) != strings.TrimSpace(src) {
+		t.Errorf("root spans %q", at(v))
+	}
+}
+
+func TestParseJSONRejects(t *testing.T) {
+	for _, src := range []string{
+		``, `{`, `{"a" 1}`, `{"a":1,}`, `[1 2]`, `{"a":1} x`, `{"a":1}{}`, `{'a':1}`, `[` + strings.Repeat("[", 600) + strings.Repeat("]", 601),
+	} {
+		if v, err := ParseJSON([]byte(src), 0); err == nil {
+			t.Errorf("%.40q parsed: %+v", src, v)
+		}
+	}
+}
+
+func TestParseManifestJSON(t *testing.T) {
+	src := "\xef\xbb\xbf{\"name\": \"p\"}"
+	d := Parse(".claude-plugin/plugin.json", KindManifest, []byte(src))
+	n := d.JSON.Get("name")
+	if n == nil || src[n.Start:n.End] != `"p"` {
+		t.Fatalf("name after a BOM: %+v", n)
+	}
+	if Parse(".claude-plugin/plugin.json", KindManifest, []byte(`{"name":`)).JSON != nil {
+		t.Error("malformed manifest has JSON")
+	}
+	if Parse("a.md", KindOther, []byte(`{"name": "p"}`)).JSON != nil {
+		t.Error("markdown has JSON")
+	}
+}
+
+func FuzzParseJSON(f *testing.F) {
+	f.Add(`{"commands": ["./a.md", "./b"], "hooks": {"x": [1, null]}}`)
+	f.Add(`[1, "two", {"3": false}]`)
+	f.Fuzz(func(t *testing.T, src string) {
+		v, err := ParseJSON([]byte(src), 0)
+		if err != nil {
+			return
+		}
+		var walk func(*JSONValue)
+		walk = func(v *JSONValue) {
+			if v.Start < 0 || v.End > len(src) || v.Start >= v.End {
+				t.Fatalf("value spans [%d,%d) of %d bytes", v.Start, v.End, len(src))
+			}
+			if v.Kind == JSONString && src[v.Start] != '"' {
+				t.Fatalf("string at %d starts with %q", v.Start, src[v.Start])
+			}
+			for _, m := range v.Members {
+				if src[m.KeyStart] != '"' {
+					t.Fatalf("key at %d starts with %q", m.KeyStart, src[m.KeyStart])
+				}
+				walk(m.Value)
+			}
+			for _, it := range v.Items {
+				walk(it)
+			}
+		}
+		walk(v)
+	})
+}
