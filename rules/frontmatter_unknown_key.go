@@ -45,9 +45,22 @@ func checkFrontmatterUnknownKey(p *Pass) {
 	}
 }
 
+// sameFileKinds are kinds one file is loaded as by different hosts: VS Code
+// Copilot loads Claude Code subagent files as custom agents
+// (https://code.visualstudio.com/docs/agents/reference/custom-agent-file-reference,
+// "Claude agent format", read 2026-12-01), so a custom agent's key on a
+// subagent is written for that host, not on the wrong file.
+var sameFileKinds = map[parser.Kind]parser.Kind{
+	parser.KindAgent:     parser.KindAgentBody,
+	parser.KindAgentBody: parser.KindAgent,
+}
+
 // kindDefining names another built-in kind whose frontmatter defines key
 // n (the author put it on the wrong kind of file), or "".
 func kindDefining(n string, self parser.Kind) string {
+	if sib, ok := sameFileKinds[self]; ok && builtinSchemas[sib].Field(n) != nil {
+		return ""
+	}
 	var kinds []parser.Kind
 	for k, s := range builtinSchemas {
 		if k != self && s.Field(n) != nil {
