@@ -160,7 +160,15 @@ func dispatchIn(p *Pass, ct *config.Contract, d *parser.Document) {
 	if dp == nil || len(dp.targets) == 0 {
 		return
 	}
-	sites := dispatchSites(d, dp.targets, dp.names)
+	if !hostLoaded(d.Kind) || !ownDoc(d) {
+		return // docs, READMEs and history quote dispatches; they make none (quoted.go)
+	}
+	var sites []dispatchSite
+	for _, s := range dispatchSites(d, dp.targets, dp.names) {
+		if ownAt(d, s.off) {
+			sites = append(sites, s)
+		}
+	}
 	if len(sites) == 0 || dp.has(d) {
 		return
 	}
@@ -432,14 +440,15 @@ func delegate(idx *parser.Index, d *parser.Document, has func(*parser.Document) 
 			continue
 		}
 		if strings.HasPrefix(dest, "/") {
-			cands = append(cands, strings.TrimPrefix(dest, "/"))
+			cands = append(cands, fromRoots(idx, d.Path, strings.TrimPrefix(dest, "/"))...)
 		} else {
 			cands = append(cands, path.Join(dir, dest))
 		}
 	}
 	for _, m := range citedPathRe.FindAllSubmatch(d.Src, -1) {
 		p := string(m[1])
-		cands = append(cands, path.Clean(p), path.Join(dir, p))
+		cands = append(cands, fromRoots(idx, d.Path, p)...)
+		cands = append(cands, path.Join(dir, p))
 	}
 	for _, c := range cands {
 		if t := idx.Doc(c); t != nil && t != d && has(t) {
