@@ -50,6 +50,18 @@ func (k Kind) HasFrontmatter() bool {
 	return false
 }
 
+// isFolderDoc reports whether a file name is a folder's documentation (a
+// README or changelog beside the agents it describes) rather than an agent
+// or command: Claude Code loads a subagent only from a file with `name` and
+// `description` frontmatter, and people write these for readers.
+func isFolderDoc(base string) bool {
+	switch strings.ToLower(strings.TrimSuffix(base, ".md")) {
+	case "readme", "changelog", "contributing", "license", "index":
+		return true
+	}
+	return false
+}
+
 // KindOf classifies a repo-relative, slash-separated path. pluginRoots are
 // the folders (relative, "" for the repo root) that hold a
 // .claude-plugin/plugin.json; agents/ and commands/ count at the repo root
@@ -77,7 +89,7 @@ func KindOf(rel string, pluginRoots []string) Kind {
 	if strings.HasSuffix(base, ".prompt.md") {
 		return KindPrompt
 	}
-	if strings.HasSuffix(base, ".md") {
+	if strings.HasSuffix(base, ".md") && !isFolderDoc(base) {
 		roots := append([]string{"", ".claude"}, pluginRoots...)
 		for _, r := range roots {
 			p := rel
