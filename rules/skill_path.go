@@ -63,6 +63,7 @@ var (
 	// exampleCueRe: the line gives the path as an example of a skill's
 	// layout, as skills that teach skill writing do.
 	exampleCueRe = regexp.MustCompile(`(?i)\b(?:examples?|e\.g\.|for instance|such as|good|bad|would|could|might)\b|[✓✗✅❌→]`)
+	codeSpanRe = regexp.MustCompile("`[^`\n]*`")
 	// fileListHeadingRe: a section that lists the skill's own files.
 	fileListHeadingRe = regexp.MustCompile(`(?i)^(?:bundled )?(?:files|resources|references|scripts|assets|layout|contents)\b`)
 )
@@ -73,7 +74,9 @@ var (
 // than giving a path as an example.
 func namesOwnFile(d *parser.Document, off int) bool {
 	ls, le := lineAround(d.Src, off)
-	line := d.Src[ls:le]
+	// The words of the line, not its paths: `references/examples.md` is
+	// not a cue.
+	line := codeSpanRe.ReplaceAll(d.Src[ls:le], nil)
 	if exampleCueRe.Match(line) {
 		return false
 	}
