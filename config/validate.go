@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"path"
 	"reflect"
 	"regexp"
 	"slices"
@@ -220,11 +221,27 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 			v.errorf(keyPos(top, "profiles", name), "profile `%s` has no value: write `on`, `off` or `{disable: [part, …]}`", name)
 		}
 	}
-	for name, r := range c.Rules {
+	for _, name := range sortedKeys(c.Rules) {
+		r := c.Rules[name]
 		r.Pos = keyPos(top, "rules", name)
+		if r.Open != nil {
+			r.OpenPos = keyPos(top, "rules", name, "open")
+		}
 		c.Rules[name] = r
-		if !slices.Contains(severities, r.Severity) {
+		switch {
+		case r.Severity == "" && len(r.Open) > 0:
+			// options alone keep the rule's default severity
+		case !slices.Contains(severities, r.Severity):
 			v.errorf(r.Pos, "rule `%s`: severity %q is not one of %s", name, r.Severity, strings.Join(severities, ", "))
+		}
+		if r.Open != nil && !TakesOption(name, "open") {
+			v.errorf(r.OpenPos, "rule `%s` takes no `open` option: `open` lists the regions anchor-balance (MC201) lets stay open to the end of their file; move it under `anchor-balance:`", name)
+			continue
+		}
+		for i, pat := range r.Open {
+			if err := validRegionPattern(pat); err != nil {
+				v.errorf(keyPos(top, "rules", name, "open", i), "rule `%s`: open region %v", name, err)
+			}
 		}
 	}
 	for _, name := range sortedKeys(c.Kinds) {
@@ -278,6 +295,18 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 			v.errorf(p, "contract `%s` names several kinds (%s): one contract is one kind; split it", ct.ID, strings.Join(kinds, ", "))
 		}
 	}
+}
+
+// validRegionPattern checks a region name or path.Match pattern (`*`, `?`,
+// `[…]`) as anchor-balance's `open` takes it.
+func validRegionPattern(p string) error {
+	if strings.TrimSpace(p) == "" {
+		return fmt.Errorf("name is empty: give a region's name as its markers write it, e.g. `memory-ledger` for `<!-- memory-ledger-begin -->`")
+	}
+	if _, err := path.Match(p, ""); err != nil {
+		return fmt.Errorf("pattern %q is not valid: `*` matches any run of characters, `?` one, `[…]` a class; close every `[`", p)
+	}
+	return nil
 }
 
 // ContractKinds are the contract kinds, by config key (and rule name).
