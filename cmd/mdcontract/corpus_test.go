@@ -82,6 +82,35 @@ func TestCorpusZeroConfig(t *testing.T) {
 	}
 }
 
+// TestCorpusOpenRegions: the plugin's record files (LEDGER.md, SLATE.md)
+// carry a begin marker and no end by design; zero config reports them, and
+// declaring them under anchor-balance's `open` silences exactly those.
+func TestCorpusOpenRegions(t *testing.T) {
+	dir := corpusDir(t)
+	balance := func(out jsonOut) []string {
+		var got []string
+		for _, d := range out.Diagnostics {
+			if d.Name == "anchor-balance" {
+				got = append(got, d.Path+":"+itoa(d.Line))
+			}
+		}
+		return got
+	}
+	zero, _ := checkJSON(t, "--root", dir)
+	want := []string{fixtures + "memory-sweep/LEDGER.md:5", fixtures + "memory-sweep/SLATE.md:9"}
+	if got := balance(zero); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("zero config: anchor-balance reports %v, want %v", got, want)
+	}
+	cfg := filepath.Join(t.TempDir(), "open.yaml")
+	if err := os.WriteFile(cfg, []byte("version: 1\nrules:\n  anchor-balance: {open: [memory-ledger, memory-slate]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	declared, _ := checkJSON(t, "--root", dir, "--config", cfg)
+	if got := balance(declared); len(got) != 0 {
+		t.Errorf("with the record regions declared open, anchor-balance still reports %v", got)
+	}
+}
+
 // TestCorpusPathsStillIndexWholeRepo checks that naming one file reports
 // only that file while the run still sees the repo.
 func TestCorpusPathsStillIndexWholeRepo(t *testing.T) {
