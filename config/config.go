@@ -49,8 +49,6 @@ type RuleSetting struct {
 	// path.Match pattern, that may stay open to the end of their file.
 	Open StringList `yaml:"open"`
 	Pos  Pos        `yaml:"-"`
-	// OpenPos is where `open` is written, for errors about it.
-	OpenPos Pos `yaml:"-"`
 }
 
 // RuleOption is a key a rule's setting mapping takes besides `severity`.
