@@ -339,7 +339,7 @@ func validRegionPattern(p string) error {
 		return fmt.Errorf("name is empty: give a region's name as its markers write it, e.g. `memory-ledger` for `<!-- memory-ledger-begin -->`")
 	}
 	if _, err := path.Match(p, ""); err != nil {
-		return fmt.Errorf("pattern %q is not valid: `*` matches any run of characters, `?` one, `[…]` a class; close every `[`", p)
+		return fmt.Errorf("pattern %q is not valid: `*` matches any run of characters but `/`, `?` one, `[…]` a class; close every `[`", p)
 	}
 	return nil
 }
