@@ -41,10 +41,32 @@ type Config struct {
 	Contracts   []*Contract               `yaml:"contracts"`
 }
 
-// RuleSetting is `off`, a severity, or `{severity: …}`.
+// RuleSetting is `off`, a severity, or a mapping of the severity and the
+// rule's options (`{severity: …}`, `{open: [name, …]}`).
 type RuleSetting struct {
 	Severity string `yaml:"severity"`
-	Pos      Pos    `yaml:"-"`
+	// Open (anchor-balance only) names the regions, exactly or by a
+	// path.Match pattern, that may stay open to the end of their file.
+	Open StringList `yaml:"open"`
+	Pos  Pos        `yaml:"-"`
+}
+
+// RuleOption is a key a rule's setting mapping takes besides `severity`.
+type RuleOption struct{ Rule, ID, Key string }
+
+// RuleOptions are the rules' options; every other rule takes only
+// `severity`. A rule is named by its name or its ID in any case.
+var RuleOptions = []RuleOption{{"anchor-balance", "MC201", "open"}}
+
+// TakesOption reports whether the rule named rule (a name or an ID) takes
+// the option key.
+func TakesOption(rule, key string) bool {
+	for _, o := range RuleOptions {
+		if o.Key == key && (rule == o.Rule || strings.EqualFold(rule, o.ID)) {
+			return true
+		}
+	}
+	return false
 }
 
 // UnmarshalYAML accepts a bare severity or a mapping.

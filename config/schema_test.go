@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -194,7 +196,7 @@ func TestSchemaMatchesStructs(t *testing.T) {
 		typ    any
 	}{
 		{def(""), "(root)", Config{}},
-		{objectForm("ruleSetting", "oneOf"), "ruleSetting", RuleSetting{}},
+		{objectForm("anchorBalanceSetting", "oneOf"), "anchorBalanceSetting", RuleSetting{}},
 		{objectForm("profileSetting", "anyOf"), "profileSetting", ProfileSetting{}},
 		{def("kind"), "kind", Kind{}},
 		{def("field"), "field", Field{}},
@@ -224,6 +226,48 @@ func TestSchemaMatchesStructs(t *testing.T) {
 		want := sortedKeys(yamlKeys(reflect.TypeOf(c.typ)))
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: the schema's properties are %v; the Go struct's keys are %v", c.name, got, want)
+		}
+	}
+
+	// A rule without options takes only `severity`; a rule with options
+	// (RuleOptions) has its own setting, keyed by its name and its ID in
+	// any case, whose keys are severity and the options.
+	generic := objectForm("ruleSetting", "oneOf")
+	if got := sortedKeys(generic["properties"].(map[string]any)); !slices.Equal(got, []string{"severity"}) {
+		t.Errorf("ruleSetting's properties are %v, want [severity]", got)
+	}
+	optionDefs := map[string]string{"anchor-balance": "anchorBalanceSetting"}
+	options := map[string][]string{} // by rule name
+	ids := map[string]string{}
+	for _, o := range RuleOptions {
+		options[o.Rule] = append(options[o.Rule], o.Key)
+		ids[o.Rule] = o.ID
+	}
+	if got, want := sortedKeys(optionDefs), sortedKeys(options); !slices.Equal(got, want) {
+		t.Fatalf("the test knows the settings of %v; RuleOptions names %v", got, want)
+	}
+	rules := def("")["properties"].(map[string]any)["rules"].(map[string]any)
+	patterns, _ := rules["patternProperties"].(map[string]any)
+	if len(patterns) != len(options) {
+		t.Errorf("rules has %d patternProperties; RuleOptions names %d rules", len(patterns), len(options))
+	}
+	for name, defName := range optionDefs {
+		for _, key := range []string{name, ids[name], strings.ToLower(ids[name])} {
+			var refs []any
+			for pat, sub := range patterns {
+				if regexp.MustCompile(pat).MatchString(key) {
+					refs = append(refs, sub.(map[string]any)["$ref"])
+				}
+			}
+			if want := "#/$defs/" + defName; len(refs) != 1 || refs[0] != want {
+				t.Errorf("rules/patternProperties for %q: %v, want [%s]", key, refs, want)
+			}
+		}
+		got := sortedKeys(objectForm(defName, "oneOf")["properties"].(map[string]any))
+		want := append([]string{"severity"}, options[name]...)
+		sort.Strings(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("$defs/%s's properties are %v; RuleOptions says %v", defName, got, want)
 		}
 	}
 
@@ -382,7 +426,19 @@ contracts:
     key-order: {schema: {file: s.md, fence: "## S"}, instances: {between: ["a", "b"], files: "*.md"}}
 `},
 
+		{"anchor-balance open", true, "version: 1\nrules:\n  anchor-balance: {open: [memory-ledger, \"store-*\"]}\n"},
+		{"anchor-balance open by ID", true, "version: 1\nrules:\n  mc201: {severity: warning, open: memory-ledger}\n"},
+		{"anchor-balance severity only", true, "version: 1\nrules:\n  MC201: {severity: off}\n"},
+
 		// Rejected.
+		{"open on another rule", false, "version: 1\nrules:\n  frontmatter-order: {open: [x]}\n"},
+		{"open names empty", false, "version: 1\nrules:\n  anchor-balance: {open: [\"\"]}\n"},
+		{"open names blank", false, "version: 1\nrules:\n  anchor-balance: {open: \" \"}\n"},
+		{"open null", false, "version: 1\nrules:\n  anchor-balance: {open: }\n"},
+		{"open empty list alone", false, "version: 1\nrules:\n  anchor-balance: {open: []}\n"},
+		{"open as a mapping", false, "version: 1\nrules:\n  anchor-balance: {open: {a: b}}\n"},
+		{"anchor-balance empty mapping", false, "version: 1\nrules:\n  anchor-balance: {}\n"},
+		{"anchor-balance bad severity", false, "version: 1\nrules:\n  anchor-balance: {severity: fatal, open: [x]}\n"},
 		{"no version", false, "include: [\"**/*.md\"]\n"},
 		{"version 2", false, "version: 2\n"},
 		{"unknown top-level key", false, "version: 1\nincludes: [\"*.md\"]\n"},

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"path"
 	"reflect"
 	"regexp"
 	"slices"
@@ -54,28 +55,13 @@ func (v *validator) known(n *yaml.Node, t reflect.Type) {
 	switch t.Kind() {
 	case reflect.Struct:
 		if n.Kind != yaml.MappingNode {
-			if n.Kind == yaml.ScalarNode && (t == reflect.TypeOf(RuleSetting{}) || t == reflect.TypeOf(ProfileSetting{})) {
+			if n.Kind == yaml.ScalarNode && (t == typeOfRuleSetting || t == reflect.TypeOf(ProfileSetting{})) {
 				return
 			}
 			v.errorf(Pos{n.Line, n.Column}, "expected a mapping of keys (%s), found %s", strings.Join(sortedKeys(yamlKeys(t)), ", "), nodeNoun(n))
 			return
 		}
-		keys := yamlKeys(t)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, val := n.Content[i], n.Content[i+1]
-			ft, ok := keys[k.Value]
-			if !ok {
-				msg := fmt.Sprintf("unknown key `%s`", k.Value)
-				if near := nearest(k.Value, sortedKeys(keys)); near != "" {
-					msg += fmt.Sprintf("; did you mean `%s`?", near)
-				} else {
-					msg += fmt.Sprintf("; known keys here: %s", strings.Join(sortedKeys(keys), ", "))
-				}
-				v.errorf(Pos{k.Line, k.Column}, "%s", msg)
-				continue
-			}
-			v.known(val, ft)
-		}
+		v.knownKeys(n, yamlKeys(t), nil)
 	case reflect.Map:
 		if n.Kind != yaml.MappingNode {
 			if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
@@ -85,6 +71,11 @@ func (v *validator) known(n *yaml.Node, t reflect.Type) {
 			return
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
+			if val := n.Content[i+1]; t.Elem() == typeOfRuleSetting && val.Kind == yaml.MappingNode {
+				rule := n.Content[i].Value
+				v.knownKeys(val, ruleKeys(rule), func(key string) string { return otherRulesOption(rule, key) })
+				continue
+			}
 			v.known(n.Content[i+1], t.Elem())
 		}
 	case reflect.Slice:
@@ -106,6 +97,58 @@ func (v *validator) known(n *yaml.Node, t reflect.Type) {
 			v.errorf(Pos{n.Line, n.Column}, "expected a single value, found %s", nodeNoun(n))
 		}
 	}
+}
+
+// knownKeys reports the keys of mapping n that keys does not hold, and
+// checks the values of the others; explain (may be nil) says why a key is
+// unknown when it knows better than a list of the known ones.
+func (v *validator) knownKeys(n *yaml.Node, keys map[string]reflect.Type, explain func(key string) string) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		ft, ok := keys[k.Value]
+		if !ok {
+			if explain != nil {
+				if why := explain(k.Value); why != "" {
+					v.errorf(Pos{k.Line, k.Column}, "%s", why)
+					continue
+				}
+			}
+			msg := fmt.Sprintf("unknown key `%s`", k.Value)
+			if near := nearest(k.Value, sortedKeys(keys)); near != "" {
+				msg += fmt.Sprintf("; did you mean `%s`?", near)
+			} else {
+				msg += fmt.Sprintf("; known keys here: %s", strings.Join(sortedKeys(keys), ", "))
+			}
+			v.errorf(Pos{k.Line, k.Column}, "%s", msg)
+			continue
+		}
+		v.known(val, ft)
+	}
+}
+
+var typeOfRuleSetting = reflect.TypeOf(RuleSetting{})
+
+// ruleKeys are the keys of rule's setting mapping: `severity` and the
+// rule's own options.
+func ruleKeys(rule string) map[string]reflect.Type {
+	keys := yamlKeys(typeOfRuleSetting)
+	for k := range keys {
+		if k != "severity" && !TakesOption(rule, k) {
+			delete(keys, k)
+		}
+	}
+	return keys
+}
+
+// otherRulesOption explains a key of rule's setting that is another rule's
+// option, or returns "".
+func otherRulesOption(rule, key string) string {
+	for _, o := range RuleOptions {
+		if o.Key == key && !TakesOption(rule, key) {
+			return fmt.Sprintf("rule `%s` takes no `%s` option; `%s` belongs to %s (%s): move it under `%s:`", rule, key, key, o.Rule, o.ID, o.Rule)
+		}
+	}
+	return ""
 }
 
 func nodeNoun(n *yaml.Node) string {
@@ -220,11 +263,20 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 			v.errorf(keyPos(top, "profiles", name), "profile `%s` has no value: write `on`, `off` or `{disable: [part, …]}`", name)
 		}
 	}
-	for name, r := range c.Rules {
+	for _, name := range sortedKeys(c.Rules) {
+		r := c.Rules[name]
 		r.Pos = keyPos(top, "rules", name)
 		c.Rules[name] = r
-		if !slices.Contains(severities, r.Severity) {
+		switch {
+		case r.Severity == "" && len(r.Open) > 0:
+			// options alone keep the rule's default severity
+		case !slices.Contains(severities, r.Severity):
 			v.errorf(r.Pos, "rule `%s`: severity %q is not one of %s", name, r.Severity, strings.Join(severities, ", "))
+		}
+		for i, pat := range r.Open {
+			if err := validRegionPattern(pat); err != nil {
+				v.errorf(keyPos(top, "rules", name, "open", i), "rule `%s`: open region %v", name, err)
+			}
 		}
 	}
 	for _, name := range sortedKeys(c.Kinds) {
@@ -278,6 +330,18 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 			v.errorf(p, "contract `%s` names several kinds (%s): one contract is one kind; split it", ct.ID, strings.Join(kinds, ", "))
 		}
 	}
+}
+
+// validRegionPattern checks a region name or path.Match pattern (`*`, `?`,
+// `[…]`) as anchor-balance's `open` takes it.
+func validRegionPattern(p string) error {
+	if strings.TrimSpace(p) == "" {
+		return fmt.Errorf("name is empty: give a region's name as its markers write it, e.g. `memory-ledger` for `<!-- memory-ledger-begin -->`")
+	}
+	if _, err := path.Match(p, ""); err != nil {
+		return fmt.Errorf("pattern %q is not valid: `*` matches any run of characters but `/`, `?` one, `[…]` a class; close every `[`", p)
+	}
+	return nil
 }
 
 // ContractKinds are the contract kinds, by config key (and rule name).

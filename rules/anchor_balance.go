@@ -13,7 +13,7 @@ var AnchorBalance = Register(&Rule{
 	ID:       "MC201",
 	Name:     "anchor-balance",
 	Summary:  "begin/end sentinel comments balanced and not crossed, in every syntax",
-	Severity: Error,
+	Severity: Warning,
 	Check:    checkAnchorBalance,
 })
 
@@ -96,15 +96,27 @@ type Region struct {
 // Regions pairs the sentinel comments of d. It returns the balanced
 // regions and calls bad for every unbalanced or crossed marker.
 func Regions(d *parser.Document, bad func(c *parser.Comment, msg string, related *parser.Comment)) []Region {
+	return pairRegions(d, nil, bad)
+}
+
+// pairRegions is Regions where mayStayOpen (nil: none) names the regions
+// that run to the end of the file by design: their begin marker with no
+// closer is not reported. Crossings and stray closers still are.
+func pairRegions(d *parser.Document, mayStayOpen func(name string) bool, bad func(c *parser.Comment, msg string, related *parser.Comment)) []Region {
 	type open struct{ m Marker }
 	var stack []open
 	var regions []Region
 	var crossedNames []string
+	var last *parser.Comment // the last begin or end marker
+	var strays []string      // names of closers with no opener
 	for i := range d.Comments {
 		c := &d.Comments[i]
 		m, ok := ParseMarker(c)
 		if !ok {
 			continue
+		}
+		if m.Role != MarkerPlain {
+			last = c
 		}
 		switch m.Role {
 		case MarkerBegin, MarkerPlain:
@@ -126,6 +138,7 @@ func Regions(d *parser.Document, bad func(c *parser.Comment, msg string, related
 				crossedNames = append(crossedNames[:k], crossedNames[k+1:]...)
 				continue // already reported as crossed
 			}
+			strays = append(strays, m.Name)
 			if bad != nil {
 				bad(c, fmt.Sprintf("closing marker `<!-- %s -->` has no opening marker before it: add `<!-- %s begin -->` (or the opener this region uses) above it, or remove it", c.Text, m.Name), nil)
 			}
@@ -145,9 +158,14 @@ func Regions(d *parser.Document, bad func(c *parser.Comment, msg string, related
 		stack = stack[:at]
 	}
 	for _, o := range stack {
-		if o.m.Role == MarkerBegin && bad != nil {
-			bad(o.m.Comment, fmt.Sprintf("region `%s` is opened here but never closed: add `<!-- %s end -->` (or the closer this region's syntax uses) where it ends", o.m.Name, o.m.Name), nil)
+		if o.m.Role != MarkerBegin || bad == nil || mayStayOpen != nil && mayStayOpen(o.m.Name) {
+			continue
 		}
+		msg := fmt.Sprintf("region `%s` is opened here but never closed: add `<!-- %s end -->` (or the closer this region's syntax uses) where it ends", o.m.Name, o.m.Name)
+		if o.m.Comment == last && indexOf(strays, o.m.Name) < 0 {
+			msg += fmt.Sprintf("; if it runs to the end of the file by design, declare it in .mdcontract.yaml: `rules: {anchor-balance: {open: [%q]}}`", o.m.Name)
+		}
+		bad(o.m.Comment, msg, nil)
 	}
 	return regions
 }
@@ -163,7 +181,7 @@ func indexOf(xs []string, s string) int {
 
 func checkAnchorBalance(p *Pass) {
 	d := p.Doc
-	Regions(d, func(c *parser.Comment, msg string, rel *parser.Comment) {
+	pairRegions(d, p.Settings.OpenRegion, func(c *parser.Comment, msg string, rel *parser.Comment) {
 		diag := Diagnostic{Start: c.Start, End: c.End, Message: msg}
 		if rel != nil {
 			diag.Related = []Related{RelatedAt(d, rel.Start, "the closing marker that crosses it")}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
 )
 
@@ -30,5 +31,34 @@ func TestRulePanicIsRecovered(t *testing.T) {
 	}
 	if len(res.Diagnostics) != 2 {
 		t.Errorf("the other rule did not run on both files: %+v", res.Diagnostics)
+	}
+}
+
+// The config's rule options name registered rules by their name and ID, and
+// Settings reads the option given under either.
+func TestRuleOptionsNameRules(t *testing.T) {
+	for _, o := range config.RuleOptions {
+		r := Lookup(o.Rule)
+		if r == nil || r.Name != o.Rule || r.ID != o.ID {
+			t.Errorf("config.RuleOptions has %s/%s (%s); the registry has %v", o.ID, o.Rule, o.Key, r)
+		}
+	}
+	for _, key := range []string{"anchor-balance", "MC201", "mc201"} {
+		cfg, err := config.Parse([]byte("version: 1\nrules:\n  "+key+": {open: [\"memory-*\", \"exit  log\"]}\n"), "c.yaml", "c.yaml", t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := Setup(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, want := range map[string]bool{"memory-ledger": true, "exit log": true, "memory": false, "other": false} {
+			if got := s.OpenRegion(name); got != want {
+				t.Errorf("%s: OpenRegion(%q) = %v, want %v", key, name, got, want)
+			}
+		}
+		if _, set := s.Severity[AnchorBalance.ID]; set {
+			t.Errorf("%s: `open` alone set the severity to %v; it keeps the default", key, s.Severity[AnchorBalance.ID])
+		}
 	}
 }

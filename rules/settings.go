@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"sort"
@@ -21,6 +22,9 @@ type Settings struct {
 	// Contracts are the config's contracts plus enabled profiles'.
 	Contracts []*config.Contract
 	kinds     []resolvedKind
+	// openRegions are the region names and patterns anchor-balance
+	// lets stay open to the end of their file
+	openRegions []string
 	// profiles the config switched on or off, by name
 	profiles map[string]config.ProfileSetting
 
@@ -52,8 +56,15 @@ func Setup(cfg *config.Config) (*Settings, error) {
 			errs = append(errs, &config.Error{File: cfg.Name, Pos: set.Pos, Msg: fmt.Sprintf("unknown rule `%s`; `mdcontract rules` lists them", name)})
 			continue
 		}
-		sev, _ := ParseSeverity(set.Severity)
-		s.Severity[r.ID] = sev
+		if set.Severity != "" {
+			sev, _ := ParseSeverity(set.Severity)
+			s.Severity[r.ID] = sev
+		}
+		if r == AnchorBalance {
+			for _, pat := range set.Open {
+				s.openRegions = append(s.openRegions, strings.Join(strings.Fields(pat), " "))
+			}
+		}
 	}
 	for _, ct := range cfg.Contracts {
 		if ct.Severity != "" {
@@ -115,6 +126,24 @@ func Setup(cfg *config.Config) (*Settings, error) {
 		return nil, errs
 	}
 	return s, nil
+}
+
+// OpenRegion reports whether the config lets the region named name stay
+// open to the end of its file (anchor-balance's `open` option): an exact
+// name, or a path.Match pattern.
+func (s *Settings) OpenRegion(name string) bool {
+	if s == nil {
+		return false
+	}
+	for _, pat := range s.openRegions {
+		if pat == name {
+			return true
+		}
+		if m, _ := path.Match(pat, name); m {
+			return true
+		}
+	}
+	return false
 }
 
 // mergeSchema lays a configured kind over a built-in schema.

@@ -63,7 +63,7 @@ var (
 	// exampleCueRe: the line gives the path as an example of a skill's
 	// layout, as skills that teach skill writing do.
 	exampleCueRe = regexp.MustCompile(`(?i)\b(?:examples?|e\.g\.|for instance|such as|good|bad|would|could|might)\b|[✓✗✅❌→]`)
-	codeSpanRe = regexp.MustCompile("`[^`\n]*`")
+	codeSpanRe   = regexp.MustCompile("`[^`\n]*`")
 	// fileListHeadingRe: a section that lists the skill's own files.
 	fileListHeadingRe = regexp.MustCompile(`(?i)^(?:bundled )?(?:files|resources|references|scripts|assets|layout|contents)\b`)
 )

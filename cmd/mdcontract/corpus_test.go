@@ -85,6 +85,47 @@ func TestCorpusZeroConfig(t *testing.T) {
 	}
 }
 
+// TestCorpusOpenRegions: the plugin's record files (LEDGER.md, SLATE.md,
+// test fixtures in the corpus, so never reported where they are) carry a
+// begin marker and no end by design. Copied out of the fixtures folder into
+// a repo of their own, zero config reports them, and declaring them under
+// anchor-balance's `open` silences exactly those.
+func TestCorpusOpenRegions(t *testing.T) {
+	src := filepath.Join(corpusDir(t), filepath.FromSlash(fixtures), "memory-sweep")
+	dir := t.TempDir()
+	for _, f := range []string{"LEDGER.md", "SLATE.md"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Skipf("corpus file missing: %v", err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	balance := func(out jsonOut) []string {
+		var got []string
+		for _, d := range out.Diagnostics {
+			if d.Name == "anchor-balance" {
+				got = append(got, d.Path+":"+itoa(d.Line))
+			}
+		}
+		return got
+	}
+	zero, _ := checkJSON(t, "--root", dir)
+	want := []string{"LEDGER.md:5", "SLATE.md:9"}
+	if got := balance(zero); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("zero config: anchor-balance reports %v, want %v", got, want)
+	}
+	cfg := filepath.Join(t.TempDir(), "open.yaml")
+	if err := os.WriteFile(cfg, []byte("version: 1\nrules:\n  anchor-balance: {open: [memory-ledger, memory-slate]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	declared, _ := checkJSON(t, "--root", dir, "--config", cfg)
+	if got := balance(declared); len(got) != 0 {
+		t.Errorf("with the record regions declared open, anchor-balance still reports %v", got)
+	}
+}
+
 // TestCorpusPathsStillIndexWholeRepo checks that naming one file reports
 // only that file while the run still sees the repo.
 func TestCorpusPathsStillIndexWholeRepo(t *testing.T) {
