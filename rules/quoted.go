@@ -22,8 +22,9 @@ import (
 //   - a file in an examples or templates folder (any path segment named
 //     examples, templates, samples, …) is another project's text;
 //   - a history document (CHANGELOG, RELEASE-NOTES, HISTORY, NEWS, a file
-//     named after a date such as 2026-02-19-x.md, anything under plans/ or
-//     an archive folder) cites paths and headings that are gone on purpose.
+//     named after a date such as 2026-02-19-x.md, a migration guide,
+//     anything under plans/, an archive or a decision-record folder) cites
+//     paths and headings that are gone on purpose.
 //
 // Test fixtures (folders named fixtures, testdata, …) are inputs to a test,
 // broken on purpose: nothing is reported in them at all.
@@ -78,11 +79,13 @@ func isTestFixture(p string) bool {
 var historyDirs = map[string]bool{
 	"archive": true, "archived": true, "archives": true, "history": true,
 	"changelog": true, "changelogs": true, "release-notes": true, "releases": true, "plans": true,
+	"adr": true, "adrs": true, "decisions": true, // architecture decision records: dated, never rewritten
 }
 
 // historyNames are file names (lower case, separators removed, extension
 // dropped) that record the past; a name matches when it starts with one.
-var historyNames = []string{"changelog", "changes", "history", "releasenotes", "releases", "news"}
+var historyNames = []string{"changelog", "changes", "history", "releasenotes", "releases", "news",
+	"migration", "migrating", "upgrading"} // migration guides cite the old layout on purpose
 
 // docVoice is the voice of a whole document: its folder and name decide.
 func docVoice(d *parser.Document) Voice {
