@@ -83,6 +83,9 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 				return
 			}
 		}
+		if d.Severity < d.atMost {
+			d.Severity = d.atMost
+		}
 		mu.Lock()
 		res.Diagnostics = append(res.Diagnostics, d)
 		mu.Unlock()
