@@ -46,7 +46,7 @@ func checkSectionRef(p *Pass) {
 		return
 	}
 	for _, r := range findSectionRefs(d) {
-		if checkedRef(d, r) {
+		if checkedRef(r) {
 			resolveSectionRef(p, d, r)
 		}
 	}
@@ -338,8 +338,10 @@ func indexNestedSign(s string) int {
 
 // checkedRef decides whether a reference is checked at all: the one place
 // to skip references that are not the file's own instruction.
-// TODO: history and quoted text (rules/quoted.go) plug in here.
-func checkedRef(d *parser.Document, r sectionRef) bool {
+// TODO: history and quoted text (rules/quoted.go: release notes,
+// changelogs, dated plans, another file's example) plug in here, with the
+// document passed in.
+func checkedRef(r sectionRef) bool {
 	return !isPlaceholder(r.file) // `phase-N.md § Goal`: a form, not a file
 }
 
@@ -523,16 +525,24 @@ func within(docs []*parser.Document, root string) []*parser.Document {
 // plugin first. Several such files are returned as candidates, and no
 // document.
 func refTarget(idx *parser.Index, d *parser.Document, r sectionRef) (*parser.Document, []*parser.Document) {
-	if r.skill {
+	root := pluginRoot(idx, d)
+	if r.skill { // a skill by name: the plugin's own first
+		var named []*parser.Document
 		for _, s := range idx.ByKind(parser.KindSkill) {
 			if path.Base(path.Dir(s.Path)) == r.file {
-				return s, nil
+				named = append(named, s)
 			}
+		}
+		if in := within(named, root); len(in) > 0 {
+			return in[0], nil
+		}
+		if len(named) > 0 {
+			return named[0], nil
 		}
 		return nil, nil
 	}
 	f := strings.TrimSuffix(r.file, "/")
-	dir, skill, root := path.Dir(d.Path), skillDir(d), pluginRoot(idx, d)
+	dir, skill := path.Dir(d.Path), skillDir(d)
 	var bases []string // folders the path is read from, "." the repo root
 	relative := strings.HasPrefix(f, "./") || strings.HasPrefix(f, "../")
 	switch {
