@@ -93,8 +93,14 @@ func TestCorpusSectionRefs(t *testing.T) {
 	if n > 8 {
 		t.Errorf("%d section-ref findings; the corpus has a handful of dangling references", n)
 	}
+	// `(`open-for-work.md` § The two outputs)`: the one file of that name,
+	// deep in Documents/, and a title that ends at the `)`
+	for _, resolved := range []string{"skills/plan-authoring/SKILL.md:514", "skills/plan-authoring/SKILL.md:519"} {
+		if got[resolved] {
+			t.Errorf("the reference at %s resolves, but is reported", resolved)
+		}
+	}
 	for _, want := range []string{
-		"skills/plan-authoring/SKILL.md:514", "skills/plan-authoring/SKILL.md:519",
 		"skills/ai-first-documentation/rubric.md:78",
 		"skills/session-memory-contract/references/handoff-markers.md:25",
 		"skills/session-memory-contract/references/handoff-markers.md:53",

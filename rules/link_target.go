@@ -60,7 +60,7 @@ func checkPath(p *Pass, start, end int, written, target string, fixable bool) {
 	if dir := skillDir(d); dir != "" && !strings.HasPrefix(target, "/") && path.Dir(d.Path) != dir {
 		if fromSkill := path.Join(dir, target); !strings.HasPrefix(fromSkill, "../") {
 			if ok, _ := p.Index.Exists(fromSkill); ok {
-				p.Report(Diagnostic{Start: start, End: end, Soft: true, Message: fmt.Sprintf(
+				p.ReportAtMost(Warning, Diagnostic{Start: start, End: end, Message: fmt.Sprintf(
 					"link target `%s` is written from the skill's folder (it is `%s`), as a model reading the skill resolves it, but GitHub resolves links from this file's folder, where it is missing: write `%s` so that both find it", target, fromSkill, relLink(d.Path, fromSkill))})
 				return
 			}

@@ -54,11 +54,18 @@ func classifyDest(dest string) (destKind, string, string) {
 	return destLocal, p, frag
 }
 
+// isPlaceholder reports whether a path is a form to fill in rather than a
+// file: `{x}`, `<x>`, `path/to/`, `...`, `$VAR`, a glob, or a numbered
+// name whose number is one capital letter (`phase-N.md`, `step-X.md`).
 func isPlaceholder(s string) bool {
 	return strings.Contains(s, "{") || strings.Contains(s, "<") || strings.Contains(s, ">") ||
 		strings.Contains(s, "path/to/") || strings.Contains(s, "...") || strings.Contains(s, "…") ||
-		strings.Contains(s, "$") || strings.Contains(s, "*")
+		strings.Contains(s, "$") || strings.Contains(s, "*") || letterNumberRe.MatchString(s)
 }
+
+// letterNumberRe: a single capital letter after a `-` or `_` in a file or
+// folder name, standing for a number or a name (`testing-N.md`, `step-X/`).
+var letterNumberRe = regexp.MustCompile(`[a-z0-9][-_][A-Z](?:[-_.#/]|$)`)
 
 // resolveFrom resolves a path as GitHub does: from the file's folder, or
 // from the repo root when it starts with `/`. escapes is true when the

@@ -137,12 +137,9 @@ type Diagnostic struct {
 	Message            string
 	Related            []Related
 	Fix                []Edit
-	// Soft marks a finding the rule is less sure of than its usual ones
-	// (a path that works for one reader and not another): it is reported
-	// as a warning at most, whatever the rule's severity.
-	Soft bool
 
-	sev *Severity // a contract's own severity
+	sev    *Severity // a contract's own severity
+	atMost Severity  // the most severe this finding may be (Error: no cap)
 }
 
 // Pass is what a rule sees: the document under check (nil for repo rules),
@@ -165,6 +162,13 @@ func (p *Pass) Report(d Diagnostic) {
 	}
 	d.Rule = p.Rule
 	p.report(d)
+}
+
+// ReportAtMost reports d at the rule's severity, but no more severe than
+// max: for a finding less certain than the rule's usual one.
+func (p *Pass) ReportAtMost(max Severity, d Diagnostic) {
+	d.atMost = max
+	p.Report(d)
 }
 
 // Reportf reports a finding over [start,end) of the pass's document.

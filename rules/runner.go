@@ -85,8 +85,8 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 				return
 			}
 		}
-		if d.Soft && d.Severity == Error {
-			d.Severity = Warning
+		if d.Severity < d.atMost {
+			d.Severity = d.atMost
 		}
 		mu.Lock()
 		res.Diagnostics = append(res.Diagnostics, d)

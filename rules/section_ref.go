@@ -46,7 +46,9 @@ func checkSectionRef(p *Pass) {
 		return
 	}
 	for _, r := range findSectionRefs(d) {
-		resolveSectionRef(p, d, r)
+		if checkedRef(d, r) {
+			resolveSectionRef(p, d, r)
+		}
 	}
 }
 
@@ -190,6 +192,7 @@ func parseRefAt(d *parser.Document, at, signLen, ls, le int) (sectionRef, bool) 
 		return r, false // `§2e`, `§§`: numbered or doubled, out of scope
 	}
 	rest = strings.TrimLeft(rest, " \t")
+	restOff := le - len(rest) // where rest begins in src
 	r.end = le
 	switch {
 	case strings.HasPrefix(rest, "`"):
@@ -214,6 +217,11 @@ func parseRefAt(d *parser.Document, at, signLen, ls, le int) (sectionRef, bool) 
 		if i := strings.Index(rest, "]("); i >= 0 {
 			rest = rest[:i] // the reference is a link's text
 		}
+		tableRow := strings.HasPrefix(strings.TrimSpace(string(src[ls:le])), "|")
+		if cut := titleEnd(before, rest, tableRow); cut < len(rest) {
+			r.end = restOff + cut
+			rest = rest[:cut]
+		}
 		r.titles = splitTitles(rest)
 	}
 	if len(r.titles) == 0 || r.titles[0] == "" || numberedRe.MatchString(r.titles[0]) {
@@ -223,6 +231,35 @@ func parseRefAt(d *parser.Document, at, signLen, ls, le int) (sectionRef, bool) 
 		return r, false // `a.md › b.md`: an order of files, not a section
 	}
 	return r, true
+}
+
+// titleEnd finds where a run-on title ends in rest, the text after the
+// sign: at the `|` closing a table cell, or at the `)` closing a `(` that
+// opened before the sign (`(see a.md § Title)`).
+func titleEnd(before, rest string, tableRow bool) int {
+	open := 0
+	for i := 0; i < len(before); i++ {
+		switch before[i] {
+		case '(':
+			open++
+		case ')':
+			open = max(open-1, 0)
+		}
+	}
+	depth := 0
+	for i := 0; i < len(rest); i++ {
+		switch c := rest[i]; {
+		case c == '|' && tableRow && (i == 0 || rest[i-1] != '\\'):
+			return i
+		case c == '(':
+			depth++
+		case c == ')' && depth > 0:
+			depth--
+		case c == ')' && open > 0:
+			return i
+		}
+	}
+	return len(rest)
 }
 
 // isSameFileWord: `see § Title` and `per § Title` cite this file.
@@ -299,23 +336,54 @@ func indexNestedSign(s string) int {
 	return -1
 }
 
+// checkedRef decides whether a reference is checked at all: the one place
+// to skip references that are not the file's own instruction (quoted.go:
+// release notes, changelogs, dated plans, examples, templates, a fence
+// showing another file) and forms that are not files.
+func checkedRef(d *parser.Document, r sectionRef) bool {
+	return ownAt(d, r.at) && !isPlaceholder(r.file) // `phase-N.md § Goal`: a form, not a file
+}
+
 // resolveSectionRef checks one reference.
 func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef) {
 	target := d
 	if r.file != "" {
-		target = refTarget(p.Index, d, r)
+		var cands []*parser.Document
+		if name, ok := commandName(r.file); ok {
+			// `/name § X`: a slash command, else a root path; neither
+			// found, nothing to say
+			if target = commandTarget(p.Index, d, name); target == nil {
+				if target, _ = refTarget(p.Index, d, r); target == nil {
+					return
+				}
+			}
+		} else {
+			target, cands = refTarget(p.Index, d, r)
+		}
+		if len(cands) > 1 {
+			var where []string
+			for _, o := range cands[:min(len(cands), 3)] {
+				where = append(where, "`"+o.Path+"`")
+			}
+			if len(cands) > 3 {
+				where = append(where, fmt.Sprintf("and %d more", len(cands)-3))
+			}
+			p.ReportAtMost(Warning, Diagnostic{Start: r.at, End: r.end, Message: fmt.Sprintf(
+				"`%s § %s` could mean any of %d files named %s: %s; write the path from the repo or plugin root",
+				r.file, clip(r.titles[0], 40), len(cands), path.Base(r.file), strings.Join(where, ", "))})
+			return
+		}
 		if target == nil {
 			if r.skill {
 				return // not a skill we know: the backticks held something else
 			}
-			what := "file"
 			msg := fmt.Sprintf("`%s § %s` cites %s, which does not exist", r.file, clip(r.titles[0], 40), r.file)
 			if others := p.Index.ByBase(path.Base(r.file)); len(others) > 0 && len(others) <= 3 {
 				var where []string
 				for _, o := range others {
 					where = append(where, "`"+o.Path+"`")
 				}
-				msg += "; a " + what + " of that name lives at " + strings.Join(where, ", ")
+				msg += "; a file of that name lives at " + strings.Join(where, ", ")
 			}
 			p.Reportf(r.at, r.end, "%s", msg)
 			return
@@ -342,62 +410,196 @@ func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef) {
 			if target == d {
 				name = "this file"
 			}
+			at, to := r.at, min(r.end, r.at+len("§")+len(title)+1)
+			if near := nearHeading(target, title, start, end); near != "" {
+				// the words cited stand inside one heading: a reader
+				// finds it, the reference is loose rather than broken
+				p.ReportAtMost(Warning, Diagnostic{Start: at, End: to, Message: fmt.Sprintf(
+					"§ `%s` names no heading in %s exactly; the heading `%s` holds those words: cite it as it reads",
+					clip(title, 60), name, near)})
+				return
+			}
 			msg := fmt.Sprintf("§ `%s` matches no heading or bold label in %s", clip(title, 60), name)
 			if near := closestHeading(target, title); near != "" {
 				msg += fmt.Sprintf("; the closest heading is `%s`", near)
 			}
-			p.Reportf(r.at, min(r.end, r.at+len("§")+len(title)+1), "%s", msg)
+			p.Reportf(at, to, "%s", msg)
 			return
 		}
 		start, end = s, e
 	}
 }
 
-// refTarget finds the document a reference names.
-func refTarget(idx *parser.Index, d *parser.Document, r sectionRef) *parser.Document {
-	if r.skill {
-		for _, s := range idx.ByKind(parser.KindSkill) {
-			if path.Base(path.Dir(s.Path)) == r.file {
-				return s
-			}
+// nearHeading returns the one heading within [start,end) that holds the
+// cited title's first two words or more in a row, or "".
+func nearHeading(d *parser.Document, title string, start, end int) string {
+	cw := strings.Fields(norm(strings.TrimRight(title, ".,;:)!?")))
+	if len(cw) < 2 {
+		return ""
+	}
+	found := ""
+	for _, h := range d.Headings {
+		if h.Start < start || h.Start >= end || h.Level == 1 {
+			continue // a title names the file, not a section of it
 		}
-		return nil
+		hw := strings.Fields(norm(headingNumberRe.ReplaceAllString(h.Text, "")))
+		if runIn(hw, cw) >= 2 {
+			if found != "" {
+				return "" // two headings hold them: no telling which
+			}
+			found = strings.Repeat("#", h.Level) + " " + h.Text
+		}
 	}
-	f := strings.TrimSuffix(r.file, "/")
-	var cands []string
-	if strings.HasPrefix(f, "/") {
-		cands = []string{path.Clean(f[1:])}
-	} else if strings.Contains(f, "/") {
-		cands = []string{path.Clean(f), path.Join(path.Dir(d.Path), f)}
-	} else {
-		cands = []string{path.Join(path.Dir(d.Path), f), path.Clean(f)}
+	return found
+}
+
+// runIn returns the most leading words of cw that stand in a row in hw.
+func runIn(hw, cw []string) int {
+	best := 0
+	for i := range hw {
+		n := 0
+		for i+n < len(hw) && n < len(cw) && hw[i+n] == strings.TrimRight(cw[n], ".,;:)!?") {
+			n++
+		}
+		best = max(best, n)
 	}
-	for _, c := range cands {
+	return best
+}
+
+// commandName reads `/name` (or `/plugin:name`), a slash command, not a
+// path.
+func commandName(f string) (string, bool) {
+	if !strings.HasPrefix(f, "/") || strings.ContainsAny(f[1:], "/.") || len(f) < 2 {
+		return "", false
+	}
+	name := f[1:]
+	if i := strings.LastIndexByte(name, ':'); i >= 0 {
+		name = name[i+1:]
+	}
+	return name, name != ""
+}
+
+// commandTarget finds the file of slash command name: commands/name.md
+// under the plugin root or the repo root, else the one commands/**/name.md
+// (in the plugin first).
+func commandTarget(idx *parser.Index, d *parser.Document, name string) *parser.Document {
+	root := pluginRoot(idx, d)
+	for _, c := range []string{path.Join(root, "commands", name+".md"), path.Join("commands", name+".md")} {
 		if t := idx.Doc(c); t != nil {
 			return t
 		}
-		if t := idx.Doc(path.Join(c, "SKILL.md")); t != nil {
-			return t
-		}
-		if ok, _ := idx.Exists(c); ok {
-			return &parser.Document{Path: c} // exists, not markdown we index
+	}
+	var cmds []*parser.Document
+	for _, t := range idx.ByBase(name + ".md") {
+		if t.Kind == parser.KindCommand {
+			cmds = append(cmds, t)
 		}
 	}
-	// A path cut short (`plan-authoring/SKILL.md` for
-	// `skills/plan-authoring/SKILL.md`): the one file it can be.
-	if strings.Contains(f, "/") && !strings.HasPrefix(f, ".") {
-		var found *parser.Document
-		for _, t := range idx.ByBase(path.Base(f)) {
-			if strings.HasSuffix(t.Path, "/"+path.Clean(f)) {
-				if found != nil {
-					return nil
-				}
-				found = t
-			}
-		}
-		return found
+	if c := within(cmds, root); len(c) == 1 {
+		return c[0]
+	} else if len(cmds) == 1 {
+		return cmds[0]
 	}
 	return nil
+}
+
+// within returns the documents under folder root ("" is the repo).
+func within(docs []*parser.Document, root string) []*parser.Document {
+	if root == "" {
+		return docs
+	}
+	var out []*parser.Document
+	for _, t := range docs {
+		if strings.HasPrefix(t.Path, root+"/") {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// refTarget finds the document a reference names. A path is tried, in
+// order, from the plugin root and the repo root (one holding a `/`) or
+// from the file's folder, its skill's folder, the plugin root and the repo
+// root (a bare name); then as the one file whose path ends so, in the
+// plugin first. Several such files are returned as candidates, and no
+// document.
+func refTarget(idx *parser.Index, d *parser.Document, r sectionRef) (*parser.Document, []*parser.Document) {
+	root := pluginRoot(idx, d)
+	if r.skill { // a skill by name: the plugin's own first
+		var named []*parser.Document
+		for _, s := range idx.ByKind(parser.KindSkill) {
+			if path.Base(path.Dir(s.Path)) == r.file {
+				named = append(named, s)
+			}
+		}
+		if in := within(named, root); len(in) > 0 {
+			return in[0], nil
+		}
+		if len(named) > 0 {
+			return named[0], nil
+		}
+		return nil, nil
+	}
+	f := strings.TrimSuffix(r.file, "/")
+	dir, skill := path.Dir(d.Path), skillDir(d)
+	var bases []string // folders the path is read from, "." the repo root
+	relative := strings.HasPrefix(f, "./") || strings.HasPrefix(f, "../")
+	switch {
+	case relative:
+		bases = []string{dir}
+	case strings.HasPrefix(f, "/"):
+		f = f[1:]
+		bases = []string{root, "."}
+	case strings.Contains(f, "/"):
+		bases = []string{root, ".", dir, skill}
+	default:
+		bases = []string{dir, skill, root, "."}
+	}
+	for _, b := range bases {
+		if b == "" {
+			continue // no skill, or no plugin root
+		}
+		c := path.Join(b, f)
+		if c == ".." || strings.HasPrefix(c, "../") {
+			continue // leaves the repo
+		}
+		if t := idx.Doc(c); t != nil {
+			return t, nil
+		}
+		if t := idx.Doc(path.Join(c, "SKILL.md")); t != nil {
+			return t, nil
+		}
+		if ok, _ := idx.Exists(c); ok {
+			return &parser.Document{Path: c}, nil // exists, not markdown we index
+		}
+	}
+	if relative || f == "" {
+		return nil, nil
+	}
+	found := endingIn(idx, root, path.Clean(f))
+	if len(found) == 1 {
+		return found[0], nil
+	}
+	return nil, found
+}
+
+// endingIn lists the documents whose path ends in f, a bare name or a
+// path cut short (`plan-authoring/SKILL.md` for
+// `skills/plan-authoring/SKILL.md`): those under root if any, else all.
+// Lists are made once per root and f.
+func endingIn(idx *parser.Index, root, f string) []*parser.Document {
+	return idx.Cached("section-ref/ending\x00"+root+"\x00"+f, func() any {
+		var found []*parser.Document
+		for _, t := range idx.ByBase(path.Base(f)) {
+			if strings.HasSuffix("/"+t.Path, "/"+f) {
+				found = append(found, t)
+			}
+		}
+		if in := within(found, root); len(in) > 0 {
+			found = in
+		}
+		return found
+	}).([]*parser.Document)
 }
 
 var titleMarkup = strings.NewReplacer("`", "", "**", "", "*", "", "_", " ", "’", "'", "“", "\"", "”", "\"")
