@@ -400,3 +400,44 @@ func mapsEqual(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// TestCorpusSideBySide: three copies of the plugin side by side in one repo
+// (a marketplace, a monorepo) get exactly the findings of one copy, three
+// times: root-relative references in each copy resolve from that copy's
+// plugin root, not from the top of the repo.
+func TestCorpusSideBySide(t *testing.T) {
+	src := corpusDir(t)
+	single, _ := checkJSON(t, "--root", src)
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copies := []string{"c1", "c2", "c3"}
+	for _, c := range copies {
+		if err := os.CopyFS(filepath.Join(root, c), os.DirFS(src)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	many, _ := checkJSON(t, "--root", root)
+	key := func(path string, line int, name string) string { return path + ":" + itoa(line) + " " + name }
+	want := map[string]int{}
+	for _, d := range single.Diagnostics {
+		for _, c := range copies {
+			want[key(c+"/"+d.Path, d.Line, d.Name)]++
+		}
+	}
+	got := map[string]int{}
+	for _, d := range many.Diagnostics {
+		got[key(d.Path, d.Line, d.Name)]++
+	}
+	for k, n := range got {
+		if want[k] != n {
+			t.Errorf("side by side: %s reported %d times, want %d", k, n, want[k])
+		}
+	}
+	for k, n := range want {
+		if got[k] != n {
+			t.Errorf("side by side: %s reported %d times, want %d", k, got[k], n)
+		}
+	}
+}
