@@ -125,11 +125,16 @@ func TestHTMLLinks(t *testing.T) {
 	}
 }
 
-// An HTML block in a list reads across the item's indentation.
-func TestHTMLLinksInList(t *testing.T) {
-	src := "- <div>\n  <img src=\"in list.png\">\n  </div>\n"
-	d := Parse("a.md", KindOther, []byte(src))
-	if len(d.Links) != 1 || d.Links[0].Destination != "in list.png" || src[d.Links[0].Start:d.Links[0].End] != "in list.png" {
-		t.Fatalf("links: %+v", d.Links)
+// HTML in a list or a quote reads across the container's markers.
+func TestHTMLLinksInContainers(t *testing.T) {
+	for _, src := range []string{
+		"- <div>\n  <img src=\"in list.png\">\n  </div>\n",
+		"> See <img\n> src=\"in list.png\"> here.\n",
+		"> - <div><img\n>   alt='>' src=\"in list.png\"></div>\n",
+	} {
+		d := Parse("a.md", KindOther, []byte(src))
+		if len(d.Links) != 1 || d.Links[0].Destination != "in list.png" || src[d.Links[0].Start:d.Links[0].End] != "in list.png" {
+			t.Errorf("%q: links %+v", src, d.Links)
+		}
 	}
 }
