@@ -112,12 +112,16 @@ type Span struct {
 	Text       string
 }
 
-// Link is an inline, reference or auto link, or an image.
+// Link is an inline, reference or auto link, or an image; or, with HTML
+// set, the `href` of an `<a>` or `src` of an `<img>` (Image set) in raw
+// HTML, spanning the attribute value as written and with its entities
+// decoded in Destination.
 type Link struct {
 	Start, End  int // the link's source (best effort for reference links)
 	Destination string
 	Title       string
 	Image, Auto bool
+	HTML        bool
 }
 
 // Problem is a parse problem.
@@ -214,6 +218,8 @@ func (w *walker) visit(n ast.Node) bool {
 			s, e := segs.At(0).Start, segs.At(segs.Len()-1).Stop
 			if bytes.HasPrefix(w.body[s:e], []byte("<!--")) {
 				w.addComments(s, e, true)
+			} else {
+				w.htmlLinks(segs.Sliced(0, segs.Len()))
 			}
 		}
 	case *ast.CodeSpan:
@@ -400,10 +406,13 @@ func (w *walker) htmlBlock(n *ast.HTMLBlock) {
 	}
 	s := lines.At(0).Start
 	e := lines.At(lines.Len() - 1).Stop
+	segs := append([]text.Segment(nil), lines.Sliced(0, lines.Len())...)
 	if n.HasClosure() {
 		e = n.ClosureLine.Stop
+		segs = append(segs, n.ClosureLine)
 	}
 	w.addComments(s, e, false)
+	w.htmlLinks(segs)
 }
 
 // addComments records every `<!-- … -->` in body[s:e].
@@ -513,8 +522,15 @@ func linkEnd(body []byte, n ast.Node, start int) int {
 	}
 	textEnd := -1
 	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if t, ok := c.(*ast.Text); ok && entering && t.Segment.Stop > textEnd {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		if t, ok := c.(*ast.Text); ok && t.Segment.Stop > textEnd {
 			textEnd = t.Segment.Stop
+		}
+		// a badge's text is an inline tag: `[<img src=…>](…)`
+		if r, ok := c.(*ast.RawHTML); ok && r.Segments.Len() > 0 {
+			textEnd = max(textEnd, r.Segments.At(r.Segments.Len()-1).Stop)
 		}
 		return ast.WalkContinue, nil
 	})

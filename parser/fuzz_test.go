@@ -23,6 +23,7 @@ func seedFiles(f *testing.F) {
 	f.Add([]byte("\ufeff---\r\nname: x\r\n---\r\n# T\r\n"))
 	f.Add([]byte("---\n---\n<!--"))
 	f.Add([]byte("> - ```\n> <!-- a --> `b\nc`\n"))
+	f.Add([]byte("> <p><img\n> SRC='a&amp;b.png'\n>\thref=x></p>\n\n- <a href=\"\n  y.md\">[<img src=z>](w)</a>\n<!-- <a href=c> -->"))
 }
 
 // FuzzParse: parsing never panics and every position it records lies in

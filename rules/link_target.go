@@ -84,7 +84,13 @@ func checkPath(p *Pass, start, end int, written, target string, fixable bool) {
 				if fixable {
 					// the destination as written: after `(` (or `(<`)
 					src := string(d.Src[start:end])
+					if isWrittenPath(src, written, target) { // an HTML attribute value
+						fix = []Edit{{Start: start, End: start + len(target), New: good}}
+					}
 					for _, open := range []string{"(<", "("} {
+						if fix != nil {
+							break
+						}
 						if i := strings.LastIndex(src, open+target); i >= 0 {
 							at := start + i + len(open)
 							fix = []Edit{{Start: at, End: at + len(target), New: good}}

@@ -157,3 +157,14 @@ func closestAnchor(frag string, anchors map[string]bool) string {
 	}
 	return best
 }
+
+// isWrittenPath reports whether span, the source of a link, is its
+// destination written out in full (as an HTML attribute value is) and
+// starts with target verbatim, followed by nothing or a `#` or `?`: then
+// span[:len(target)] is the path to edit. An escape or entity in the path
+// makes it false.
+func isWrittenPath(span, written, target string) bool {
+	n := len(target)
+	return span == written && strings.HasPrefix(span, target) &&
+		(len(span) == n || span[n] == '#' || span[n] == '?')
+}
