@@ -59,6 +59,9 @@ func checkFrontmatterPlainScalar(p *Pass) {
 }
 
 func checkPlain(p *Pass, d *parser.Document, s *KindSchema, key string, n *yaml.Node, firstLine int) {
+	if n.Value == "" {
+		return // an empty value (a bare `-` item): no text to cut, and its position is its parent's
+	}
 	line := firstLine + n.Line - 1
 	start := d.Lines.Offset(d.Src, line, n.Column)
 	lineEnd := d.Lines.LineEnd(d.Src, line)
