@@ -120,9 +120,19 @@ func checkEnvPaths(p *Pass) {
 	if !bytes.Contains(d.Src, []byte("${CLAUDE_")) {
 		return
 	}
-	for _, m := range envPathRe.FindAllSubmatchIndex(d.Src, -1) {
+	matches := envPathRe.FindAllSubmatchIndex(d.Src, -1)
+	// A path that a quoted example of this file shows (a hooks.json in a
+	// fence) belongs to that example wherever the file names it again, as
+	// in the command that tests the example's hook.
+	quoted := map[string]bool{}
+	for _, m := range matches {
 		if !ownAt(d, m[0]) {
-			continue // a fence quoting another file (quoted.go)
+			quoted[strings.TrimRight(string(d.Src[m[0]:m[5]]), ".:")] = true
+		}
+	}
+	for _, m := range matches {
+		if !ownAt(d, m[0]) || quoted[strings.TrimRight(string(d.Src[m[0]:m[5]]), ".:")] {
+			continue // quoted text, or the path of a quoted example (quoted.go)
 		}
 		v, rest := string(d.Src[m[2]:m[3]]), string(d.Src[m[4]:m[5]])
 		rest = strings.TrimRight(rest, ".:")

@@ -23,6 +23,10 @@ const (
 
 var (
 	schemeRe   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+	// variableRe: a destination that is one snake_case word, no folder and
+	// no extension (`![preview](thumbnail_url)` in an output template): a
+	// variable the model fills in, not a file.
+	variableRe = regexp.MustCompile(`^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$`)
 	webRouteRe = regexp.MustCompile(`^(?:\.\./)+(?:issues|pulls?|releases|discussions|wiki|actions|compare|commits?|tree|blob|security|projects|milestones?|labels|tags|branches|network|graphs|pulse|settings|stargazers|watchers|forks)(?:[/?#]|$)`)
 )
 
@@ -38,7 +42,7 @@ func classifyDest(dest string) (destKind, string, string) {
 		return destExternal, "", ""
 	case webRouteRe.MatchString(dest):
 		return destWebRoute, "", ""
-	case isPlaceholder(dest):
+	case isPlaceholder(dest) || variableRe.MatchString(dest):
 		return destPlaceholder, "", ""
 	}
 	p, frag := dest, ""
