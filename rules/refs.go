@@ -22,7 +22,7 @@ const (
 )
 
 var (
-	schemeRe   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+	schemeRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 	// variableRe: a destination that is one snake_case word, no folder and
 	// no extension (`![preview](thumbnail_url)` in an output template): a
 	// variable the model fills in, not a file.
