@@ -128,11 +128,13 @@ func Select(d *parser.Document, s *config.Selector) []Part {
 		return out
 	case s.Paragraph != "":
 		var out []Part
+		after := 0 // a paragraph's own lines never start another one
 		forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
 			line := bytes.TrimLeft(src[ls:le], " \t")
-			if bytes.HasPrefix(line, []byte(s.Paragraph)) && !d.InCode(ls) {
+			if ls >= after && bytes.HasPrefix(line, []byte(s.Paragraph)) && !d.InCode(ls) {
 				end := paragraphEnd(src, ls)
 				out = append(out, Part{Doc: d, Start: ls, End: end, Anchor: ls})
+				after = end
 			}
 			return true
 		})
