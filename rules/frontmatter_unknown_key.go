@@ -8,9 +8,10 @@ import (
 	"github.com/mdcontract/mdcontract/parser"
 )
 
-// FrontmatterUnknownKey flags keys a kind does not define that look like a
-// mistake: a misspelt key of the kind, or a key of another kind of file. A
-// key that no host defines is the author's own metadata and is left alone.
+// FrontmatterUnknownKey flags keys a kind does not define: a misspelt key
+// of the kind, a key of another kind of file, any other key of a skill (the
+// Agent Skills specification closes its top level), and any other key that
+// the repo does not use as its own convention on several files.
 var FrontmatterUnknownKey = Register(&Rule{
 	ID:       "MC104",
 	Name:     "frontmatter-unknown-key",
@@ -31,18 +32,50 @@ func checkFrontmatterUnknownKey(p *Pass) {
 		if s.Field(k.Name) != nil {
 			continue
 		}
+		if sib, ok := sameFileKinds[d.Kind]; ok && builtinSchemas[sib].Field(k.Name) != nil {
+			continue // written for the other host that loads this file
+		}
 		msg := "`" + k.Name + "` is not a " + kindNoun(d.Kind) + " frontmatter key (" + s.Source + "); the host ignores it"
-		if near := closestField(s, k.Name); near != "" {
+		switch near, other := closestField(s, k.Name), kindDefining(k.Name, d.Kind); {
+		case near != "":
 			msg += "; did you mean `" + near + "`?"
-		} else if other := kindDefining(k.Name, d.Kind); other != "" {
+		case other != "":
 			msg += "; it is a " + other + " key, and does nothing here: remove it, or move what it means to a key this kind has"
-		} else {
-			// A key no host defines is the author's own metadata (a
-			// version, tags, a project's own fields): not a defect.
-			continue
+		case d.Kind == parser.KindSkill:
+			// The Agent Skills specification closes the top level
+			// (https://agentskills.io/specification, read 2026-12-01):
+			// other data goes under `metadata`, and its reference
+			// validator (skills-ref validate) rejects other keys.
+			msg += ", and hosts that validate skills against the Agent Skills specification reject the skill; move it under `metadata:` (`metadata: {" + k.Name + ": …}`)"
+		case repoKey(p, k.Name):
+			continue // a key the repo uses on many files is its own schema, written on purpose
+		default:
+			msg += "; if it is yours, declare it for this kind in .mdcontract.yaml or turn this rule off"
 		}
 		p.Reportf(k.Offset, k.Offset+len(k.Name), "%s", msg)
 	}
+}
+
+// repoKeyFiles is how many files of a repo must carry a frontmatter key
+// for it to be the repo's own convention rather than a slip.
+const repoKeyFiles = 3
+
+// repoKey reports whether at least repoKeyFiles files of the repo carry
+// the top-level frontmatter key n.
+func repoKey(p *Pass, n string) bool {
+	counts := p.Index.Cached("frontmatter-unknown-key/counts", func() any {
+		c := map[string]int{}
+		for _, d := range p.Index.Docs {
+			if d.Frontmatter == nil {
+				continue
+			}
+			for _, k := range d.Frontmatter.Keys {
+				c[k.Name]++
+			}
+		}
+		return c
+	}).(map[string]int)
+	return counts[n] >= repoKeyFiles
 }
 
 // sameFileKinds are kinds one file is loaded as by different hosts: VS Code
@@ -58,9 +91,6 @@ var sameFileKinds = map[parser.Kind]parser.Kind{
 // kindDefining names another built-in kind whose frontmatter defines key
 // n (the author put it on the wrong kind of file), or "".
 func kindDefining(n string, self parser.Kind) string {
-	if sib, ok := sameFileKinds[self]; ok && builtinSchemas[sib].Field(n) != nil {
-		return ""
-	}
 	var kinds []parser.Kind
 	for k, s := range builtinSchemas {
 		if k != self && s.Field(n) != nil {
