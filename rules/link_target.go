@@ -53,15 +53,14 @@ func checkPath(p *Pass, start, end int, written, target string, fixable bool) {
 	if ok, _ := p.Index.Exists(rel); ok {
 		return
 	}
-	// In a skill's own files a model reads paths from the skill's folder
-	// (the Agent Skills specification, "File references": "relative paths
-	// from the skill root", https://agentskills.io/specification, read
-	// 2026-12-01), while GitHub reads them from the file's folder.
+	// In a skill's own files a path may be written from the skill's folder:
+	// the Agent Skills specification resolves file references "relative
+	// from the skill root" (https://agentskills.io/specification, "File
+	// references", read 2026-12-01), and that is how a model reading the
+	// skill follows it.
 	if dir := skillDir(d); dir != "" && !strings.HasPrefix(target, "/") && path.Dir(d.Path) != dir {
 		if fromSkill := path.Join(dir, target); !strings.HasPrefix(fromSkill, "../") {
 			if ok, _ := p.Index.Exists(fromSkill); ok {
-				p.ReportAtMost(Warning, Diagnostic{Start: start, End: end, Message: fmt.Sprintf(
-					"link target `%s` is written from the skill's folder (it is `%s`), as a model reading the skill resolves it, but GitHub resolves links from this file's folder, where it is missing: write `%s` so that both find it", target, fromSkill, relLink(d.Path, fromSkill))})
 				return
 			}
 		}
