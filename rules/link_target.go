@@ -32,8 +32,8 @@ func checkLinkTarget(p *Pass) {
 	}
 	for _, l := range d.Links {
 		kind, target, _ := classifyDest(l.Destination)
-		if kind != destLocal || target == "" {
-			continue
+		if kind != destLocal || target == "" || templateLine(d, l.Start) {
+			continue // a template's line: its links resolve where it is written out
 		}
 		checkPath(p, l.Start, l.End, l.Destination, target, true)
 	}

@@ -1,7 +1,9 @@
 package rules
 
 import (
+	"bytes"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -127,6 +129,24 @@ func isDated(s string) bool {
 		}
 	}
 	return true
+}
+
+// templateVarRe is a template's placeholder: `${PROJECT_NAME}` (but not
+// the hosts' own `${CLAUDE_…}` variables, which the model's commands use) or
+// `{{name}}`.
+var templateVarRe = regexp.MustCompile(`\$\{[A-Z_][A-Z0-9_]*\}|\{\{[^{}\n]{1,80}\}\}`)
+
+// templateLine reports whether the line holding off carries a template's
+// placeholder: the line is text of the file a template makes (a README
+// a command writes), and its links resolve there.
+func templateLine(d *parser.Document, off int) bool {
+	ls, le := lineAround(d.Src, off)
+	for _, m := range templateVarRe.FindAllIndex(d.Src[ls:le], -1) {
+		if !bytes.HasPrefix(d.Src[ls+m[0]:], []byte("${CLAUDE_")) {
+			return true
+		}
+	}
+	return false
 }
 
 // voiceAt is the voice of the text at offset off of d.
