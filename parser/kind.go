@@ -51,9 +51,10 @@ func (k Kind) HasFrontmatter() bool {
 }
 
 // isFolderDoc reports whether a file name is a folder's documentation (a
-// README or changelog beside the agents it describes) rather than an agent
-// or command: Claude Code loads a subagent only from a file with `name` and
-// `description` frontmatter, and people write these for readers.
+// README or changelog beside the agents it describes) rather than an agent:
+// Claude Code loads a subagent only from a file with `name` and
+// `description` frontmatter, and people write these for readers. (In
+// commands/ every file is a command, README included, so there it is one.)
 func isFolderDoc(base string) bool {
 	switch strings.ToLower(strings.TrimSuffix(base, ".md")) {
 	case "readme", "changelog", "contributing", "license", "index":
@@ -89,7 +90,7 @@ func KindOf(rel string, pluginRoots []string) Kind {
 	if strings.HasSuffix(base, ".prompt.md") {
 		return KindPrompt
 	}
-	if strings.HasSuffix(base, ".md") && !isFolderDoc(base) {
+	if strings.HasSuffix(base, ".md") {
 		roots := append([]string{"", ".claude"}, pluginRoots...)
 		for _, r := range roots {
 			p := rel
@@ -100,7 +101,7 @@ func KindOf(rel string, pluginRoots []string) Kind {
 				p = rel[len(r)+1:]
 			}
 			switch {
-			case strings.HasPrefix(p, "agents/"):
+			case strings.HasPrefix(p, "agents/") && !isFolderDoc(base):
 				return KindAgent
 			case strings.HasPrefix(p, "commands/"):
 				return KindCommand

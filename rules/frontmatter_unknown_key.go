@@ -9,9 +9,9 @@ import (
 )
 
 // FrontmatterUnknownKey flags keys a kind does not define: a misspelt key
-// of the kind, a key of another kind of file, any other key of a skill (the
-// Agent Skills specification closes its top level), and any other key that
-// the repo does not use as its own convention on several files.
+// of the kind, a key of another kind of file, and any other key that the
+// repo does not use as its own convention on several files (for a skill,
+// with the Agent Skills specification's advice to keep it under metadata).
 var FrontmatterUnknownKey = Register(&Rule{
 	ID:       "MC104",
 	Name:     "frontmatter-unknown-key",
@@ -41,14 +41,14 @@ func checkFrontmatterUnknownKey(p *Pass) {
 			msg += "; did you mean `" + near + "`?"
 		case other != "":
 			msg += "; it is a " + other + " key, and does nothing here: remove it, or move what it means to a key this kind has"
+		case repoKey(p, k.Name):
+			continue // a key the repo uses on many files is its own schema, written on purpose
 		case d.Kind == parser.KindSkill:
 			// The Agent Skills specification closes the top level
 			// (https://agentskills.io/specification, read 2026-12-01):
 			// other data goes under `metadata`, and its reference
 			// validator (skills-ref validate) rejects other keys.
 			msg += ", and hosts that validate skills against the Agent Skills specification reject the skill; move it under `metadata:` (`metadata: {" + k.Name + ": …}`)"
-		case repoKey(p, k.Name):
-			continue // a key the repo uses on many files is its own schema, written on purpose
 		default:
 			msg += "; if it is yours, declare it for this kind in .mdcontract.yaml or turn this rule off"
 		}
