@@ -56,26 +56,28 @@ func checkFrontmatterUnknownKey(p *Pass) {
 	}
 }
 
-// repoKeyFiles is how many files of a repo must carry a frontmatter key
-// for it to be the repo's own convention rather than a slip.
+// repoKeyFiles is how many files of a plugin must carry a frontmatter key
+// for it to be the plugin's own convention rather than a slip.
 const repoKeyFiles = 3
 
-// repoKey reports whether at least repoKeyFiles files of the repo carry
-// the top-level frontmatter key n.
+// repoKey reports whether at least repoKeyFiles files of the plugin that
+// holds the pass's document (or of the repo outside every plugin) carry the
+// top-level frontmatter key n.
 func repoKey(p *Pass, n string) bool {
 	counts := p.Index.Cached("frontmatter-unknown-key/counts", func() any {
-		c := map[string]int{}
+		c := map[[2]string]int{}
 		for _, d := range p.Index.Docs {
 			if d.Frontmatter == nil {
 				continue
 			}
+			root := p.Index.PluginRootOf(d.Path)
 			for _, k := range d.Frontmatter.Keys {
-				c[k.Name]++
+				c[[2]string{root, k.Name}]++
 			}
 		}
 		return c
-	}).(map[string]int)
-	return counts[n] >= repoKeyFiles
+	}).(map[[2]string]int)
+	return counts[[2]string{p.Index.PluginRootOf(p.Doc.Path), n}] >= repoKeyFiles
 }
 
 // sameFileKinds are kinds one file is loaded as by different hosts: VS Code
