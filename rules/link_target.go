@@ -32,8 +32,8 @@ func checkLinkTarget(p *Pass) {
 	}
 	for _, l := range d.Links {
 		kind, target, _ := classifyDest(l.Destination)
-		if kind != destLocal || target == "" || templateLine(d, l.Start) {
-			continue // a template's line: its links resolve where it is written out
+		if kind != destLocal || target == "" {
+			continue
 		}
 		checkPath(p, l.Start, l.End, l.Destination, target, true)
 	}
@@ -52,6 +52,9 @@ func checkPath(p *Pass, start, end int, written, target string, fixable bool) {
 	}
 	if ok, _ := p.Index.Exists(rel); ok {
 		return
+	}
+	if templateLine(d, start) {
+		return // a template's line: its links resolve where it is written out
 	}
 	// In a skill's own files a path may be written from the skill's folder:
 	// the Agent Skills specification resolves file references "relative

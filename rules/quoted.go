@@ -89,6 +89,8 @@ var historyDirs = map[string]bool{
 var historyNames = []string{"changelog", "changes", "history", "releasenotes", "releases", "news",
 	"migration", "migrating", "upgrading"} // migration guides cite the old layout on purpose
 
+var nameSeparators = strings.NewReplacer("-", "", "_", "", " ", "", ".", "")
+
 // docVoice is the voice of a whole document: its folder and name decide.
 func docVoice(d *parser.Document) Voice {
 	return d.Cached("voice", func() any { return pathVoice(d.Path) }).(Voice)
@@ -109,7 +111,7 @@ func pathVoice(p string) Voice {
 	if isDated(base) {
 		return VoiceHistory
 	}
-	flat := strings.NewReplacer("-", "", "_", "", " ", "", ".", "").Replace(base)
+	flat := nameSeparators.Replace(base)
 	for _, h := range historyNames {
 		if flat == h || (strings.HasPrefix(flat, h) && h != "news" && h != "changes") {
 			return VoiceHistory
@@ -141,6 +143,9 @@ var templateVarRe = regexp.MustCompile(`\$\{[A-Z_][A-Z0-9_]*\}|\{\{[^{}\n]{1,80}
 // a command writes), and its links resolve there.
 func templateLine(d *parser.Document, off int) bool {
 	ls, le := lineAround(d.Src, off)
+	if !bytes.Contains(d.Src[ls:le], []byte("${")) && !bytes.Contains(d.Src[ls:le], []byte("{{")) {
+		return false
+	}
 	for _, m := range templateVarRe.FindAllIndex(d.Src[ls:le], -1) {
 		if !bytes.HasPrefix(d.Src[ls+m[0]:], []byte("${CLAUDE_")) {
 			return true
