@@ -61,8 +61,9 @@ var (
 	// readVerbRe: the text before the path tells the model to use the file.
 	readVerbRe = regexp.MustCompile(`(?i)\b(?:see|read|reads|run|runs|load|loads|execute|executes|consult|refer to|reference:|cross-references|invoke|open|source|orchestrator is|lives in|is in)\b[^.;!?]*$`)
 	// exampleCueRe: the line gives the path as an example of a skill's
-	// layout, as skills that teach skill writing do.
-	exampleCueRe = regexp.MustCompile(`(?i)\b(?:examples?|e\.g\.|for instance|such as|good|bad|would|could|might)\b|[✓✗✅❌→]`)
+	// layout, as skills that teach skill writing do, or names the user's
+	// own project's file ("your scripts/deploy.sh", "in the project root").
+	exampleCueRe = regexp.MustCompile(`(?i)\b(?:examples?|e\.g\.|for instance|such as|good|bad|would|could|might|your|project root|repository root)\b|[✓✗✅❌→]`)
 	codeSpanRe   = regexp.MustCompile("`[^`\n]*`")
 	// fileListHeadingRe: a section that lists the skill's own files.
 	fileListHeadingRe = regexp.MustCompile(`(?i)^(?:bundled )?(?:files|resources|references|scripts|assets|layout|contents)\b`)
