@@ -8,10 +8,9 @@ import (
 	"github.com/mdcontract/mdcontract/parser"
 )
 
-// FrontmatterUnknownKey flags keys a kind does not define: a misspelt key
-// of the kind, a key of another kind of file, and any other key that the
-// repo does not use as its own convention on several files (for a skill,
-// with the Agent Skills specification's advice to keep it under metadata).
+// FrontmatterUnknownKey flags keys a kind does not define that are a
+// mistake: a misspelt key of the kind, or a key of another kind of file.
+// Any other key is the author's own metadata, which hosts ignore by design.
 var FrontmatterUnknownKey = Register(&Rule{
 	ID:       "MC104",
 	Name:     "frontmatter-unknown-key",
@@ -41,43 +40,13 @@ func checkFrontmatterUnknownKey(p *Pass) {
 			msg += "; did you mean `" + near + "`?"
 		case other != "":
 			msg += "; it is a " + other + " key, and does nothing here: remove it, or move what it means to a key this kind has"
-		case repoKey(p, k.Name):
-			continue // a key the repo uses on many files is its own schema, written on purpose
-		case d.Kind == parser.KindSkill:
-			// The Agent Skills specification closes the top level
-			// (https://agentskills.io/specification, read 2026-12-01):
-			// other data goes under `metadata`, and its reference
-			// validator (skills-ref validate) rejects other keys.
-			msg += ", and hosts that validate skills against the Agent Skills specification reject the skill; move it under `metadata:` (`metadata: {" + k.Name + ": …}`)"
 		default:
-			msg += "; if it is yours, declare it for this kind in .mdcontract.yaml or turn this rule off"
+			// Any other key is the author's own metadata (a version, tags,
+			// a project's own fields), which the host ignores by design.
+			continue
 		}
 		p.Reportf(k.Offset, k.Offset+len(k.Name), "%s", msg)
 	}
-}
-
-// repoKeyFiles is how many files of a plugin must carry a frontmatter key
-// for it to be the plugin's own convention rather than a slip.
-const repoKeyFiles = 3
-
-// repoKey reports whether at least repoKeyFiles files of the plugin that
-// holds the pass's document (or of the repo outside every plugin) carry the
-// top-level frontmatter key n.
-func repoKey(p *Pass, n string) bool {
-	counts := p.Index.Cached("frontmatter-unknown-key/counts", func() any {
-		c := map[[2]string]int{}
-		for _, d := range p.Index.Docs {
-			if d.Frontmatter == nil {
-				continue
-			}
-			root := p.Index.PluginRootOf(d.Path)
-			for _, k := range d.Frontmatter.Keys {
-				c[[2]string{root, k.Name}]++
-			}
-		}
-		return c
-	}).(map[[2]string]int)
-	return counts[[2]string{p.Index.PluginRootOf(p.Doc.Path), n}] >= repoKeyFiles
 }
 
 // sameFileKinds are kinds one file is loaded as by different hosts: VS Code
