@@ -136,11 +136,11 @@ func TestPreCommit(t *testing.T) {
 	gitRun(t, ctx, env, work, "add", "-A")
 	gitRun(t, ctx, env, work, "commit", "-q", "--no-verify", "-m", "baseline")
 
-	// 1. try-repo: a skill whose name is not its folder fails the commit.
-	writeFile(t, work, "skills/demo/SKILL.md", "---\nname: wrong\ndescription: Use when testing the pre-commit hook.\n---\n\n# Demo\n")
+	// 1. try-repo: a skill whose name breaks the naming rule fails the commit.
+	writeFile(t, work, "skills/demo/SKILL.md", "---\nname: Wrong\ndescription: Use when testing the pre-commit hook.\n---\n\n# Demo\n")
 	gitRun(t, ctx, env, work, "add", "skills/demo/SKILL.md")
 	out := preCommit(t, ctx, env, work, "bad skill, try-repo (fresh pre-commit store)", false, "try-repo", hook, "mdcontract")
-	mustContain(t, out, "skills/demo/SKILL.md:2:", "[MC107/name-matches-path]", "- exit code: 1")
+	mustContain(t, out, "skills/demo/SKILL.md:2:", "[MC103/frontmatter-type]", "- exit code: 1")
 
 	// 2. try-repo: the fixed skill passes.
 	writeFile(t, work, "skills/demo/SKILL.md", "---\nname: demo\ndescription: Use when testing the pre-commit hook.\n---\n\n# Demo\n")
