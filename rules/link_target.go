@@ -79,10 +79,25 @@ func checkPath(p *Pass, start, end int, written, target string, fixable bool) {
 	}
 	var fix []Edit
 	if !strings.HasPrefix(target, "/") {
-		if rootRel := path.Clean(target); rootRel != rel && !strings.HasPrefix(rootRel, "../") {
+		// Within a nested plugin, a path is written from the plugin's root;
+		// a file outside the plugin is not what it means (an installed
+		// plugin is copied alone, and the repo's file is another's).
+		root := p.Index.PluginRootOf(d.Path)
+		rootRel := path.Clean(target)
+		if root != "" {
+			rootRel = path.Join(root, rootRel)
+		}
+		if rootRel != rel && !strings.HasPrefix(rootRel, "../") && !strings.HasPrefix(path.Clean(target), "../") {
 			if ok, _ := p.Index.Exists(rootRel); ok {
 				good := relLink(d.Path, rootRel)
-				msg += fmt.Sprintf("; written repo-root-relative? `%s` exists from the repo root, but GitHub resolves links from the file's folder: write `%s` (or `/%s`)", rootRel, good, rootRel)
+				from := "the repo root"
+				if root != "" {
+					from = "the root of its plugin `" + root + "`"
+				}
+				msg += fmt.Sprintf("; written from %s? `%s` exists there, but GitHub resolves links from the file's folder: write `%s`", from, rootRel, good)
+				if root == "" {
+					msg += fmt.Sprintf(" (or `/%s`)", rootRel)
+				}
 				if fixable {
 					// the destination as written: after `(` (or `(<`)
 					src := string(d.Src[start:end])

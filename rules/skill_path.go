@@ -32,7 +32,7 @@ func checkSkillPath(p *Pass) {
 		return
 	}
 	dir := skillDir(d)
-	if dir == "" || !ownDoc(d) {
+	if dir == "" || !ownDoc(d) || worksInClone(p.Index, dir) {
 		return
 	}
 	for _, cs := range d.CodeSpans {
@@ -116,6 +116,21 @@ func headingBefore(d *parser.Document, off int) *parser.Heading {
 		h = &d.Headings[i]
 	}
 	return h
+}
+
+// cloneRe: a skill that says it works in a clone of another repository
+// ("the scripts live in a local clone of https://github.com/…").
+var cloneRe = regexp.MustCompile(`(?i)\bclone\b[^\n]{0,200}(?:https://|git@)|(?:https://|git@)[^\n]{0,200}\bclone\b`)
+
+// worksInClone reports whether the skill in folder dir says that it runs
+// in a clone of another repository: its bare paths are then that clone's
+// files, not its own.
+func worksInClone(idx *parser.Index, dir string) bool {
+	d := idx.Doc(dir + "/SKILL.md")
+	if d == nil {
+		return false
+	}
+	return d.Cached("skill-path/clone", func() any { return cloneRe.Match(d.Src[d.BodyStart:]) }).(bool)
 }
 
 // otherSkillHolding returns the folder of another skill of the repo that
