@@ -17,6 +17,33 @@ var FrontmatterSyntax = Register(&Rule{
 	Check:    checkFrontmatterSyntax,
 })
 
+// secondColon finds, for YAML's "mapping values are not allowed" on the
+// line [ls,le), the `: ` inside an unquoted value (`description: Use it:
+// now`): its offset and the key. ok is false for any other error or line.
+func secondColon(src []byte, ls, le int, msg string) (at int, key string, ok bool) {
+	if !strings.Contains(msg, "mapping values are not allowed") || ls >= le {
+		return 0, "", false
+	}
+	line := string(src[ls:le])
+	first := strings.Index(line, ": ")
+	if first <= 0 {
+		return 0, "", false
+	}
+	key = strings.TrimSpace(line[:first])
+	rest := strings.TrimLeft(line[first+2:], " ")
+	if rest == "" || strings.ContainsRune("\"'|>[{", rune(rest[0])) {
+		return 0, "", false
+	}
+	second := strings.Index(line[first+2:], ": ")
+	if second < 0 {
+		if strings.HasSuffix(line, ":") {
+			return ls + len(line) - 1, key, true
+		}
+		return 0, "", false
+	}
+	return ls + first + 2 + second, key, true
+}
+
 func checkFrontmatterSyntax(p *Pass) {
 	d := p.Doc
 	fm := d.Frontmatter
@@ -34,7 +61,12 @@ func checkFrontmatterSyntax(p *Pass) {
 	}
 	if fm.Err != nil {
 		line, _ := d.Position(fm.Err.Offset)
-		p.Reportf(fm.Err.Offset, d.Lines.LineEnd(d.Src, line), "invalid YAML in frontmatter: %s", fm.Err.Msg)
+		end := d.Lines.LineEnd(d.Src, line)
+		if at, key, ok := secondColon(d.Src, fm.Err.Offset, end, fm.Err.Msg); ok {
+			p.Reportf(at, at+1, "invalid YAML in frontmatter: the value of `%s` contains `: `, which YAML reads as the start of another key (%s); quote the whole value (\"…\")", key, fm.Err.Msg)
+			return
+		}
+		p.Reportf(fm.Err.Offset, end, "invalid YAML in frontmatter: %s", fm.Err.Msg)
 		return
 	}
 	seen := map[string]*parser.Key{}
