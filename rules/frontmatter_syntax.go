@@ -44,6 +44,22 @@ func secondColon(src []byte, ls, le int, msg string) (at int, key string, ok boo
 	return ls + first + 2 + second, key, true
 }
 
+// flowStart finds, on the line [ls,le) of a YAML error, an unquoted value
+// that opens a flow collection and goes on after it closes
+// (`argument-hint: [a] [b]`): the value's offset and the key.
+func flowStart(src []byte, ls, le int) (at int, key string, ok bool) {
+	line := string(src[ls:le])
+	i := strings.Index(line, ": ")
+	if i <= 0 {
+		return 0, "", false
+	}
+	rest := strings.TrimLeft(line[i+2:], " ")
+	if rest == "" || (rest[0] != '[' && rest[0] != '{') {
+		return 0, "", false
+	}
+	return ls + len(line) - len(rest), strings.TrimSpace(line[:i]), true
+}
+
 func checkFrontmatterSyntax(p *Pass) {
 	d := p.Doc
 	fm := d.Frontmatter
@@ -64,6 +80,10 @@ func checkFrontmatterSyntax(p *Pass) {
 		end := d.Lines.LineEnd(d.Src, line)
 		if at, key, ok := secondColon(d.Src, fm.Err.Offset, end, fm.Err.Msg); ok {
 			p.Reportf(at, at+1, "invalid YAML in frontmatter: the value of `%s` contains `: `, which YAML reads as the start of another key (%s); quote the whole value (\"…\")", key, fm.Err.Msg)
+			return
+		}
+		if at, key, ok := flowStart(d.Src, fm.Err.Offset, end); ok {
+			p.Reportf(at, end, "invalid YAML in frontmatter: the value of `%s` starts with `%c`, which makes YAML read it as a list or mapping, and as one it is invalid (%s); the whole frontmatter is dropped (Claude Code loads the file with empty metadata, stricter hosts skip it): quote the whole value (\"…\")", key, d.Src[at], fm.Err.Msg)
 			return
 		}
 		p.Reportf(fm.Err.Offset, end, "invalid YAML in frontmatter: %s", fm.Err.Msg)
