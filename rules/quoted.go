@@ -28,6 +28,10 @@ import (
 //     anything under plans/, an archive or a decision-record folder) cites
 //     paths and headings that are gone on purpose.
 //
+// A copy of another site's documentation saved for models (`llms.md`,
+// `llms-full.md`, after the llms.txt convention, https://llmstxt.org) is
+// quoted as a whole: its relative links are that site's routes.
+//
 // Test fixtures (folders named fixtures, testdata, …) are inputs to a test,
 // broken on purpose: nothing is reported in them at all.
 //
@@ -108,6 +112,9 @@ func pathVoice(p string) Voice {
 		}
 	}
 	base := strings.ToLower(strings.TrimSuffix(path.Base(p), path.Ext(p)))
+	if base == "llms" || strings.HasPrefix(base, "llms-") || strings.HasPrefix(base, "llms_") {
+		return VoiceQuoted // a site's docs saved for models (llmstxt.org): its links are the site's
+	}
 	if isDated(base) {
 		return VoiceHistory
 	}
