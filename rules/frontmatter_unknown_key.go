@@ -34,12 +34,17 @@ func checkFrontmatterUnknownKey(p *Pass) {
 		if sib, ok := sameFileKinds[d.Kind]; ok && builtinSchemas[sib].Field(k.Name) != nil {
 			continue // written for the other host that loads this file
 		}
+		if (d.Kind == parser.KindAgent || d.Kind == parser.KindAgentBody) && otherHostAgentKeys[k.Name] {
+			continue // another host's agent key, for a file written for several hosts
+		}
 		msg := "`" + k.Name + "` is not a " + kindNoun(d.Kind) + " frontmatter key (" + s.Source + "); the host ignores it"
 		switch near, other := closestField(s, k.Name), kindDefining(k.Name, d.Kind); {
-		case near != "":
-			msg += "; did you mean `" + near + "`?"
+		case other != "" && near != "":
+			msg += "; it is a " + other + " key, and does nothing here: did you mean `" + near + "`?"
 		case other != "":
 			msg += "; it is a " + other + " key, and does nothing here: remove it, or move what it means to a key this kind has"
+		case near != "":
+			msg += "; did you mean `" + near + "`?"
 		default:
 			// Any other key is the author's own metadata (a version, tags,
 			// a project's own fields), which the host ignores by design.
@@ -57,6 +62,15 @@ func checkFrontmatterUnknownKey(p *Pass) {
 var sameFileKinds = map[parser.Kind]parser.Kind{
 	parser.KindAgent:     parser.KindAgentBody,
 	parser.KindAgentBody: parser.KindAgent,
+}
+
+// otherHostAgentKeys are agent frontmatter keys of hosts mdcontract has no
+// kind for, which plugins write so that one agent file serves them too:
+// OpenCode's agent options (https://opencode.ai/docs/agents/, "Options",
+// read 2026-12-01).
+var otherHostAgentKeys = map[string]bool{
+	"mode": true, "temperature": true, "top_p": true, "prompt": true, "permission": true,
+	"disable": true, "hidden": true, "steps": true, "maxSteps": true,
 }
 
 // kindDefining names another built-in kind whose frontmatter defines key

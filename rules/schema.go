@@ -98,7 +98,6 @@ func BuiltinSchemas() map[parser.Kind]*KindSchema {
 	skill := &KindSchema{
 		Needs:    true,
 		Required: []string{"name", "description"},
-		Order:    []string{"name", "description"},
 		Source:   "the Agent Skills specification (agentskills.io) and Claude Code's skill frontmatter",
 		Fields: append([]Field{
 			{Name: "name", Type: TString, Pattern: skillName, PatternHint: "lowercase letters, digits and single hyphens", MaxLen: 64},
@@ -110,13 +109,11 @@ func BuiltinSchemas() map[parser.Kind]*KindSchema {
 	skill.Field("description").MaxLen = 1024
 	command := &KindSchema{
 		Source: "Claude Code's slash command frontmatter",
-		Order:  []string{"name", "description"},
 		Fields: append([]Field{{Name: "name", Type: TString}}, invocableFields()...),
 	}
 	agent := &KindSchema{
 		Needs:    true,
 		Required: []string{"name", "description"},
-		Order:    []string{"name", "description"},
 		Source:   "Claude Code's subagent frontmatter",
 		Fields: []Field{
 			{Name: "name", Type: TString, Pattern: skillName, PatternHint: "lowercase letters, digits and hyphens"},
@@ -140,7 +137,6 @@ func BuiltinSchemas() map[parser.Kind]*KindSchema {
 	body := &KindSchema{
 		Needs:    true,
 		Required: []string{"description"},
-		Order:    []string{"name", "description"},
 		Source:   "GitHub Copilot's custom agent frontmatter",
 		Fields: []Field{
 			{Name: "name", Type: TString},
@@ -161,7 +157,6 @@ func BuiltinSchemas() map[parser.Kind]*KindSchema {
 	}
 	prompt := &KindSchema{
 		Source: "GitHub Copilot's prompt file frontmatter",
-		Order:  []string{"name", "description"},
 		Fields: []Field{
 			{Name: "name", Type: TString},
 			{Name: "description", Type: TString},
