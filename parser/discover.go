@@ -146,7 +146,7 @@ func wanted(rel string) bool {
 	if strings.HasSuffix(strings.ToLower(rel), ".md") {
 		return true
 	}
-	return strings.HasSuffix(rel, ".claude-plugin/plugin.json") || strings.HasSuffix(rel, ".claude-plugin/marketplace.json")
+	return isManifestPath(rel)
 }
 
 // within reports whether path p is root or below it.

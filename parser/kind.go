@@ -69,10 +69,8 @@ func isFolderDoc(base string) bool {
 // and at each plugin root.
 func KindOf(rel string, pluginRoots []string) Kind {
 	base := path.Base(rel)
-	if strings.HasPrefix(rel, ".claude-plugin/") || strings.Contains(rel, "/.claude-plugin/") {
-		if base == "plugin.json" || base == "marketplace.json" {
-			return KindManifest
-		}
+	if isManifestPath(rel) {
+		return KindManifest
 	}
 	parts := strings.Split(rel, "/")
 	// skills/<name>/SKILL.md anywhere; anything else below skills/<name>/ is a resource.

@@ -16,12 +16,53 @@ import (
 // whose root is its nearest ancestor; files outside every plugin belong to
 // the repo root.
 
+// Manifest folders: Claude Code's `.claude-plugin/`
+// (https://code.claude.com/docs/en/plugins-reference) and GitHub Copilot
+// CLI's `.github/plugin/`
+// (https://docs.github.com/en/copilot/reference/cli-plugin-reference, read
+// 2026-12-01), each holding a plugin.json or a marketplace.json.
+var manifestDirs = []string{".claude-plugin", ".github/plugin"}
+
+// isManifestPath reports whether rel is a plugin or marketplace manifest.
+func isManifestPath(rel string) bool {
+	b := path.Base(rel)
+	if b != "plugin.json" && b != "marketplace.json" {
+		return false
+	}
+	dir := path.Dir(rel)
+	for _, m := range manifestDirs {
+		if dir == m || strings.HasSuffix(dir, "/"+m) {
+			return true
+		}
+	}
+	return false
+}
+
+// ManifestRoot returns the folder that a manifest's paths are relative to
+// (the folder holding `.claude-plugin/` or `.github/plugin/`: "." for the
+// repo root), or "" when rel is not a manifest.
+func ManifestRoot(rel string) string {
+	if !isManifestPath(rel) {
+		return ""
+	}
+	dir := path.Dir(rel)
+	for _, m := range manifestDirs {
+		if dir == m {
+			return "."
+		}
+		if strings.HasSuffix(dir, "/"+m) {
+			return strings.TrimSuffix(dir, "/"+m)
+		}
+	}
+	return ""
+}
+
 // pluginRoots computes the sorted plugin roots of the indexed manifests,
 // "" for the repo root excluded.
 func (idx *Index) pluginRoots() []string {
 	set := map[string]bool{}
 	for _, d := range idx.byKind[KindManifest] {
-		dir := path.Dir(path.Dir(d.Path)) // the folder holding .claude-plugin/
+		dir := ManifestRoot(d.Path)
 		switch path.Base(d.Path) {
 		case "plugin.json":
 			set[dir] = true
@@ -32,6 +73,7 @@ func (idx *Index) pluginRoots() []string {
 		}
 	}
 	delete(set, ".")
+	delete(set, "")
 	roots := make([]string, 0, len(set))
 	for r := range set {
 		if r != ".." && !strings.HasPrefix(r, "../") && !strings.HasPrefix(r, "/") {

@@ -25,21 +25,26 @@ var componentFields = []string{"commands", "agents", "skills", "hooks", "mcpServ
 
 func checkManifestPath(p *Pass) {
 	d := p.Doc
-	if d.Kind != parser.KindManifest || d.JSON == nil || path.Base(path.Dir(d.Path)) != ".claude-plugin" {
-		// Malformed JSON is not this rule's to report. Discovery finds
-		// only .claude-plugin/{plugin,marketplace}.json; an editor buffer
-		// may be another manifest-kind path, whose root is unknown.
-		return
+	if d.Kind != parser.KindManifest || d.JSON == nil || parser.ManifestRoot(d.Path) == "" {
+		return // malformed JSON is not this rule's to report
 	}
-	root := path.Dir(path.Dir(d.Path))
+	root := parser.ManifestRoot(d.Path)
 	if root == "." {
 		root = ""
 	}
+	copilot := path.Base(path.Dir(d.Path)) == "plugin" // .github/plugin/: Copilot CLI
 	switch path.Base(d.Path) {
 	case "plugin.json":
+		if copilot {
+			return // Copilot CLI's component fields are its own; only Claude Code's are checked
+		}
 		checkComponentPaths(p, d.JSON, root, "the plugin root "+folderName(root))
 	case "marketplace.json":
-		checkMarketplaceSources(p, d.JSON, root)
+		installer := "claude"
+		if copilot {
+			installer = "copilot"
+		}
+		checkMarketplaceSources(p, d.JSON, root, installer)
 	}
 }
 
@@ -105,7 +110,7 @@ func checkComponentPath(p *Pass, field string, v *parser.JSONValue, root, rootNa
 
 // checkMarketplaceSources checks each plugin entry's relative `source`
 // folder, and the component paths an entry lists from it.
-func checkMarketplaceSources(p *Pass, m *parser.JSONValue, root string) {
+func checkMarketplaceSources(p *Pass, m *parser.JSONValue, root, installer string) {
 	plugins := m.Get("plugins")
 	if plugins == nil || plugins.Kind != parser.JSONArray {
 		return
@@ -146,7 +151,7 @@ func checkMarketplaceSources(p *Pass, m *parser.JSONValue, root string) {
 			if alt != "" && alt != rel {
 				also = fmt.Sprintf(" (nor `%s` under `metadata.pluginRoot`)", alt)
 			}
-			p.Reportf(src.Start, src.End, "the `source` of %s, `%s`, does not exist: it resolves to `%s` from the marketplace root %s%s; `claude plugin install` fails for it: fix the path, or add the plugin's folder", name, src.Str, path.Join(root, c), folderName(root), also)
+			p.Reportf(src.Start, src.End, "the `source` of %s, `%s`, does not exist: it resolves to `%s` from the marketplace root %s%s; `%s plugin install` fails for it: fix the path, or add the plugin's folder", name, src.Str, path.Join(root, c), folderName(root), also, installer)
 			continue
 		}
 		if rel == "." {

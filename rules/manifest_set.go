@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/mdcontract/mdcontract/parser"
 	"path"
 	"sort"
 	"strings"
@@ -54,7 +55,7 @@ func manifestSet(p *Pass, ct *config.Contract) {
 		return
 	}
 	// Entries are relative to the plugin root: the folder holding .claude-plugin.
-	root := path.Dir(path.Dir(m.Path))
+	root := parser.ManifestRoot(m.Path)
 	if root == "." {
 		root = ""
 	}
