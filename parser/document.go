@@ -230,7 +230,11 @@ func (w *walker) visit(n ast.Node) bool {
 	case *ast.Image:
 		w.link(n, string(n.Destination), string(n.Title), true, false)
 	case *ast.AutoLink:
-		w.link(n, string(n.URL(w.body)), "", false, true)
+		dest := string(n.URL(w.body))
+		if n.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(dest), "mailto:") {
+			dest = "mailto:" + dest // `<name@host>` is an email address, not a path
+		}
+		w.link(n, dest, "", false, true)
 	}
 	return true
 }

@@ -23,6 +23,9 @@ const (
 
 var (
 	schemeRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+	// placeholderWords are destinations that name what belongs there
+	// (`[title](url)`, `[#<n>](<url>)`): a template's blank, not a file.
+	placeholderWords = map[string]bool{"url": true, "uri": true, "link": true, "href": true, "target": true}
 	// variableRe: a destination that is one snake_case word, no folder and
 	// no extension (`![preview](thumbnail_url)` in an output template): a
 	// variable the model fills in, not a file.
@@ -42,7 +45,7 @@ func classifyDest(dest string) (destKind, string, string) {
 		return destExternal, "", ""
 	case webRouteRe.MatchString(dest):
 		return destWebRoute, "", ""
-	case isPlaceholder(dest) || variableRe.MatchString(dest):
+	case isPlaceholder(dest) || variableRe.MatchString(dest) || placeholderWords[strings.ToLower(dest)]:
 		return destPlaceholder, "", ""
 	}
 	p, frag := dest, ""
