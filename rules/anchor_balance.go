@@ -57,13 +57,27 @@ func ParseMarker(c *parser.Comment) (Marker, bool) {
 	if !isAlnum(t[0]) {
 		return Marker{}, false
 	}
+	// `BEGIN X` / `END X`, in capitals: a prose comment rarely starts so.
 	for _, w := range []struct {
 		word string
 		role MarkerRole
-	}{{"begin", MarkerBegin}, {"end", MarkerEnd}} {
+	}{{"BEGIN ", MarkerBegin}, {"END ", MarkerEnd}} {
+		if name := strings.TrimSpace(strings.TrimPrefix(t, w.word)); len(name) < len(t) && name != "" && isAlnum(name[0]) {
+			return Marker{Role: w.role, Name: name, Comment: c}, true
+		}
+	}
+	for _, w := range []struct {
+		word string
+		role MarkerRole
+	}{{"begin", MarkerBegin}, {"start", MarkerBegin}, {"end", MarkerEnd}} {
 		if n := len(t) - len(w.word); n >= 2 && strings.HasSuffix(t, w.word) {
 			switch t[n-1] {
-			case ' ', '-', ':':
+			case ' ':
+				if w.word == "start" {
+					break // `<!-- Quick start -->` is prose; `X:start`, `X-start` are markers
+				}
+				return Marker{Role: w.role, Name: t[:n-1], Comment: c}, true
+			case '-', ':':
 				return Marker{Role: w.role, Name: t[:n-1], Comment: c}, true
 			}
 		}
