@@ -411,12 +411,14 @@ func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef) {
 				name = "this file"
 			}
 			at, to := r.at, min(r.end, r.at+len("§")+len(title)+1)
-			if near := nearHeading(target, title, start, end); near != "" {
+			if near, n := nearHeading(target, title, start, end); near != "" {
 				// the words cited stand inside one heading: a reader
 				// finds it, the reference is loose rather than broken
+				words := strings.Fields(title)
+				cited := strings.TrimRight(strings.Join(words[:min(n, len(words))], " "), ".,;:)!?")
 				p.ReportAtMost(Warning, Diagnostic{Start: at, End: to, Message: fmt.Sprintf(
 					"§ `%s` names no heading in %s exactly; the heading `%s` holds those words: cite it as it reads",
-					clip(title, 60), name, near)})
+					clip(cited, 60), name, near)})
 				return
 			}
 			msg := fmt.Sprintf("§ `%s` matches no heading or bold label in %s", clip(title, 60), name)
@@ -431,26 +433,27 @@ func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef) {
 }
 
 // nearHeading returns the one heading within [start,end) that holds the
-// cited title's first two words or more in a row, or "".
-func nearHeading(d *parser.Document, title string, start, end int) string {
+// cited title's first two words or more in a row, and how many words it
+// holds, or "".
+func nearHeading(d *parser.Document, title string, start, end int) (string, int) {
 	cw := strings.Fields(norm(strings.TrimRight(title, ".,;:)!?")))
 	if len(cw) < 2 {
-		return ""
+		return "", 0
 	}
-	found := ""
+	found, words := "", 0
 	for _, h := range d.Headings {
 		if h.Start < start || h.Start >= end || h.Level == 1 {
 			continue // a title names the file, not a section of it
 		}
 		hw := strings.Fields(norm(headingNumberRe.ReplaceAllString(h.Text, "")))
-		if runIn(hw, cw) >= 2 {
+		if n := runIn(hw, cw); n >= 2 {
 			if found != "" {
-				return "" // two headings hold them: no telling which
+				return "", 0 // two headings hold them: no telling which
 			}
-			found = strings.Repeat("#", h.Level) + " " + h.Text
+			found, words = strings.Repeat("#", h.Level)+" "+h.Text, n
 		}
 	}
-	return found
+	return found, words
 }
 
 // runIn returns the most leading words of cw that stand in a row in hw.
