@@ -107,5 +107,21 @@ func closestField(s *KindSchema, n string) string {
 	if len(cands) > 0 {
 		return cands[0]
 	}
+	// A name for the tool list that no host uses (`tool_access: [Read]`)
+	// means the kind's own tool key.
+	if toolListAliases[norm(n)] {
+		for _, k := range []string{"allowed-tools", "tools"} {
+			if s.Field(k) != nil {
+				return k
+			}
+		}
+	}
 	return ""
+}
+
+// toolListAliases are names, separators and case removed, that authors
+// give a tool list which no host reads.
+var toolListAliases = map[string]bool{
+	"toolaccess": true, "toolsaccess": true, "availabletools": true, "toollist": true,
+	"toolsallowed": true, "permittedtools": true, "allowtools": true, "enabledtools": true,
 }
