@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mdcontract/mdcontract/parser"
 )
@@ -149,16 +150,44 @@ var templateVarRe = regexp.MustCompile(`\$\{[A-Z_][A-Z0-9_]*\}|\{\{[^{}\n]{1,80}
 // placeholder: the line is text of the file a template makes (a README
 // a command writes), and its links resolve there.
 func templateLine(d *parser.Document, off int) bool {
-	ls, le := lineAround(d.Src, off)
-	if !bytes.Contains(d.Src[ls:le], []byte("${")) && !bytes.Contains(d.Src[ls:le], []byte("{{")) {
-		return false
-	}
-	for _, m := range templateVarRe.FindAllIndex(d.Src[ls:le], -1) {
-		if !bytes.HasPrefix(d.Src[ls+m[0]:], []byte("${CLAUDE_")) {
-			return true
+	return lineHas(d, "quoted/template-line", off, func(line []byte) bool {
+		if !bytes.Contains(line, []byte("${")) && !bytes.Contains(line, []byte("{{")) {
+			return false
 		}
+		for _, m := range templateVarRe.FindAllIndex(line, -1) {
+			if !bytes.HasPrefix(line[m[0]:], []byte("${CLAUDE_")) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// lineBounds returns the start and end (before its line break) of the
+// line holding off.
+func lineBounds(d *parser.Document, off int) (int, int) {
+	line, _ := d.Position(off)
+	return d.Lines.LineStart(line), d.Lines.LineEnd(d.Src, line)
+}
+
+// lineHas reports whether the line holding off satisfies test, which runs
+// once per line and key for the document's life: a line with many links
+// or code spans is read once, so a check stays linear in the file.
+func lineHas(d *parser.Document, key string, off int, test func(line []byte) bool) bool {
+	type memo struct {
+		mu    sync.Mutex
+		lines map[int]bool
 	}
-	return false
+	m := d.Cached(key, func() any { return &memo{lines: map[int]bool{}} }).(*memo)
+	line, _ := d.Position(off)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, ok := m.lines[line]
+	if !ok {
+		v = test(d.Src[d.Lines.LineStart(line):d.Lines.LineEnd(d.Src, line)])
+		m.lines[line] = v
+	}
+	return v
 }
 
 // voiceAt is the voice of the text at offset off of d.

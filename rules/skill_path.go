@@ -3,7 +3,9 @@ package rules
 import (
 	"path"
 	"regexp"
+	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mdcontract/mdcontract/parser"
 )
@@ -35,6 +37,7 @@ func checkSkillPath(p *Pass) {
 	if dir == "" || !ownDoc(d) || worksInClone(p.Index, dir) {
 		return
 	}
+	looked := 0
 	for _, cs := range d.CodeSpans {
 		text := strings.TrimSpace(cs.Text)
 		if len(text) > 200 || !skillPathRe.MatchString(text) || isPlaceholder(text) || !ownAt(d, cs.Start) {
@@ -49,6 +52,9 @@ func checkSkillPath(p *Pass) {
 		}
 		if ok, _ := p.Index.Exists(path.Join(path.Dir(d.Path), rel)); ok {
 			continue
+		}
+		if looked++; looked > maxSkillPathLookups {
+			return // a file naming this many missing paths is not a skill's text
 		}
 		if other := otherSkillHolding(p.Index, dir, rel); other != "" {
 			continue // another skill's file, named as that skill's
@@ -74,15 +80,21 @@ var (
 // references/x.md`, `Run scripts/x.sh`, an item of a "Files" list), rather
 // than giving a path as an example.
 func namesOwnFile(d *parser.Document, off int) bool {
-	ls, le := lineAround(d.Src, off)
+	ls, _ := lineBounds(d, off)
 	// The words of the line, not its paths: `references/examples.md` is
 	// not a cue.
-	line := codeSpanRe.ReplaceAll(d.Src[ls:le], nil)
-	if exampleCueRe.Match(line) {
+	if lineHas(d, "skill-path/example-cue", off, func(line []byte) bool {
+		return exampleCueRe.Match(codeSpanRe.ReplaceAll(line, nil))
+	}) {
 		return false
 	}
-	if readVerbRe.Match(d.Src[ls:off]) {
+	// The words just before the path (a bounded window, so that a long
+	// line of many paths is still read in linear time).
+	if readVerbRe.Match(d.Src[max(ls, off-120):off]) {
 		return true
+	}
+	if off-ls > 12 {
+		return false
 	}
 	before := strings.TrimLeft(string(d.Src[ls:off]), " \t")
 	if before == "- " || before == "* " || before == "" {
@@ -93,29 +105,13 @@ func namesOwnFile(d *parser.Document, off int) bool {
 	return false
 }
 
-// lineAround returns the bounds of the line holding off.
-func lineAround(src []byte, off int) (int, int) {
-	ls := off
-	for ls > 0 && src[ls-1] != '\n' {
-		ls--
-	}
-	le := off
-	for le < len(src) && src[le] != '\n' {
-		le++
-	}
-	return ls, le
-}
-
 // headingBefore returns the last heading that starts before off, or nil.
 func headingBefore(d *parser.Document, off int) *parser.Heading {
-	var h *parser.Heading
-	for i := range d.Headings {
-		if d.Headings[i].Start >= off {
-			break
-		}
-		h = &d.Headings[i]
+	i := sort.Search(len(d.Headings), func(i int) bool { return d.Headings[i].Start >= off })
+	if i == 0 {
+		return nil
 	}
-	return h
+	return &d.Headings[i-1]
 }
 
 // cloneRe: a skill that says it works in a clone of another repository
@@ -133,14 +129,35 @@ func worksInClone(idx *parser.Index, dir string) bool {
 	return d.Cached("skill-path/clone", func() any { return cloneRe.Match(d.Src[d.BodyStart:]) }).(bool)
 }
 
+// maxSkillPathLookups bounds the missing paths looked up across the repo's
+// skills for one file, so that a hostile file costs at most that many
+// repo-wide looks.
+const maxSkillPathLookups = 500
+
 // otherSkillHolding returns the folder of another skill of the repo that
-// holds rel, or "".
+// holds rel, or "". Answers are kept per path for the run, so that many
+// mentions of one path cost one look.
 func otherSkillHolding(idx *parser.Index, self, rel string) string {
-	for _, s := range idx.ByKind(parser.KindSkill) {
-		if dir := path.Dir(s.Path); dir != self {
+	type memo struct {
+		mu    sync.Mutex
+		holds map[string][]string // rel → the skill folders holding it
+	}
+	m := idx.Cached("skill-path/holders", func() any { return &memo{holds: map[string][]string{}} }).(*memo)
+	m.mu.Lock()
+	dirs, ok := m.holds[rel]
+	if !ok {
+		for _, s := range idx.ByKind(parser.KindSkill) {
+			dir := path.Dir(s.Path)
 			if ok, _ := idx.Exists(path.Join(dir, rel)); ok {
-				return dir
+				dirs = append(dirs, dir)
 			}
+		}
+		m.holds[rel] = dirs
+	}
+	m.mu.Unlock()
+	for _, dir := range dirs {
+		if dir != self {
+			return dir
 		}
 	}
 	return ""
