@@ -1,13 +1,12 @@
 // Package fix applies the byte edits attached to findings: merged per file,
-// applied from the end, overlapping edits skipped, files written
-// atomically with their mode kept. The command line and the language
-// server share it.
+// applied from the end, overlapping edits left to the next round, rounds
+// repeated in memory until no fix applies, and files written atomically
+// only when they still hold what was read (see Write). The command line
+// and the language server share it.
 package fix
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/mdcontract/mdcontract/rules"
@@ -79,7 +78,7 @@ func Apply(src []byte, ds []rules.Diagnostic) (out []byte, applied int, skipped 
 			}
 		}
 		if !ok {
-			skipped = append(skipped, fmt.Sprintf("%s:%d:%d: fix for %s skipped: it overlaps another fix in the file; run --fix again", d.Path, d.Line, d.Column, d.Rule.Name))
+			skipped = append(skipped, fmt.Sprintf("%s:%d:%d: fix for %s skipped: it overlaps another fix in the file", d.Path, d.Line, d.Column, d.Rule.Name))
 			continue
 		}
 		for _, e := range d.Fix {
@@ -94,38 +93,4 @@ func Apply(src []byte, ds []rules.Diagnostic) (out []byte, applied int, skipped 
 		out = append(out[:e.Start], append([]byte(e.New), out[e.End:]...)...)
 	}
 	return out, applied, skipped
-}
-
-// WriteAtomic replaces the file at path with data: a temporary file in the
-// same folder, the old file's mode, then a rename, so a reader never sees
-// half a file and a crash loses nothing.
-func WriteAtomic(path string, data []byte) error {
-	st, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	if !st.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file; not rewritten", path)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".mdcontract-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	defer os.Remove(name) // after a successful rename this finds nothing
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(name, st.Mode().Perm()); err != nil {
-		return err
-	}
-	return os.Rename(name, path)
 }

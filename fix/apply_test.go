@@ -1,8 +1,6 @@
 package fix
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -27,34 +25,6 @@ func TestApplyOverlapsAndOrder(t *testing.T) {
 	}
 	if applied != 2 || len(skipped) != 3 || !strings.Contains(skipped[0], "a.md:2:1: fix for link-target skipped") {
 		t.Errorf("applied %d, skipped %q", applied, skipped)
-	}
-}
-
-func TestWriteAtomicKeepsMode(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "x.md")
-	if err := os.WriteFile(p, []byte("old"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteAtomic(p, []byte("new")); err != nil {
-		t.Fatal(err)
-	}
-	st, err := os.Stat(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.Mode().Perm() != 0o600 {
-		t.Errorf("mode %v, want 0600", st.Mode().Perm())
-	}
-	if b, _ := os.ReadFile(p); string(b) != "new" {
-		t.Errorf("content %q", b)
-	}
-	left, _ := filepath.Glob(filepath.Join(dir, ".*mdcontract*"))
-	if len(left) != 0 {
-		t.Errorf("temporary files left: %v", left)
-	}
-	if err := WriteAtomic(dir, []byte("x")); err == nil {
-		t.Error("a folder was rewritten")
 	}
 }
 

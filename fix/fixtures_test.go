@@ -15,7 +15,7 @@ import (
 )
 
 // check loads and checks the repo at root.
-func check(t *testing.T, root string) (*parser.Index, *rules.Result) {
+func check(t *testing.T, root string) (*parser.Index, *rules.Result, rules.Options) {
 	t.Helper()
 	var cfg *config.Config
 	if p := filepath.Join(root, config.FileName); fileExists(p) {
@@ -29,7 +29,8 @@ func check(t *testing.T, root string) (*parser.Index, *rules.Result) {
 		t.Fatal(err)
 	}
 	idx := parser.Load(root, parser.LoadOptions{Classify: s.Classify})
-	return idx, rules.Run(idx, rules.Options{Settings: s})
+	opt := rules.Options{Settings: s}
+	return idx, rules.Run(idx, opt), opt
 }
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
@@ -41,8 +42,8 @@ func decode(b []byte) []byte {
 
 // TestFixtures runs testdata/fix/*.txtar: the archive's files form a repo;
 // files under fixed/ are what each file must be after the fixes (a file
-// with no fixed/ twin must not change). A second round changes nothing,
-// and no fixable finding remains.
+// with no fixed/ twin must not change). A second round (a second --fix)
+// changes nothing, and no fixable finding remains.
 func TestFixtures(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "fix", "*.txtar"))
 	if len(files) == 0 {
@@ -73,8 +74,11 @@ func TestFixtures(t *testing.T) {
 				}
 			}
 			for round := 1; round <= 2; round++ {
-				idx, res := check(t, root)
-				for _, ff := range Plan(res.Diagnostics, func(p string) []byte { return idx.Doc(p).Src }) {
+				idx, res, opt := check(t, root)
+				for _, ff := range Settle(idx, res.Diagnostics, opt, Aliases(idx)) {
+					for _, m := range ff.Skipped {
+						t.Errorf("round %d: %s", round, m)
+					}
 					if string(ff.New) == string(ff.Old) {
 						continue
 					}
@@ -82,7 +86,7 @@ func TestFixtures(t *testing.T) {
 						t.Errorf("a second round changes %s:\n%s", ff.Path, Unified(ff.Path, ff.Old, ff.New))
 						continue
 					}
-					if err := WriteAtomic(filepath.Join(root, ff.Path), ff.New); err != nil {
+					if err := Write(root, ff.Path, ff.Old, ff.New); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -105,7 +109,7 @@ func TestFixtures(t *testing.T) {
 					t.Errorf("%s after --fix:\n%s", n, Unified(n, exp, got))
 				}
 			}
-			_, res := check(t, root)
+			_, res, _ := check(t, root)
 			for _, d := range res.Diagnostics {
 				if len(d.Fix) > 0 {
 					t.Errorf("fixable finding remains: %s:%d %s", d.Path, d.Line, d.Message)

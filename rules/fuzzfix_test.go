@@ -10,8 +10,9 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
-// FuzzFix: fixing arbitrary files yields files that parse, and fixing the
-// result again changes nothing.
+// FuzzFix: fixing arbitrary files (as one --fix does: rounds until no fix
+// applies) yields files that parse, and fixing the result again changes
+// nothing.
 func FuzzFix(f *testing.F) {
 	for _, glob := range []string{"../testdata/fix/*.txtar", "../testdata/rules/*/*.txtar"} {
 		archives, _ := filepath.Glob(glob)
@@ -23,9 +24,9 @@ func FuzzFix(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		idx, s := rules.RepoFromFuzz(data)
-		res := rules.Run(idx, rules.Options{Settings: s})
-		src := func(p string) []byte { return idx.Doc(p).Src }
-		plans := fix.Plan(res.Diagnostics, src)
+		opt := rules.Options{Settings: s}
+		res := rules.Run(idx, opt)
+		plans := fix.Settle(idx, res.Diagnostics, opt, nil)
 		if len(plans) == 0 {
 			return
 		}
@@ -38,11 +39,11 @@ func FuzzFix(f *testing.F) {
 			}
 		}
 		fixed := parser.NewIndex("", docs)
-		res2 := rules.Run(fixed, rules.Options{Settings: s})
+		res2 := rules.Run(fixed, opt)
 		for _, msg := range res2.Internal {
 			t.Fatal(msg)
 		}
-		for _, ff := range fix.Plan(res2.Diagnostics, func(p string) []byte { return fixed.Doc(p).Src }) {
+		for _, ff := range fix.Settle(fixed, res2.Diagnostics, opt, nil) {
 			if string(ff.New) != string(ff.Old) {
 				t.Fatalf("a second fix changes %s:\n%s", ff.Path, fix.Unified(ff.Path, ff.Old, ff.New))
 			}

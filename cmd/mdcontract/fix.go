@@ -1,9 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/mdcontract/mdcontract/fix"
 	"github.com/mdcontract/mdcontract/parser"
@@ -19,19 +19,34 @@ func sourceOf(idx *parser.Index) func(string) []byte {
 	}
 }
 
+// plan settles the fixes of res (see fix.Settle).
+func plan(idx *parser.Index, res *rules.Result, opt rules.Options) []*fix.FileFix {
+	var same map[string]string
+	for _, d := range res.Diagnostics {
+		if len(d.Fix) > 0 {
+			same = fix.Aliases(idx)
+			break
+		}
+	}
+	return fix.Settle(idx, res.Diagnostics, opt, same)
+}
+
 // showDiff prints every fix as a unified diff and writes nothing. The exit
 // status is that of the check.
-func showDiff(idx *parser.Index, res *rules.Result, stdout, stderr io.Writer) int {
-	plans := fix.Plan(res.Diagnostics, sourceOf(idx))
-	n := 0
+func showDiff(idx *parser.Index, res *rules.Result, opt rules.Options, stdout, stderr io.Writer) int {
+	plans := plan(idx, res, opt)
+	n, files := 0, 0
 	for _, ff := range plans {
 		fmt.Fprint(stdout, fix.Unified(ff.Path, ff.Old, ff.New))
 		for _, s := range ff.Skipped {
 			fmt.Fprintf(stderr, "mdcontract: %s\n", s)
 		}
-		n += ff.Applied
+		if string(ff.New) != string(ff.Old) {
+			n += ff.Applied
+			files++
+		}
 	}
-	fmt.Fprintf(stderr, "mdcontract: %d fixes in %d files (nothing written; --fix applies them)\n", n, len(plans))
+	fmt.Fprintf(stderr, "mdcontract: %d fixes in %d files (nothing written; --fix applies them)\n", n, files)
 	for _, d := range res.Diagnostics {
 		if d.Severity == rules.Error {
 			return exitFindings
@@ -40,9 +55,18 @@ func showDiff(idx *parser.Index, res *rules.Result, stdout, stderr io.Writer) in
 	return exitOK
 }
 
+// afterPlan, when set (by tests), runs between planning the fixes and
+// writing them.
+var afterPlan func()
+
 // applyFixes writes the fixed files; it returns how many findings it fixed.
-func applyFixes(idx *parser.Index, res *rules.Result, stderr io.Writer) (int, error) {
-	plans := fix.Plan(res.Diagnostics, sourceOf(idx))
+// A file that cannot be written safely (see fix.Write) is left as it is,
+// with a message.
+func applyFixes(idx *parser.Index, res *rules.Result, opt rules.Options, stderr io.Writer) (int, error) {
+	plans := plan(idx, res, opt)
+	if afterPlan != nil {
+		afterPlan()
+	}
 	n := 0
 	files := 0
 	for _, ff := range plans {
@@ -52,7 +76,12 @@ func applyFixes(idx *parser.Index, res *rules.Result, stderr io.Writer) (int, er
 		if string(ff.New) == string(ff.Old) {
 			continue
 		}
-		if err := fix.WriteAtomic(filepath.Join(idx.Root, filepath.FromSlash(ff.Path)), ff.New); err != nil {
+		if err := fix.Write(idx.Root, ff.Path, ff.Old, ff.New); err != nil {
+			var skip *fix.Skip
+			if errors.As(err, &skip) {
+				fmt.Fprintf(stderr, "mdcontract: %s\n", skip)
+				continue
+			}
 			return n, fmt.Errorf("fixing %s: %w", ff.Path, err)
 		}
 		n += ff.Applied

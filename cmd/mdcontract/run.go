@@ -271,10 +271,10 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error
 	}
 	res := rules.Run(idx, opt)
 	if o.diff {
-		return showDiff(idx, res, stdout, stderr), nil
+		return showDiff(idx, res, opt, stdout, stderr), nil
 	}
 	if o.fix {
-		fixed, err := applyFixes(idx, res, stderr)
+		fixed, err := applyFixes(idx, res, opt, stderr)
 		if err != nil {
 			return exitUsage, err
 		}
