@@ -10,15 +10,6 @@ import (
 	"github.com/mdcontract/mdcontract/rules"
 )
 
-func sourceOf(idx *parser.Index) func(string) []byte {
-	return func(p string) []byte {
-		if d := idx.Doc(p); d != nil {
-			return d.Src
-		}
-		return nil
-	}
-}
-
 // plan settles the fixes of res (see fix.Settle).
 func plan(idx *parser.Index, res *rules.Result, opt rules.Options) []*fix.FileFix {
 	var same map[string]string
