@@ -87,15 +87,32 @@ func Stat(root, rel string) (fs.FileInfo, error) {
 	return fi, err
 }
 
-// ReadNamed reads a file the user named (--config, --baseline): it may
-// lie anywhere, but must be a regular file, and at most max bytes are
-// read. max <= 0 means DefaultMaxFileSize.
-func ReadNamed(name string, max int64) ([]byte, error) {
-	fi, err := os.Stat(name)
+// ReadNamed reads a file the user named on the command line (--config,
+// --baseline): name is absolute or relative to the working directory. A
+// name inside root is repo content and is read as ReadFile reads it (a
+// symlink there that leaves the repo is not followed); a name outside the
+// root is read where it is, by the user's choice. Either way it must be a
+// regular file, and at most max bytes are read. max <= 0 means
+// DefaultMaxFileSize.
+func ReadNamed(root, name string, max int64) ([]byte, error) {
+	abs, err := filepath.Abs(name)
 	if err != nil {
 		return nil, err
 	}
-	return readRegular(name, fi, max)
+	if root != "" {
+		if ar, err := filepath.Abs(root); err == nil {
+			if rel, err := filepath.Rel(ar, abs); err == nil {
+				if rel, err := cleanRel(rel); err == nil && rel != "" {
+					return ReadFile(ar, rel, max)
+				}
+			}
+		}
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, err
+	}
+	return readRegular(abs, fi, max)
 }
 
 // ReadLimited reads r to its end, or fails with a *TooLargeError as soon
