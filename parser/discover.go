@@ -53,8 +53,9 @@ func (e *DiscoverError) Error() string { return fmt.Sprintf("%s: %v", e.Rel, e.E
 
 // Discover walks root and returns every markdown file and plugin manifest
 // that the repo's .gitignore files do not ignore. It never enters .git,
-// never follows a symlinked folder, and reads symlinked files only when they
-// resolve inside the root.
+// never follows a symlinked folder, takes symlinked files only when they
+// resolve inside the root, and reports anything that is not a regular file
+// (a named pipe, a device) instead of taking it.
 func Discover(root string) ([]Discovered, []*DiscoverError) {
 	var files []Discovered
 	var errs []*DiscoverError
@@ -63,7 +64,7 @@ func Discover(root string) ([]Discovered, []*DiscoverError) {
 	return files, errs
 }
 
-// walkRepo walks root as Discover describes, calling found for each file
+// walkRepo walks the resolver's root as Discover describes, calling found for each file
 // as it is found (so that reading can start before the walk ends) and fail
 // for each problem.
 func walkRepo(res *resolver, found func(Discovered), fail func(*DiscoverError)) {
@@ -146,12 +147,6 @@ func wanted(rel string) bool {
 		return true
 	}
 	return isManifestPath(rel)
-}
-
-// within reports whether path p is root or below it.
-func within(root, p string) bool {
-	r, err := filepath.Rel(root, p)
-	return err == nil && r != ".." && !strings.HasPrefix(r, "../") && !filepath.IsAbs(r)
 }
 
 // cleanErr drops the absolute path from an *fs.PathError.
