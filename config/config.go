@@ -200,7 +200,9 @@ func Find(root, cwd, explicit string) string {
 	}
 	for {
 		p := filepath.Join(d, FileName)
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+		// Lstat: the entry, not what a symlink points at (Load reads it
+		// through the repo's gate, and says why it cannot).
+		if st, err := os.Lstat(p); err == nil && !st.IsDir() {
 			return p
 		}
 		if d == root {
@@ -215,8 +217,11 @@ func Find(root, cwd, explicit string) string {
 }
 
 // Load reads and validates the config file at path for the repo at root.
+// A path inside the root is read as repo content (parser.ReadNamed): a
+// symlink there that leaves the repo is refused. Only a regular file of at
+// most parser.DefaultMaxFileSize is read.
 func Load(path, root string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := parser.ReadNamed(root, path, parser.DefaultMaxFileSize)
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {

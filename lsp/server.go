@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -67,6 +68,7 @@ type server struct {
 	include  []string
 	exclude  []string
 	idx      *parser.Index
+	maxSize  int64 // the config's max-file-size, 0 for the default
 	// indexed are the paths Load found on disk; created are buffers
 	// opened for files that did not exist then.
 	indexed map[string]bool
@@ -329,6 +331,7 @@ func (s *server) initialize(p *initializeParams) initializeResult {
 			load.MaxFileSize, _ = config.ParseSize(cfg.MaxFileSize)
 		}
 	}
+	s.maxSize = load.MaxFileSize
 	start := time.Now()
 	s.idx = parser.Load(s.root, load)
 	s.indexed = map[string]bool{}
@@ -454,7 +457,7 @@ func (s *server) didOpen(p *didOpenParams) {
 		s.logf("%s lies outside the repo root %s: not checked", path, s.root)
 	} else {
 		d.ignored = !s.selected(d.rel)
-		if _, err := os.Stat(path); err != nil && !s.indexed[d.rel] {
+		if _, err := parser.Stat(s.root, d.rel); err != nil && !s.indexed[d.rel] {
 			s.created[d.rel] = true
 		}
 	}
@@ -521,17 +524,30 @@ func (s *server) didClose(p *didCloseParams) {
 }
 
 // reload puts the file at rel back into the index as it is on disk, or
-// drops it when it is gone (or was never part of the repo's files).
+// drops it when it is gone (or was never part of the repo's files). It
+// reads as discovery does: a symlink that leaves the repo, a file that is
+// not a regular one or one over the size limit is not read, and becomes
+// the read error discovery would report.
 func (s *server) reload(rel string) {
-	abs := filepath.Join(s.root, filepath.FromSlash(rel))
 	if s.indexed[rel] || s.created[rel] {
-		if src, err := os.ReadFile(abs); err == nil {
+		src, err := parser.ReadFile(s.root, rel, s.maxSize)
+		if err == nil {
 			kind := s.settings.Classify(rel, parser.KindOf(rel, s.idx.PluginRoots()))
 			s.idx = s.idx.Replace(parser.Parse(rel, kind, src))
 			return
 		}
+		if s.indexed[rel] && !errors.Is(err, fs.ErrNotExist) {
+			s.drop(rel, &parser.FileError{Path: rel, Msg: parser.ReadErrMsg(err)})
+			return
+		}
 	}
-	if s.idx.Doc(rel) == nil {
+	s.drop(rel, nil)
+}
+
+// drop takes the document at rel out of the index, recording ferr as its
+// read error when it is not nil.
+func (s *server) drop(rel string, ferr *parser.FileError) {
+	if s.idx.Doc(rel) == nil && ferr == nil {
 		return
 	}
 	var docs []*parser.Document
@@ -541,7 +557,15 @@ func (s *server) reload(rel string) {
 		}
 	}
 	n := parser.NewIndex(s.root, docs)
-	n.Errors = s.idx.Errors
+	for _, e := range s.idx.Errors {
+		if e.Path != rel {
+			n.Errors = append(n.Errors, e)
+		}
+	}
+	if ferr != nil {
+		n.Errors = append(n.Errors, *ferr)
+		sort.Slice(n.Errors, func(i, j int) bool { return n.Errors[i].Path < n.Errors[j].Path })
+	}
 	s.idx = n
 }
 
@@ -620,7 +644,7 @@ func (c *converter) sourceOf(p string) *source {
 		return src
 	}
 	var src *source
-	if b, err := os.ReadFile(c.s.absPath(p)); err == nil {
+	if b, err := c.s.readSource(p); err == nil {
 		ns := newSource(b)
 		src = &ns
 	}
@@ -635,6 +659,16 @@ func (c *converter) uriOf(p string) string {
 		return d.uri
 	}
 	return pathToURI(c.s.absPath(p))
+}
+
+// readSource reads a file outside the index that a finding cites (the
+// config): a repo-relative path through the repo's gate, an absolute one
+// as a named file.
+func (s *server) readSource(p string) ([]byte, error) {
+	if filepath.IsAbs(p) {
+		return parser.ReadNamed(s.root, p, parser.DefaultMaxFileSize)
+	}
+	return parser.ReadFile(s.root, p, s.maxSize)
 }
 
 func (s *server) absPath(p string) string {

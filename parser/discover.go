@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -52,24 +53,21 @@ func (e *DiscoverError) Error() string { return fmt.Sprintf("%s: %v", e.Rel, e.E
 
 // Discover walks root and returns every markdown file and plugin manifest
 // that the repo's .gitignore files do not ignore. It never enters .git,
-// never follows a symlinked folder, and reads symlinked files only when they
-// resolve inside the root.
+// never follows a symlinked folder, takes symlinked files only when they
+// resolve inside the root, and reports anything that is not a regular file
+// (a named pipe, a device) instead of taking it.
 func Discover(root string) ([]Discovered, []*DiscoverError) {
 	var files []Discovered
 	var errs []*DiscoverError
-	walkRepo(root, func(f Discovered) { files = append(files, f) }, func(e *DiscoverError) { errs = append(errs, e) })
+	walkRepo(newResolver(root), func(f Discovered) { files = append(files, f) }, func(e *DiscoverError) { errs = append(errs, e) })
 	sort.Slice(files, func(i, j int) bool { return files[i].Rel < files[j].Rel })
 	return files, errs
 }
 
-// walkRepo walks root as Discover describes, calling found for each file
+// walkRepo walks the resolver's root as Discover describes, calling found for each file
 // as it is found (so that reading can start before the walk ends) and fail
 // for each problem.
-func walkRepo(root string, found func(Discovered), fail func(*DiscoverError)) {
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		realRoot = root
-	}
+func walkRepo(res *resolver, found func(Discovered), fail func(*DiscoverError)) {
 	var walk func(dir, rel string, ign ignoreSet)
 	walk = func(dir, rel string, ign ignoreSet) {
 		entries, err := os.ReadDir(dir)
@@ -79,8 +77,12 @@ func walkRepo(root string, found func(Discovered), fail func(*DiscoverError)) {
 		}
 		for _, e := range entries {
 			if e.Name() == ".gitignore" && e.Type().IsRegular() {
-				if data, err := os.ReadFile(filepath.Join(dir, ".gitignore")); err == nil {
+				r := path.Join(rel, ".gitignore")
+				data, err := res.readFile(r, DefaultMaxFileSize)
+				if err == nil {
 					ign = append(ign[:len(ign):len(ign)], parseGitignore(rel, data)...)
+				} else {
+					fail(&DiscoverError{Rel: r, Err: fmt.Errorf("cannot read, so its patterns are not applied: %w", err)})
 				}
 				break
 			}
@@ -105,33 +107,31 @@ func walkRepo(root string, found func(Discovered), fail func(*DiscoverError)) {
 			var size int64
 			switch {
 			case e.Type()&fs.ModeSymlink != 0:
-				target, err := filepath.EvalSymlinks(abs)
-				if err != nil {
-					fail(&DiscoverError{Rel: r, Err: fmt.Errorf("broken or looping symlink: %s", strings.TrimPrefix(cleanErr(err).Error(), "EvalSymlinks: "))})
+				_, fi, err := res.resolve(r)
+				switch {
+				case errors.Is(err, ErrOutside):
+					fail(&DiscoverError{Rel: r, Err: err})
 					continue
-				}
-				if !within(realRoot, target) {
-					fail(&DiscoverError{Rel: r, Err: errors.New("symlink points outside the repo; not read")})
+				case err != nil:
+					fail(&DiscoverError{Rel: r, Err: fmt.Errorf("broken or looping symlink: %w", err)})
 					continue
-				}
-				st, err := os.Stat(target)
-				if err != nil {
-					fail(&DiscoverError{Rel: r, Err: cleanErr(err)})
-					continue
-				}
-				if st.IsDir() {
+				case fi.IsDir():
 					continue // symlinked folders are never followed
+				case !fi.Mode().IsRegular():
+					fail(&DiscoverError{Rel: r, Err: fmt.Errorf("symlink to %s, not a regular file; not read", modeName(fi.Mode()))})
+					continue
 				}
-				size = st.Size()
+				size = fi.Size()
 			case e.Type().IsRegular():
 				size = -1 // the reader learns it from the open file
-			default:
-				continue // sockets, devices, pipes
+			default: // sockets, devices, pipes: never opened
+				fail(&DiscoverError{Rel: r, Err: &NotRegularError{e.Type()}})
+				continue
 			}
 			found(Discovered{Rel: r, Abs: abs, Size: size})
 		}
 	}
-	walk(root, "", nil)
+	walk(res.root, "", nil)
 }
 
 func relOrDot(rel string) string {
@@ -147,12 +147,6 @@ func wanted(rel string) bool {
 		return true
 	}
 	return isManifestPath(rel)
-}
-
-// within reports whether path p is root or below it.
-func within(root, p string) bool {
-	r, err := filepath.Rel(root, p)
-	return err == nil && r != ".." && !strings.HasPrefix(r, "../") && !filepath.IsAbs(r)
 }
 
 // cleanErr drops the absolute path from an *fs.PathError.

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-func writeTree(t *testing.T, root string, files map[string]string) {
+func writeTree(t testing.TB, root string, files map[string]string) {
 	t.Helper()
 	for p, data := range files {
 		abs := filepath.Join(root, filepath.FromSlash(p))

@@ -4,10 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"github.com/bmatcuk/doublestar/v4"
-	"io"
-	"os"
+	"io/fs"
 	"path"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -24,8 +22,9 @@ type Index struct {
 
 	byPath map[string]*Document
 	byKind map[Kind][]*Document
-	// exists caches Exists: repo-relative path → 0 missing, 1 file, 2 folder
-	exists sync.Map
+	// res resolves paths inside Root for Exists, caching each one
+	res     *resolver
+	resOnce sync.Once
 	// byBase maps a file name to the documents of that name
 	byBase map[string][]*Document
 	// cache holds values derived from the whole index (see Cached)
@@ -63,6 +62,7 @@ type LoadOptions struct {
 // Load discovers and parses every file under root, in parallel.
 func Load(root string, opt LoadOptions) *Index {
 	idx := &Index{Root: root}
+	res := idx.resolver()
 	maxSize := opt.MaxFileSize
 	if maxSize <= 0 {
 		maxSize = DefaultMaxFileSize
@@ -79,7 +79,7 @@ func Load(root string, opt LoadOptions) *Index {
 		go func() {
 			defer wg.Done()
 			for f := range work {
-				doc, ferr := loadOne(f, opt, maxSize)
+				doc, ferr := loadOne(res, f, opt, maxSize)
 				mu.Lock()
 				if doc != nil {
 					idx.Docs = append(idx.Docs, doc)
@@ -92,7 +92,7 @@ func Load(root string, opt LoadOptions) *Index {
 		}()
 	}
 	seen := map[string]bool{}
-	walkRepo(root, func(f Discovered) {
+	walkRepo(res, func(f Discovered) {
 		if !selected(f.Rel, opt.Include, opt.Exclude) {
 			return
 		}
@@ -132,17 +132,13 @@ func Load(root string, opt LoadOptions) *Index {
 }
 
 // loadOne reads (or takes from the overlay) and parses one file.
-func loadOne(f Discovered, opt LoadOptions, maxSize int64) (*Document, *FileError) {
+func loadOne(res *resolver, f Discovered, opt LoadOptions, maxSize int64) (*Document, *FileError) {
 	src, ok := opt.Overlay[f.Rel]
 	if !ok {
 		var err error
-		src, err = readLimited(f.Abs, maxSize)
+		src, err = res.readFile(f.Rel, maxSize)
 		if err != nil {
-			var tl *tooLarge
-			if errors.As(err, &tl) {
-				return nil, &FileError{Path: f.Rel, Msg: fmt.Sprintf("skipped: %s is larger than the %s limit", humanSize(tl.size), humanSize(maxSize))}
-			}
-			return nil, &FileError{Path: f.Rel, Msg: "cannot read: " + Err2Msg(cleanErr(err))}
+			return nil, &FileError{Path: f.Rel, Msg: ReadErrMsg(err)}
 		}
 	}
 	kind := KindOf(f.Rel, nil)
@@ -152,33 +148,17 @@ func loadOne(f Discovered, opt LoadOptions, maxSize int64) (*Document, *FileErro
 	return Parse(f.Rel, kind, src), nil
 }
 
-type tooLarge struct{ size int64 }
-
-func (e *tooLarge) Error() string { return "too large" }
-
-// readLimited reads a file unless it is larger than max.
-func readLimited(name string, max int64) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
+// ReadErrMsg renders an error from ReadFile for a plugin author.
+func ReadErrMsg(err error) string {
+	var tl *TooLargeError
+	var nr *NotRegularError
+	switch {
+	case errors.As(err, &tl):
+		return "skipped: " + tl.Error()
+	case errors.As(err, &nr), errors.Is(err, ErrOutside):
+		return err.Error()
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
-		return nil, errors.New("is a directory")
-	}
-	if st.Size() > max {
-		return nil, &tooLarge{st.Size()}
-	}
-	buf := make([]byte, st.Size())
-	n, err := io.ReadFull(f, buf)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return nil, err
-	}
-	return buf[:n], nil
+	return "cannot read: " + Err2Msg(cleanErr(err))
 }
 
 // Selected reports whether a file is indexed under the config's include
@@ -258,9 +238,11 @@ func (idx *Index) finish() {
 }
 
 // Exists reports whether repo-relative path rel names a file or folder in
-// the repo (an indexed document, or anything on disk). It only looks at
-// the file system entry, never reads it, and callers must pass paths that
-// stay inside the root. Results are cached.
+// the repo (an indexed document, or anything on disk). Symlinks are
+// followed only while they stay inside the root: a path through one that
+// leaves it does not exist, and nothing beyond that symlink is looked at.
+// It never opens the file. Results are cached, folders included, so each
+// folder is looked at once per index.
 func (idx *Index) Exists(rel string) (exists, isDir bool) {
 	rel = path.Clean(rel)
 	if rel == "." || rel == "" {
@@ -269,21 +251,27 @@ func (idx *Index) Exists(rel string) (exists, isDir bool) {
 	if _, ok := idx.byPath[rel]; ok {
 		return true, false
 	}
-	if v, ok := idx.exists.Load(rel); ok {
-		k := v.(int)
-		return k > 0, k == 2
+	if idx.Root == "" {
+		return false, false
 	}
-	k := 0
-	if idx.Root != "" {
-		if st, err := os.Lstat(filepath.Join(idx.Root, filepath.FromSlash(rel))); err == nil {
-			k = 1
-			if st.IsDir() {
-				k = 2
-			}
-		}
+	_, fi, err := idx.resolver().resolve(rel)
+	if err != nil {
+		return false, false
 	}
-	idx.exists.Store(rel, k)
-	return k > 0, k == 2
+	return true, fi.IsDir()
+}
+
+// Stat returns what repo-relative path rel names on disk, resolved as
+// Exists does; its error is ErrOutside for a path that leaves the repo
+// through a symlink.
+func (idx *Index) Stat(rel string) (fs.FileInfo, error) {
+	_, fi, err := idx.resolver().resolve(rel)
+	return fi, err
+}
+
+func (idx *Index) resolver() *resolver {
+	idx.resOnce.Do(func() { idx.res = newResolver(idx.Root) })
+	return idx.res
 }
 
 // ByBase returns the documents whose file name is base.

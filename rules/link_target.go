@@ -2,6 +2,7 @@ package rules
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path"
 	"regexp"
@@ -67,6 +68,10 @@ func checkPath(p *Pass, start, end int, written, target string, fixable bool) {
 				return
 			}
 		}
+	}
+	if _, err := p.Index.Stat(rel); errors.Is(err, parser.ErrOutside) {
+		p.Reportf(start, end, "link `%s` goes through a symlink that points outside the repo; mdcontract never follows it, and what it reaches depends on the machine: link to a file inside the repo", written)
+		return
 	}
 	msg := fmt.Sprintf("link target `%s` does not exist", target)
 	switch root := p.Index.PluginRootOf(d.Path); {

@@ -58,10 +58,14 @@ func writeBaseline(file string, idx *parser.Index, ds []rules.Diagnostic) error 
 	return os.Rename(tmp.Name(), file)
 }
 
+// maxBaselineSize bounds the baseline file read (a finding takes about
+// 200 bytes in it: room for some 300,000).
+const maxBaselineSize = 64 << 20
+
 // applyBaseline drops the findings the baseline file holds (each entry
 // absorbs one finding) and returns the rest and how many were dropped.
 func applyBaseline(file string, idx *parser.Index, ds []rules.Diagnostic) ([]rules.Diagnostic, int, error) {
-	data, err := os.ReadFile(file)
+	data, err := parser.ReadNamed(idx.Root, file, maxBaselineSize)
 	if err != nil {
 		return nil, 0, usageError{fmt.Sprintf("--baseline %s: %v", file, cleanPathErr(err))}
 	}

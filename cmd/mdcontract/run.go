@@ -233,7 +233,11 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error
 		if err != nil {
 			return exitUsage, err
 		}
-		buf, err := io.ReadAll(stdin)
+		buf, err := parser.ReadLimited(stdin, load.MaxFileSize)
+		var tl *parser.TooLargeError
+		if errors.As(err, &tl) {
+			return exitUsage, fmt.Errorf("--stdin-filename %s: standard input is %s (max-file-size in the config); not checked", o.stdinFilename, tl.Error())
+		}
 		if err != nil {
 			return exitUsage, fmt.Errorf("reading standard input: %w", err)
 		}

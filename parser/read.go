@@ -1,0 +1,318 @@
+package parser
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// Every read of repo content goes through this file: ReadFile and Stat
+// for paths inside the repo (discovery, the language server, link and §
+// resolution), ReadNamed for a file the user named on the command line,
+// ReadLimited for a stream (standard input). Paths inside the repo are
+// resolved one component at a time: a symlink is followed only when it
+// points inside the root, and the OS is never handed a path with a symlink
+// in it, so no path taken from content can probe or read outside the repo.
+// Only regular files are opened (never a FIFO, a device or a socket), and
+// never more than the size limit is read.
+
+// ErrOutside is the error for a path that leaves the repo, directly or
+// through a symlink.
+var ErrOutside = errors.New("symlink points outside the repo; not read")
+
+// errLoop is the error for too many symlinks in a row.
+var errLoop = errors.New("too many links")
+
+// maxHops bounds the symlinks followed to resolve one path, as the OS
+// does.
+const maxHops = 40
+
+// TooLargeError is the error for a file or stream over the size limit.
+type TooLargeError struct {
+	Size int64 // the file's size, or -1 when unknown (a stream)
+	Max  int64
+}
+
+func (e *TooLargeError) Error() string {
+	if e.Size < 0 {
+		return fmt.Sprintf("larger than the %s limit", humanSize(e.Max))
+	}
+	return fmt.Sprintf("%s is larger than the %s limit", humanSize(e.Size), humanSize(e.Max))
+}
+
+// NotRegularError is the error for a path that names something other
+// than a regular file or folder (a named pipe, a device, a socket).
+type NotRegularError struct{ Mode fs.FileMode }
+
+func (e *NotRegularError) Error() string {
+	return "not a regular file (" + modeName(e.Mode) + "); not read"
+}
+
+func modeName(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "mode " + m.String()
+}
+
+// ReadFile reads the file at slash-separated rel inside root, resolving
+// symlinks inside the root only, refusing anything that is not a regular
+// file, and reading at most max bytes (a larger file is a *TooLargeError).
+// max <= 0 means DefaultMaxFileSize.
+func ReadFile(root, rel string, max int64) ([]byte, error) {
+	return newResolver(root).readFile(rel, max)
+}
+
+// Stat returns what the slash-separated path rel inside root names, with
+// symlinks resolved inside the root only (a path leaving it is
+// ErrOutside, never probed beyond the symlink). It never opens the file.
+func Stat(root, rel string) (fs.FileInfo, error) {
+	_, fi, err := newResolver(root).resolve(rel)
+	return fi, err
+}
+
+// ReadNamed reads a file the user named on the command line (--config,
+// --baseline): name is absolute or relative to the working directory. A
+// name inside root is repo content and is read as ReadFile reads it (a
+// symlink there that leaves the repo is not followed); a name outside the
+// root is read where it is, by the user's choice. Either way it must be a
+// regular file, and at most max bytes are read. max <= 0 means
+// DefaultMaxFileSize.
+func ReadNamed(root, name string, max int64) ([]byte, error) {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return nil, err
+	}
+	if root != "" {
+		if ar, err := filepath.Abs(root); err == nil {
+			if rel, err := filepath.Rel(ar, abs); err == nil {
+				if rel, err := cleanRel(rel); err == nil && rel != "" {
+					return ReadFile(ar, rel, max)
+				}
+			}
+		}
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, err
+	}
+	return readRegular(abs, fi, max)
+}
+
+// ReadLimited reads r to its end, or fails with a *TooLargeError as soon
+// as more than max bytes came (it never reads more than max+1).
+// max <= 0 means DefaultMaxFileSize.
+func ReadLimited(r io.Reader, max int64) ([]byte, error) {
+	if max <= 0 {
+		max = DefaultMaxFileSize
+	}
+	buf, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(buf)) > max {
+		return nil, &TooLargeError{Size: -1, Max: max}
+	}
+	return buf, nil
+}
+
+// readRegular opens name, which fi (from Lstat or Stat) says is a regular
+// file, checks that the file opened is that same regular file, and reads
+// at most max bytes.
+func readRegular(name string, fi fs.FileInfo, max int64) ([]byte, error) {
+	if max <= 0 {
+		max = DefaultMaxFileSize
+	}
+	if !fi.Mode().IsRegular() {
+		if fi.IsDir() {
+			return nil, errors.New("is a directory")
+		}
+		return nil, &NotRegularError{fi.Mode()}
+	}
+	if fi.Size() > max {
+		return nil, &TooLargeError{Size: fi.Size(), Max: max}
+	}
+	// Non-blocking: should the file have been swapped for a FIFO since
+	// it was looked at, opening it does not wait for a writer.
+	f, err := os.OpenFile(name, os.O_RDONLY|openNonBlock, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() || !os.SameFile(fi, st) {
+		return nil, errors.New("changed while being read; not read")
+	}
+	if st.Size() > max {
+		return nil, &TooLargeError{Size: st.Size(), Max: max}
+	}
+	var b bytes.Buffer
+	b.Grow(int(st.Size()) + bytes.MinRead)
+	if _, err := b.ReadFrom(io.LimitReader(f, max+1)); err != nil {
+		return nil, err
+	}
+	if int64(b.Len()) > max { // it grew while being read
+		return nil, &TooLargeError{Size: int64(b.Len()), Max: max}
+	}
+	return b.Bytes(), nil
+}
+
+// resolver resolves repo-relative paths inside one root, caching each
+// path it resolved (folders included), so that a run looks at every
+// folder once. It is safe for concurrent use.
+type resolver struct {
+	root     string // as given, absolute when it could be made so
+	realRoot string // root with its own symlinks resolved
+	cache    sync.Map
+	rootInfo fs.FileInfo
+	rootErr  error
+}
+
+type resolved struct {
+	real string // the path with every symlink resolved, relative to the root
+	fi   fs.FileInfo
+	err  error
+}
+
+func newResolver(root string) *resolver {
+	r := &resolver{root: root}
+	if root == "" { // no repo: nothing resolves
+		r.rootErr = fs.ErrNotExist
+		return r
+	}
+	if abs, err := filepath.Abs(root); err == nil {
+		r.root = abs
+	}
+	r.realRoot = r.root
+	if real, err := filepath.EvalSymlinks(r.root); err == nil {
+		r.realRoot = real
+	}
+	r.rootInfo, r.rootErr = os.Stat(r.realRoot)
+	return r
+}
+
+// abs turns a resolved repo-relative path into one for the OS.
+func (r *resolver) abs(real string) string {
+	if real == "" {
+		return r.realRoot
+	}
+	return filepath.Join(r.realRoot, filepath.FromSlash(real))
+}
+
+// cleanRel makes rel a clean repo-relative path ("" for the root), or fails
+// when it leaves the root.
+func cleanRel(rel string) (string, error) {
+	rel = path.Clean(filepath.ToSlash(rel))
+	if rel == "." {
+		return "", nil
+	}
+	if path.IsAbs(rel) || filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", ErrOutside
+	}
+	return rel, nil
+}
+
+// resolve returns the real repo-relative path that rel names, what is
+// there, or why it cannot be had.
+func (r *resolver) resolve(rel string) (string, fs.FileInfo, error) {
+	rel, err := cleanRel(rel)
+	if err != nil {
+		return "", nil, err
+	}
+	res := r.walk(rel, 0)
+	return res.real, res.fi, res.err
+}
+
+// walk resolves a clean repo-relative path; hops counts the symlinks
+// followed so far.
+func (r *resolver) walk(rel string, hops int) resolved {
+	if rel == "" {
+		return resolved{fi: r.rootInfo, err: r.rootErr}
+	}
+	if v, ok := r.cache.Load(rel); ok {
+		return v.(resolved)
+	}
+	res := r.step(rel, hops)
+	r.cache.Store(rel, res)
+	return res
+}
+
+func (r *resolver) step(rel string, hops int) resolved {
+	parent, name := path.Split(rel)
+	p := r.walk(strings.TrimSuffix(parent, "/"), hops)
+	if p.err != nil {
+		return p
+	}
+	if !p.fi.IsDir() {
+		return resolved{err: fs.ErrNotExist}
+	}
+	cur := name
+	if p.real != "" {
+		cur = p.real + "/" + name
+	}
+	// p.real holds no symlink, so the OS follows none here.
+	fi, err := os.Lstat(r.abs(cur))
+	if err != nil {
+		return resolved{err: cleanErr(err)}
+	}
+	if fi.Mode()&fs.ModeSymlink == 0 {
+		return resolved{real: cur, fi: fi}
+	}
+	if hops >= maxHops {
+		return resolved{err: errLoop}
+	}
+	target, err := os.Readlink(r.abs(cur))
+	if err != nil {
+		return resolved{err: cleanErr(err)}
+	}
+	t, err := r.inside(p.real, target)
+	if err != nil {
+		return resolved{err: err}
+	}
+	return r.walk(t, hops+1)
+}
+
+// inside turns a symlink's target, read in the folder dir (a resolved
+// repo-relative path), into a clean repo-relative path, or fails when it
+// points out of the root. dir holds no symlink, so ".." is its parent.
+func (r *resolver) inside(dir, target string) (string, error) {
+	if filepath.IsAbs(target) {
+		for _, root := range []string{r.realRoot, r.root} {
+			if rel, err := filepath.Rel(root, target); err == nil {
+				if rel, err := cleanRel(rel); err == nil {
+					return rel, nil
+				}
+			}
+		}
+		return "", ErrOutside
+	}
+	return cleanRel(path.Join(dir, filepath.ToSlash(target)))
+}
+
+// readFile reads rel as ReadFile does.
+func (r *resolver) readFile(rel string, max int64) ([]byte, error) {
+	real, fi, err := r.resolve(rel)
+	if err != nil {
+		return nil, err
+	}
+	return readRegular(r.abs(real), fi, max)
+}
