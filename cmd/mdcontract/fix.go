@@ -8,6 +8,7 @@ import (
 	"github.com/mdcontract/mdcontract/fix"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
+	"github.com/mdcontract/mdcontract/textsafe"
 )
 
 func sourceOf(idx *parser.Index) func(string) []byte {
@@ -25,13 +26,15 @@ func showDiff(idx *parser.Index, res *rules.Result, stdout, stderr io.Writer) in
 	plans := fix.Plan(res.Diagnostics, sourceOf(idx))
 	n := 0
 	for _, ff := range plans {
-		fmt.Fprint(stdout, fix.Unified(ff.Path, ff.Old, ff.New))
+		// The diff quotes the file: a block through the gate, its path on
+		// one line.
+		fmt.Fprint(stdout, textsafe.Text(fix.Unified(textsafe.Line(ff.Path), ff.Old, ff.New)))
 		for _, s := range ff.Skipped {
-			fmt.Fprintf(stderr, "mdcontract: %s\n", s)
+			sayf(stderr, "mdcontract: %s", s)
 		}
 		n += ff.Applied
 	}
-	fmt.Fprintf(stderr, "mdcontract: %d fixes in %d files (nothing written; --fix applies them)\n", n, len(plans))
+	sayf(stderr, "mdcontract: %d fixes in %d files (nothing written; --fix applies them)", n, len(plans))
 	for _, d := range res.Diagnostics {
 		if d.Severity == rules.Error {
 			return exitFindings
@@ -47,7 +50,7 @@ func applyFixes(idx *parser.Index, res *rules.Result, stderr io.Writer) (int, er
 	files := 0
 	for _, ff := range plans {
 		for _, s := range ff.Skipped {
-			fmt.Fprintf(stderr, "mdcontract: %s\n", s)
+			sayf(stderr, "mdcontract: %s", s)
 		}
 		if string(ff.New) == string(ff.Old) {
 			continue
@@ -58,6 +61,6 @@ func applyFixes(idx *parser.Index, res *rules.Result, stderr io.Writer) (int, er
 		n += ff.Applied
 		files++
 	}
-	fmt.Fprintf(stderr, "mdcontract: fixed %d findings in %d files\n", n, files)
+	sayf(stderr, "mdcontract: fixed %d findings in %d files", n, files)
 	return n, nil
 }
