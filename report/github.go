@@ -69,12 +69,11 @@ func (GitHub) Print(w io.Writer, r *Run) error {
 		for _, rel := range d.Related {
 			msg += fmt.Sprintf("\n%s:%d: %s", textsafe.Line(rel.Path), rel.Line, textsafe.Line(rel.Message))
 		}
-		bw.WriteString(Command(cmd, [][2]string{
+		fmt.Fprintln(bw, Command(cmd, [][2]string{
 			{"file", d.Path}, {"line", strconv.Itoa(d.Line)}, {"col", strconv.Itoa(d.Column)},
 			{"endLine", strconv.Itoa(d.EndLine)}, {"endColumn", strconv.Itoa(d.EndColumn)},
 			{"title", d.Rule.ID + "/" + d.Rule.Name},
 		}, msg))
-		bw.WriteByte('\n')
 	}
 	return bw.Flush()
 }

@@ -80,7 +80,7 @@ func firstUnsafe(s string, block bool) int {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 || Unsafe(r) && !(block && kept(s, i)) {
+		if r == utf8.RuneError && n == 1 || Unsafe(r) && (!block || !kept(s, i)) {
 			return i
 		}
 		i += n

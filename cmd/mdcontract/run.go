@@ -160,8 +160,9 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, err error) {
-	// The flag package echoes arguments (which a workflow may take from
-	// file names): its output passes through the gate too.
+	// The flag package echoes a bad argument (which a workflow may take
+	// from file names) before its usage: that line is dropped here and
+	// printed through the gate as a usage error; the usage is ours.
 	var flagOut bytes.Buffer
 	fs, o := checkFlags(&flagOut)
 	defer func() {
@@ -170,7 +171,11 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		}
 	}()
 	paths, err := parseInterspersed(fs, args)
-	io.WriteString(stderr, textsafe.Text(flagOut.String()))
+	out := flagOut.String()
+	if err != nil {
+		out = strings.TrimPrefix(out, err.Error()+"\n")
+	}
+	fmt.Fprint(stderr, textsafe.Text(out))
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK, nil
