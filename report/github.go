@@ -21,7 +21,10 @@ func init() { register("github", GitHub{}) }
 
 // Command is one workflow command, `::name props::message`, with cmd
 // "error", "warning" or "notice"; props are key=value pairs in order. Keys
-// are the caller's own; values and the message are made safe here.
+// are the caller's own; values and the message are made safe here: values
+// through textsafe.Line, the message through textsafe.Text, so only its
+// line breaks survive, as %0A (give each line through textsafe.Line when
+// its breaks are not all yours).
 func Command(cmd string, props [][2]string, msg string) string {
 	var b strings.Builder
 	b.WriteString("::")
@@ -37,7 +40,7 @@ func Command(cmd string, props [][2]string, msg string) string {
 		b.WriteString(escapeProperty(textsafe.Line(p[1])))
 	}
 	b.WriteString("::")
-	b.WriteString(escapeData(msg))
+	b.WriteString(escapeData(textsafe.Text(msg)))
 	return b.String()
 }
 

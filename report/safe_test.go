@@ -188,3 +188,11 @@ func TestHostileJUnit(t *testing.T) {
 		t.Errorf("JUnit case: file %q, message %q", c.File, c.Failure.Message)
 	}
 }
+
+func TestCommand(t *testing.T) {
+	got := Command("error", [][2]string{{"file", "a,b:c\n.md"}, {"line", "3"}}, "first\x1b[2J\r\n::error::x 100%0A")
+	want := `::error file=a%2Cb%3Ac\n.md,line=3::first\x1b[2J%0D%0A::error::x 100%250A`
+	if got != want {
+		t.Errorf("Command =\n%q\nwant\n%q", got, want)
+	}
+}
