@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/mdcontract/mdcontract/textsafe"
 )
 
 // JSON-RPC 2.0 and LSP error codes.
@@ -131,6 +133,9 @@ func (w *writer) write(v any) error {
 	if err != nil {
 		return err
 	}
+	// Exact values, but no raw control, bidi or format character on the
+	// wire (a client may log the traffic).
+	body = textsafe.JSON(body)
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "Content-Length: %d\r\n\r\n", len(body))
 	buf.Write(body)

@@ -22,6 +22,7 @@ import (
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
+	"github.com/mdcontract/mdcontract/textsafe"
 )
 
 // Options configure a server.
@@ -106,8 +107,24 @@ type fixable struct {
 	edits []TextEdit
 }
 
+// configErrorText is a config error for the client and the log: one line
+// per error, each through textsafe.Line (the line breaks are ours).
+func configErrorText(err error) string {
+	var ce config.Errors
+	if !errors.As(err, &ce) {
+		return textsafe.Line(err.Error())
+	}
+	lines := make([]string, len(ce))
+	for i, e := range ce {
+		lines[i] = textsafe.Line(e.Error())
+	}
+	return strings.Join(lines, "\n")
+}
+
+// logf writes one line to the log through textsafe.Line: it quotes paths,
+// URIs and config text, which must not forge lines or move a terminal.
 func (s *server) logf(format string, args ...any) {
-	fmt.Fprintf(s.opt.Log, "mdcontract lsp: "+format+"\n", args...)
+	fmt.Fprintf(s.opt.Log, "mdcontract lsp: %s\n", textsafe.Line(fmt.Sprintf(format, args...)))
 }
 
 func (s *server) run(r io.Reader) int {
@@ -163,7 +180,8 @@ func (s *server) run(r io.Reader) int {
 func (s *server) safely(what string, fn func()) (ok bool) {
 	defer func() {
 		if v := recover(); v != nil {
-			s.logf("internal error while %s: %v\n%s", what, v, debug.Stack())
+			fmt.Fprintf(s.opt.Log, "mdcontract lsp: %s\n%s", textsafe.Line(fmt.Sprintf("internal error while %s: %v", what, v)),
+				textsafe.Text(string(debug.Stack())))
 			ok = false
 		}
 	}()
@@ -311,14 +329,14 @@ func (s *server) initialize(p *initializeParams) initializeResult {
 	if path := config.Find(s.root, s.root, ""); path != "" {
 		c, err := config.Load(path, s.root)
 		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("mdcontract: the config has errors, checking without it:\n%v", err))
+			warnings = append(warnings, "mdcontract: the config has errors, checking without it:\n"+configErrorText(err))
 		} else {
 			cfg = c
 		}
 	}
 	settings, err := rules.Setup(cfg)
 	if err != nil {
-		warnings = append(warnings, fmt.Sprintf("mdcontract: the config has errors, checking without it:\n%v", err))
+		warnings = append(warnings, "mdcontract: the config has errors, checking without it:\n"+configErrorText(err))
 		cfg = nil
 		settings, _ = rules.Setup(nil)
 	}
@@ -346,7 +364,9 @@ func (s *server) initialize(p *initializeParams) initializeResult {
 	s.after = append(s.after, logMessage{Type: messageInfo, Message: fmt.Sprintf("mdcontract %s: indexed %d files under %s in %s",
 		s.opt.Version, len(s.idx.Docs), s.root, time.Since(start).Round(time.Millisecond))})
 	for _, w := range warnings {
-		s.logf("%s", w)
+		for _, line := range strings.Split(w, "\n") {
+			s.logf("%s", line)
+		}
 		s.after = append(s.after, showMessage{Type: messageError, Message: w})
 	}
 	return initializeResult{
@@ -589,7 +609,7 @@ func (s *server) check() {
 		})
 		for _, msg := range res.Internal {
 			s.logf("%s", msg)
-			s.notify("window/logMessage", logMessage{Type: messageError, Message: msg})
+			s.notify("window/logMessage", logMessage{Type: messageError, Message: textsafe.Line(msg)})
 		}
 	} else {
 		res = &rules.Result{}
@@ -691,7 +711,7 @@ func (c *converter) diagnostic(d rules.Diagnostic) Diagnostic {
 		Severity: severity(d.Severity),
 		Code:     d.Rule.ID + "/" + d.Rule.Name,
 		Source:   "mdcontract",
-		Message:  d.Message,
+		Message:  textsafe.Line(d.Message),
 		Data:     &DiagnosticData{Rule: d.Rule.ID, Name: d.Rule.Name, Contract: d.Contract, Fixable: len(d.Fix) > 0},
 	}
 	if c.s.opt.DocsURL != "" {
@@ -714,7 +734,7 @@ func (c *converter) diagnostic(d rules.Diagnostic) Diagnostic {
 		}
 		out.RelatedInformation = append(out.RelatedInformation, DiagnosticRelatedInformation{
 			Location: Location{URI: c.uriOf(r.Path), Range: Range{Start: pos, End: pos}},
-			Message:  msg,
+			Message:  textsafe.Line(msg),
 		})
 	}
 	return out

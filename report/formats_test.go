@@ -113,7 +113,7 @@ func TestGitHubEscaping(t *testing.T) {
 	if err := (GitHub{}).Print(&buf, run); err != nil {
 		t.Fatal(err)
 	}
-	want := "::error file=a%2Cb%3Ac.md,line=3,col=1,endLine=3,endColumn=9,title=MC201/anchor-balance::100%25 broken%0Asecond line%0Ab.md:7: canonical copy\n"
+	want := "::error file=a%2Cb%3Ac.md,line=3,col=1,endLine=3,endColumn=9,title=MC201/anchor-balance::100%25 broken\\nsecond line%0Ab.md:7: canonical copy\n"
 	if buf.String() != want {
 		t.Errorf("got\n%q\nwant\n%q", buf.String(), want)
 	}

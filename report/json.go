@@ -1,11 +1,18 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
+
+	"github.com/mdcontract/mdcontract/textsafe"
 )
 
-// JSON prints the run as the version 1 JSON document (DESIGN §4).
+// JSON prints the run as the version 1 JSON document (DESIGN §4). It is for
+// programs: paths are exact, so a reader can open the file; messages and
+// contract names are text for people and pass through textsafe.Line as in
+// every other format. The document is written by writeJSON, so no unsafe
+// character appears raw in it (each is a JSON \u escape).
 type JSON struct{}
 
 func init() { register("json", JSON{}) }
@@ -58,15 +65,26 @@ func (JSON) Print(w io.Writer, r *Run) error {
 		jd := jsonDiag{
 			Path: d.Path, Line: d.Line, Column: d.Column, EndLine: d.EndLine, EndColumn: d.EndColumn,
 			Rule: d.Rule.ID, Name: d.Rule.Name, Severity: d.Severity.String(),
-			Contract: d.Contract, Message: d.Message, Fixable: len(d.Fix) > 0,
+			Contract: textsafe.Line(d.Contract), Message: textsafe.Line(d.Message), Fixable: len(d.Fix) > 0,
 		}
 		for _, rel := range d.Related {
-			jd.Related = append(jd.Related, jsonRelated{Path: rel.Path, Line: rel.Line, Column: rel.Column, Message: rel.Message})
+			jd.Related = append(jd.Related, jsonRelated{Path: rel.Path, Line: rel.Line, Column: rel.Column, Message: textsafe.Line(rel.Message)})
 		}
 		doc.Diagnostics = append(doc.Diagnostics, jd)
 	}
-	enc := json.NewEncoder(w)
+	return writeJSON(w, doc)
+}
+
+// writeJSON writes v indented, then passes it through textsafe.JSON: the
+// values are exact, the bytes hold no control, bidi or format character.
+func writeJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(doc)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(textsafe.JSON(buf.Bytes()))
+	return err
 }

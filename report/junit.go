@@ -6,11 +6,13 @@ import (
 	"io"
 
 	"github.com/mdcontract/mdcontract/rules"
+	"github.com/mdcontract/mdcontract/textsafe"
 )
 
 // JUnit prints a JUnit XML report: a test case per checked file that passes,
 // and one per finding; errors are failures, warnings and infos pass with
-// their text as output.
+// their text as output. Paths and messages pass through textsafe.Line,
+// which also keeps out the characters XML 1.0 cannot hold.
 type JUnit struct{}
 
 func init() { register("junit", JUnit{}) }
@@ -52,16 +54,17 @@ func (JUnit) Print(w io.Writer, r *Run) error {
 	withFindings := map[string]bool{}
 	for _, d := range r.Diagnostics {
 		withFindings[d.Path] = true
-		text := fmt.Sprintf("%s:%d:%d: %s: %s [%s/%s]", d.Path, d.Line, d.Column, d.Severity, d.Message, d.Rule.ID, d.Rule.Name)
+		path, msg := textsafe.Line(d.Path), textsafe.Line(d.Message)
+		text := fmt.Sprintf("%s:%d:%d: %s: %s [%s/%s]", path, d.Line, d.Column, d.Severity, msg, d.Rule.ID, d.Rule.Name)
 		for _, rel := range d.Related {
-			text += fmt.Sprintf("\n    %s:%d: %s", rel.Path, rel.Line, rel.Message)
+			text += fmt.Sprintf("\n    %s:%d: %s", textsafe.Line(rel.Path), rel.Line, textsafe.Line(rel.Message))
 		}
 		c := junitCase{
-			Name:      fmt.Sprintf("%s:%d:%d %s/%s", d.Path, d.Line, d.Column, d.Rule.ID, d.Rule.Name),
-			Classname: d.Path, File: d.Path, Line: d.Line,
+			Name:      fmt.Sprintf("%s:%d:%d %s/%s", path, d.Line, d.Column, d.Rule.ID, d.Rule.Name),
+			Classname: path, File: path, Line: d.Line,
 		}
 		if d.Severity == rules.Error {
-			c.Failure = &junitFailure{Message: d.Message, Type: d.Rule.ID + "/" + d.Rule.Name, Text: text}
+			c.Failure = &junitFailure{Message: msg, Type: d.Rule.ID + "/" + d.Rule.Name, Text: text}
 			suite.Fails++
 		} else {
 			c.Output = text
@@ -70,7 +73,8 @@ func (JUnit) Print(w io.Writer, r *Run) error {
 	}
 	for _, p := range r.Paths {
 		if !withFindings[p] {
-			suite.Cases = append(suite.Cases, junitCase{Name: p, Classname: p, File: p})
+			sp := textsafe.Line(p)
+			suite.Cases = append(suite.Cases, junitCase{Name: sp, Classname: sp, File: sp})
 		}
 	}
 	if len(suite.Cases) == 0 {

@@ -1,15 +1,18 @@
 package report
 
 import (
-	"encoding/json"
 	"io"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/rules"
+	"github.com/mdcontract/mdcontract/textsafe"
 )
 
 // SARIF prints a SARIF 2.1.0 log: rule metadata from the embedded docs,
-// related locations, and fixes where a finding has one.
+// related locations, and fixes where a finding has one. Messages pass
+// through textsafe.Line (code scanning shows them to people); artifact
+// URIs are percent-encoded relative references (uriRef); the replacement
+// text of a fix is exact, written by writeJSON with \u escapes.
 type SARIF struct{}
 
 func init() { register("sarif", SARIF{}) }
@@ -155,23 +158,23 @@ func (SARIF) Print(w io.Writer, r *Run) error {
 		s := src(d.Path)
 		res := sarifResult{
 			RuleID: d.Rule.ID, RuleIndex: index[d.Rule.ID], Level: sarifLevel(d.Severity),
-			Message: sarifMsg{Text: d.Message},
+			Message: sarifMsg{Text: textsafe.Line(d.Message)},
 			Locations: []sarifLocation{{Physical: sarifPhysical{
-				Artifact: sarifArtifact{URI: d.Path, URIBaseID: "%SRCROOT%"},
+				Artifact: sarifArtifact{URI: uriRef(d.Path), URIBaseID: "%SRCROOT%"},
 				Region: &sarifRegion{StartLine: d.Line, StartColumn: utf16Col(s, d.Line, d.Column),
 					EndLine: d.EndLine, EndColumn: utf16Col(s, d.EndLine, d.EndColumn)},
 			}}},
 		}
 		for i, rel := range d.Related {
-			loc := sarifLocation{ID: i + 1, Message: &sarifMsg{Text: rel.Message},
-				Physical: sarifPhysical{Artifact: sarifArtifact{URI: rel.Path, URIBaseID: "%SRCROOT%"}}}
+			loc := sarifLocation{ID: i + 1, Message: &sarifMsg{Text: textsafe.Line(rel.Message)},
+				Physical: sarifPhysical{Artifact: sarifArtifact{URI: uriRef(rel.Path), URIBaseID: "%SRCROOT%"}}}
 			if rel.Line > 0 {
 				loc.Physical.Region = &sarifRegion{StartLine: rel.Line, StartColumn: max(1, utf16Col(src(rel.Path), rel.Line, max(rel.Column, 1)))}
 			}
 			res.RelatedLocations = append(res.RelatedLocations, loc)
 		}
 		if len(d.Fix) > 0 {
-			edit := sarifArtifactEdit{Artifact: sarifArtifact{URI: d.Path, URIBaseID: "%SRCROOT%"}}
+			edit := sarifArtifactEdit{Artifact: sarifArtifact{URI: uriRef(d.Path), URIBaseID: "%SRCROOT%"}}
 			for _, e := range d.Fix {
 				edit.Replacements = append(edit.Replacements, sarifReplacement{
 					Deleted:  sarifRegion{ByteOffset: ptr(e.Start), ByteLength: ptr(e.End - e.Start)},
@@ -181,14 +184,11 @@ func (SARIF) Print(w io.Writer, r *Run) error {
 			res.Fixes = []sarifFix{{Description: sarifMsg{Text: "Apply mdcontract's fix"}, Changes: []sarifArtifactEdit{edit}}}
 		}
 		if d.Contract != "" {
-			res.Properties = map[string]string{"contract": d.Contract}
+			res.Properties = map[string]string{"contract": textsafe.Line(d.Contract)}
 		}
 		run.Results = append(run.Results, res)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(sarifLog{
+	return writeJSON(w, sarifLog{
 		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
 		Version: "2.1.0",
 		Runs:    []sarifRun{run},
@@ -218,3 +218,24 @@ func firstParagraph(doc string) string {
 }
 
 func ptr(i int) *int { return &i }
+
+// uriRef writes a repo-relative slash path as a relative URI reference
+// (RFC 3986): every byte but the unreserved characters and `/` is
+// percent-encoded, so `x#1.md`, `q?.md`, `100%.md`, `a b.md` and `a:b.md`
+// name the file and not a fragment, a query or a scheme.
+func uriRef(p string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+			c == '-' || c == '.' || c == '_' || c == '~' || c == '/' {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&0xf])
+	}
+	return b.String()
+}

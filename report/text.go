@@ -7,10 +7,12 @@ import (
 
 	"github.com/fatih/color"
 	"github.com/mdcontract/mdcontract/rules"
+	"github.com/mdcontract/mdcontract/textsafe"
 )
 
 // Text prints `path:line:col: severity: message [ID/name]`, one finding a
-// line, with related locations indented below.
+// line, with related locations indented below. Paths and messages pass
+// through textsafe.Line: a finding is always exactly one line.
 type Text struct{}
 
 func init() { register("text", Text{}) }
@@ -34,16 +36,16 @@ func (Text) Print(w io.Writer, r *Run) error {
 	faint := color.New(color.Faint)
 	for _, d := range r.Diagnostics {
 		fmt.Fprintf(bw, "%s: %s: %s %s\n",
-			paint(bold, fmt.Sprintf("%s:%d:%d", d.Path, d.Line, d.Column)),
+			paint(bold, fmt.Sprintf("%s:%d:%d", textsafe.Line(d.Path), d.Line, d.Column)),
 			paint(sevColor[d.Severity], d.Severity.String()),
-			d.Message,
+			textsafe.Line(d.Message),
 			paint(faint, fmt.Sprintf("[%s/%s]", d.Rule.ID, d.Rule.Name)))
 		for _, rel := range d.Related {
-			loc := fmt.Sprintf("%s:%d:", rel.Path, rel.Line)
+			loc := fmt.Sprintf("%s:%d:", textsafe.Line(rel.Path), rel.Line)
 			if rel.Column > 0 {
-				loc = fmt.Sprintf("%s:%d:%d:", rel.Path, rel.Line, rel.Column)
+				loc = fmt.Sprintf("%s:%d:%d:", textsafe.Line(rel.Path), rel.Line, rel.Column)
 			}
-			fmt.Fprintf(bw, "    %s %s\n", paint(faint, loc), rel.Message)
+			fmt.Fprintf(bw, "    %s %s\n", paint(faint, loc), textsafe.Line(rel.Message))
 		}
 	}
 	return bw.Flush()

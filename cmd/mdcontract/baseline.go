@@ -9,6 +9,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
+	"github.com/mdcontract/mdcontract/textsafe"
 )
 
 // baselineFile is what --write-baseline writes and --baseline reads.
@@ -34,12 +35,13 @@ func writeBaseline(file string, idx *parser.Index, ds []rules.Diagnostic) error 
 	b := baselineFile{Version: 1, Tool: "mdcontract", Findings: []baselineEntry{}}
 	for _, d := range ds {
 		b.Findings = append(b.Findings, baselineEntry{Rule: d.Rule.ID, Name: d.Rule.Name, Path: d.Path,
-			Fingerprint: rules.Fingerprint(idx, d), Line: d.Line, Message: d.Message})
+			Fingerprint: rules.Fingerprint(idx, d), Line: d.Line, Message: textsafe.Line(d.Message)})
 	}
 	data, err := json.MarshalIndent(b, "", "  ")
 	if err != nil {
 		return err
 	}
+	data = textsafe.JSON(data) // people read the file too: no raw control characters
 	tmp, err := os.CreateTemp(filepath.Dir(file), ".mdcontract-baseline-*")
 	if err != nil {
 		return fmt.Errorf("writing the baseline: %w", err)

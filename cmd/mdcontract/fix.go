@@ -8,6 +8,7 @@ import (
 	"github.com/mdcontract/mdcontract/fix"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
+	"github.com/mdcontract/mdcontract/textsafe"
 )
 
 // plan settles the fixes of res (see fix.Settle).
@@ -28,16 +29,18 @@ func showDiff(idx *parser.Index, res *rules.Result, opt rules.Options, stdout, s
 	plans := plan(idx, res, opt)
 	n, files := 0, 0
 	for _, ff := range plans {
-		fmt.Fprint(stdout, fix.Unified(ff.Path, ff.Old, ff.New))
+		// The diff quotes the file: a block through the gate, its path on
+		// one line.
+		fmt.Fprint(stdout, textsafe.Text(fix.Unified(textsafe.Line(ff.Path), ff.Old, ff.New)))
 		for _, s := range ff.Skipped {
-			fmt.Fprintf(stderr, "mdcontract: %s\n", s)
+			sayf(stderr, "mdcontract: %s", s)
 		}
 		if string(ff.New) != string(ff.Old) {
 			n += ff.Applied
 			files++
 		}
 	}
-	fmt.Fprintf(stderr, "mdcontract: %d fixes in %d files (nothing written; --fix applies them)\n", n, files)
+	sayf(stderr, "mdcontract: %d fixes in %d files (nothing written; --fix applies them)", n, files)
 	for _, d := range res.Diagnostics {
 		if d.Severity == rules.Error {
 			return exitFindings
@@ -62,7 +65,7 @@ func applyFixes(idx *parser.Index, res *rules.Result, opt rules.Options, stderr 
 	files := 0
 	for _, ff := range plans {
 		for _, s := range ff.Skipped {
-			fmt.Fprintf(stderr, "mdcontract: %s\n", s)
+			sayf(stderr, "mdcontract: %s", s)
 		}
 		if string(ff.New) == string(ff.Old) {
 			continue
@@ -70,7 +73,7 @@ func applyFixes(idx *parser.Index, res *rules.Result, opt rules.Options, stderr 
 		if err := fix.Write(idx.Root, ff.Path, ff.Old, ff.New); err != nil {
 			var skip *fix.Skip
 			if errors.As(err, &skip) {
-				fmt.Fprintf(stderr, "mdcontract: %s\n", skip)
+				sayf(stderr, "mdcontract: %s", skip)
 				continue
 			}
 			return n, fmt.Errorf("fixing %s: %w", ff.Path, err)
@@ -78,6 +81,6 @@ func applyFixes(idx *parser.Index, res *rules.Result, opt rules.Options, stderr 
 		n += ff.Applied
 		files++
 	}
-	fmt.Fprintf(stderr, "mdcontract: fixed %d findings in %d files\n", n, files)
+	sayf(stderr, "mdcontract: fixed %d findings in %d files", n, files)
 	return n, nil
 }

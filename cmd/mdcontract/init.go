@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -89,6 +88,6 @@ func initConfig(args []string, stdout io.Writer) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s\n", path)
+	sayf(stdout, "wrote %s", path)
 	return nil
 }

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"runtime/debug"
 	"runtime/pprof"
@@ -33,7 +32,7 @@ func profiled(fn func() int) int {
 			err = pprof.StartCPUProfile(f)
 		}
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "mdcontract: cannot write the CPU profile to", p)
+			sayf(os.Stderr, "mdcontract: cannot write the CPU profile to %s", p)
 		} else {
 			defer pprof.StopCPUProfile()
 		}
@@ -49,7 +48,7 @@ func writeMemProfile() {
 	}
 	f, err := os.Create(p)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "mdcontract: cannot write the memory profile to", p)
+		sayf(os.Stderr, "mdcontract: cannot write the memory profile to %s", p)
 		return
 	}
 	defer f.Close()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/report"
 	"github.com/mdcontract/mdcontract/rules"
+	"github.com/mdcontract/mdcontract/textsafe"
 )
 
 // version is the release; -ldflags can override it.
@@ -79,23 +81,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runLSP(stdin, stdout, stderr)
 	}
 	if err != nil {
-		var ue usageError
-		if errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "mdcontract: %s\n", ue.msg)
-			return exitUsage
-		}
-		var ce config.Errors
-		var one *config.Error
-		switch {
-		case errors.As(err, &ce):
-			for _, e := range ce {
-				fmt.Fprintf(stderr, "%s\n", e)
-			}
-		case errors.As(err, &one):
-			fmt.Fprintf(stderr, "%s\n", one)
-		default:
-			fmt.Fprintf(stderr, "mdcontract: %v\n", err)
-		}
+		printError(stderr, err)
 		return exitUsage
 	}
 	return code
@@ -173,9 +159,23 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	fs, o := checkFlags(stderr)
+func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, err error) {
+	// The flag package echoes a bad argument (which a workflow may take
+	// from file names) before its usage: that line is dropped here and
+	// printed through the gate as a usage error; the usage is ours.
+	var flagOut bytes.Buffer
+	fs, o := checkFlags(&flagOut)
+	defer func() {
+		if err != nil && o.format == "github" {
+			err = githubError{err}
+		}
+	}()
 	paths, err := parseInterspersed(fs, args)
+	out := flagOut.String()
+	if err != nil {
+		out = strings.TrimPrefix(out, err.Error()+"\n")
+	}
+	fmt.Fprint(stderr, textsafe.Text(out))
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK, nil
@@ -298,7 +298,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error
 		if err := writeBaseline(o.writeBaseline, idx, res.Diagnostics); err != nil {
 			return exitUsage, err
 		}
-		fmt.Fprintf(stderr, "mdcontract: wrote %d findings to %s\n", len(res.Diagnostics), o.writeBaseline)
+		sayf(stderr, "mdcontract: wrote %d findings to %s", len(res.Diagnostics), o.writeBaseline)
 		return exitOK, nil
 	}
 	r := &report.Run{
@@ -322,10 +322,10 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error
 		if known > 0 {
 			line += fmt.Sprintf(" (%d more in the baseline)", known)
 		}
-		fmt.Fprintf(stderr, "mdcontract: %s\n", line)
+		sayf(stderr, "mdcontract: %s", line)
 	}
 	for _, msg := range res.Internal {
-		fmt.Fprintf(stderr, "mdcontract: %s\n", msg)
+		printFatal(stderr, msg, o.format == "github")
 	}
 	if len(res.Internal) > 0 {
 		return exitUsage, nil

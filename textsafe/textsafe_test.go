@@ -1,0 +1,100 @@
+package textsafe
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestLine(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"plain text, café, 🚨, 👨\u200d👩\u200d👧", "plain text, café, 🚨, 👨\u200d👩\u200d👧"},
+		{"a\nb\r\nc\td", `a\nb\r\nc\td`},
+		{"\x1b[31mred\x1b[0m", `\x1b[31mred\x1b[0m`},
+		{"x\n::error::forged", `x\n::error::forged`},
+		{"del\x7f nul\x00 bell\a", `del\x7f nul\x00 bell\x07`},
+		{"c1 \u0085 \u009b", `c1 \u0085 \u009b`},
+		{"bidi \u202eevil\u202c \u2066iso\u2069", `bidi \u202eevil\u202c \u2066iso\u2069`},
+		{"zwsp\u200b lrm\u200e bom\ufeff shy\u00ad", `zwsp\u200b lrm\u200e bom\ufeff shy\u00ad`},
+		{"ls\u2028ps\u2029", `ls\u2028ps\u2029`},
+		{"tag\U000E0041", `tag\U000e0041`},
+		{"bad \xff\xfe byte", `bad \xff\xfe byte`},
+		{`back\slash stays`, `back\slash stays`},
+	} {
+		if got := Line(c.in); got != c.want {
+			t.Errorf("Line(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestText(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"line 1\n\tline 2\r\nline 3\n", "line 1\n\tline 2\r\nline 3\n"},
+		{"over\rwrite\n", `over\rwrite` + "\n"},
+		{"end\r", `end\r`},
+		{"\x1b]0;title\a\n", `\x1b]0;title\x07` + "\n"},
+		{"\u202e\n", `\u202e` + "\n"},
+	} {
+		if got := Text(c.in); got != c.want {
+			t.Errorf("Text(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestLineLeavesNothingUnsafe: whatever the input, Line's output is
+// printable UTF-8 with no unsafe character.
+func TestLineLeavesNothingUnsafe(t *testing.T) {
+	var all strings.Builder
+	for r := rune(0); r < 0x30000; r++ {
+		if utf8.ValidRune(r) {
+			all.WriteRune(r)
+		}
+	}
+	all.WriteString("\xff\xc0\x80")
+	out := Line(all.String())
+	if !utf8.ValidString(out) {
+		t.Fatal("Line's output is not UTF-8")
+	}
+	for _, r := range out {
+		if Unsafe(r) {
+			t.Fatalf("Line's output holds %U", r)
+		}
+	}
+}
+
+func TestJSON(t *testing.T) {
+	in := "esc\x1b del\x7f c1\u009b bidi\u202e tag\U000E0041 nl\n ls\u2028 é 🚨"
+	b, err := json.MarshalIndent(map[string]string{"m": in}, "", "\t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := JSON(b)
+	for _, r := range string(out) {
+		if Unsafe(r) && r != '\n' && r != '\t' {
+			t.Errorf("JSON output holds %U raw: %s", r, out)
+		}
+	}
+	var back map[string]string
+	if err := json.Unmarshal(out, &back); err != nil {
+		t.Fatalf("JSON output does not decode: %v\n%s", err, out)
+	}
+	if back["m"] != in {
+		t.Errorf("JSON round trip: got %q, want %q", back["m"], in)
+	}
+	if !strings.Contains(string(out), `\u202e`) || !strings.Contains(string(out), `\udb40\udc41`) {
+		t.Errorf("JSON output lacks the \\u escapes: %s", out)
+	}
+	plain := []byte(`{"a": "b"}`)
+	if got := JSON(plain); &got[0] != &plain[0] {
+		t.Error("JSON copied text that needed no change")
+	}
+}
+
+func BenchmarkLine(b *testing.B) {
+	s := strings.Repeat("a plain message about `name` in skills/x/SKILL.md, café ", 100)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		Line(s)
+	}
+}
