@@ -44,8 +44,9 @@ type Discovered struct {
 
 // DiscoverError is a problem met while walking: the path and what happened.
 type DiscoverError struct {
-	Rel string
-	Err error
+	Rel  string
+	Line int // 1-based line the problem is on; 0 for the whole file
+	Err  error
 }
 
 func (e *DiscoverError) Error() string { return fmt.Sprintf("%s: %v", e.Rel, e.Err) }
@@ -79,9 +80,7 @@ func walkRepo(root string, found func(Discovered), fail func(*DiscoverError)) {
 		}
 		for _, e := range entries {
 			if e.Name() == ".gitignore" && e.Type().IsRegular() {
-				if data, err := os.ReadFile(filepath.Join(dir, ".gitignore")); err == nil {
-					ign = append(ign[:len(ign):len(ign)], parseGitignore(rel, data)...)
-				}
+				ign = readGitignore(dir, rel, ign, fail)
 				break
 			}
 		}
@@ -132,6 +131,32 @@ func walkRepo(root string, found func(Discovered), fail func(*DiscoverError)) {
 		}
 	}
 	walk(root, "", nil)
+}
+
+// readGitignore adds the rules of the .gitignore in dir (at rel) to ign.
+// The file is content like any other: read up to a size limit (a larger
+// one is reported and not applied), and a line it cannot use is reported.
+func readGitignore(dir, rel string, ign ignoreSet, fail func(*DiscoverError)) ignoreSet {
+	name := ".gitignore"
+	if rel != "" {
+		name = rel + "/.gitignore"
+	}
+	data, err := readLimited(filepath.Join(dir, ".gitignore"), maxIgnoreFile)
+	if err != nil {
+		var tl *tooLarge
+		if errors.As(err, &tl) {
+			err = fmt.Errorf("not applied: %s is larger than the %s limit for a .gitignore, so the files it ignores are checked", humanSize(tl.size), humanSize(maxIgnoreFile))
+		} else {
+			err = fmt.Errorf("cannot read: %v; its rules are not applied", cleanErr(err))
+		}
+		fail(&DiscoverError{Rel: name, Err: err})
+		return ign
+	}
+	rules, skipped := parseGitignore(rel, data)
+	for _, p := range skipped {
+		fail(&DiscoverError{Rel: name, Line: p.line, Err: errors.New(p.msg)})
+	}
+	return append(ign[:len(ign):len(ign)], rules...)
 }
 
 func relOrDot(rel string) string {

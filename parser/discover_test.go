@@ -133,3 +133,45 @@ func TestIndexReplace(t *testing.T) {
 		t.Errorf("added: %d docs", len(added.Docs))
 	}
 }
+
+// A .gitignore line longer than any path is skipped with a problem on its
+// line; the rules after it still apply (a line-length cliff once dropped
+// them all).
+func TestDiscoverGitignoreLongLine(t *testing.T) {
+	root := t.TempDir()
+	long := strings.Repeat("x", 2<<20)
+	writeTree(t, root, map[string]string{
+		".gitignore": "a.md\n" + long + "\nb.md\r\nsub/\n",
+		"a.md":       "",
+		"b.md":       "",
+		"c.md":       "",
+		"sub/d.md":   "",
+	})
+	files, errs := Discover(root)
+	var got []string
+	for _, f := range files {
+		got = append(got, f.Rel)
+	}
+	if want := []string{"c.md"}; !slices.Equal(got, want) {
+		t.Errorf("discovered %v, want %v", got, want)
+	}
+	if len(errs) != 1 || errs[0].Rel != ".gitignore" || errs[0].Line != 2 || !strings.Contains(errs[0].Err.Error(), "the lines after it still apply") {
+		t.Errorf("errors: %v, want one on .gitignore line 2", errs)
+	}
+}
+
+// A .gitignore over the size limit is not read, and says so.
+func TestDiscoverGitignoreTooLarge(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"sub/.gitignore": "a.md\n" + strings.Repeat("#\n", maxIgnoreFile/2),
+		"sub/a.md":       "",
+	})
+	files, errs := Discover(root)
+	if len(files) != 1 || files[0].Rel != "sub/a.md" {
+		t.Errorf("discovered %v, want sub/a.md", files)
+	}
+	if len(errs) != 1 || errs[0].Rel != "sub/.gitignore" || !strings.Contains(errs[0].Err.Error(), "larger than the 4.0 MiB limit") {
+		t.Errorf("errors: %v, want sub/.gitignore too large", errs)
+	}
+}
