@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -240,5 +241,71 @@ func TestSlugsAndAnchors(t *testing.T) {
 		if !a[want] {
 			t.Errorf("anchor %q missing from %v", want, a)
 		}
+	}
+}
+
+// Merge keys bring in the keys of the mappings they name, after the
+// mapping's own keys (which win), earlier sources winning over later ones,
+// nested merges resolved; each key keeps the position where it is written.
+// Keys that are lists or mappings are kept, marked, with no name.
+func TestFrontmatterMergeAndComplexKeys(t *testing.T) {
+	src := "---\n" +
+		"a: &a {name: from-a, x: 1}\n" + // line 2
+		"b: &b\n" +
+		"  <<: *a\n" +
+		"  y: 2\n" +
+		"  x: from-b\n" + // line 6
+		"name: own\n" +
+		"<<: [*b, *a, *b]\n" +
+		"\"<<\": quoted\n" +
+		"? [k]\n" + // line 10
+		": 1\n" +
+		"---\n"
+	d := Parse("agents/x.md", KindAgent, []byte(src))
+	fm := d.Frontmatter
+	if fm == nil || fm.Err != nil {
+		t.Fatalf("frontmatter = %+v", fm)
+	}
+	var got []string
+	for _, k := range fm.Keys {
+		line, _ := d.Position(k.Offset)
+		got = append(got, fmt.Sprintf("%s@%d merged=%v notstring=%v", k.Name, line, k.Merged, k.NotString))
+	}
+	want := []string{
+		"a@2 merged=false notstring=false",
+		"b@3 merged=false notstring=false",
+		"name@7 merged=false notstring=false",
+		"<<@9 merged=false notstring=false",
+		"@10 merged=false notstring=true",
+		"y@5 merged=true notstring=false",
+		"x@6 merged=true notstring=false",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("keys:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if v := fm.Get("x").Value.Value; v != "from-b" {
+		t.Errorf("x = %q, want from-b (the first source wins)", v)
+	}
+}
+
+// Merging one anchor many times expands it once.
+func TestFrontmatterMergeLinear(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("---\nbase: &base {name: n, description: d}\n")
+	for i := range 2000 {
+		fmt.Fprintf(&b, "m%d: &m%d\n  <<: [*base, *base, *base]\n", i, i)
+	}
+	b.WriteString("<<: [")
+	for i := range 2000 {
+		fmt.Fprintf(&b, "*m%d, ", i)
+	}
+	b.WriteString("*base]\n---\n")
+	d := Parse("agents/x.md", KindAgent, []byte(b.String()))
+	fm := d.Frontmatter
+	if fm == nil || fm.Err != nil {
+		t.Fatalf("frontmatter error: %+v", fm.Err)
+	}
+	if got := len(fm.Keys); got != 2001+2 {
+		t.Errorf("%d keys, want 2003 (base, m0…m1999, name, description)", got)
 	}
 }
