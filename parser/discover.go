@@ -147,7 +147,7 @@ func readGitignore(dir, rel string, ign ignoreSet, fail func(*DiscoverError)) ig
 		if errors.As(err, &tl) {
 			err = fmt.Errorf("not applied: %s is larger than the %s limit for a .gitignore, so the files it ignores are checked", humanSize(tl.size), humanSize(maxIgnoreFile))
 		} else {
-			err = fmt.Errorf("cannot read: %v; its rules are not applied", cleanErr(err))
+			err = fmt.Errorf("cannot read: %w; its rules are not applied", cleanErr(err))
 		}
 		fail(&DiscoverError{Rel: name, Err: err})
 		return ign

@@ -81,13 +81,13 @@ func isDelim(line []byte, closing bool) bool {
 // splitFrontmatter finds a frontmatter block starting at offset start (after
 // any BOM). It returns nil when the file does not open with `---`.
 func splitFrontmatter(src []byte, start int) *Frontmatter {
-	first, next := lineAt(src, start)
+	first, next := LineAt(src, start)
 	if !isDelim(first, false) {
 		return nil
 	}
 	fm := &Frontmatter{Start: start, ContentStart: next, Line: 1}
 	for off := next; off < len(src); {
-		line, nx := lineAt(src, off)
+		line, nx := LineAt(src, off)
 		if isDelim(line, true) {
 			fm.ContentEnd = off
 			fm.End = nx
@@ -99,16 +99,6 @@ func splitFrontmatter(src []byte, start int) *Frontmatter {
 	fm.ContentEnd = len(src)
 	fm.End = len(src)
 	return fm
-}
-
-// lineAt returns the line starting at off (without "\n") and the offset of
-// the next line.
-func lineAt(src []byte, off int) ([]byte, int) {
-	i := bytes.IndexByte(src[off:], '\n')
-	if i < 0 {
-		return src[off:], len(src)
-	}
-	return src[off : off+i], off + i + 1
 }
 
 var yamlLineRe = regexp.MustCompile(`^(?:yaml: )?(?:line (\d+): )?(.*)$`)
@@ -133,10 +123,12 @@ var yamlParserErrors = map[string]bool{
 func (fm *Frontmatter) decode(src []byte, li LineIndex) {
 	content := src[fm.ContentStart:fm.ContentEnd]
 	// yaml.v3 attaches comments differently under CRLF; dropping the CRs
-	// keeps every line and column the same.
+	// keeps every line and column the same. A lone CR (an old Mac file)
+	// becomes a LF, byte for byte.
 	if bytes.Contains(content, []byte("\r\n")) {
 		content = bytes.ReplaceAll(content, []byte("\r\n"), []byte("\n"))
 	}
+	content = NormalizeCR(content)
 	firstLine, _ := li.Position(fm.ContentStart)
 	var doc yaml.Node
 	if err := yaml.Unmarshal(content, &doc); err != nil {

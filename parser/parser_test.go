@@ -309,3 +309,71 @@ func TestFrontmatterMergeLinear(t *testing.T) {
 		t.Errorf("%d keys, want 2003 (base, m0…m1999, name, description)", got)
 	}
 }
+
+// "\n", "\r\n" and a lone "\r" (old Mac files) all end a line, mixed too.
+func TestLineIndexCR(t *testing.T) {
+	src := []byte("ab\rcd\r\nef\n\r\rg")
+	li := NewLineIndex(src, 0)
+	if li.Lines() != 6 {
+		t.Fatalf("%d lines, want 6", li.Lines())
+	}
+	for _, c := range []struct{ line, start, end int }{{1, 0, 2}, {2, 3, 5}, {3, 7, 9}, {4, 10, 10}, {5, 11, 11}, {6, 12, 13}} {
+		if s, e := li.LineStart(c.line), li.LineEnd(src, c.line); s != c.start || e != c.end {
+			t.Errorf("line %d = [%d,%d), want [%d,%d)", c.line, s, e, c.start, c.end)
+		}
+	}
+	if l, col := li.Position(4); l != 2 || col != 2 {
+		t.Errorf("Position(4) = %d:%d, want 2:2", l, col)
+	}
+	var lines []string
+	for off := 0; off < len(src); {
+		line, next := LineAt(src, off)
+		lines = append(lines, string(line))
+		off = next
+	}
+	if got := strings.Join(lines, "|"); got != "ab|cd|ef|||g" {
+		t.Errorf("LineAt lines = %q", got)
+	}
+	for off, want := range map[int]int{0: 0, 2: 0, 3: 3, 5: 3, 6: 3, 7: 7, 11: 11, 13: 12} {
+		if got := LineStartAt(src, off); got != want {
+			t.Errorf("LineStartAt(%d) = %d, want %d", off, got, want)
+		}
+	}
+}
+
+// A file with CR-only line ends has its frontmatter, headings and
+// positions read as with LF.
+func TestCROnlyFile(t *testing.T) {
+	lf := "---\nname: demo\ndescription: Use when x.\n---\n# Title\n\nText.\n\nSub\n---\n\n```sh\nls\n```\n"
+	cr := strings.ReplaceAll(lf, "\n", "\r")
+	for name, src := range map[string]string{"LF": lf, "CR": cr} {
+		t.Run(name, func(t *testing.T) {
+			d := Parse("skills/demo/SKILL.md", KindSkill, []byte(src))
+			fm := d.Frontmatter
+			if fm == nil || !fm.Terminated || fm.Err != nil || len(fm.Keys) != 2 {
+				t.Fatalf("frontmatter = %+v", fm)
+			}
+			if v := fm.Get("description"); v.Value.Value != "Use when x." || string(d.Src[v.ValueOffset:v.ValueEnd]) != "Use when x." {
+				t.Errorf("description = %q, text %q", v.Value.Value, d.Src[v.ValueOffset:v.ValueEnd])
+			}
+			if line, col := d.Position(fm.Get("description").Offset); line != 3 || col != 1 {
+				t.Errorf("description at %d:%d, want 3:1", line, col)
+			}
+			var hs []string
+			for _, h := range d.Headings {
+				line, _ := d.Position(h.Start)
+				endLine, _ := d.Position(h.End)
+				hs = append(hs, fmt.Sprintf("%d %s %q %d-%d", h.Level, h.Text, h.Raw, line, endLine))
+			}
+			if got, want := strings.Join(hs, "; "), `1 Title "Title" 5-6; 2 Sub "Sub" 9-11`; got != want {
+				t.Errorf("headings %s, want %s", got, want)
+			}
+			if len(d.Fences) != 1 || d.Fences[0].Lang != "sh" {
+				t.Fatalf("fences = %+v", d.Fences)
+			}
+			if line, _ := d.Position(d.Fences[0].Start); line != 12 {
+				t.Errorf("fence on line %d, want 12", line)
+			}
+		})
+	}
+}
