@@ -118,15 +118,15 @@ func FuzzServe(f *testing.F) {
 			if err := json.Unmarshal(msg, &m); err != nil || m.JSONRPC != "2.0" {
 				t.Fatalf("the server wrote a message that is not JSON-RPC 2.0 (%v): %q", err, msg)
 			}
-			switch {
-			case m.Method == "":
+			switch m.Method {
+			case "":
 				responses++
 				var fields map[string]json.RawMessage
 				_ = json.Unmarshal(msg, &fields)
 				if _, ok := fields["id"]; !ok { // null when the request's id was unreadable
 					t.Fatalf("a response without an id: %q", msg)
 				}
-			case m.Method == "textDocument/publishDiagnostics":
+			case "textDocument/publishDiagnostics":
 				published++
 			}
 		}

@@ -44,9 +44,8 @@ type Discovered struct {
 
 // DiscoverError is a problem met while walking: the path and what happened.
 type DiscoverError struct {
-	Rel  string
-	Line int // 1-based line the problem is on; 0 for the whole file
-	Err  error
+	Rel string
+	Err error
 }
 
 func (e *DiscoverError) Error() string { return fmt.Sprintf("%s: %v", e.Rel, e.Err) }
@@ -135,7 +134,7 @@ func walkRepo(root string, found func(Discovered), fail func(*DiscoverError)) {
 
 // readGitignore adds the rules of the .gitignore in dir (at rel) to ign.
 // The file is content like any other: read up to a size limit (a larger
-// one is reported and not applied), and a line it cannot use is reported.
+// one is reported and not applied).
 func readGitignore(dir, rel string, ign ignoreSet, fail func(*DiscoverError)) ignoreSet {
 	name := ".gitignore"
 	if rel != "" {
@@ -152,11 +151,7 @@ func readGitignore(dir, rel string, ign ignoreSet, fail func(*DiscoverError)) ig
 		fail(&DiscoverError{Rel: name, Err: err})
 		return ign
 	}
-	rules, skipped := parseGitignore(rel, data)
-	for _, p := range skipped {
-		fail(&DiscoverError{Rel: name, Line: p.line, Err: errors.New(p.msg)})
-	}
-	return append(ign[:len(ign):len(ign)], rules...)
+	return append(ign[:len(ign):len(ign)], parseGitignore(rel, data)...)
 }
 
 func relOrDot(rel string) string {

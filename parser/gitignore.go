@@ -2,7 +2,6 @@ package parser
 
 import (
 	"bytes"
-	"fmt"
 	"path"
 	"strings"
 
@@ -21,35 +20,21 @@ type ignoreRule struct {
 // ignoreSet holds the rules of all .gitignore files seen on the way down.
 type ignoreSet []ignoreRule
 
-// maxIgnoreLine bounds a .gitignore pattern. No path git can store is
-// longer (PATH_MAX is 4096 bytes), and matching a longer pattern against
-// every path would cost its length each time: such a line is skipped, with
-// a problem, and every later line still applies.
-const maxIgnoreLine = 4096
-
 // maxIgnoreFile bounds a .gitignore file; a larger one is not read.
 const maxIgnoreFile = DefaultMaxFileSize
 
-// ignoreProblem is a .gitignore line that was set aside, and why.
-type ignoreProblem struct {
-	line int
-	msg  string
-}
-
 // parseGitignore reads the rules of a .gitignore in folder base. It is read
-// as data: nothing in it is ever executed. Every line is read, however long
-// (there is no line-length cliff); skipped lists the lines set aside.
-func parseGitignore(base string, data []byte) (out []ignoreRule, skipped []ignoreProblem) {
-	for n := 1; len(data) > 0; n++ {
+// as data: nothing in it is ever executed. Every line applies, however long
+// (as in git; the file itself is bounded): a long line never hides the
+// lines after it.
+func parseGitignore(base string, data []byte) []ignoreRule {
+	var out []ignoreRule
+	for len(data) > 0 {
 		raw := data
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
 			raw, data = data[:i], data[i+1:]
 		} else {
 			data = nil
-		}
-		if len(raw) > maxIgnoreLine {
-			skipped = append(skipped, ignoreProblem{n, fmt.Sprintf("this line is %d bytes long, more than any path can be (%d): the pattern is skipped and the lines after it still apply; shorten it", len(raw), maxIgnoreLine)})
-			continue
 		}
 		line := strings.TrimRight(string(raw), "\r")
 		// trailing spaces are ignored unless escaped
@@ -82,7 +67,7 @@ func parseGitignore(base string, data []byte) (out []ignoreRule, skipped []ignor
 		r.pattern = line
 		out = append(out, r)
 	}
-	return out, skipped
+	return out
 }
 
 // ignored reports whether rel (relative to the root) is ignored. Later rules

@@ -42,7 +42,6 @@ func (idx *Index) Cached(key string, fn func() any) any { return idx.cache.get(k
 // FileError is a file that was found but not parsed.
 type FileError struct {
 	Path string
-	Line int // 1-based line of the problem; 0 for the whole file
 	Msg  string
 }
 
@@ -101,7 +100,7 @@ func Load(root string, opt LoadOptions) *Index {
 		work <- f
 	}, func(e *DiscoverError) {
 		mu.Lock()
-		idx.Errors = append(idx.Errors, FileError{Path: e.Rel, Line: e.Line, Msg: Err2Msg(e.Err)})
+		idx.Errors = append(idx.Errors, FileError{Path: e.Rel, Msg: Err2Msg(e.Err)})
 		mu.Unlock()
 	})
 	for p, buf := range opt.Overlay {

@@ -117,7 +117,7 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 	if sev(ReadError) != Off {
 		for _, e := range idx.Errors {
 			if reported(e.Path) {
-				collect(Diagnostic{Path: e.Path, Line: e.Line, Rule: ReadError, Message: e.Msg})
+				collect(Diagnostic{Path: e.Path, Rule: ReadError, Message: e.Msg})
 			}
 		}
 	}
@@ -178,10 +178,9 @@ func locate(idx *parser.Index, d *Diagnostic) {
 		d.End = d.Start
 	}
 	if doc == nil {
-		// a file that was not parsed: line 1, or the line the reader named
-		d.Line = max(d.Line, 1)
-		d.Column = max(d.Column, 1)
-		d.EndLine, d.EndColumn = max(d.EndLine, d.Line), max(d.EndColumn, d.Column)
+		if d.Line == 0 {
+			d.Line, d.Column, d.EndLine, d.EndColumn = 1, 1, 1, 1
+		}
 		return
 	}
 	d.Line, d.Column = doc.Position(d.Start)
