@@ -50,80 +50,85 @@ func TestFixtures(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no fix fixtures")
 	}
+	type variant struct {
+		file string
+		cr   bool
+	}
+	var variants []variant
 	for _, file := range files {
-		for _, cr := range []bool{false, true} {
-			name := strings.TrimSuffix(filepath.Base(file), ".txtar")
-			if cr {
-				name += "/cr"
-			}
-			t.Run(name, func(t *testing.T) { runFixFixture(t, file, cr) })
-		}
+		variants = append(variants, variant{file, false}, variant{file, true})
 	}
-}
-
-func runFixFixture(t *testing.T, file string, cr bool) {
-	ar, err := txtar.ParseFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := t.TempDir()
-	want := map[string][]byte{}
-	orig := map[string][]byte{}
-	for _, f := range ar.Files {
-		data := decode(f.Data)
-		if cr && strings.HasSuffix(f.Name, ".md") {
-			data = bytes.ReplaceAll(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r"))
+	for _, v := range variants {
+		file, cr := v.file, v.cr
+		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
+		if cr {
+			name += "/cr"
 		}
-		if rest, ok := strings.CutPrefix(f.Name, "fixed/"); ok {
-			want[rest] = data
-			continue
-		}
-		orig[f.Name] = data
-		p := filepath.Join(root, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for round := 1; round <= 2; round++ {
-		idx, res := check(t, root)
-		for _, ff := range Plan(res.Diagnostics, func(p string) []byte { return idx.Doc(p).Src }) {
-			if string(ff.New) == string(ff.Old) {
-				continue
-			}
-			if round == 2 {
-				t.Errorf("a second round changes %s:\n%s", ff.Path, Unified(ff.Path, ff.Old, ff.New))
-				continue
-			}
-			if err := WriteAtomic(filepath.Join(root, ff.Path), ff.New); err != nil {
+		t.Run(name, func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
 				t.Fatal(err)
 			}
-		}
-	}
-	var names []string
-	for n := range orig {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		got, err := os.ReadFile(filepath.Join(root, n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		exp, ok := want[n]
-		if !ok {
-			exp = orig[n]
-		}
-		if !bytes.Equal(got, exp) {
-			t.Errorf("%s after --fix:\n%s", n, Unified(n, exp, got))
-		}
-	}
-	_, res := check(t, root)
-	for _, d := range res.Diagnostics {
-		if len(d.Fix) > 0 {
-			t.Errorf("fixable finding remains: %s:%d %s", d.Path, d.Line, d.Message)
-		}
+			root := t.TempDir()
+			want := map[string][]byte{}
+			orig := map[string][]byte{}
+			for _, f := range ar.Files {
+				data := decode(f.Data)
+				if cr && strings.HasSuffix(f.Name, ".md") {
+					data = bytes.ReplaceAll(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r"))
+				}
+				if rest, ok := strings.CutPrefix(f.Name, "fixed/"); ok {
+					want[rest] = data
+					continue
+				}
+				orig[f.Name] = data
+				p := filepath.Join(root, filepath.FromSlash(f.Name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for round := 1; round <= 2; round++ {
+				idx, res := check(t, root)
+				for _, ff := range Plan(res.Diagnostics, func(p string) []byte { return idx.Doc(p).Src }) {
+					if string(ff.New) == string(ff.Old) {
+						continue
+					}
+					if round == 2 {
+						t.Errorf("a second round changes %s:\n%s", ff.Path, Unified(ff.Path, ff.Old, ff.New))
+						continue
+					}
+					if err := WriteAtomic(filepath.Join(root, ff.Path), ff.New); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			var names []string
+			for n := range orig {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				got, err := os.ReadFile(filepath.Join(root, n))
+				if err != nil {
+					t.Fatal(err)
+				}
+				exp, ok := want[n]
+				if !ok {
+					exp = orig[n]
+				}
+				if !bytes.Equal(got, exp) {
+					t.Errorf("%s after --fix:\n%s", n, Unified(n, exp, got))
+				}
+			}
+			_, res := check(t, root)
+			for _, d := range res.Diagnostics {
+				if len(d.Fix) > 0 {
+					t.Errorf("fixable finding remains: %s:%d %s", d.Path, d.Line, d.Message)
+				}
+			}
+		})
 	}
 }
