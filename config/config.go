@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/mdcontract/mdcontract/parser"
@@ -247,8 +248,8 @@ func Parse(data []byte, path, name, root string) (*Config, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		line, msg := yamlErrLine(err)
-		return nil, fail(Pos{line, 1}, "not valid YAML: %s", msg)
+		at, msg := yamlErrPos(data, err)
+		return nil, fail(at, "not valid YAML: %s", msg)
 	}
 	if len(doc.Content) == 0 {
 		return nil, fail(Pos{1, 1}, "the config file is empty; it needs at least `version: 1`")
@@ -269,8 +270,8 @@ func Parse(data []byte, path, name, root string) (*Config, error) {
 			ce.File = name
 			return nil, Errors{ce}
 		}
-		line, msg := yamlErrLine(err)
-		return nil, fail(Pos{line, 1}, "%s", msg)
+		at, msg := yamlErrPos(data, err)
+		return nil, fail(at, "%s", msg)
 	}
 	v.validate(cfg, top)
 	if len(v.errs) > 0 {
@@ -279,7 +280,42 @@ func Parse(data []byte, path, name, root string) (*Config, error) {
 	return cfg, nil
 }
 
-func yamlErrLine(err error) (int, string) { return parser.YAMLErrorLine(err) }
+// yamlErrPos places a YAML error: on the line it names; else, for a
+// character the YAML reader refuses (a control character, invalid UTF-8),
+// at the first such character; else at 1:1. Every config error has a
+// position.
+func yamlErrPos(data []byte, err error) (Pos, string) {
+	line, msg := parser.YAMLErrorLine(err)
+	if line > 0 {
+		return Pos{line, 1}, msg
+	}
+	if strings.Contains(msg, "control characters") || strings.Contains(msg, "UTF-8") || strings.Contains(msg, "octet") {
+		if off := firstUnreadable(data); off >= 0 {
+			li := parser.NewLineIndex(data, 0)
+			l, _ := li.Position(off)
+			return Pos{l, utf8.RuneCount(data[li.LineStart(l):off]) + 1}, msg
+		}
+	}
+	return Pos{1, 1}, msg
+}
+
+// firstUnreadable returns the offset of the first byte YAML does not
+// accept in a stream (YAML 1.2, 5.1: printable characters, tab and line
+// breaks), or -1.
+func firstUnreadable(data []byte) int {
+	for off := 0; off < len(data); {
+		r, w := utf8.DecodeRune(data[off:])
+		switch {
+		case r == utf8.RuneError && w == 1,
+			r < 0x20 && r != '\t' && r != '\n' && r != '\r',
+			r == 0x7f, r >= 0x80 && r <= 0x9f && r != 0x85,
+			r == 0xfffe, r == 0xffff:
+			return off
+		}
+		off += w
+	}
+	return -1
+}
 
 // ValidGlob reports whether a glob is well formed and stays in the repo.
 func ValidGlob(g string) error {

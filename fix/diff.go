@@ -57,7 +57,11 @@ func Unified(path string, a, b []byte) string {
 			line := o.text
 			body.WriteByte(o.kind)
 			body.WriteString(line)
-			if !strings.HasSuffix(line, "\n") {
+			switch {
+			case strings.HasSuffix(line, "\n"):
+			case strings.HasSuffix(line, "\r"):
+				body.WriteByte('\n') // a line of an old Mac file ends at its CR
+			default:
 				body.WriteString("\n\\ No newline at end of file\n")
 			}
 		}
@@ -78,13 +82,18 @@ func hunkRange(start, n int) string {
 	return fmt.Sprintf("%d,%d", start+1, n)
 }
 
+// splitLines cuts s into lines, each with its terminator ("\n", "\r\n"
+// or a lone "\r").
 func splitLines(s string) []string {
 	var out []string
 	for len(s) > 0 {
-		i := strings.IndexByte(s, '\n')
+		i := strings.IndexAny(s, "\r\n")
 		if i < 0 {
 			out = append(out, s)
 			break
+		}
+		if s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+			i++
 		}
 		out = append(out, s[:i+1])
 		s = s[i+1:]

@@ -42,15 +42,30 @@ func decode(b []byte) []byte {
 
 // TestFixtures runs testdata/fix/*.txtar: the archive's files form a repo;
 // files under fixed/ are what each file must be after the fixes (a file
-// with no fixed/ twin must not change). A second round (a second --fix)
-// changes nothing, and no fixable finding remains.
+// with no fixed/ twin must not change). A second round changes nothing,
+// and no fixable finding remains. Each runs again with the markdown files'
+// lines ended by a lone CR (old Mac files), fixed files included: the
+// fixes must be the same, in CR line ends.
 func TestFixtures(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "fix", "*.txtar"))
 	if len(files) == 0 {
 		t.Fatal("no fix fixtures")
 	}
+	type variant struct {
+		file string
+		cr   bool
+	}
+	var variants []variant
 	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+		variants = append(variants, variant{file, false}, variant{file, true})
+	}
+	for _, v := range variants {
+		file, cr := v.file, v.cr
+		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
+		if cr {
+			name += "/cr"
+		}
+		t.Run(name, func(t *testing.T) {
 			ar, err := txtar.ParseFile(file)
 			if err != nil {
 				t.Fatal(err)
@@ -60,6 +75,9 @@ func TestFixtures(t *testing.T) {
 			orig := map[string][]byte{}
 			for _, f := range ar.Files {
 				data := decode(f.Data)
+				if cr && strings.HasSuffix(f.Name, ".md") {
+					data = bytes.ReplaceAll(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r"))
+				}
 				if rest, ok := strings.CutPrefix(f.Name, "fixed/"); ok {
 					want[rest] = data
 					continue

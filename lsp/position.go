@@ -76,17 +76,21 @@ func utf16Len(b []byte) int {
 // them although the server asks for full text).
 func offsetOf(text string, p Position) int {
 	off := 0
+	// "\n", "\r\n" and "\r" end a line, as the protocol says.
 	for range p.Line {
-		i := strings.IndexByte(text[off:], '\n')
+		i := strings.IndexAny(text[off:], "\r\n")
 		if i < 0 {
 			return len(text)
 		}
 		off += i + 1
+		if text[off-1] == '\r' && off < len(text) && text[off] == '\n' {
+			off++
+		}
 	}
 	units := 0
 	for off < len(text) && units < p.Character {
 		r, w := utf8.DecodeRuneInString(text[off:])
-		if r == '\n' || (r == '\r' && strings.HasPrefix(text[off:], "\r\n")) {
+		if r == '\n' || r == '\r' {
 			break
 		}
 		units += len(utf16.Encode([]rune{r}))

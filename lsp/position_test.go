@@ -66,6 +66,27 @@ func TestOffsetOf(t *testing.T) {
 	}
 }
 
+// A lone CR ends a line, for positions both ways.
+func TestPositionsCR(t *testing.T) {
+	text := "ab\rcd\r\nef\rgh"
+	for _, c := range []struct {
+		p    Position
+		want string
+	}{
+		{Position{0, 9}, "\rcd\r\nef\rgh"},
+		{Position{1, 1}, "d\r\nef\rgh"},
+		{Position{2, 0}, "ef\rgh"},
+		{Position{3, 1}, "h"},
+	} {
+		if got := text[offsetOf(text, c.p):]; got != c.want {
+			t.Errorf("offsetOf(%+v) leaves %q, want %q", c.p, got, c.want)
+		}
+	}
+	if got := newSource([]byte(text)).position(strings.Index(text, "h")); got != (Position{3, 1}) {
+		t.Errorf("position of h = %+v, want {3 1}", got)
+	}
+}
+
 func TestURI(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "a b", "é#1.md")
 	uri := pathToURI(p)

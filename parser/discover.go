@@ -134,6 +134,7 @@ func walkRepo(res *resolver, found func(Discovered), fail func(*DiscoverError)) 
 	walk(res.root, "", nil)
 }
 
+
 func relOrDot(rel string) string {
 	if rel == "" {
 		return "."

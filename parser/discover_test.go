@@ -133,3 +133,42 @@ func TestIndexReplace(t *testing.T) {
 		t.Errorf("added: %d docs", len(added.Docs))
 	}
 }
+
+// Every .gitignore line applies, however long, and so do the lines after
+// it (a 1 MiB line-length cliff once dropped them all).
+func TestDiscoverGitignoreLongLine(t *testing.T) {
+	root := t.TempDir()
+	long := "c" + strings.Repeat("*", 2<<20) + ".md" // matches c.md
+	writeTree(t, root, map[string]string{
+		".gitignore": "a.md\n" + long + "\nb.md\r\nsub/\n",
+		"a.md":       "",
+		"b.md":       "",
+		"c.md":       "",
+		"d.md":       "",
+		"sub/e.md":   "",
+	})
+	files, errs := Discover(root)
+	var got []string
+	for _, f := range files {
+		got = append(got, f.Rel)
+	}
+	if want := []string{"d.md"}; !slices.Equal(got, want) || len(errs) != 0 {
+		t.Errorf("discovered %v (errors %v), want %v", got, errs, want)
+	}
+}
+
+// A .gitignore over the size limit is not read, and says so.
+func TestDiscoverGitignoreTooLarge(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"sub/.gitignore": "a.md\n" + strings.Repeat("#\n", maxIgnoreFile/2),
+		"sub/a.md":       "",
+	})
+	files, errs := Discover(root)
+	if len(files) != 1 || files[0].Rel != "sub/a.md" {
+		t.Errorf("discovered %v, want sub/a.md", files)
+	}
+	if len(errs) != 1 || errs[0].Rel != "sub/.gitignore" || !strings.Contains(errs[0].Err.Error(), "larger than the 4.0 MiB limit") {
+		t.Errorf("errors: %v, want sub/.gitignore too large", errs)
+	}
+}

@@ -168,7 +168,9 @@ func Parse(p string, kind Kind, src []byte) *Document {
 }
 
 func (d *Document) parseBody() {
-	body := d.Src[d.BodyStart:]
+	// Goldmark ends lines only at "\n": a lone "\r" becomes one, byte for
+	// byte, in the copy it reads, so every offset is still one of Src.
+	body := NormalizeCR(d.Src[d.BodyStart:])
 	root := md.Parser().Parse(text.NewReader(body))
 	w := walker{d: d, body: body, base: d.BodyStart}
 	w.walk(root)
@@ -266,7 +268,7 @@ func (w *walker) heading(n *ast.Heading) {
 	if lines.Len() > 0 {
 		first, last := lines.At(0), lines.At(lines.Len()-1)
 		h.TextStart, h.TextEnd = first.Start+w.base, last.Stop+w.base
-		h.Raw = strings.TrimSpace(string(w.d.Src[h.TextStart:h.TextEnd]))
+		h.Raw = strings.TrimSpace(string(w.body[first.Start:last.Stop]))
 		ls, _ := w.lineBounds(first.Start)
 		_, le := w.lineBounds(max(last.Stop-1, first.Start))
 		if p := w.pos(n); p >= 0 && p < ls {

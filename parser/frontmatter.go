@@ -24,7 +24,9 @@ type Frontmatter struct {
 	// Mapping is the decoded top-level mapping; nil when the YAML is
 	// invalid, empty or not a mapping.
 	Mapping *yaml.Node
-	// Keys are the top-level keys in source order.
+	// Keys are the top-level keys in source order, then the keys merge
+	// keys (`<<: *base`) bring in that the mapping does not set itself;
+	// `<<` itself is not one.
 	Keys []Key
 	// Err is the YAML error, if any, with its offset in the file.
 	Err *YAMLError
@@ -35,6 +37,12 @@ type Key struct {
 	Name  string
 	Key   *yaml.Node
 	Value *yaml.Node
+	// Merged is true for a key brought in by a merge key (`<<: *base`):
+	// its offsets are where it is written, in the merged mapping.
+	Merged bool
+	// NotString is true for a key that is a list or mapping (`? [a]`),
+	// which hosts cannot look up by name; Name is then "".
+	NotString bool
 	// Offset and ValueOffset are byte offsets of the key and its value.
 	Offset, ValueOffset int
 	// ValueEnd is the byte offset where the value's text ends (for scalars
@@ -73,13 +81,13 @@ func isDelim(line []byte, closing bool) bool {
 // splitFrontmatter finds a frontmatter block starting at offset start (after
 // any BOM). It returns nil when the file does not open with `---`.
 func splitFrontmatter(src []byte, start int) *Frontmatter {
-	first, next := lineAt(src, start)
+	first, next := LineAt(src, start)
 	if !isDelim(first, false) {
 		return nil
 	}
 	fm := &Frontmatter{Start: start, ContentStart: next, Line: 1}
 	for off := next; off < len(src); {
-		line, nx := lineAt(src, off)
+		line, nx := LineAt(src, off)
 		if isDelim(line, true) {
 			fm.ContentEnd = off
 			fm.End = nx
@@ -91,16 +99,6 @@ func splitFrontmatter(src []byte, start int) *Frontmatter {
 	fm.ContentEnd = len(src)
 	fm.End = len(src)
 	return fm
-}
-
-// lineAt returns the line starting at off (without "\n") and the offset of
-// the next line.
-func lineAt(src []byte, off int) ([]byte, int) {
-	i := bytes.IndexByte(src[off:], '\n')
-	if i < 0 {
-		return src[off:], len(src)
-	}
-	return src[off : off+i], off + i + 1
 }
 
 var yamlLineRe = regexp.MustCompile(`^(?:yaml: )?(?:line (\d+): )?(.*)$`)
@@ -125,10 +123,12 @@ var yamlParserErrors = map[string]bool{
 func (fm *Frontmatter) decode(src []byte, li LineIndex) {
 	content := src[fm.ContentStart:fm.ContentEnd]
 	// yaml.v3 attaches comments differently under CRLF; dropping the CRs
-	// keeps every line and column the same.
+	// keeps every line and column the same. A lone CR (an old Mac file)
+	// becomes a LF, byte for byte.
 	if bytes.Contains(content, []byte("\r\n")) {
 		content = bytes.ReplaceAll(content, []byte("\r\n"), []byte("\n"))
 	}
+	content = NormalizeCR(content)
 	firstLine, _ := li.Position(fm.ContentStart)
 	var doc yaml.Node
 	if err := yaml.Unmarshal(content, &doc); err != nil {
@@ -147,14 +147,42 @@ func (fm *Frontmatter) decode(src []byte, li LineIndex) {
 		return
 	}
 	fm.Mapping = root
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, v := root.Content[i], root.Content[i+1]
+	fm.addKeys(src, li, firstLine, root, false, map[string]bool{}, map[*yaml.Node]bool{root: true})
+}
+
+// addKeys adds the keys of mapping m to Keys, in source order, skipping
+// names in taken (and taking the ones it adds). The keys of a merge (`<<:
+// *base`, `<<: {…}`, `<<: [*a, *b]`) come after m's own keys, which win
+// over them, as YAML's merge-key type says; an earlier source wins over a
+// later one. Each mapping is expanded once (visited): merging the same
+// anchor many times costs nothing more, so the walk is linear in the text.
+func (fm *Frontmatter) addKeys(src []byte, li LineIndex, firstLine int, m *yaml.Node, merged bool, taken map[string]bool, visited map[*yaml.Node]bool) {
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if isMergeKey(k) && mergeable(v) {
+			merges = append(merges, v)
+			continue
+		}
 		key := Key{
-			Name:        k.Value,
 			Key:         k,
 			Value:       v,
+			Merged:      merged,
 			Offset:      li.Offset(src, firstLine+k.Line-1, k.Column),
 			ValueOffset: li.Offset(src, firstLine+v.Line-1, v.Column),
+		}
+		if n := deref(k); n.Kind == yaml.ScalarNode {
+			key.Name = n.Value
+		} else {
+			key.NotString = true
+		}
+		if !key.NotString {
+			if merged && taken[key.Name] {
+				continue // overridden by a key of the mapping merged into
+			}
+			taken[key.Name] = true
+		} else if merged {
+			continue
 		}
 		key.ValueEnd = key.ValueOffset
 		if v.Kind == yaml.ScalarNode && (v.Style == 0 || v.Style == yaml.DoubleQuotedStyle || v.Style == yaml.SingleQuotedStyle) {
@@ -162,6 +190,53 @@ func (fm *Frontmatter) decode(src []byte, li LineIndex) {
 		}
 		fm.Keys = append(fm.Keys, key)
 	}
+	for _, v := range merges {
+		sources := []*yaml.Node{v}
+		if n := deref(v); n.Kind == yaml.SequenceNode {
+			sources = n.Content
+		}
+		for _, from := range sources {
+			from = deref(from)
+			if visited[from] {
+				continue
+			}
+			visited[from] = true
+			fm.addKeys(src, li, firstLine, from, true, taken, visited)
+		}
+	}
+}
+
+// isMergeKey reports whether k is YAML's merge key `<<` (plain, so tagged
+// !!merge; a quoted "<<" is an ordinary key).
+func isMergeKey(k *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && k.Value == "<<" && k.Tag == "!!merge"
+}
+
+// mergeable reports whether v can be merged: a mapping, or a list of
+// mappings, directly or through aliases. Anything else is kept as an
+// ordinary `<<` key (and loaders reject it).
+func mergeable(v *yaml.Node) bool {
+	v = deref(v)
+	if v.Kind == yaml.MappingNode {
+		return true
+	}
+	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+		return false
+	}
+	for _, c := range v.Content {
+		if deref(c).Kind != yaml.MappingNode {
+			return false
+		}
+	}
+	return true
+}
+
+// deref returns the node an alias stands for (n itself otherwise).
+func deref(n *yaml.Node) *yaml.Node {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		return n.Alias
+	}
+	return n
 }
 
 // scalarEnd finds where a one-line scalar starting at off ends: before a

@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"bufio"
 	"bytes"
 	"path"
 	"strings"
@@ -21,14 +20,23 @@ type ignoreRule struct {
 // ignoreSet holds the rules of all .gitignore files seen on the way down.
 type ignoreSet []ignoreRule
 
+// maxIgnoreFile bounds a .gitignore file; a larger one is not read.
+const maxIgnoreFile = DefaultMaxFileSize
+
 // parseGitignore reads the rules of a .gitignore in folder base. It is read
-// as data: nothing in it is ever executed.
+// as data: nothing in it is ever executed. Every line applies, however long
+// (as in git; the file itself is bounded): a long line never hides the
+// lines after it.
 func parseGitignore(base string, data []byte) []ignoreRule {
 	var out []ignoreRule
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), "\r")
+	for len(data) > 0 {
+		raw := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			raw, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		line := strings.TrimRight(string(raw), "\r")
 		// trailing spaces are ignored unless escaped
 		for strings.HasSuffix(line, " ") && !strings.HasSuffix(line, `\ `) {
 			line = line[:len(line)-1]

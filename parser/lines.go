@@ -7,7 +7,8 @@ import (
 )
 
 // LineIndex maps byte offsets of a source to 1-based line and byte column.
-// A UTF-8 byte order mark is not counted as a column of line 1.
+// A UTF-8 byte order mark is not counted as a column of line 1. As in
+// CommonMark, "\n", "\r\n" and a lone "\r" (old Mac files) each end a line.
 type LineIndex struct {
 	starts []int // byte offset where each line starts
 	size   int
@@ -17,15 +18,115 @@ type LineIndex struct {
 func NewLineIndex(src []byte, bom int) LineIndex {
 	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
 	starts[0] = bom
+	if bytes.IndexByte(src, '\r') < 0 { // the usual case: LF only
+		for off := 0; ; {
+			i := bytes.IndexByte(src[off:], '\n')
+			if i < 0 {
+				return LineIndex{starts: starts, size: len(src)}
+			}
+			off += i + 1
+			starts = append(starts, off)
+		}
+	}
+	for off := 0; off < len(src); {
+		_, next, ok := lineAt(src, off)
+		if !ok {
+			break
+		}
+		starts = append(starts, next)
+		off = next
+	}
+	return LineIndex{starts: starts, size: len(src)}
+}
+
+// LineAt returns the line of src starting at off, without its line
+// terminator, and the offset where the next line starts (len(src) on the
+// last line). "\n", "\r\n" and a lone "\r" end a line. Rules that walk
+// lines themselves use it, so that every line ending reads the same.
+func LineAt(src []byte, off int) (line []byte, next int) {
+	line, next, _ = lineAt(src, off)
+	return line, next
+}
+
+// lineAt is LineAt; ok reports whether the line has a terminator.
+func lineAt(src []byte, off int) (line []byte, next int, ok bool) {
+	off = min(max(off, 0), len(src))
+	i := indexEOL(src[off:])
+	if i < 0 {
+		return src[off:], len(src), false
+	}
+	end := off + i
+	next = end + 1
+	if src[end] == '\r' && next < len(src) && src[next] == '\n' {
+		next++
+	}
+	return src[off:end], next, true
+}
+
+// LineStartAt returns the offset where the line holding off starts.
+func LineStartAt(src []byte, off int) int {
+	off = min(max(off, 0), len(src))
+	// off on the "\n" of a "\r\n" is still the line the "\r" ends
+	if off > 0 && off < len(src) && src[off] == '\n' && src[off-1] == '\r' {
+		off--
+	}
+	return bytes.LastIndexAny(src[:off], "\r\n") + 1
+}
+
+// indexEOL returns the index of the first "\r" or "\n" in b, or -1. It
+// reads b only up to there.
+func indexEOL(b []byte) int {
+	return bytes.IndexAny(b, "\r\n")
+}
+
+// SkipEOL returns the offset after the line terminator at off ("\n",
+// "\r\n" or "\r"); off itself when none starts there.
+func SkipEOL(src []byte, off int) int {
+	if off < len(src) && src[off] == '\r' {
+		off++
+		if off < len(src) && src[off] == '\n' {
+			off++
+		}
+		return off
+	}
+	if off < len(src) && src[off] == '\n' {
+		off++
+	}
+	return off
+}
+
+// LineBounds returns where the line holding off starts, and where it ends
+// before its terminator.
+func LineBounds(src []byte, off int) (start, end int) {
+	start = LineStartAt(src, off)
+	line, _ := LineAt(src, start)
+	return start, start + len(line)
+}
+
+// NormalizeCR returns src with every lone "\r" (one not followed by "\n")
+// turned into "\n", byte for byte, so that offsets stay the same; src
+// itself when it has none. Goldmark and the YAML reader take only "\n" and
+// "\r\n" for line ends.
+func NormalizeCR(src []byte) []byte {
+	var out []byte
 	for off := 0; ; {
-		i := bytes.IndexByte(src[off:], '\n')
+		i := bytes.IndexByte(src[off:], '\r')
 		if i < 0 {
 			break
 		}
-		off += i + 1
-		starts = append(starts, off)
+		off += i
+		if off+1 >= len(src) || src[off+1] != '\n' {
+			if out == nil {
+				out = bytes.Clone(src)
+			}
+			out[off] = '\n'
+		}
+		off++
 	}
-	return LineIndex{starts: starts, size: len(src)}
+	if out == nil {
+		return src
+	}
+	return out
 }
 
 // Position returns the 1-based line and byte column of offset off.
@@ -63,19 +164,20 @@ func (li LineIndex) LineStart(n int) int {
 }
 
 // LineEnd returns the offset of the end of 1-based line n, before its line
-// terminator ("\n" or "\r\n").
+// terminator ("\n", "\r\n" or "\r").
 func (li LineIndex) LineEnd(src []byte, n int) int {
+	start := li.LineStart(n)
 	end := li.size
-	if n < len(li.starts) {
-		end = li.starts[n] - 1
+	if n >= 1 && n < len(li.starts) {
+		end = li.starts[n]
+		if end > start && end <= len(src) && src[end-1] == '\n' {
+			end--
+		}
+		if end > start && end <= len(src) && src[end-1] == '\r' {
+			end--
+		}
 	}
-	if end > 0 && end <= len(src) && end-1 >= li.LineStart(n) && src[end-1] == '\r' {
-		end--
-	}
-	if end < li.LineStart(n) {
-		end = li.LineStart(n)
-	}
-	return end
+	return max(end, start)
 }
 
 // Offset returns the byte offset of 1-based line and rune column col on

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -240,5 +241,139 @@ func TestSlugsAndAnchors(t *testing.T) {
 		if !a[want] {
 			t.Errorf("anchor %q missing from %v", want, a)
 		}
+	}
+}
+
+// Merge keys bring in the keys of the mappings they name, after the
+// mapping's own keys (which win), earlier sources winning over later ones,
+// nested merges resolved; each key keeps the position where it is written.
+// Keys that are lists or mappings are kept, marked, with no name.
+func TestFrontmatterMergeAndComplexKeys(t *testing.T) {
+	src := "---\n" +
+		"a: &a {name: from-a, x: 1}\n" + // line 2
+		"b: &b\n" +
+		"  <<: *a\n" +
+		"  y: 2\n" +
+		"  x: from-b\n" + // line 6
+		"name: own\n" +
+		"<<: [*b, *a, *b]\n" +
+		"\"<<\": quoted\n" +
+		"? [k]\n" + // line 10
+		": 1\n" +
+		"---\n"
+	d := Parse("agents/x.md", KindAgent, []byte(src))
+	fm := d.Frontmatter
+	if fm == nil || fm.Err != nil {
+		t.Fatalf("frontmatter = %+v", fm)
+	}
+	var got []string
+	for _, k := range fm.Keys {
+		line, _ := d.Position(k.Offset)
+		got = append(got, fmt.Sprintf("%s@%d merged=%v notstring=%v", k.Name, line, k.Merged, k.NotString))
+	}
+	want := []string{
+		"a@2 merged=false notstring=false",
+		"b@3 merged=false notstring=false",
+		"name@7 merged=false notstring=false",
+		"<<@9 merged=false notstring=false",
+		"@10 merged=false notstring=true",
+		"y@5 merged=true notstring=false",
+		"x@6 merged=true notstring=false",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("keys:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if v := fm.Get("x").Value.Value; v != "from-b" {
+		t.Errorf("x = %q, want from-b (the first source wins)", v)
+	}
+}
+
+// Merging one anchor many times expands it once.
+func TestFrontmatterMergeLinear(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("---\nbase: &base {name: n, description: d}\n")
+	for i := range 2000 {
+		fmt.Fprintf(&b, "m%d: &m%d\n  <<: [*base, *base, *base]\n", i, i)
+	}
+	b.WriteString("<<: [")
+	for i := range 2000 {
+		fmt.Fprintf(&b, "*m%d, ", i)
+	}
+	b.WriteString("*base]\n---\n")
+	d := Parse("agents/x.md", KindAgent, []byte(b.String()))
+	fm := d.Frontmatter
+	if fm == nil || fm.Err != nil {
+		t.Fatalf("frontmatter error: %+v", fm.Err)
+	}
+	if got := len(fm.Keys); got != 2001+2 {
+		t.Errorf("%d keys, want 2003 (base, m0…m1999, name, description)", got)
+	}
+}
+
+// "\n", "\r\n" and a lone "\r" (old Mac files) all end a line, mixed too.
+func TestLineIndexCR(t *testing.T) {
+	src := []byte("ab\rcd\r\nef\n\r\rg")
+	li := NewLineIndex(src, 0)
+	if li.Lines() != 6 {
+		t.Fatalf("%d lines, want 6", li.Lines())
+	}
+	for _, c := range []struct{ line, start, end int }{{1, 0, 2}, {2, 3, 5}, {3, 7, 9}, {4, 10, 10}, {5, 11, 11}, {6, 12, 13}} {
+		if s, e := li.LineStart(c.line), li.LineEnd(src, c.line); s != c.start || e != c.end {
+			t.Errorf("line %d = [%d,%d), want [%d,%d)", c.line, s, e, c.start, c.end)
+		}
+	}
+	if l, col := li.Position(4); l != 2 || col != 2 {
+		t.Errorf("Position(4) = %d:%d, want 2:2", l, col)
+	}
+	var lines []string
+	for off := 0; off < len(src); {
+		line, next := LineAt(src, off)
+		lines = append(lines, string(line))
+		off = next
+	}
+	if got := strings.Join(lines, "|"); got != "ab|cd|ef|||g" {
+		t.Errorf("LineAt lines = %q", got)
+	}
+	for off, want := range map[int]int{0: 0, 2: 0, 3: 3, 5: 3, 6: 3, 7: 7, 11: 11, 13: 12} {
+		if got := LineStartAt(src, off); got != want {
+			t.Errorf("LineStartAt(%d) = %d, want %d", off, got, want)
+		}
+	}
+}
+
+// A file with CR-only line ends has its frontmatter, headings and
+// positions read as with LF.
+func TestCROnlyFile(t *testing.T) {
+	lf := "---\nname: demo\ndescription: Use when x.\n---\n# Title\n\nText.\n\nSub\n---\n\n```sh\nls\n```\n"
+	cr := strings.ReplaceAll(lf, "\n", "\r")
+	for name, src := range map[string]string{"LF": lf, "CR": cr} {
+		t.Run(name, func(t *testing.T) {
+			d := Parse("skills/demo/SKILL.md", KindSkill, []byte(src))
+			fm := d.Frontmatter
+			if fm == nil || !fm.Terminated || fm.Err != nil || len(fm.Keys) != 2 {
+				t.Fatalf("frontmatter = %+v", fm)
+			}
+			if v := fm.Get("description"); v.Value.Value != "Use when x." || string(d.Src[v.ValueOffset:v.ValueEnd]) != "Use when x." {
+				t.Errorf("description = %q, text %q", v.Value.Value, d.Src[v.ValueOffset:v.ValueEnd])
+			}
+			if line, col := d.Position(fm.Get("description").Offset); line != 3 || col != 1 {
+				t.Errorf("description at %d:%d, want 3:1", line, col)
+			}
+			var hs []string
+			for _, h := range d.Headings {
+				line, _ := d.Position(h.Start)
+				endLine, _ := d.Position(h.End)
+				hs = append(hs, fmt.Sprintf("%d %s %q %d-%d", h.Level, h.Text, h.Raw, line, endLine))
+			}
+			if got, want := strings.Join(hs, "; "), `1 Title "Title" 5-6; 2 Sub "Sub" 9-11`; got != want {
+				t.Errorf("headings %s, want %s", got, want)
+			}
+			if len(d.Fences) != 1 || d.Fences[0].Lang != "sh" {
+				t.Fatalf("fences = %+v", d.Fences)
+			}
+			if line, _ := d.Position(d.Fences[0].Start); line != 12 {
+				t.Errorf("fence on line %d, want 12", line)
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -129,8 +130,8 @@ func compareCopy(p *Pass, ct *config.Contract, part Part, want, what, srcPath st
 	if normalize(got, norm) == normalize(want, norm) {
 		return
 	}
-	gl := strings.Split(normalize(got, norm), "\n")
-	wl := strings.Split(normalize(want, norm), "\n")
+	gl := splitKeepCR(normalize(got, norm))
+	wl := splitKeepCR(normalize(want, norm))
 	n := diffCount(wl, gl)
 	i := 0
 	for i < len(gl) && i < len(wl) && gl[i] == wl[i] {
@@ -144,6 +145,9 @@ func compareCopy(p *Pass, ct *config.Contract, part Part, want, what, srcPath st
 	}
 	if i < len(gl) {
 		b = gl[i]
+	}
+	if strings.HasSuffix(a, "\r") && strings.HasSuffix(b, "\r") {
+		a, b = a[:len(a)-1], b[:len(b)-1] // the same line end: not the difference
 	}
 	// Show both lines from a little before the first byte that differs.
 	c := 0
@@ -169,10 +173,8 @@ func compareCopy(p *Pass, ct *config.Contract, part Part, want, what, srcPath st
 	}
 	// The fix writes the canonical text in the copy's line endings.
 	fix := want
-	if strings.Contains(got, "\r\n") && !strings.Contains(want, "\r\n") {
-		fix = strings.ReplaceAll(want, "\n", "\r\n")
-	} else if !strings.Contains(got, "\r\n") && strings.Contains(want, "\r\n") {
-		fix = strings.ReplaceAll(want, "\r\n", "\n")
+	if eol := eolOf([]byte(got)); eol != eolOf([]byte(want)) {
+		fix = eolRe.ReplaceAllLiteralString(want, eol)
 	}
 	var edits []Edit
 	if fixable {
@@ -187,23 +189,39 @@ func compareCopy(p *Pass, ct *config.Contract, part Part, want, what, srcPath st
 	})
 }
 
+var (
+	eolRe           = regexp.MustCompile(`\r\n|\r|\n`)
+	trailingSpaceRe = regexp.MustCompile(`[ \t]+(\r\n|\r|\n|$)`)
+)
+
+// splitKeepCR splits s into lines at "\n", which it drops, and at a lone
+// "\r", which it keeps, as the "\r" of a "\r\n" is kept: lines whose ends
+// differ show as different.
+func splitKeepCR(s string) []string {
+	var out []string
+	for {
+		i := strings.IndexAny(s, "\r\n")
+		switch {
+		case i < 0:
+			return append(out, s)
+		case s[i] == '\n':
+			out, s = append(out, s[:i]), s[i+1:]
+		case i+1 < len(s) && s[i+1] == '\n':
+			out, s = append(out, s[:i+1]), s[i+2:]
+		default:
+			out, s = append(out, s[:i+1]), s[i+1:]
+		}
+	}
+}
+
 // normalize applies the contract's normalisations.
 func normalize(s string, how []string) string {
 	for _, h := range how {
 		switch h {
 		case "eol":
-			s = strings.ReplaceAll(s, "\r\n", "\n")
+			s = eolRe.ReplaceAllLiteralString(s, "\n")
 		case "trailing-space":
-			lines := strings.Split(s, "\n")
-			for i, l := range lines {
-				cr := strings.HasSuffix(l, "\r")
-				l = strings.TrimRight(strings.TrimSuffix(l, "\r"), " \t")
-				if cr {
-					l += "\r"
-				}
-				lines[i] = l
-			}
-			s = strings.Join(lines, "\n")
+			s = trailingSpaceRe.ReplaceAllString(s, "$1")
 		case "trim":
 			s = strings.TrimSpace(s)
 		}

@@ -227,7 +227,7 @@ func captureMsg(cr config.CaptureRule, def string) string {
 // capturesField reports whether a shell block assigns a handshake field
 // (`parent_head=…`, `$parent_head = …`).
 func capturesField(body, field string) bool {
-	for _, line := range strings.Split(body, "\n") {
+	for _, line := range strings.FieldsFunc(body, isEOL) {
 		i := strings.Index(line, field)
 		if i < 0 {
 			continue
@@ -374,17 +374,14 @@ var dispatchNeedles = [][]byte{[]byte("_type"), []byte("Agent")}
 func tableHeader(src []byte, ls int) string {
 	first := ls
 	for first > 0 {
-		prev := bytes.LastIndexByte(src[:first-1], '\n') + 1
-		if !bytes.HasPrefix(bytes.TrimSpace(src[prev:first-1]), []byte("|")) {
+		prev, prevEnd := parser.LineBounds(src, first-1)
+		if !bytes.HasPrefix(bytes.TrimSpace(src[prev:prevEnd]), []byte("|")) {
 			break
 		}
 		first = prev
 	}
-	end := bytes.IndexByte(src[first:], '\n')
-	if end < 0 {
-		return string(src[first:])
-	}
-	return string(src[first : first+end])
+	line, _ := parser.LineAt(src, first)
+	return string(line)
 }
 
 // isMappingTable reports whether a table row belongs to a tool-mapping

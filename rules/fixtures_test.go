@@ -38,7 +38,7 @@ func TestFixtures(t *testing.T) {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.txtar"))
 		for _, f := range files {
 			t.Run(name+"/"+strings.TrimSuffix(filepath.Base(f), ".txtar"), func(t *testing.T) {
-				if got := runFixture(t, f, r); got {
+				if got := runFixture(t, f, r, false); got {
 					covered[name] = true
 				}
 			})
@@ -51,8 +51,33 @@ func TestFixtures(t *testing.T) {
 	}
 }
 
+// TestFixturesCR runs every fixture again with its markdown files' lines
+// ended by a lone CR, as old Mac files are: CommonMark reads CR as a line
+// end, so every finding must stay the same, on the same line and column.
+// crDiffers lists the fixtures whose findings are about line ends.
+func TestFixturesCR(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "rules", "*", "*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no rule fixtures found: %v", err)
+	}
+	for _, f := range files {
+		name := filepath.Base(filepath.Dir(f))
+		test := name + "/" + strings.TrimSuffix(filepath.Base(f), ".txtar")
+		if why, ok := crDiffers[test]; ok {
+			t.Logf("%s: skipped: %s", test, why)
+			continue
+		}
+		t.Run(test, func(t *testing.T) { runFixture(t, f, Lookup(name), true) })
+	}
+}
+
+// crDiffers are fixtures whose findings change, rightly, with CR line ends.
+var crDiffers = map[string]string{}
+
 // runFixture checks one archive; it reports whether the rule found anything.
-func runFixture(t *testing.T, file string, r *Rule) bool {
+// With cr, its markdown files are written with old Mac line ends (a lone
+// CR), which must change no finding.
+func runFixture(t *testing.T, file string, r *Rule, cr bool) bool {
 	ar, err := txtar.ParseFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -73,6 +98,9 @@ func runFixture(t *testing.T, file string, r *Rule) bool {
 		// a CR, so CRLF fixtures stay readable; a leading `\ufeff` for a BOM.
 		data := bytes.ReplaceAll(f.Data, []byte(`\r`+"\n"), []byte("\r\n"))
 		data = bytes.Replace(data, []byte(`\ufeff`), []byte("\ufeff"), 1)
+		if cr && strings.HasSuffix(f.Name, ".md") {
+			data = bytes.ReplaceAll(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r"))
+		}
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +144,7 @@ func runFixture(t *testing.T, file string, r *Rule) bool {
 	if len(lines) > 0 {
 		got += "\n"
 	}
-	if *update {
+	if *update && !cr {
 		for i := range ar.Files {
 			if ar.Files[i].Name == "want" {
 				ar.Files[i].Data = []byte(got)
@@ -128,7 +156,7 @@ func runFixture(t *testing.T, file string, r *Rule) bool {
 		return len(lines) > 0
 	}
 	if got != string(want) {
-		t.Errorf("%s: findings differ\n--- got\n%s--- want\n%s", file, got, want)
+		t.Errorf("%s: findings differ (CR line ends: %v)\n--- got\n%s--- want\n%s", file, cr, got, want)
 	}
 	return len(lines) > 0
 }

@@ -26,7 +26,7 @@ func checkFrontmatterOrder(p *Pass) {
 	for i := range fm.Keys {
 		k := &fm.Keys[i]
 		r := slices.Index(s.Order, k.Name)
-		if r < 0 {
+		if r < 0 || k.Merged { // a merged key has no line of its own to move
 			continue
 		}
 		if r < last {

@@ -31,8 +31,16 @@ func checkFrontmatterPlainScalar(p *Pass) {
 	firstLine, _ := d.Position(fm.ContentStart)
 	// s is the schema that types key: the kind's for top-level keys and
 	// their list items, none for keys nested in a mapping value.
+	// A value merged in (`<<: *base`) is also walked where it is written
+	// (under the key holding the anchor): each node is checked once, as a
+	// top-level key's value first.
+	seen := map[*yaml.Node]bool{}
 	var walk func(s *KindSchema, key string, n *yaml.Node)
 	walk = func(s *KindSchema, key string, n *yaml.Node) {
+		if seen[n] {
+			return
+		}
+		seen[n] = true
 		switch n.Kind {
 		case yaml.MappingNode:
 			for i := 0; i+1 < len(n.Content); i += 2 {
@@ -48,13 +56,12 @@ func checkFrontmatterPlainScalar(p *Pass) {
 			}
 		}
 	}
-	for i := range fm.Keys {
-		k := &fm.Keys[i]
-		if k.Value.Kind == yaml.ScalarNode && k.Value.Style == 0 {
-			checkPlain(p, d, s, k.Name, k.Value, firstLine)
-			continue
+	for _, merged := range []bool{true, false} {
+		for i := range fm.Keys {
+			if k := &fm.Keys[i]; k.Merged == merged {
+				walk(s, k.Name, k.Value)
+			}
 		}
-		walk(s, k.Name, k.Value)
 	}
 }
 

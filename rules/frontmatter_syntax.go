@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/parser"
+	"go.yaml.in/yaml/v3"
 )
 
 // FrontmatterSyntax checks that frontmatter is present where the kind needs
@@ -92,6 +93,14 @@ func checkFrontmatterSyntax(p *Pass) {
 	seen := map[string]*parser.Key{}
 	for i := range fm.Keys {
 		k := &fm.Keys[i]
+		if k.NotString {
+			line, _ := d.Position(k.Offset)
+			p.ReportAtMost(Warning, Diagnostic{
+				Start: k.Offset, End: d.Lines.LineEnd(d.Src, line),
+				Message: fmt.Sprintf("frontmatter key on line %d is a %s, not a name: hosts look keys up by name and cannot read this one (JavaScript YAML loaders turn it into made-up text, such as `[object Object]` for a mapping); write the key as a plain name (`name: value`)", line, collectionNoun(k.Key)),
+			})
+			continue
+		}
 		if prev, dup := seen[k.Name]; dup {
 			pl, _ := d.Position(prev.Offset)
 			p.Report(Diagnostic{
@@ -103,6 +112,17 @@ func checkFrontmatterSyntax(p *Pass) {
 		}
 		seen[k.Name] = k
 	}
+}
+
+// collectionNoun names what a non-scalar key is.
+func collectionNoun(n *yaml.Node) string {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	if n.Kind == yaml.SequenceNode {
+		return "list"
+	}
+	return "mapping"
 }
 
 func kindNoun(k parser.Kind) string {

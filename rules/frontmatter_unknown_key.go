@@ -28,7 +28,7 @@ func checkFrontmatterUnknownKey(p *Pass) {
 	}
 	for i := range fm.Keys {
 		k := &fm.Keys[i]
-		if s.Field(k.Name) != nil {
+		if k.NotString || s.Field(k.Name) != nil { // frontmatter-syntax reports a key that is not a name
 			continue
 		}
 		if sib, ok := sameFileKinds[d.Kind]; ok && builtinSchemas[sib].Field(k.Name) != nil {

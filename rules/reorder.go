@@ -3,6 +3,8 @@ package rules
 import (
 	"strconv"
 	"strings"
+
+	"github.com/mdcontract/mdcontract/parser"
 )
 
 // keyBlock is a key's lines: the comment and blank lines just above it,
@@ -21,13 +23,9 @@ func splitKeyBlocks(src []byte, start, end int, isKey func(lineStart int, line s
 	var cur *keyBlock
 	ok = true
 	for ls := start; ls < end; {
-		nl := strings.IndexByte(string(src[ls:end]), '\n')
-		next := end
-		if nl >= 0 {
-			next = ls + nl + 1
-		}
+		b, next := parser.LineAt(src[:end], ls)
 		line := string(src[ls:next])
-		body := strings.TrimRight(line, "\r\n")
+		body := string(b)
 		t := strings.TrimSpace(body)
 		if name, isK := isKey(ls, body); isK {
 			if cur != nil {
@@ -83,7 +81,7 @@ func reorderBlocks(blocks []keyBlock, order []string, eol string) string {
 			next++
 		}
 		text := blk.text
-		if !strings.HasSuffix(text, "\n") {
+		if !strings.HasSuffix(text, "\n") && !strings.HasSuffix(text, "\r") {
 			text += eol
 		}
 		b.WriteString(text)
@@ -112,11 +110,17 @@ func topKey(_ int, line string) (string, bool) {
 
 // eolOf returns the line ending a text uses.
 func eolOf(b []byte) string {
-	if strings.Contains(string(b), "\r\n") {
+	switch {
+	case strings.Contains(string(b), "\r\n"):
 		return "\r\n"
+	case strings.Contains(string(b), "\r"):
+		return "\r" // an old Mac file
 	}
 	return "\n"
 }
+
+// isEOL reports whether r ends a line.
+func isEOL(r rune) bool { return r == '\n' || r == '\r' }
 
 var yamlEscapes = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\t", `\t`)
 

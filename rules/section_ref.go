@@ -71,14 +71,7 @@ func findSectionRefs(d *parser.Document) []sectionRef {
 			signLen = 3
 		}
 		off = at + signLen
-		ls := bytes.LastIndexByte(src[:at], '\n') + 1
-		le := len(src)
-		if j := bytes.IndexByte(src[at:], '\n'); j >= 0 {
-			le = at + j
-		}
-		if le > ls && src[le-1] == '\r' {
-			le--
-		}
+		ls, le := parser.LineBounds(src, at)
 		if inFenceOrBlock(d, ls) {
 			continue
 		}

@@ -73,11 +73,7 @@ func findHeadings(d *parser.Document, spec string, prefix bool) []*parser.Sectio
 // trimTrailingBlank moves end back over blank lines (keeping one line end).
 func trimTrailingBlank(src []byte, start, end int) int {
 	for end > start {
-		i := bytes.LastIndexByte(src[start:end-1], '\n')
-		lineStart := start
-		if i >= 0 {
-			lineStart = start + i + 1
-		}
+		lineStart := max(parser.LineStartAt(src, end-1), start)
 		if len(bytes.TrimSpace(src[lineStart:end])) > 0 {
 			break
 		}
@@ -150,27 +146,15 @@ func Select(d *parser.Document, s *config.Selector) []Part {
 }
 
 func firstLine(b []byte) ([]byte, int) {
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
-		return bytes.TrimRight(b[:i], "\r"), i + 1
-	}
-	return b, len(b)
+	return parser.LineAt(b, 0)
 }
 
 // forLines calls fn with the bounds of each line in src[start:end] (le
 // excludes the line terminator); fn returns false to stop.
 func forLines(src []byte, start, end int, fn func(ls, le int) bool) {
 	for ls := start; ls < end; {
-		nl := bytes.IndexByte(src[ls:end], '\n')
-		next := end
-		le := end
-		if nl >= 0 {
-			le = ls + nl
-			next = le + 1
-		}
-		if le > ls && src[le-1] == '\r' {
-			le--
-		}
-		if !fn(ls, le) {
+		line, next := parser.LineAt(src[:end], ls)
+		if !fn(ls, ls+len(line)) {
 			return
 		}
 		ls = next
@@ -200,15 +184,8 @@ func forLinesWith(src []byte, start int, needles [][]byte, fn func(ls, le int) b
 		if at < 0 {
 			return
 		}
-		ls := bytes.LastIndexByte(src[:at], '\n') + 1
-		le := len(src)
-		if j := bytes.IndexByte(src[at:], '\n'); j >= 0 {
-			le = at + j
-		}
-		after := le + 1
-		if le > ls && src[le-1] == '\r' {
-			le--
-		}
+		ls, le := parser.LineBounds(src, at)
+		after := max(parser.SkipEOL(src, le), le+1)
 		if !fn(ls, le) {
 			return
 		}
@@ -233,13 +210,7 @@ func paragraphEnd(src []byte, ls int) int {
 		if len(bytes.TrimSpace(src[s:e])) == 0 {
 			return false
 		}
-		end = e
-		if end < len(src) && src[end] == '\r' {
-			end++
-		}
-		if end < len(src) && src[end] == '\n' {
-			end++
-		}
+		end = parser.SkipEOL(src, e)
 		return true
 	})
 	return end
@@ -286,13 +257,7 @@ func MarkerRegions(d *parser.Document, name string) []MarkerRegion {
 		if !ok {
 			return true
 		}
-		next := le
-		if next < len(src) && src[next] == '\r' {
-			next++
-		}
-		if next < len(src) {
-			next++
-		}
+		next := parser.SkipEOL(src, le)
 		if open == nil {
 			if opens(txt, name) {
 				open = &MarkerRegion{Start: ls, ContentStart: next}
@@ -346,13 +311,7 @@ func BetweenMarkers(d *parser.Document, a, b string) [][3]int {
 	start, anchor := -1, -1
 	forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
 		line := string(src[ls:le])
-		next := le
-		if next < len(src) && src[next] == '\r' {
-			next++
-		}
-		if next < len(src) {
-			next++
-		}
+		next := parser.SkipEOL(src, le)
 		switch {
 		case start < 0 && strings.Contains(line, a):
 			start, anchor = next, ls

@@ -46,7 +46,7 @@ func directives(d *parser.Document) []*directive {
 			dir.reason = strings.TrimSpace(body[j+2:])
 			body = body[:j]
 		}
-		for _, name := range strings.FieldsFunc(body, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' }) {
+		for _, name := range strings.FieldsFunc(body, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || isEOL(r) }) {
 			if r := Lookup(name); r != nil {
 				dir.rules = append(dir.rules, r)
 			} else {

@@ -1,0 +1,78 @@
+package config_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// FuzzLoad reads arbitrary bytes as a repo's .mdcontract.yaml, then sets
+// the rules up from it, as a run does. Neither may panic; a config is
+// either accepted or refused with errors, each citing the file, a line of
+// it and a column (file:line:col), never both and never neither.
+func FuzzLoad(f *testing.F) {
+	seeds, _ := filepath.Glob(filepath.Join("..", "examples", "*.yaml"))
+	for _, p := range seeds {
+		if data, err := os.ReadFile(p); err == nil {
+			f.Add(data)
+		}
+	}
+	archives, _ := filepath.Glob(filepath.Join("..", "testdata", "*", "*", "*.txtar"))
+	more, _ := filepath.Glob(filepath.Join("..", "testdata", "*", "*.txtar"))
+	for _, a := range append(archives, more...) {
+		ar, err := txtar.ParseFile(a)
+		if err != nil {
+			continue
+		}
+		for _, file := range ar.Files {
+			if strings.HasSuffix(file.Name, ".yaml") {
+				f.Add(file.Data)
+			}
+		}
+	}
+	f.Add([]byte("version: 1\nrules: {a: &a [*a]}\n"))
+	f.Add([]byte("\ufeffversion: 1\r\ninclude: ['**/*.md']\r"))
+	f.Add([]byte("base: &b {severity: warning}\nversion: 1\nrules:\n  <<: *b\n"))
+	f.Add([]byte("version: 1\n\x00"))
+
+	root := f.TempDir()
+	const name = config.FileName
+	path := filepath.Join(root, name)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lines := parser.NewLineIndex(data, 0).Lines()
+		checkErrs := func(what string, err error) {
+			t.Helper()
+			var errs config.Errors
+			if !errors.As(err, &errs) || len(errs) == 0 {
+				t.Fatalf("%s: an error that names no position: %T %v", what, err, err)
+			}
+			for _, e := range errs {
+				if e.File != name || e.Pos.Line < 1 || e.Pos.Col < 1 || e.Pos.Line > lines+1 {
+					t.Fatalf("%s: an error without file:line:col in the file's %d lines: %q (file %q, %d:%d)", what, lines, e.Error(), e.File, e.Pos.Line, e.Pos.Col)
+				}
+				if prefix := fmt.Sprintf("%s:%d:%d: ", name, e.Pos.Line, e.Pos.Col); !strings.HasPrefix(e.Error(), prefix) {
+					t.Fatalf("%s: error %q does not start with %q", what, e.Error(), prefix)
+				}
+			}
+		}
+		cfg, err := config.Parse(data, path, name, root)
+		if (cfg == nil) == (err == nil) {
+			t.Fatalf("Parse returned config %v and error %v: exactly one is expected", cfg != nil, err)
+		}
+		if err != nil {
+			checkErrs("Parse", err)
+			return
+		}
+		if _, err := rules.Setup(cfg); err != nil {
+			checkErrs("Setup", err)
+		}
+	})
+}
