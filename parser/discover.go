@@ -134,7 +134,6 @@ func walkRepo(res *resolver, found func(Discovered), fail func(*DiscoverError)) 
 	walk(res.root, "", nil)
 }
 
-
 func relOrDot(rel string) string {
 	if rel == "" {
 		return "."
