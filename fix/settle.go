@@ -37,6 +37,8 @@ func Settle(idx *parser.Index, ds []rules.Diagnostic, opt rules.Options, same ma
 	}
 	files := map[string]*FileFix{}
 	broken := map[string]bool{} // views of one file read with different contents
+	seen := map[string]map[string]bool{} // the texts a file has had, round by round
+	unsettled := map[string]bool{}       // files whose fixes never settle
 	cur := idx
 	for round := 1; ; round++ {
 		plans := Plan(ds, func(p string) []byte {
@@ -75,9 +77,24 @@ func Settle(idx *parser.Index, ds []rules.Diagnostic, opt rules.Options, same ma
 				continue
 			case broken[k]:
 				f.Skipped = append(f.Skipped, fmt.Sprintf("%s: not fixed: its paths %v are one file, read with different contents (it changed while it was read); run --fix again", ff.Path, members[k]))
-			case round > MaxRounds:
-				f.Skipped = append(f.Skipped, fmt.Sprintf("%s: fixes still apply after %d rounds (two fixes may undo each other); the rest are left for another --fix", ff.Path, MaxRounds))
+			case unsettled[k]:
+				// fixes that never settle are not applied at all: a
+				// second --fix must change nothing
+				f.Skipped = append(f.Skipped, unsettledMsg(ff.Path))
+			case round > MaxRounds || seen[k][string(ff.New)]:
+				// the fixes undo each other (the text comes back) or go on
+				// past MaxRounds: the file is left as it was read
+				f.Skipped = append(f.Skipped, unsettledMsg(ff.Path))
+				f.New, f.Applied = f.Old, 0
+				unsettled[k] = true
+				for _, p := range members[k] {
+					docs = append(docs, parser.Parse(p, cur.Doc(p).Kind, f.Old))
+				}
 			default:
+				if seen[k] == nil {
+					seen[k] = map[string]bool{string(f.Old): true}
+				}
+				seen[k][string(ff.New)] = true
 				f.New = ff.New
 				f.Applied += ff.Applied
 				for _, p := range members[k] {
@@ -100,6 +117,10 @@ func Settle(idx *parser.Index, ds []rules.Diagnostic, opt rules.Options, same ma
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
+}
+
+func unsettledMsg(path string) string {
+	return fmt.Sprintf("%s: not fixed: its fixes do not settle (two fixes, or two contracts, undo each other); fix it by hand", path)
 }
 
 // replaceDocs returns a new index in which docs take the places of the
