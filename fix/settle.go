@@ -36,7 +36,7 @@ func Settle(idx *parser.Index, ds []rules.Diagnostic, opt rules.Options, same ma
 		members[k] = append(members[k], d.Path)
 	}
 	files := map[string]*FileFix{}
-	broken := map[string]bool{} // views of one file read with different contents
+	broken := map[string]bool{}          // views of one file read with different contents
 	seen := map[string]map[string]bool{} // the texts a file has had, round by round
 	unsettled := map[string]bool{}       // files whose fixes never settle
 	cur := idx
