@@ -37,6 +37,10 @@ type Document struct {
 	JSON *JSONValue
 	// Problems are things the parser could not make sense of.
 	Problems []Problem
+	// TooComplex are shapes the markdown parser would take quadratic time
+	// over (see complexity.go); they were parsed with their markers read
+	// as text.
+	TooComplex []Problem
 
 	anchorsOnce sync.Once
 	anchors     map[string]bool
@@ -169,7 +173,15 @@ func Parse(p string, kind Kind, src []byte) *Document {
 
 func (d *Document) parseBody() {
 	body := d.Src[d.BodyStart:]
-	root := md.Parser().Parse(text.NewReader(body))
+	safe, probs := guard(body)
+	for _, p := range probs {
+		p.Start += d.BodyStart
+		p.End += d.BodyStart
+		d.TooComplex = append(d.TooComplex, p)
+	}
+	// goldmark reads the neutralised copy; every text is then read from
+	// the original at the same offsets
+	root := md.Parser().Parse(text.NewReader(safe))
 	w := walker{d: d, body: body, base: d.BodyStart}
 	w.walk(root)
 	d.buildSections()
