@@ -6,6 +6,7 @@ package parser
 import (
 	"bytes"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -605,19 +606,14 @@ func (d *Document) buildSections() {
 func (d *Document) Position(off int) (int, int) { return d.Lines.Position(off) }
 
 // InCode reports whether off lies inside a fenced or indented code block or
-// an inline code span.
+// an inline code span (both are in document order and do not overlap).
 func (d *Document) InCode(off int) bool {
-	for _, f := range d.Fences {
-		if off >= f.Start && off < f.End {
-			return true
-		}
+	i := sort.Search(len(d.Fences), func(i int) bool { return d.Fences[i].End > off })
+	if i < len(d.Fences) && d.Fences[i].Start <= off {
+		return true
 	}
-	for _, s := range d.CodeSpans {
-		if off >= s.Start && off < s.End {
-			return true
-		}
-	}
-	return false
+	j := sort.Search(len(d.CodeSpans), func(j int) bool { return d.CodeSpans[j].End > off })
+	return j < len(d.CodeSpans) && d.CodeSpans[j].Start <= off
 }
 
 // checkEncoding records NUL bytes (a binary file) and invalid UTF-8.

@@ -30,9 +30,19 @@ func checkLinkTarget(p *Pass) {
 	if d.Kind == parser.KindManifest || !ownDoc(d) {
 		return // see quoted.go: examples, templates and history are not checked
 	}
+	fine := map[string]bool{} // destinations already seen to need no check
 	for _, l := range d.Links {
+		if fine[l.Destination] {
+			continue
+		}
 		kind, target, _ := classifyDest(l.Destination)
 		if kind != destLocal || target == "" {
+			fine[l.Destination] = true
+			continue
+		}
+		rel, escapes := resolveIn(p.Index, d.Path, target)
+		if ok, _ := p.Index.Exists(rel); ok && !escapes {
+			fine[l.Destination] = true
 			continue
 		}
 		checkPath(p, l.Start, l.End, l.Destination, target, true)
