@@ -40,10 +40,11 @@ func checkLinkTarget(p *Pass) {
 			fine[l.Destination] = true
 			continue
 		}
-		rel, escapes := resolveIn(p.Index, d.Path, target)
-		if ok, _ := p.Index.Exists(rel); ok && !escapes {
-			fine[l.Destination] = true
-			continue
+		if rel, escapes := resolveIn(p.Index, d.Path, target); !escapes {
+			if ok, _ := p.Index.Exists(rel); ok {
+				fine[l.Destination] = true
+				continue
+			}
 		}
 		checkPath(p, l.Start, l.End, l.Destination, target, true)
 	}
