@@ -255,6 +255,11 @@ func Parse(data []byte, path, name, root string) (*Config, error) {
 		return nil, fail(Pos{1, 1}, "the config file is empty; it needs at least `version: 1`")
 	}
 	top := doc.Content[0]
+	// Every walk below (the key check, the decoding, the validation)
+	// expands aliases: bound what they add before any of them runs.
+	if a := parser.AliasOverflow(top, parser.MaxAliasNodes); a != nil {
+		return nil, fail(Pos{a.Line, a.Column}, "the alias `*%s` (with the aliases before it) expands the config past %d values: an alias may repeat a value, not multiply the config; write the values out, or nest fewer aliases", a.Value, parser.MaxAliasNodes)
+	}
 	if top.Kind != yaml.MappingNode {
 		return nil, fail(Pos{top.Line, top.Column}, "the config must be a mapping of keys (version, include, exclude, rules, kinds, profiles, contracts)")
 	}

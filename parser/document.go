@@ -6,6 +6,7 @@ package parser
 import (
 	"bytes"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -37,6 +38,10 @@ type Document struct {
 	JSON *JSONValue
 	// Problems are things the parser could not make sense of.
 	Problems []Problem
+	// TooComplex are shapes the markdown parser would take quadratic time
+	// over (see complexity.go); they were parsed with their markers read
+	// as text.
+	TooComplex []Problem
 
 	anchorsOnce sync.Once
 	anchors     map[string]bool
@@ -171,7 +176,15 @@ func (d *Document) parseBody() {
 	// Goldmark ends lines only at "\n": a lone "\r" becomes one, byte for
 	// byte, in the copy it reads, so every offset is still one of Src.
 	body := NormalizeCR(d.Src[d.BodyStart:])
-	root := md.Parser().Parse(text.NewReader(body))
+	safe, probs := guard(body)
+	for _, p := range probs {
+		p.Start += d.BodyStart
+		p.End += d.BodyStart
+		d.TooComplex = append(d.TooComplex, p)
+	}
+	// goldmark reads the neutralised copy; every text is then read from
+	// the original at the same offsets
+	root := md.Parser().Parse(text.NewReader(safe))
 	w := walker{d: d, body: body, base: d.BodyStart}
 	w.walk(root)
 	d.buildSections()
@@ -595,19 +608,14 @@ func (d *Document) buildSections() {
 func (d *Document) Position(off int) (int, int) { return d.Lines.Position(off) }
 
 // InCode reports whether off lies inside a fenced or indented code block or
-// an inline code span.
+// an inline code span (both are in document order and do not overlap).
 func (d *Document) InCode(off int) bool {
-	for _, f := range d.Fences {
-		if off >= f.Start && off < f.End {
-			return true
-		}
+	i := sort.Search(len(d.Fences), func(i int) bool { return d.Fences[i].End > off })
+	if i < len(d.Fences) && d.Fences[i].Start <= off {
+		return true
 	}
-	for _, s := range d.CodeSpans {
-		if off >= s.Start && off < s.End {
-			return true
-		}
-	}
-	return false
+	j := sort.Search(len(d.CodeSpans), func(j int) bool { return d.CodeSpans[j].End > off })
+	return j < len(d.CodeSpans) && d.CodeSpans[j].Start <= off
 }
 
 // checkEncoding records NUL bytes (a binary file) and invalid UTF-8.

@@ -139,6 +139,13 @@ func (fm *Frontmatter) decode(src []byte, li LineIndex) {
 		return // empty frontmatter
 	}
 	root := doc.Content[0]
+	if a := AliasOverflow(root, MaxAliasNodes); a != nil {
+		fm.Err = &YAMLError{
+			Offset: li.Offset(src, firstLine+a.Line-1, a.Column),
+			Msg:    fmt.Sprintf("the alias `*%s` (with the aliases before it) expands the frontmatter past %d values: an alias may repeat a value, not multiply it; write the values out", a.Value, MaxAliasNodes),
+		}
+		return
+	}
 	if root.Kind != yaml.MappingNode {
 		fm.Err = &YAMLError{
 			Offset: li.Offset(src, firstLine+root.Line-1, root.Column),
@@ -316,4 +323,39 @@ func nodeKindName(n *yaml.Node) string {
 		return "alias"
 	}
 	return "document"
+}
+
+// MaxAliasNodes bounds the YAML nodes that aliases may add to a document
+// (the frontmatter, the config) when expanded: aliases repeat a value, and
+// nested ones would multiply it past anything a walk can read in linear
+// time.
+const MaxAliasNodes = 10000
+
+// AliasOverflow walks the tree under root, expanding aliases, and returns
+// the alias (the outermost one, where it stands in the text) at which the
+// nodes reached through aliases pass limit, or nil. It reads at most the
+// tree's own nodes and limit more.
+func AliasOverflow(root *yaml.Node, limit int) *yaml.Node {
+	count := 0
+	var walk func(n, via *yaml.Node) *yaml.Node
+	walk = func(n, via *yaml.Node) *yaml.Node {
+		if via != nil {
+			if count++; count > limit {
+				return via
+			}
+		}
+		if n.Kind == yaml.AliasNode && n.Alias != nil {
+			if via == nil {
+				via = n
+			}
+			return walk(n.Alias, via)
+		}
+		for _, c := range n.Content {
+			if a := walk(c, via); a != nil {
+				return a
+			}
+		}
+		return nil
+	}
+	return walk(root, nil)
 }

@@ -89,18 +89,6 @@ func isAlnum(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
-// closes reports how well an end marker named end closes an opener named
-// open: 2 exactly, 1 by a leading word match (`/x` closes `x v1`), 0 not.
-func closes(end, open string) int {
-	switch {
-	case end == open:
-		return 2
-	case strings.HasPrefix(open, end+" "):
-		return 1
-	}
-	return 0
-}
-
 // Region is a balanced sentinel pair.
 type Region struct {
 	Name       string
@@ -117,12 +105,11 @@ func Regions(d *parser.Document, bad func(c *parser.Comment, msg string, related
 // that run to the end of the file by design: their begin marker with no
 // closer is not reported. Crossings and stray closers still are.
 func pairRegions(d *parser.Document, mayStayOpen func(name string) bool, bad func(c *parser.Comment, msg string, related *parser.Comment)) []Region {
-	type open struct{ m Marker }
-	var stack []open
+	var stack openers
 	var regions []Region
-	var crossedNames []string
-	var last *parser.Comment // the last begin or end marker
-	var strays []string      // names of closers with no opener
+	crossed := map[string]int{} // names reported as crossed, not yet closed
+	var last *parser.Comment    // the last begin or end marker
+	strays := map[string]bool{} // names of closers with no opener
 	for i := range d.Comments {
 		c := &d.Comments[i]
 		m, ok := ParseMarker(c)
@@ -134,63 +121,106 @@ func pairRegions(d *parser.Document, mayStayOpen func(name string) bool, bad fun
 		}
 		switch m.Role {
 		case MarkerBegin, MarkerPlain:
-			stack = append(stack, open{m: m})
+			stack.push(m)
 			continue
 		}
 		// An end marker: the innermost exact match, else a word match.
-		at := -1
-		for want := 2; want >= 1 && at < 0; want-- {
-			for j := len(stack) - 1; j >= 0; j-- {
-				if closes(m.Name, stack[j].m.Name) == want {
-					at = j
-					break
-				}
-			}
-		}
+		at := stack.innermost(m.Name)
 		if at < 0 {
-			if k := indexOf(crossedNames, m.Name); k >= 0 {
-				crossedNames = append(crossedNames[:k], crossedNames[k+1:]...)
+			if crossed[m.Name] > 0 {
+				crossed[m.Name]--
 				continue // already reported as crossed
 			}
-			strays = append(strays, m.Name)
+			strays[m.Name] = true
 			if bad != nil {
 				bad(c, fmt.Sprintf("closing marker `<!-- %s -->` has no opening marker before it: add `<!-- %s begin -->` (or the opener this region uses) above it, or remove it", c.Text, m.Name), nil)
 			}
 			continue
 		}
-		for j := len(stack) - 1; j > at; j-- {
-			inner := stack[j]
-			if inner.m.Role == MarkerBegin {
+		for j := len(stack.list) - 1; j > at; j-- {
+			inner := stack.list[j]
+			if inner.Role == MarkerBegin {
 				if bad != nil {
-					line, _ := d.Position(inner.m.Comment.Start)
-					bad(inner.m.Comment, fmt.Sprintf("region `%s` (opened here, line %d) is still open where `<!-- %s -->` closes the region around it: regions may nest but not cross; close `%s` first", inner.m.Name, line, c.Text, inner.m.Name), c)
+					line, _ := d.Position(inner.Comment.Start)
+					bad(inner.Comment, fmt.Sprintf("region `%s` (opened here, line %d) is still open where `<!-- %s -->` closes the region around it: regions may nest but not cross; close `%s` first", inner.Name, line, c.Text, inner.Name), c)
 				}
-				crossedNames = append(crossedNames, inner.m.Name)
+				crossed[inner.Name]++
 			}
 		}
-		regions = append(regions, Region{Name: stack[at].m.Name, Begin: stack[at].m.Comment, End: c})
-		stack = stack[:at]
+		regions = append(regions, Region{Name: stack.list[at].Name, Begin: stack.list[at].Comment, End: c})
+		stack.popTo(at)
 	}
-	for _, o := range stack {
-		if o.m.Role != MarkerBegin || bad == nil || mayStayOpen != nil && mayStayOpen(o.m.Name) {
+	for _, o := range stack.list {
+		if o.Role != MarkerBegin || bad == nil || mayStayOpen != nil && mayStayOpen(o.Name) {
 			continue
 		}
-		msg := fmt.Sprintf("region `%s` is opened here but never closed: add `<!-- %s end -->` (or the closer this region's syntax uses) where it ends", o.m.Name, o.m.Name)
-		if o.m.Comment == last && indexOf(strays, o.m.Name) < 0 {
-			msg += fmt.Sprintf("; if it runs to the end of the file by design, declare it in .mdcontract.yaml: `rules: {anchor-balance: {open: [%q]}}`", o.m.Name)
+		msg := fmt.Sprintf("region `%s` is opened here but never closed: add `<!-- %s end -->` (or the closer this region's syntax uses) where it ends", o.Name, o.Name)
+		if o.Comment == last && !strays[o.Name] {
+			msg += fmt.Sprintf("; if it runs to the end of the file by design, declare it in .mdcontract.yaml: `rules: {anchor-balance: {open: [%q]}}`", o.Name)
 		}
-		bad(o.m.Comment, msg, nil)
+		bad(o.Comment, msg, nil)
 	}
 	return regions
 }
 
-func indexOf(xs []string, s string) int {
-	for i, x := range xs {
-		if x == s {
-			return i
-		}
+// maxCloserWords bounds the words of a closer that closes an opener by its
+// leading words (`/x v1` closes `x v1 draft`).
+const maxCloserWords = 8
+
+// openers is the stack of open markers, indexed by name and by leading
+// words, so that a closer finds its opener without walking the stack.
+type openers struct {
+	list  []Marker
+	exact map[string][]int // name → positions in list, innermost last
+	words map[string][]int // leading words of a name → positions
+}
+
+func (o *openers) push(m Marker) {
+	if o.exact == nil {
+		o.exact, o.words = map[string][]int{}, map[string][]int{}
+	}
+	at := len(o.list)
+	o.list = append(o.list, m)
+	o.exact[m.Name] = append(o.exact[m.Name], at)
+	for _, p := range leadingWords(m.Name) {
+		o.words[p] = append(o.words[p], at)
+	}
+}
+
+// innermost returns the position of the innermost opener that name
+// closes exactly, else by its leading words, or -1.
+func (o *openers) innermost(name string) int {
+	if l := o.exact[name]; len(l) > 0 {
+		return l[len(l)-1]
+	}
+	if l := o.words[name]; len(l) > 0 {
+		return l[len(l)-1]
 	}
 	return -1
+}
+
+// popTo removes the openers from position at on.
+func (o *openers) popTo(at int) {
+	for j := len(o.list) - 1; j >= at; j-- {
+		m := o.list[j]
+		o.exact[m.Name] = o.exact[m.Name][:len(o.exact[m.Name])-1]
+		for _, p := range leadingWords(m.Name) {
+			o.words[p] = o.words[p][:len(o.words[p])-1]
+		}
+	}
+	o.list = o.list[:at]
+}
+
+// leadingWords returns the leading words of name that a closer may name
+// (`x` and `x v1` for `x v1 draft`), up to maxCloserWords.
+func leadingWords(name string) []string {
+	var out []string
+	for i := 0; i < len(name) && len(out) < maxCloserWords; i++ {
+		if name[i] == ' ' {
+			out = append(out, name[:i])
+		}
+	}
+	return out
 }
 
 func checkAnchorBalance(p *Pass) {

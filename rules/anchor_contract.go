@@ -49,8 +49,15 @@ func anchorIn(p *Pass, ct *config.Contract, d *parser.Document) {
 	if strings.Contains(ac.Region, "*") {
 		// a name pattern: check each region whose name matches (the names
 		// found are literal, even if they hold a `*` themselves)
-		for _, n := range markerNames(d, ac.Region) {
-			anchorRegion(p, ct, d, n)
+		names := markerNames(d, ac.Region)
+		byName := markerRegionsOf(d, names)
+		budget := regionBudgetPerByte * len(d.Src)
+		for _, n := range names {
+			if !anchorRegions(p, ct, d, "region `"+n+"`", byName[n], &budget) {
+				p.ReportContract(ct, Diagnostic{Path: d.Path, Start: d.BodyStart, End: d.BodyStart, Message: fmt.Sprintf(
+					"regions named like `%s` hold so much of the file, one inside another, that checking each would take quadratic time: the regions from `%s` on are not checked; nest fewer of them", ac.Region, n)})
+				return
+			}
 		}
 		return
 	}
@@ -72,8 +79,32 @@ func anchorRegion(p *Pass, ct *config.Contract, d *parser.Document, region strin
 		regions = MarkerRegions(d, region)
 		name = "region `" + region + "`"
 	}
+	budget := -1 // one name: its regions do not overlap
+	anchorRegions(p, ct, d, name, regions, &budget)
+}
+
+// regionBudgetPerByte bounds, for a name pattern, the region text read per
+// byte of the file: regions of different names may nest, and reading each
+// whole would take quadratic time.
+const regionBudgetPerByte = 16
+
+// anchorRegions checks the contract for the regions found under name. It
+// returns false, having checked nothing, when their text would pass the
+// budget (bytes still to read; negative: no limit).
+func anchorRegions(p *Pass, ct *config.Contract, d *parser.Document, name string, regions []MarkerRegion, budget *int) bool {
+	ac := ct.AnchorContract
+	if *budget >= 0 {
+		for _, r := range regions {
+			if r.Closed {
+				*budget -= r.ContentEnd - r.ContentStart
+			}
+		}
+		if *budget < 0 {
+			return false
+		}
+	}
 	if ac.Optional && len(regions) == 0 {
-		return
+		return true
 	}
 	lo, hi := 1, 1
 	switch {
@@ -104,12 +135,12 @@ func anchorRegion(p *Pass, ct *config.Contract, d *parser.Document, region strin
 			Message: fmt.Sprintf("%s appears %d times in %s; the contract wants %s", name, len(regions), d.Path, want)})
 	}
 	for _, r := range regions {
-		body := string(d.Src[r.ContentStart:r.ContentEnd])
 		if !r.Closed {
 			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: r.Start, End: r.Start,
 				Message: fmt.Sprintf("%s opens here but never closes", name)})
 			continue
 		}
+		body := string(d.Src[r.ContentStart:r.ContentEnd])
 		if ac.NonEmpty && strings.TrimSpace(body) == "" {
 			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: r.Start, End: r.End,
 				Message: fmt.Sprintf("%s is empty; it must hold its content between the markers", name)})
@@ -144,6 +175,7 @@ func anchorRegion(p *Pass, ct *config.Contract, d *parser.Document, region strin
 			withinHeading(p, ct, d, r, name)
 		}
 	}
+	return true
 }
 
 // markerNames returns the names of regions opened in d whose name matches

@@ -31,10 +31,21 @@ func checkLinkTarget(p *Pass) {
 	if d.Kind == parser.KindManifest || !ownDoc(d) {
 		return // see quoted.go: examples, templates and history are not checked
 	}
+	fine := map[string]bool{} // destinations already seen to need no check
 	for _, l := range d.Links {
+		if fine[l.Destination] {
+			continue
+		}
 		kind, target, _ := classifyDest(l.Destination)
 		if kind != destLocal || target == "" {
+			fine[l.Destination] = true
 			continue
+		}
+		if rel, escapes := resolveIn(p.Index, d.Path, target); !escapes {
+			if ok, _ := p.Index.Exists(rel); ok {
+				fine[l.Destination] = true
+				continue
+			}
 		}
 		checkPath(p, l.Start, l.End, l.Destination, target, true)
 	}

@@ -3,6 +3,7 @@ package rules
 import (
 	"bytes"
 	"fmt"
+	"hash/maphash"
 	"path"
 	"regexp"
 	"sort"
@@ -45,9 +46,10 @@ func checkSectionRef(p *Pass) {
 	if d.Kind == parser.KindManifest {
 		return
 	}
+	budget := closestHeadingBudget
 	for _, r := range findSectionRefs(d) {
 		if checkedRef(d, r) {
-			resolveSectionRef(p, d, r)
+			resolveSectionRef(p, d, r, &budget)
 		}
 	}
 }
@@ -59,39 +61,109 @@ var sectionSign, arrowSign = []byte("§"), []byte("›")
 func findSectionRefs(d *parser.Document) []sectionRef {
 	var out []sectionRef
 	src := d.Src
+	var ln refLine
+	var lastSpan *parser.Span
+	signs := signFinder{src: src}
 	// Most files hold no sign at all: look for the signs, not at lines.
 	for off := d.BodyStart; off < len(src); {
-		i := indexSign(src[off:])
-		if i < 0 {
+		at := signs.from(off)
+		if at < 0 {
 			break
 		}
-		at := off + i
 		signLen := 2 // § is two bytes, › three
 		if src[at] == 0xE2 {
 			signLen = 3
 		}
 		off = at + signLen
-		ls, le := parser.LineBounds(src, at)
-		if inFenceOrBlock(d, ls) {
+		ln.advance(d, at)
+		if inFenceOrBlock(d, ln.ls) {
 			continue
 		}
-		if r, ok := parseRefAt(d, at, signLen, ls, le); ok {
+		if span := codeSpanAt(d, at); span != nil {
+			// a code span holds one reference, read at its first sign
+			if span == lastSpan {
+				continue
+			}
+			lastSpan = span
+		}
+		if r, ok := parseRefAt(d, at, signLen, &ln); ok {
 			out = append(out, r)
 		}
 	}
 	return out
 }
 
-// indexSign finds the next § or › in b.
-func indexSign(b []byte) int {
-	i, j := bytes.Index(b, sectionSign), bytes.Index(b, arrowSign)
-	switch {
-	case i < 0:
-		return j
-	case j < 0 || i < j:
-		return i
+// refWindow bounds how far before and after its sign a reference is read:
+// a path or a title longer than this is not one, and a long line with
+// many signs is read in linear time.
+const refWindow = 512
+
+// refLine is what the reference parser knows of the line holding the
+// current sign, kept from sign to sign along one line so that a line is
+// read once however many signs it holds.
+type refLine struct {
+	ls, le   int  // the line's bounds, its break excluded
+	tableRow bool // the line is a table row
+	open     int  // `(` minus `)` from the line's start to pos
+	pos      int
+}
+
+// advance moves to the line holding the sign at at and counts its
+// parentheses up to at.
+func (l *refLine) advance(d *parser.Document, at int) {
+	if at < l.ls || at > l.le || l.le == 0 {
+		ls, le := lineBounds(d, at)
+		*l = refLine{ls: ls, le: le, pos: ls}
+		t := ls
+		for t < le && (d.Src[t] == ' ' || d.Src[t] == '\t') {
+			t++
+		}
+		l.tableRow = t < le && d.Src[t] == '|'
 	}
-	return j
+	for ; l.pos < at; l.pos++ {
+		switch d.Src[l.pos] {
+		case '(':
+			l.open++
+		case ')':
+			l.open = max(l.open-1, 0)
+		}
+	}
+}
+
+// runeStart moves off forward to the start of a UTF-8 sequence.
+func runeStart(src []byte, off, limit int) int {
+	for off < limit && !utf8.RuneStart(src[off]) {
+		off++
+	}
+	return off
+}
+
+// signFinder finds the next § or › from an offset on, searching for each
+// sign again only once passed it, so a file is scanned once for each.
+type signFinder struct {
+	src     []byte
+	next    [2]int // offset of the next § and ›; -1: none left
+	started bool
+}
+
+var signs = [2][]byte{sectionSign, arrowSign}
+
+// from returns the offset of the first sign at or after off, or -1.
+func (f *signFinder) from(off int) int {
+	best := -1
+	for k, sign := range signs {
+		if !f.started || f.next[k] >= 0 && f.next[k] < off {
+			f.next[k] = bytes.Index(f.src[off:], sign)
+			if f.next[k] >= 0 {
+				f.next[k] += off
+			}
+		}
+		if f.next[k] >= 0 && (best < 0 || f.next[k] < best) {
+			best = f.next[k]
+		}
+	}
+	f.started = true
+	return best
 }
 
 // inFenceOrBlock reports whether off lies in a code block (fences are
@@ -110,8 +182,14 @@ func codeSpanAt(d *parser.Document, off int) *parser.Span {
 	return nil
 }
 
-// parseRefAt reads the reference whose sign (§ or ›) is at offset at.
-func parseRefAt(d *parser.Document, at, signLen, ls, le int) (sectionRef, bool) {
+// parseRefAt reads the reference whose sign (§ or ›) is at offset at, on
+// line ln, within refWindow bytes either side of the sign.
+func parseRefAt(d *parser.Document, at, signLen int, ln *refLine) (sectionRef, bool) {
+	ls := runeStart(d.Src, max(ln.ls, at-refWindow), at)
+	le := ln.le
+	if le > at+signLen+refWindow {
+		le = runeStart(d.Src, at+signLen+refWindow, ln.le)
+	}
 	src := d.Src
 	r := sectionRef{at: at}
 	isArrow := src[at] != 0xC2 // › is E2 80 BA, § is C2 A7
@@ -150,12 +228,7 @@ func parseRefAt(d *parser.Document, at, signLen, ls, le int) (sectionRef, bool) 
 			return r, false
 		}
 	case strings.HasSuffix(trimmed, ")"):
-		var dest string
-		for _, l := range d.Links {
-			if l.End == ls+len(trimmed) {
-				dest = l.Destination
-			}
-		}
+		dest := linkEndingAt(d, ls+len(trimmed))
 		if dest == "" {
 			return r, false
 		}
@@ -210,8 +283,7 @@ func parseRefAt(d *parser.Document, at, signLen, ls, le int) (sectionRef, bool) 
 		if i := strings.Index(rest, "]("); i >= 0 {
 			rest = rest[:i] // the reference is a link's text
 		}
-		tableRow := strings.HasPrefix(strings.TrimSpace(string(src[ls:le])), "|")
-		if cut := titleEnd(before, rest, tableRow); cut < len(rest) {
+		if cut := titleEnd(ln.open, rest, ln.tableRow); cut < len(rest) {
 			r.end = restOff + cut
 			rest = rest[:cut]
 		}
@@ -227,18 +299,9 @@ func parseRefAt(d *parser.Document, at, signLen, ls, le int) (sectionRef, bool) 
 }
 
 // titleEnd finds where a run-on title ends in rest, the text after the
-// sign: at the `|` closing a table cell, or at the `)` closing a `(` that
-// opened before the sign (`(see a.md § Title)`).
-func titleEnd(before, rest string, tableRow bool) int {
-	open := 0
-	for i := 0; i < len(before); i++ {
-		switch before[i] {
-		case '(':
-			open++
-		case ')':
-			open = max(open-1, 0)
-		}
-	}
+// sign: at the `|` closing a table cell, or at the `)` closing one of the
+// open `(` that opened before the sign (`(see a.md § Title)`).
+func titleEnd(open int, rest string, tableRow bool) int {
 	depth := 0
 	for i := 0; i < len(rest); i++ {
 		switch c := rest[i]; {
@@ -253,6 +316,19 @@ func titleEnd(before, rest string, tableRow bool) int {
 		}
 	}
 	return len(rest)
+}
+
+// linkEndingAt returns the destination of the (last) link of d that ends
+// at off, or "".
+func linkEndingAt(d *parser.Document, off int) string {
+	ends := d.Cached("section-ref/link-ends", func() any {
+		m := make(map[int]string, len(d.Links))
+		for _, l := range d.Links {
+			m[l.End] = l.Destination
+		}
+		return m
+	}).(map[int]string)
+	return ends[off]
 }
 
 // isSameFileWord: `see § Title` and `per § Title` cite this file.
@@ -338,7 +414,7 @@ func checkedRef(d *parser.Document, r sectionRef) bool {
 }
 
 // resolveSectionRef checks one reference.
-func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef) {
+func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef, budget *int) {
 	target := d
 	if r.file != "" {
 		var cands []*parser.Document
@@ -415,7 +491,7 @@ func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef) {
 				return
 			}
 			msg := fmt.Sprintf("§ `%s` matches no heading or bold label in %s", clip(title, 60), name)
-			if near := closestHeading(target, title); near != "" {
+			if near := closestHeading(target, title, budget); near != "" {
 				msg += fmt.Sprintf("; the closest heading is `%s`", near)
 			}
 			p.Reportf(at, to, "%s", msg)
@@ -433,33 +509,86 @@ func nearHeading(d *parser.Document, title string, start, end int) (string, int)
 	if len(cw) < 2 {
 		return "", 0
 	}
-	found, words := "", 0
-	for _, h := range d.Headings {
-		if h.Start < start || h.Start >= end || h.Level == 1 {
-			continue // a title names the file, not a section of it
-		}
-		hw := strings.Fields(norm(headingNumberRe.ReplaceAllString(h.Text, "")))
-		if n := runIn(hw, cw); n >= 2 {
-			if found != "" {
-				return "", 0 // two headings hold them: no telling which
-			}
-			found, words = strings.Repeat("#", h.Level)+" "+h.Text, n
-		}
+	hw := wordsOf(d)
+	hits := hw.bigrams[[2]string{trimPunct(cw[0]), trimPunct(cw[1])}]
+	j := sort.Search(len(hits), func(j int) bool { return d.Headings[hits[j].heading].Start >= start })
+	if j >= len(hits) || d.Headings[hits[j].heading].Start >= end {
+		return "", 0
 	}
-	return found, words
+	if j+1 < len(hits) && d.Headings[hits[j+1].heading].Start < end {
+		return "", 0 // two headings hold them: no telling which
+	}
+	h, words := &d.Headings[hits[j].heading], hw.near[hits[j].heading]
+	best := 0
+	for _, i := range hits[j].at {
+		best = max(best, runFrom(words, cw, int(i)))
+	}
+	return headingLabel(h), best
 }
 
-// runIn returns the most leading words of cw that stand in a row in hw.
-func runIn(hw, cw []string) int {
-	best := 0
-	for i := range hw {
-		n := 0
-		for i+n < len(hw) && n < len(cw) && hw[i+n] == strings.TrimRight(cw[n], ".,;:)!?") {
-			n++
-		}
-		best = max(best, n)
+// headingLabel writes a heading as cited in a message: its #s and its
+// text, clipped.
+func headingLabel(h *parser.Heading) string {
+	return strings.Repeat("#", h.Level) + " " + clip(h.Text, 80)
+}
+
+func trimPunct(w string) string { return strings.TrimRight(w, ".,;:)!?") }
+
+// runFrom returns how many leading words of cw stand in hw from i on.
+func runFrom(hw, cw []string, i int) int {
+	n := 0
+	for i+n < len(hw) && n < len(cw) && hw[i+n] == trimPunct(cw[n]) {
+		n++
 	}
-	return best
+	return n
+}
+
+// headingWords are the words of a document's headings, computed once.
+type headingWords struct {
+	near    [][]string // numbering dropped
+	closest [][]string
+	total   int // words in closest
+	// bigrams lists, for two words in a row, the headings (level 2 and
+	// deeper, in order) that hold them and where (the first few places)
+	bigrams map[[2]string][]bigramHit
+}
+
+type bigramHit struct {
+	heading int
+	at      []int32
+}
+
+// maxBigramPlaces bounds the places of one word pair kept per heading: a
+// heading repeating a pair more often is pathological, and the longest run
+// is looked for among the first places only.
+const maxBigramPlaces = 16
+
+func wordsOf(d *parser.Document) *headingWords {
+	return d.Cached("section-ref/heading-words", func() any {
+		hw := &headingWords{bigrams: map[[2]string][]bigramHit{}}
+		for i, h := range d.Headings {
+			near := strings.Fields(norm(headingNumberRe.ReplaceAllString(h.Text, "")))
+			closest := strings.Fields(norm(h.Text))
+			hw.near = append(hw.near, near)
+			hw.closest = append(hw.closest, closest)
+			hw.total += len(closest)
+			if h.Level == 1 {
+				continue // a title names the file, not a section of it
+			}
+			for k := 0; k+1 < len(near); k++ {
+				key := [2]string{near[k], near[k+1]}
+				hits := hw.bigrams[key]
+				if n := len(hits); n == 0 || hits[n-1].heading != i {
+					hits = append(hits, bigramHit{heading: i})
+				}
+				if last := &hits[len(hits)-1]; len(last.at) < maxBigramPlaces {
+					last.at = append(last.at, int32(k))
+				}
+				hw.bigrams[key] = hits
+			}
+		}
+		return hw
+	}).(*headingWords)
 }
 
 // commandName reads `/name` (or `/plugin:name`), a slash command, not a
@@ -677,64 +806,117 @@ func findTitle(d *parser.Document, title string, level int, exact bool, start, e
 	}
 	// headings answer most references; bold labels are read only when
 	// they do not
-	if s, e, ok := matchTitle(c, inRange(titleCands(d), start, end, level), exact); ok {
+	if s, e, ok := titleIndexOf(d, "section-ref/title-index", titleCands).match(c, level, exact, start, end); ok {
 		return s, e, true
 	}
 	if level > 0 {
 		return 0, 0, false
 	}
-	return matchTitle(c, append(inRange(titleCands(d), start, end, 0), inRange(labelCands(d), start, end, 0)...), exact)
+	return titleIndexOf(d, "section-ref/label-index", labelCands).match(c, 0, exact, start, end)
 }
 
-// inRange returns the candidates within [start,end) and of the level.
-func inRange(all []titleCand, start, end, level int) []*titleCand {
-	out := make([]*titleCand, 0, 16)
-	for i := range all {
-		k := &all[i]
-		if k.at >= start && k.at < end && (level == 0 || k.level == level) {
-			out = append(out, k)
-		}
-	}
-	return out
+// titleIndex finds the candidates a cited title matches by hashing, in
+// time proportional to the title rather than to the number of headings:
+// every candidate under its text, each of its texts' word-boundary
+// prefixes and its first three words, once for any level and once for its
+// own.
+type titleIndex struct {
+	cands  []titleCand
+	exact  map[titleKey][]int32 // the whole text
+	prefix map[titleKey][]int32 // a prefix at a word boundary, 3 bytes or more
+	three  map[titleKey][]int32 // the first three words
 }
 
-// matchTitle applies the matching order to the candidates.
-func matchTitle(c string, cands []*titleCand, exact bool) (int, int, bool) {
-	// exact first
-	for _, k := range cands {
-		if k.text == c {
-			return k.s, k.e, true
-		}
-	}
-	// a heading whose whole title begins the cited text (it runs on)
-	best := -1
-	for i, k := range cands {
-		if !exact && len(k.text) >= 2 && strings.HasPrefix(c, k.text) && boundary(c, len(k.text)) {
-			if best < 0 || len(k.text) > len(cands[best].text) {
-				best = i
+type titleKey struct {
+	h     uint64
+	level int
+}
+
+var titleSeed = maphash.MakeSeed()
+
+// maxIndexedPrefix bounds the prefixes indexed: a cited title is read
+// within refWindow bytes of its sign, so a longer prefix never matches.
+const maxIndexedPrefix = 4 * refWindow
+
+func titleIndexOf(d *parser.Document, key string, cands func(*parser.Document) []titleCand) *titleIndex {
+	return d.Cached(key, func() any {
+		x := &titleIndex{cands: cands(d), exact: map[titleKey][]int32{}, prefix: map[titleKey][]int32{}, three: map[titleKey][]int32{}}
+		add := func(m map[titleKey][]int32, h uint64, k *titleCand, i int) {
+			for _, lv := range []int{0, k.level} {
+				l := m[titleKey{h, lv}]
+				if n := len(l); n == 0 || l[n-1] != int32(i) {
+					m[titleKey{h, lv}] = append(l, int32(i))
+				}
+				if k.level == 0 {
+					break
+				}
 			}
 		}
+		var hs maphash.Hash
+		for i := range x.cands {
+			k := &x.cands[i]
+			add(x.exact, maphash.String(titleSeed, k.text), k, i)
+			hs.SetSeed(titleSeed)
+			for j := 0; j < len(k.text) && j < maxIndexedPrefix; j++ {
+				hs.WriteByte(k.text[j])
+				if j+1 >= 3 && boundary(k.text, j+1) {
+					add(x.prefix, hs.Sum64(), k, i)
+				}
+			}
+			if len(k.words) >= 3 {
+				add(x.three, maphash.String(titleSeed, strings.Join(k.words[:3], " ")), k, i)
+			}
+		}
+		return x
+	}).(*titleIndex)
+}
+
+// first returns the first candidate of list within [start,end) (the list
+// is in document order).
+func (x *titleIndex) first(list []int32, start, end int) *titleCand {
+	j := sort.Search(len(list), func(j int) bool { return x.cands[list[j]].at >= start })
+	if j < len(list) && x.cands[list[j]].at < end {
+		return &x.cands[list[j]]
 	}
-	if best >= 0 {
-		return cands[best].s, cands[best].e, true
+	return nil
+}
+
+// match applies the matching order to the candidates within [start,end)
+// and of the level (0: any).
+func (x *titleIndex) match(c string, level int, exact bool, start, end int) (int, int, bool) {
+	// exact first
+	if k := x.first(x.exact[titleKey{maphash.String(titleSeed, c), level}], start, end); k != nil && k.text == c {
+		return k.s, k.e, true
+	}
+	// a heading whose whole title begins the cited text (it runs on): the
+	// longest
+	if !exact {
+		var best *titleCand
+		var hs maphash.Hash
+		hs.SetSeed(titleSeed)
+		for i := 0; i < len(c) && i < maxIndexedPrefix; i++ {
+			hs.WriteByte(c[i])
+			if i+1 >= 2 && boundary(c, i+1) {
+				if k := x.first(x.exact[titleKey{hs.Sum64(), level}], start, end); k != nil && k.text == c[:i+1] {
+					best = k
+				}
+			}
+		}
+		if best != nil {
+			return best.s, best.e, true
+		}
 	}
 	// a heading that begins with the cited title (the heading runs on)
-	for _, k := range cands {
-		if len(c) >= 3 && strings.HasPrefix(k.text, c) && boundary(k.text, len(c)) {
+	if len(c) >= 3 && len(c) <= maxIndexedPrefix {
+		if k := x.first(x.prefix[titleKey{maphash.String(titleSeed, c), level}], start, end); k != nil && strings.HasPrefix(k.text, c) {
 			return k.s, k.e, true
 		}
 	}
 	// both run on: the cited text opens with the heading's first three
 	// words or more (`§ Worktree & Branch Removal Eligibility below`)
 	if !exact {
-		cw := strings.Fields(c)
-		for _, k := range cands {
-			hw := k.words
-			n := 0
-			for n < len(cw) && n < len(hw) && cw[n] == hw[n] {
-				n++
-			}
-			if n >= 3 {
+		if cw := strings.Fields(c); len(cw) >= 3 {
+			if k := x.first(x.three[titleKey{maphash.String(titleSeed, strings.Join(cw[:3], " ")), level}], start, end); k != nil {
 				return k.s, k.e, true
 			}
 		}
@@ -766,36 +948,49 @@ func boundary(s string, i int) bool {
 	return !word(r) || !word(prev)
 }
 
+// closestHeadingBudget bounds, per checked file, the heading words read
+// for "the closest heading is" hints: a file of many broken references to
+// a file of many headings gets the hint for the first ones only, so the
+// check stays linear.
+const closestHeadingBudget = 1 << 20
+
 // closestHeading suggests the heading sharing the longest word prefix with
-// the cited title.
-func closestHeading(d *parser.Document, title string) string {
-	c := strings.Fields(norm(title))
-	for i := range c {
-		c[i] = strings.TrimRight(c[i], ".,;:)!?")
+// the cited title, or "" (also when budget, the heading words this file's
+// hints may still read, is spent).
+func closestHeading(d *parser.Document, title string, budget *int) string {
+	hw := wordsOf(d)
+	if *budget < hw.total {
+		return ""
+	}
+	*budget -= hw.total
+	c := map[string]bool{}
+	for _, w := range strings.Fields(norm(title)) {
+		c[trimPunct(w)] = true
 	}
 	best, bestScore := "", 0
-	for _, h := range d.Headings {
-		w := strings.Fields(norm(h.Text))
+	for i := range d.Headings {
+		w := hw.closest[i]
 		n := 0
 		for _, x := range w {
-			for _, y := range c {
-				if x == y && len(x) > 3 {
-					n++
-					break
-				}
+			if len(x) > 3 && c[x] {
+				n++
 			}
 		}
 		// the share of the heading's words the citation uses
 		if score := n * 1000 / max(len(w), 1); n > 0 && score > bestScore {
-			best, bestScore = strings.Repeat("#", h.Level)+" "+h.Text, score
+			best, bestScore = headingLabel(&d.Headings[i]), score
 		}
 	}
 	return best
 }
 
+// clip cuts s after n runes, reading no further.
 func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
+	for i := range s {
+		if n == 0 {
+			return s[:i] + "…"
+		}
+		n--
 	}
-	return string([]rune(s)[:n]) + "…"
+	return s
 }

@@ -3,6 +3,8 @@ package rules
 import (
 	"bytes"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/config"
@@ -321,5 +323,83 @@ func BetweenMarkers(d *parser.Document, a, b string) [][3]int {
 		}
 		return true
 	})
+	return out
+}
+
+// markerRegionsOf is MarkerRegions for each of names, in one pass over
+// the file: each marker line opens the names it spells and closes the open
+// names it names, found by name (a closer `/x v1` names, by their leading
+// words, the open regions `x v1 …`, up to maxCloserWords words).
+func markerRegionsOf(d *parser.Document, names []string) map[string][]MarkerRegion {
+	out := map[string][]MarkerRegion{}
+	if len(names) == 0 {
+		return out
+	}
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	src := d.Src
+	open := map[string]*MarkerRegion{}
+	byWords := map[string]map[string]bool{} // leading words → open names
+	var closing []string
+	forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
+		txt, ok := markerText(src[ls:le])
+		if !ok {
+			return true
+		}
+		next := parser.SkipEOL(src, le)
+		// the open names this line closes, then the others it opens
+		closing = closing[:0]
+		if strings.HasPrefix(txt, "/") {
+			if n := strings.TrimSpace(txt[1:]); n != "" {
+				if open[n] != nil {
+					closing = append(closing, n)
+				}
+				for name := range byWords[n] {
+					closing = append(closing, name)
+				}
+			}
+		} else {
+			for _, suf := range []string{" end", "-end", ":end"} {
+				if n, ok := strings.CutSuffix(txt, suf); ok && open[n] != nil {
+					closing = append(closing, n)
+				}
+			}
+		}
+		var opening []string
+		for _, n := range []string{txt, strings.TrimSuffix(txt, " begin"), strings.TrimSuffix(txt, "-begin"), strings.TrimSuffix(txt, ":begin")} {
+			if want[n] && open[n] == nil && !slices.Contains(opening, n) {
+				opening = append(opening, n)
+			}
+		}
+		sort.Strings(closing) // map order: keep the output stable
+		for _, n := range closing {
+			r := open[n]
+			if r == nil {
+				continue
+			}
+			r.ContentEnd, r.End, r.Closed = ls, next, true
+			out[n] = append(out[n], *r)
+			delete(open, n)
+			for _, w := range leadingWords(n) {
+				delete(byWords[w], n)
+			}
+		}
+		for _, n := range opening {
+			open[n] = &MarkerRegion{Start: ls, ContentStart: next}
+			for _, w := range leadingWords(n) {
+				if byWords[w] == nil {
+					byWords[w] = map[string]bool{}
+				}
+				byWords[w][n] = true
+			}
+		}
+		return true
+	})
+	for n, r := range open {
+		r.ContentEnd, r.End = len(src), len(src)
+		out[n] = append(out[n], *r)
+	}
 	return out
 }

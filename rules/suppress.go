@@ -34,6 +34,7 @@ var directiveRe = regexp.MustCompile(`^mdcontract-disable-(next-line|file)\b\s*(
 // directives reads the suppression comments of d.
 func directives(d *parser.Document) []*directive {
 	var out []*directive
+	nextLine := map[int]int{} // the next line holding something, by line
 	for i := range d.Comments {
 		c := &d.Comments[i]
 		m := directiveRe.FindStringSubmatch(c.Text)
@@ -56,13 +57,17 @@ func directives(d *parser.Document) []*directive {
 		if !dir.file {
 			// the next line that holds something
 			line, _ := d.Position(c.End)
-			next := line + 1
-			for next <= d.Lines.Lines() {
-				s, e := d.Lines.LineStart(next), d.Lines.LineEnd(d.Src, next)
-				if strings.TrimSpace(string(d.Src[s:e])) != "" {
-					break
+			next, ok := nextLine[line]
+			if !ok {
+				next = line + 1
+				for next <= d.Lines.Lines() {
+					s, e := d.Lines.LineStart(next), d.Lines.LineEnd(d.Src, next)
+					if strings.TrimSpace(string(d.Src[s:e])) != "" {
+						break
+					}
+					next++
 				}
-				next++
+				nextLine[line] = next
 			}
 			dir.targetLine = next
 		}
@@ -75,10 +80,12 @@ func directives(d *parser.Document) []*directive {
 // findings for the directives that are wrong or unused.
 func applySuppressions(idx *parser.Index, ds []Diagnostic, reported func(string) bool, sev func(*Rule) Severity) []Diagnostic {
 	byPath := map[string][]*directive{}
+	index := map[string]*dirIndex{}
 	for _, d := range idx.Docs {
 		if reported(d.Path) {
 			if dirs := directives(d); len(dirs) > 0 {
 				byPath[d.Path] = dirs
+				index[d.Path] = indexDirectives(dirs)
 			}
 		}
 	}
@@ -87,7 +94,7 @@ func applySuppressions(idx *parser.Index, ds []Diagnostic, reported func(string)
 	}
 	out := ds[:0]
 	for _, d := range ds {
-		if suppressed(byPath[d.Path], d) {
+		if ix := index[d.Path]; ix != nil && ix.suppressed(d) {
 			continue
 		}
 		out = append(out, d)
@@ -134,17 +141,52 @@ func applySuppressions(idx *parser.Index, ds []Diagnostic, reported func(string)
 	return out
 }
 
-func suppressed(dirs []*directive, d Diagnostic) bool {
+// dirIndex finds the directives that suppress a finding by its rule and
+// line, so a file of many findings and many directives is matched in
+// linear time.
+type dirIndex struct {
+	byRule map[dirKey][]*directive // line 0: disable-file
+	marked map[dirKey]bool         // the directives of the key are marked used
+}
+
+type dirKey struct {
+	rule *Rule
+	line int
+}
+
+func indexDirectives(dirs []*directive) *dirIndex {
+	ix := &dirIndex{byRule: map[dirKey][]*directive{}, marked: map[dirKey]bool{}}
+	for _, dir := range dirs {
+		line := dir.targetLine
+		if dir.file {
+			line = 0
+		}
+		for _, r := range dir.rules {
+			k := dirKey{r, line}
+			ix.byRule[k] = append(ix.byRule[k], dir)
+		}
+	}
+	return ix
+}
+
+// suppressed reports whether a directive suppresses d, and marks the
+// directives that do as used.
+func (ix *dirIndex) suppressed(d Diagnostic) bool {
 	if d.Rule == Suppression || d.Rule == ReadError {
 		return false
 	}
 	hit := false
-	for _, dir := range dirs {
-		for _, r := range dir.rules {
-			if r == d.Rule && (dir.file || d.Line == dir.targetLine) {
-				dir.used[r] = true
-				hit = true
+	for _, k := range []dirKey{{d.Rule, 0}, {d.Rule, d.Line}} {
+		dirs := ix.byRule[k]
+		if len(dirs) == 0 {
+			continue
+		}
+		hit = true
+		if !ix.marked[k] {
+			for _, dir := range dirs {
+				dir.used[d.Rule] = true
 			}
+			ix.marked[k] = true
 		}
 	}
 	return hit

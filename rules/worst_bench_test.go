@@ -1,0 +1,87 @@
+package rules
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/internal/worstcase"
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// worstConfig turns on a contract of each kind that reads the worst-case
+// files, so the contract rules see them too.
+const worstConfig = `version: 1
+contracts:
+  - id: sections
+    required-section:
+      files: ["**/*.md"]
+      headings: ["## Gotchas", "## Steps"]
+  - id: regions
+    anchor-contract:
+      files: ["**/*.md"]
+      region: "x*"
+      min: 0
+      non-empty: true
+      contains: ["never"]
+  - id: index
+    heading-index:
+      files: ["**/*.md"]
+      line: "see"
+      level: 2
+  - id: copy
+    copy:
+      source: {file: skills/w/SKILL.md, section: "## Heading 1"}
+      copies: ["**/*.md"]
+  - id: registry
+    registry:
+      uses: {files: ["**/*.md"], pattern: "x[0-9]+"}
+      registry: {files: ["CLAUDE.md"], pattern: "r[0-9]+"}
+      unused: true
+  - id: dispatch
+    dispatch-handshake:
+      files: ["**/*.md"]
+`
+
+// BenchmarkWorst checks each generated worst case (worstcase.Markdown) at
+// each size (worstcase.Sizes: 1 MiB and 4 MiB unless
+// MDCONTRACT_WORST_SIZES says otherwise): discovery, parsing and every
+// rule, with a config that turns on a contract of each kind. Time per
+// byte must not grow with the size.
+func BenchmarkWorst(b *testing.B) {
+	for _, c := range worstcase.Markdown() {
+		for _, n := range worstcase.Sizes() {
+			b.Run(c.Name+"/"+worstcase.SizeName(n), func(b *testing.B) {
+				root := b.TempDir()
+				files := c.Gen(n)
+				files[config.FileName] = []byte(worstConfig)
+				for p, data := range files {
+					full := filepath.Join(root, filepath.FromSlash(p))
+					if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+						b.Fatal(err)
+					}
+					if err := os.WriteFile(full, data, 0o644); err != nil {
+						b.Fatal(err)
+					}
+				}
+				cfg, err := config.Load(filepath.Join(root, config.FileName), root)
+				if err != nil {
+					b.Fatal(err)
+				}
+				settings, err := Setup(cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.SetBytes(int64(len(files[c.Main])))
+				for b.Loop() {
+					idx := parser.Load(root, parser.LoadOptions{Classify: settings.Classify})
+					res := Run(idx, Options{Settings: settings})
+					if len(res.Internal) > 0 {
+						b.Fatal(res.Internal)
+					}
+				}
+			})
+		}
+	}
+}
