@@ -39,13 +39,26 @@ func checkHeadingIndex(p *Pass) {
 func headingIndexIn(p *Pass, ct *config.Contract, d *parser.Document) {
 	hi := ct.HeadingIndex
 	src := d.Src
+	// the target named by the contract, or cited anywhere in the file,
+	// is the same for every line: found once
+	var fileTarget *parser.Document
+	fileTargetDone := false
 	forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
 		line := string(src[ls:le])
 		at := strings.Index(line, hi.Line)
 		if at < 0 || d.InCode(ls+at) {
 			return true
 		}
-		target := indexTarget(p.Index, d, hi, line)
+		target := (*parser.Document)(nil)
+		if hi.Of == "" {
+			target = citedTarget(p.Index, d, line)
+		}
+		if target == nil {
+			if !fileTargetDone {
+				fileTarget, fileTargetDone = indexTarget(p.Index, d, hi, ""), true
+			}
+			target = fileTarget
+		}
 		if target == nil {
 			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: ls + at, End: ls + at + len(hi.Line),
 				Message: fmt.Sprintf("this line enumerates the headings of %s, which does not exist", describeOf(d, hi))})
@@ -152,12 +165,18 @@ func indexTarget(idx *parser.Index, d *parser.Document, hi *config.HeadingIndex,
 		return nil
 	}
 	// a path cited on the line, else in the same file
-	for _, text := range []string{line, string(d.Src)} {
-		for _, m := range citedMDRe.FindAllString(text, -1) {
-			for _, c := range []string{path.Clean(m), path.Join(path.Dir(d.Path), m)} {
-				if t := idx.Doc(c); t != nil && t != d {
-					return t
-				}
+	if t := citedTarget(idx, d, line); t != nil {
+		return t
+	}
+	return citedTarget(idx, d, string(d.Src))
+}
+
+// citedTarget returns the first other document a `.md` path in text names.
+func citedTarget(idx *parser.Index, d *parser.Document, text string) *parser.Document {
+	for _, m := range citedMDRe.FindAllString(text, -1) {
+		for _, c := range []string{path.Clean(m), path.Join(path.Dir(d.Path), m)} {
+			if t := idx.Doc(c); t != nil && t != d {
+				return t
 			}
 		}
 	}

@@ -87,13 +87,15 @@ func checkRegistry(p *Pass) {
 		}
 		first := listed[0]
 		used := map[string]bool{}
+		keys := sortedMapKeys(have)
+		budget := suggestBudget
 		for _, u := range extract(p.Index, &rg.Uses) {
 			used[u.value] = true
 			if _, ok := have[u.value]; ok || !p.Reported(u.doc.Path) {
 				continue
 			}
 			msg := fmt.Sprintf("`%s` is not in the registry in %s", u.value, first.doc.Path)
-			if near := nearestValue(u.value, have); near != "" {
+			if near := nearestValue(u.value, keys, &budget); near != "" {
 				msg += fmt.Sprintf("; did you mean `%s`?", near)
 			} else {
 				msg += "; add it there or use a registered value"
@@ -112,9 +114,22 @@ func checkRegistry(p *Pass) {
 	}
 }
 
-func nearestValue(v string, have map[string]extracted) string {
+// suggestBudget bounds, per contract, the bytes compared for "did you
+// mean" suggestions: many unregistered values against a large registry
+// get suggestions for the first ones only, so the check stays linear.
+const suggestBudget = 1 << 22
+
+// nearestValue suggests the registered value (keys, sorted) one or two
+// edits from v, or "" (also when budget is spent).
+func nearestValue(v string, keys []string, budget *int) string {
 	best, bestD := "", 3
-	for _, k := range sortedMapKeys(have) {
+	for _, k := range keys {
+		if len(k) > len(v)+2 || len(v) > len(k)+2 {
+			continue // more than two edits apart
+		}
+		if *budget -= len(k) * len(v); *budget < 0 {
+			return ""
+		}
 		if d := config.EditDistance(v, k); d < bestD {
 			best, bestD = k, d
 		}
