@@ -32,11 +32,7 @@ func TestHostileLogAndMessages(t *testing.T) {
 	})
 	c := startServer(t)
 	c.initialize(root)
-	m := c.waitNote("window/showMessage")
-	var p showMessage
-	if err := json.Unmarshal(m.Params, &p); err != nil {
-		t.Fatal(err)
-	}
+	p := c.waitShowMessage()
 	if ch := rawUnsafe(p.Message); ch != "" || !strings.Contains(p.Message, `x\n::stop-commands::tok\x1b[2J\u202e`) {
 		t.Errorf("showMessage holds %q raw or lacks the escaped key: %q", ch, p.Message)
 	}

@@ -531,6 +531,17 @@ func TestEOF(t *testing.T) {
 	}
 }
 
+// waitShowMessage waits for the server's window/showMessage and decodes it.
+func (c *client) waitShowMessage() showMessage {
+	c.t.Helper()
+	m := c.waitNote("window/showMessage")
+	var p showMessage
+	if err := json.Unmarshal(m.Params, &p); err != nil {
+		c.t.Fatal(err)
+	}
+	return p
+}
+
 func TestConfigError(t *testing.T) {
 	root := writeRepo(t, map[string]string{
 		".mdcontract.yaml":     "version: 1\nbogus: true\n",
@@ -538,11 +549,7 @@ func TestConfigError(t *testing.T) {
 	})
 	c := startServer(t)
 	c.initialize(root)
-	m := c.waitNote("window/showMessage")
-	var p showMessage
-	if err := json.Unmarshal(m.Params, &p); err != nil {
-		t.Fatal(err)
-	}
+	p := c.waitShowMessage()
 	if p.Type != messageError || !strings.Contains(p.Message, ".mdcontract.yaml:2") || !strings.Contains(p.Message, "bogus") {
 		t.Errorf("showMessage = %+v, want the config error with its position", p)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,15 +34,8 @@ func runWithin(t *testing.T, args []string, stdin []byte) (code int, stdout, std
 func readRepo(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
-	for name, text := range map[string]string{".git/HEAD": "", "ok.md": "# OK\n"} {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFile(t, root, ".git/HEAD", "")
+	writeFile(t, root, "ok.md", "# OK\n")
 	return root
 }
 
