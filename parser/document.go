@@ -136,7 +136,7 @@ type Problem struct {
 }
 
 var md = goldmark.New(
-	goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList),
+	goldmark.WithExtensions(extension.Table),
 )
 
 // Parse parses src as the file at repo-relative path p. It never fails:
