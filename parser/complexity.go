@@ -15,6 +15,16 @@ import (
 // goldmark a copy with them neutralised: the same bytes, the same line
 // breaks, only the offending markers turned into spaces. Positions stay
 // valid, and the walker reads every text from the original.
+//
+// The rest of goldmark's work is linear, but at a cost per node that a
+// file made of nothing but markup multiplies: a 4 MiB file of `*_` or of
+// one-character lines takes it seconds and hundreds of megabytes. guard
+// therefore also bounds a file's markup, counted as its lines plus its
+// inline marks (maxMarkup), and parses only the part within the bound; the
+// rest is reported and not checked. Real files stay far inside it: the
+// largest markdown in the public plugins we read (a 1 MiB saved manual)
+// holds 56,000 lines and marks, four whole corpora concatenated to 4 MiB
+// 169,000.
 
 const (
 	// maxNesting bounds the containers (list items, block quotes) open at
@@ -37,7 +47,22 @@ const (
 	// maxPaddedCells bounds the empty cells goldmark adds to the short rows
 	// of one table.
 	maxPaddedCells = 1 << 16
+	// maxMarkup bounds the lines plus inline marks (markMarks) of one
+	// file's body that goldmark parses.
+	maxMarkup = 250_000
+	// cutSearch: past the markup bound, parsing stops at the start of the
+	// line that crosses it, unless that line began more than this many
+	// bytes before (one huge line), when it stops at the mark itself.
+	cutSearch = 64 << 10
 )
+
+// markMarks are the bytes that start goldmark's inline parsers or cells.
+var markMarks = func() (t [256]bool) {
+	for _, c := range []byte("*_[]!<`&\\|") {
+		t[c] = true
+	}
+	return t
+}()
 
 // complexity kinds, in the order findings about them are reported
 const (
@@ -46,6 +71,7 @@ const (
 	tooManyClosers
 	tooManyLinks
 	tooWideTable
+	tooMuchMarkup
 	complexityKinds
 )
 
@@ -82,12 +108,14 @@ func (g *guardState) note(kind, s, e, size int) {
 }
 
 // guard returns body with its super-linear shapes neutralised (body itself
-// when it has none) and a problem for each kind found, with offsets
+// when it has none), how much of it to parse (len(body) unless it holds
+// more than maxMarkup) and a problem for each kind found, with offsets
 // relative to body.
-func guard(body []byte) ([]byte, []Problem) {
+func guard(body []byte) ([]byte, int, []Problem) {
 	g := &guardState{src: body}
 	runStart := -1
 	afterBlank := true
+	limit, markup := len(body), 0
 	for ls := 0; ls < len(body); {
 		le := bytes.IndexByte(body[ls:], '\n')
 		next := len(body)
@@ -96,6 +124,15 @@ func guard(body []byte) ([]byte, []Problem) {
 		} else {
 			le += ls
 			next = le + 1
+		}
+		if cut, ok := countMarkup(body, ls, le, &markup); !ok {
+			limit = cut
+			g.note(tooMuchMarkup, cut, min(cut+1, len(body)), markup)
+			if cut == ls {
+				break
+			}
+			// the huge line's first part is parsed: guard it too
+			le, next = cut, len(body)
 		}
 		if isBlankLine(body[ls:le]) {
 			if runStart >= 0 {
@@ -113,7 +150,7 @@ func guard(body []byte) ([]byte, []Problem) {
 		ls = next
 	}
 	if runStart >= 0 {
-		g.run(runStart, len(body))
+		g.run(runStart, limit)
 	}
 	var probs []Problem
 	for k := range complexityKinds {
@@ -122,9 +159,40 @@ func guard(body []byte) ([]byte, []Problem) {
 		}
 	}
 	if g.out == nil {
-		return body, probs
+		return body, limit, probs
 	}
-	return g.out, probs
+	return g.out, limit, probs
+}
+
+// countMarkup adds the line [ls,le) and its marks to *markup. Past
+// maxMarkup it returns false and where parsing stops: the line's start, or
+// for a huge line the mark that crossed the bound.
+func countMarkup(body []byte, ls, le int, markup *int) (int, bool) {
+	*markup++
+	if *markup+le-ls <= maxMarkup {
+		// fewer bytes than the bound leaves: no need to stop in this line
+		for _, c := range body[ls:le] {
+			if markMarks[c] {
+				*markup++
+			}
+		}
+		return 0, true
+	}
+	for i := ls; i < le; i++ {
+		if !markMarks[body[i]] {
+			continue
+		}
+		if *markup++; *markup > maxMarkup {
+			if i-ls > cutSearch {
+				return i, false
+			}
+			return ls, false
+		}
+	}
+	if *markup > maxMarkup {
+		return ls, false
+	}
+	return 0, true
 }
 
 func complexityMsg(kind, count, size int) string {
@@ -141,6 +209,8 @@ func complexityMsg(kind, count, size int) string {
 		return fmt.Sprintf("more than %d links open here before the first closes%s: reading them would take the markdown parser quadratic time, so the later ones are read as text and not checked; close each link's `(` with `)`", size, more)
 	case tooManyClosers:
 		return fmt.Sprintf("this paragraph holds %d `]` over so many lines that parsing its links would take quadratic time%s: its links are not checked; split it with blank lines", size, more)
+	case tooMuchMarkup:
+		return fmt.Sprintf("this file holds more markup than mdcontract parses in one file (over %d lines and inline marks such as `*`, `[` and `|`): from here to its end it is not parsed, and nothing there is checked; split the file", maxMarkup)
 	}
 	return fmt.Sprintf("this table has %d columns and its short rows would be padded with more than %d empty cells%s: it is read as text, not a table, and its contents are not checked as cells; give the header fewer columns or the rows their cells", size, maxPaddedCells, more)
 }

@@ -17,8 +17,8 @@ func complexity(d *Document) string {
 func TestGuardLeavesOrdinaryMarkdown(t *testing.T) {
 	src := []byte("# T\n\n[![b](i.svg)](https://x.y) [a](b.md \"t\") [r]\n\n[r]: c.md\n\n" +
 		"- a\n  - b\n    - c\n\n> q\n> > r\n\n|a|b|\n|-|-|\n|1|\n\n```\n[[[[\n```\n")
-	out, probs := guard(src)
-	if len(probs) != 0 || &out[0] != &src[0] {
+	out, limit, probs := guard(src)
+	if len(probs) != 0 || &out[0] != &src[0] || limit != len(src) {
 		t.Fatalf("ordinary markdown changed: %v", probs)
 	}
 }
@@ -82,5 +82,69 @@ func TestGuardOpenLinks(t *testing.T) {
 	// links that close are not counted, however many stand on a line
 	if d := Parse("a.md", KindOther, []byte(strings.Repeat("[a](b.md)[c](d.md \"t\")", 100)+"\n")); len(d.TooComplex) != 0 || len(d.Links) != 200 {
 		t.Fatalf("closed links: %s, %d links", complexity(d), len(d.Links))
+	}
+}
+
+// A body with more lines and marks than maxMarkup is parsed up to the line
+// that crosses the bound; the rest is left unparsed and said so.
+func TestGuardMarkupBound(t *testing.T) {
+	src := "# Top\n\n" + strings.Repeat("x\n", maxMarkup) + "## Past the bound\n\n[l](a.md)\n"
+	d := Parse("a.md", KindOther, []byte(src))
+	if d.Unparsed == 0 || d.Unparsed > strings.Index(src, "## Past") {
+		t.Fatalf("Unparsed = %d, want a line start before %d", d.Unparsed, strings.Index(src, "## Past"))
+	}
+	if src[d.Unparsed-1] != '\n' {
+		t.Errorf("the cut is not at a line start: %q", src[d.Unparsed-2:d.Unparsed+2])
+	}
+	if len(d.Headings) != 1 || len(d.Links) != 0 {
+		t.Errorf("parsed past the bound: %d headings, %d links", len(d.Headings), len(d.Links))
+	}
+	if got := complexity(d); !strings.Contains(got, "more markup than mdcontract parses") {
+		t.Errorf("findings: %s", got)
+	}
+	// within the bound, the same file is parsed whole
+	small := "# Top\n\n" + strings.Repeat("x\n", 1000) + "## Past the bound\n\n[l](a.md)\n"
+	if d := Parse("a.md", KindOther, []byte(small)); d.Unparsed != 0 || len(d.Headings) != 2 || len(d.Links) != 1 {
+		t.Errorf("a small file: Unparsed %d, %d headings, %d links", d.Unparsed, len(d.Headings), len(d.Links))
+	}
+}
+
+// One huge line over the bound is cut at the mark that crosses it, and
+// the part that is parsed is still guarded: link scans that would take
+// quadratic time are neutralised (without the guard this parse takes
+// minutes).
+func TestGuardMarkupBoundInOneLine(t *testing.T) {
+	src := "[a](b.md) " + strings.Repeat("[a](", maxMarkup) + "\n"
+	d := Parse("a.md", KindOther, []byte(src))
+	if d.Unparsed <= cutSearch || d.Unparsed >= len(src)-1 {
+		t.Fatalf("Unparsed = %d of %d", d.Unparsed, len(src))
+	}
+	got := complexity(d)
+	if !strings.Contains(got, "more markup than mdcontract parses") || !strings.Contains(got, "links open here") {
+		t.Errorf("findings: %s", got)
+	}
+	if len(d.Links) != 1 {
+		t.Errorf("links: %+v", d.Links)
+	}
+}
+
+// Frontmatter over MaxFrontmatter is not decoded: a too-complex problem,
+// not a YAML error, and the body is still parsed.
+func TestFrontmatterBound(t *testing.T) {
+	src := "---\nname: a\n" + strings.Repeat("k: v\n", MaxFrontmatter/5+1) + "---\n\n# Body\n"
+	d := Parse("skills/a/SKILL.md", KindSkill, []byte(src))
+	fm := d.Frontmatter
+	if fm == nil || fm.Err == nil || !fm.Err.TooLarge || len(fm.Keys) != 0 {
+		t.Fatalf("frontmatter: %+v", fm)
+	}
+	if got := complexity(d); !strings.Contains(got, "more than the 64 KiB mdcontract reads") {
+		t.Errorf("findings: %s", got)
+	}
+	if len(d.Headings) != 1 || d.Headings[0].Text != "Body" {
+		t.Errorf("body: %+v", d.Headings)
+	}
+	ok := "---\nname: a\n" + strings.Repeat("k: v\n", 100) + "---\n"
+	if d := Parse("skills/a/SKILL.md", KindSkill, []byte(ok)); d.Frontmatter.Err != nil || len(d.TooComplex) != 0 {
+		t.Errorf("small frontmatter: %+v %v", d.Frontmatter.Err, d.TooComplex)
 	}
 }

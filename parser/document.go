@@ -42,6 +42,10 @@ type Document struct {
 	// over (see complexity.go); they were parsed with their markers read
 	// as text.
 	TooComplex []Problem
+	// Unparsed is where the part of the body past the markup bound begins
+	// (complexity.go): from there on the file was not parsed and nothing
+	// is reported. 0 when the whole file was parsed.
+	Unparsed int
 
 	anchorsOnce sync.Once
 	anchors     map[string]bool
@@ -160,6 +164,9 @@ func Parse(p string, kind Kind, src []byte) *Document {
 			d.Frontmatter = fm
 			if fm.Terminated {
 				fm.decode(src, d.Lines)
+				if fm.Err != nil && fm.Err.TooLarge {
+					d.TooComplex = append(d.TooComplex, Problem{Start: fm.Err.Offset, End: fm.Err.Offset + 1, Msg: fm.Err.Msg})
+				}
 				d.BodyStart = fm.End
 			} else {
 				// Unterminated: treat the rest as markdown so other rules
@@ -176,15 +183,18 @@ func (d *Document) parseBody() {
 	// Goldmark ends lines only at "\n": a lone "\r" becomes one, byte for
 	// byte, in the copy it reads, so every offset is still one of Src.
 	body := NormalizeCR(d.Src[d.BodyStart:])
-	safe, probs := guard(body)
+	safe, limit, probs := guard(body)
 	for _, p := range probs {
 		p.Start += d.BodyStart
 		p.End += d.BodyStart
 		d.TooComplex = append(d.TooComplex, p)
 	}
+	if limit < len(body) {
+		d.Unparsed = d.BodyStart + limit
+	}
 	// goldmark reads the neutralised copy; every text is then read from
 	// the original at the same offsets
-	root := md.Parser().Parse(text.NewReader(safe))
+	root := md.Parser().Parse(text.NewReader(safe[:limit]))
 	w := walker{d: d, body: body, base: d.BodyStart}
 	w.walk(root)
 	d.buildSections()

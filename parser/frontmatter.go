@@ -54,7 +54,16 @@ type Key struct {
 type YAMLError struct {
 	Offset int
 	Msg    string
+	// TooLarge is set for frontmatter over MaxFrontmatter, which is not
+	// decoded (a too-complex finding, not invalid YAML).
+	TooLarge bool
 }
+
+// MaxFrontmatter bounds the YAML of one frontmatter that is decoded: the
+// YAML library reads about 3 MiB a second, and real frontmatter is a few
+// KiB (the Agent Skills specification caps a description at 1,024
+// characters, https://agentskills.io/specification).
+const MaxFrontmatter = 64 << 10
 
 // Get returns the key named name, or nil.
 func (f *Frontmatter) Get(name string) *Key {
@@ -122,6 +131,11 @@ var yamlParserErrors = map[string]bool{
 // decode parses the YAML content and fills Mapping, Keys and Err.
 func (fm *Frontmatter) decode(src []byte, li LineIndex) {
 	content := src[fm.ContentStart:fm.ContentEnd]
+	if len(content) > MaxFrontmatter {
+		fm.Err = &YAMLError{Offset: fm.ContentStart, TooLarge: true, Msg: fmt.Sprintf(
+			"this frontmatter is %d KiB, more than the %d KiB mdcontract reads: its keys are not checked; move what is not metadata into the body", len(content)>>10, MaxFrontmatter>>10)}
+		return
+	}
 	// yaml.v3 attaches comments differently under CRLF; dropping the CRs
 	// keeps every line and column the same. A lone CR (an old Mac file)
 	// becomes a LF, byte for byte.

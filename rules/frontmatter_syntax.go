@@ -76,6 +76,9 @@ func checkFrontmatterSyntax(p *Pass) {
 		p.Reportf(fm.Start, d.Lines.LineEnd(d.Src, 1), "frontmatter opened on line 1 is never closed: add a `---` line after the last key, or the whole file is read as YAML")
 		return
 	}
+	if fm.Err != nil && fm.Err.TooLarge {
+		return // too-complex reports it
+	}
 	if fm.Err != nil {
 		line, _ := d.Position(fm.Err.Offset)
 		end := d.Lines.LineEnd(d.Src, line)

@@ -75,7 +75,7 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 	res := &Result{}
 	var mu sync.Mutex
 	collect := func(d Diagnostic) {
-		if !reported(d.Path) {
+		if !reported(d.Path) || unparsed(idx, &d) {
 			return
 		}
 		d.Severity = sev(d.Rule)
@@ -169,6 +169,17 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 	SortDiagnostics(res.Diagnostics)
 	sort.Strings(res.Internal)
 	return res
+}
+
+// unparsed reports whether d lies in the part of its file past the markup
+// bound (parser/complexity.go), which was not parsed: only too-complex,
+// which says so, reports there.
+func unparsed(idx *parser.Index, d *Diagnostic) bool {
+	if d.Rule == TooComplex {
+		return false
+	}
+	doc := idx.Doc(d.Path)
+	return doc != nil && doc.Unparsed > 0 && d.Start >= doc.Unparsed
 }
 
 // locate fills line and column from byte offsets.

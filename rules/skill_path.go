@@ -114,9 +114,62 @@ func headingBefore(d *parser.Document, off int) *parser.Heading {
 	return &d.Headings[i-1]
 }
 
-// cloneRe: a skill that says it works in a clone of another repository
-// ("the scripts live in a local clone of https://github.com/…").
-var cloneRe = regexp.MustCompile(`(?i)\bclone\b[^\n]{0,200}(?:https://|git@)|(?:https://|git@)[^\n]{0,200}\bclone\b`)
+// saysClone reports whether src says that it works in a clone of another
+// repository ("the scripts live in a local clone of https://github.com/…"):
+// the word "clone" (any case) and an `https://` or `git@` address on one
+// line, at most 200 bytes apart. One pass, whatever the text.
+func saysClone(src []byte) bool {
+	const near = 200
+	cloneEnd, urlEnd := -1, -1 // on the current line; -1 for none
+	for i := 0; i < len(src); i++ {
+		switch c := src[i] | 0x20; {
+		case src[i] == '\n':
+			cloneEnd, urlEnd = -1, -1
+		case c == 'c' && hasFoldPrefix(src[i:], "clone") && !isWordByte(src, i-1) && !isWordByte(src, i+5):
+			if urlEnd >= 0 && i-urlEnd <= near {
+				return true
+			}
+			cloneEnd = i + 5
+		case c == 'h' && hasFoldPrefix(src[i:], "https://"), c == 'g' && hasFoldPrefix(src[i:], "git@"):
+			if cloneEnd >= 0 && i-cloneEnd <= near {
+				return true
+			}
+			urlEnd = i + 4
+			if c == 'h' {
+				urlEnd = i + 8
+			}
+		}
+	}
+	return false
+}
+
+// hasFoldPrefix reports whether b starts with the lowercase ASCII word w,
+// in any case.
+func hasFoldPrefix(b []byte, w string) bool {
+	if len(b) < len(w) {
+		return false
+	}
+	for i := range len(w) {
+		c := b[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// isWordByte reports whether src[i] is an ASCII letter, digit or `_` (false
+// outside src).
+func isWordByte(src []byte, i int) bool {
+	if i < 0 || i >= len(src) {
+		return false
+	}
+	c := src[i]
+	return c == '_' || c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z'
+}
 
 // worksInClone reports whether the skill in folder dir says that it runs
 // in a clone of another repository: its bare paths are then that clone's
@@ -126,7 +179,7 @@ func worksInClone(idx *parser.Index, dir string) bool {
 	if d == nil {
 		return false
 	}
-	return d.Cached("skill-path/clone", func() any { return cloneRe.Match(d.Src[d.BodyStart:]) }).(bool)
+	return d.Cached("skill-path/clone", func() any { return saysClone(d.Src[d.BodyStart:]) }).(bool)
 }
 
 // maxSkillPathLookups bounds the missing paths looked up across the repo's
