@@ -40,11 +40,15 @@ var beforeRename func(target string)
 //   - it has more than one hard link (a rename would split them);
 //   - it is read-only for the user running mdcontract (for root: its
 //     owner has no write permission);
-//   - its owner or group cannot be given to the new file (not root).
+//   - its owner or group cannot be given to the new file (not root);
+//   - on Linux, its extended attributes (`user.*`, a POSIX ACL, a security
+//     label) cannot all be given to the new file, or the new file gets one
+//     the old has not and cannot lose it.
 //
 // The new content goes to a temporary file in the target's folder, gets
-// the old file's owner, group and mode bits, and is renamed over it, so a
-// reader never sees half a file. What remains unguarded is the moment
+// the old file's owner, group, extended attributes (on Linux) and mode
+// bits, and is renamed over it, so a reader never sees half a file, and
+// the file keeps all it had or is left as it is. What remains unguarded is the moment
 // between the last check and the rename (a stat, a read and a rename): an
 // edit saved in that window is lost, and an editor's unsaved buffer is
 // beyond sight.
@@ -84,6 +88,10 @@ func Write(root, rel string, old, data []byte) error {
 	if readOnly(st.Mode().Perm(), own, known) {
 		return skip("it is read-only; make it writable to let --fix change it")
 	}
+	attrs, err := xattrs(target)
+	if err != nil {
+		return skip("its extended attributes cannot be read (%s), and the rewritten file would lose them", errMsg(err))
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".mdcontract-*")
 	if err != nil {
 		return err
@@ -112,9 +120,20 @@ func Write(root, rel string, old, data []byte) error {
 			}
 		}
 	}
-	// after the chown, which clears the set-id bits
+	// after the chown, which clears file capabilities
+	if err := keepXattrs(name, attrs); err != nil {
+		return err
+	}
+	// after the chown, which clears the set-id bits, and the ACL, which
+	// the mode's group bits mask
 	if err := os.Chmod(name, st.Mode()&(fs.ModePerm|fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky)); err != nil {
 		return err
+	}
+	if why, err := xattrDiff(name, attrs); err != nil || why != "" {
+		if err != nil {
+			return err
+		}
+		return skip("%s", why)
 	}
 	if beforeRename != nil {
 		beforeRename(target)
