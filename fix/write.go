@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -33,18 +32,23 @@ var beforeRename func(target string)
 // why a file was left as it is:
 //
 //   - it changed since it was read (its identity, size, modification time
-//     or content differ), checked when writing starts and again just before
-//     the rename;
+//     or content differ, or it is no longer a regular file inside the
+//     repo), checked when writing starts and again just before the rename,
+//     each time reading it through the read gate (parser.ReadFileInfo);
 //   - it is a symlink to a file outside the repo (a symlink to a file
 //     inside is written through: its target is replaced, the link stays);
 //   - it has more than one hard link (a rename would split them);
 //   - it is read-only for the user running mdcontract (for root: its
 //     owner has no write permission);
-//   - its owner or group cannot be given to the new file (not root).
+//   - its owner or group cannot be given to the new file (not root);
+//   - on Linux, its extended attributes (`user.*`, a POSIX ACL, a security
+//     label) cannot all be given to the new file, or the new file gets one
+//     the old has not and cannot lose it.
 //
 // The new content goes to a temporary file in the target's folder, gets
-// the old file's owner, group and mode bits, and is renamed over it, so a
-// reader never sees half a file. What remains unguarded is the moment
+// the old file's owner, group, extended attributes (on Linux) and mode
+// bits, and is renamed over it, so a reader never sees half a file, and
+// the file keeps all it had or is left as it is. What remains unguarded is the moment
 // between the last check and the rename (a stat, a read and a rename): an
 // edit saved in that window is lost, and an editor's unsaved buffer is
 // beyond sight.
@@ -74,8 +78,8 @@ func Write(root, rel string, old, data []byte) error {
 	if !st.Mode().IsRegular() {
 		return skip("not a regular file")
 	}
-	if !unchanged(target, st, old) {
-		return skip("it changed since it was read; run --fix again")
+	if why := changed(root, rel, st, old); why != "" {
+		return skip("%s", why)
 	}
 	own, known := ownerOf(st)
 	if known && own.nlink > 1 {
@@ -83,6 +87,10 @@ func Write(root, rel string, old, data []byte) error {
 	}
 	if readOnly(st.Mode().Perm(), own, known) {
 		return skip("it is read-only; make it writable to let --fix change it")
+	}
+	attrs, err := xattrs(target)
+	if err != nil {
+		return skip("its extended attributes cannot be read (%s), and the rewritten file would lose them", errMsg(err))
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".mdcontract-*")
 	if err != nil {
@@ -112,33 +120,53 @@ func Write(root, rel string, old, data []byte) error {
 			}
 		}
 	}
-	// after the chown, which clears the set-id bits
+	// after the chown, which clears file capabilities
+	if err := keepXattrs(name, attrs); err != nil {
+		return err
+	}
+	// after the chown, which clears the set-id bits, and the ACL, which
+	// the mode's group bits mask
 	if err := os.Chmod(name, st.Mode()&(fs.ModePerm|fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky)); err != nil {
 		return err
+	}
+	if why, err := xattrDiff(name, attrs); err != nil || why != "" {
+		if err != nil {
+			return err
+		}
+		return skip("%s", why)
 	}
 	if beforeRename != nil {
 		beforeRename(target)
 	}
-	if !unchanged(target, st, old) {
-		return skip("it changed since it was read; run --fix again")
+	if why := changed(root, rel, st, old); why != "" {
+		return skip("%s", why)
 	}
 	return os.Rename(name, target)
 }
 
-// unchanged reports whether the file at path is still the file st
-// describes and holds exactly old.
-func unchanged(path string, st fs.FileInfo, old []byte) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
+// changed says why the file rel is no longer the file st describes holding
+// exactly old, or "" when it still is. It reads rel again through the read
+// gate, parser.ReadFileInfo, as the file was first read: a file swapped
+// since for a symlink out of the repo, a named pipe or a device is refused
+// unread (and a named pipe never blocks the run).
+func changed(root, rel string, st fs.FileInfo, old []byte) string {
+	const again = "it changed since it was read; run --fix again"
+	limit := max(int64(len(old)), 1) // a file that grew has changed
+	buf, now, err := parser.ReadFileInfo(root, rel, limit)
+	var tooLarge *parser.TooLargeError
+	switch {
+	case errors.As(err, &tooLarge):
+		return again
+	case errors.Is(err, parser.ErrOutside):
+		return "it changed since it was read and is now a symlink to a file outside the repo, which --fix never writes; run --fix again"
+	case errors.As(err, new(*parser.NotRegularError)):
+		return "it changed since it was read and is now " + strings.TrimSuffix(err.Error(), "; not read") + "; run --fix again"
+	case err != nil:
+		return fmt.Sprintf("it changed since it was read (%s); run --fix again", strings.TrimSuffix(errMsg(err), "; not read"))
+	case !os.SameFile(st, now) || now.Size() != int64(len(old)) || !now.ModTime().Equal(st.ModTime()) || !bytes.Equal(buf, old):
+		return again
 	}
-	defer f.Close()
-	now, err := f.Stat()
-	if err != nil || !os.SameFile(st, now) || now.Size() != int64(len(old)) || !now.ModTime().Equal(st.ModTime()) {
-		return false
-	}
-	buf, err := io.ReadAll(io.LimitReader(f, int64(len(old))+1))
-	return err == nil && bytes.Equal(buf, old)
+	return ""
 }
 
 type owner struct {

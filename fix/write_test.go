@@ -204,3 +204,45 @@ func TestWriteKeepsOwner(t *testing.T) {
 		t.Errorf("content %q", got)
 	}
 }
+
+// swapBeforeRename runs swap on the target just before the last look at
+// it, and checks that Write then leaves everything as it is, with a skip
+// saying want.
+func swapBeforeRename(t *testing.T, root string, swap func(target string) error, want string) {
+	t.Helper()
+	p := filepath.Join(root, "x.md")
+	beforeRename = func(target string) {
+		if err := os.Remove(target); err != nil {
+			t.Error(err)
+		}
+		if err := swap(target); err != nil {
+			t.Error(err)
+		}
+	}
+	defer func() { beforeRename = nil }()
+	done := make(chan error, 1)
+	go func() { done <- Write(root, "x.md", []byte("as read"), []byte("fixed")) }()
+	select {
+	case err := <-done:
+		wantSkip(t, err, want)
+	case <-time.After(10 * time.Second):
+		t.Fatal("Write blocked on what the file was swapped for")
+	}
+	if li, err := os.Lstat(p); err != nil || li.Mode().IsRegular() {
+		t.Errorf("what x.md was swapped for was replaced: %v %v", li, err)
+	}
+	noTemp(t, root)
+}
+
+// A file swapped, between its check and the rename, for a symlink to a
+// file outside the repo is refused by the read gate, never read there.
+func TestWriteSwappedForSymlinkOut(t *testing.T) {
+	root := repo(t, map[string]string{"x.md": "as read"})
+	outside := repo(t, map[string]string{"t.md": "as read"})
+	swapBeforeRename(t, root, func(target string) error {
+		return os.Symlink(filepath.Join(outside, "t.md"), target)
+	}, "x.md: not rewritten: it changed since it was read and is now a symlink to a file outside the repo, which --fix never writes")
+	if got := content(t, filepath.Join(outside, "t.md")); got != "as read" {
+		t.Errorf("the file outside the repo holds %q", got)
+	}
+}

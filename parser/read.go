@@ -79,6 +79,18 @@ func ReadFile(root, rel string, max int64) ([]byte, error) {
 	return newResolver(root).readFile(rel, max)
 }
 
+// ReadFileInfo is ReadFile that also returns what the file read is (from
+// the open file itself), so that a caller can tell whether it is still the
+// file it saw before (os.SameFile, its modification time).
+func ReadFileInfo(root, rel string, max int64) ([]byte, fs.FileInfo, error) {
+	r := newResolver(root)
+	real, fi, err := r.resolve(rel)
+	if err != nil {
+		return nil, nil, err
+	}
+	return readRegularInfo(r.abs(real), fi, max)
+}
+
 // Stat returns what the slash-separated path rel inside root names, with
 // symlinks resolved inside the root only (a path leaving it is
 // ErrOutside, never probed beyond the symlink). It never opens the file.
@@ -136,44 +148,51 @@ func ReadLimited(r io.Reader, max int64) ([]byte, error) {
 // file, checks that the file opened is that same regular file, and reads
 // at most max bytes.
 func readRegular(name string, fi fs.FileInfo, max int64) ([]byte, error) {
+	b, _, err := readRegularInfo(name, fi, max)
+	return b, err
+}
+
+// readRegularInfo is readRegular that also returns the open file's
+// FileInfo.
+func readRegularInfo(name string, fi fs.FileInfo, max int64) ([]byte, fs.FileInfo, error) {
 	if max <= 0 {
 		max = DefaultMaxFileSize
 	}
 	if !fi.Mode().IsRegular() {
 		if fi.IsDir() {
-			return nil, errors.New("is a directory")
+			return nil, nil, errors.New("is a directory")
 		}
-		return nil, &NotRegularError{fi.Mode()}
+		return nil, nil, &NotRegularError{fi.Mode()}
 	}
 	if fi.Size() > max {
-		return nil, &TooLargeError{Size: fi.Size(), Max: max}
+		return nil, nil, &TooLargeError{Size: fi.Size(), Max: max}
 	}
 	// Non-blocking: should the file have been swapped for a FIFO since
 	// it was looked at, opening it does not wait for a writer.
 	f, err := os.OpenFile(name, os.O_RDONLY|openNonBlock, 0)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !st.Mode().IsRegular() || !os.SameFile(fi, st) {
-		return nil, errors.New("changed while being read; not read")
+		return nil, nil, errors.New("changed while being read; not read")
 	}
 	if st.Size() > max {
-		return nil, &TooLargeError{Size: st.Size(), Max: max}
+		return nil, nil, &TooLargeError{Size: st.Size(), Max: max}
 	}
 	var b bytes.Buffer
 	b.Grow(int(st.Size()) + bytes.MinRead)
 	if _, err := b.ReadFrom(io.LimitReader(f, max+1)); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if int64(b.Len()) > max { // it grew while being read
-		return nil, &TooLargeError{Size: int64(b.Len()), Max: max}
+		return nil, nil, &TooLargeError{Size: int64(b.Len()), Max: max}
 	}
-	return b.Bytes(), nil
+	return b.Bytes(), st, nil
 }
 
 // resolver resolves repo-relative paths inside one root, caching each

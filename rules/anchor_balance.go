@@ -44,18 +44,28 @@ func ParseMarker(c *parser.Comment) (Marker, bool) {
 	if strings.ContainsAny(t, "\t\n\r") || strings.Contains(t, "  ") {
 		t = strings.Join(strings.Fields(t), " ")
 	}
-	if t == "" || strings.ContainsAny(t, "<>") {
+	role, name, ok := markerRole(t)
+	if !ok {
 		return Marker{}, false
+	}
+	return Marker{Role: role, Name: name, Comment: c}, true
+}
+
+// markerRole reads the text t of a comment, its spaces already collapsed,
+// as a sentinel: its role and the region name, or ok false.
+func markerRole(t string) (role MarkerRole, name string, ok bool) {
+	if t == "" || strings.ContainsAny(t, "<>") {
+		return 0, "", false
 	}
 	if t[0] == '/' {
 		name := strings.TrimLeft(t[1:], " ")
 		if name != "" && isAlnum(name[0]) {
-			return Marker{Role: MarkerEnd, Name: name, Comment: c}, true
+			return MarkerEnd, name, true
 		}
-		return Marker{}, false
+		return 0, "", false
 	}
 	if !isAlnum(t[0]) {
-		return Marker{}, false
+		return 0, "", false
 	}
 	// `BEGIN X` / `END X`, in capitals: a prose comment rarely starts so.
 	for _, w := range []struct {
@@ -63,7 +73,7 @@ func ParseMarker(c *parser.Comment) (Marker, bool) {
 		role MarkerRole
 	}{{"BEGIN ", MarkerBegin}, {"END ", MarkerEnd}} {
 		if name := strings.TrimSpace(strings.TrimPrefix(t, w.word)); len(name) < len(t) && name != "" && isAlnum(name[0]) {
-			return Marker{Role: w.role, Name: name, Comment: c}, true
+			return w.role, name, true
 		}
 	}
 	for _, w := range []struct {
@@ -76,13 +86,13 @@ func ParseMarker(c *parser.Comment) (Marker, bool) {
 				if w.word == "start" {
 					break // `<!-- Quick start -->` is prose; `X:start`, `X-start` are markers
 				}
-				return Marker{Role: w.role, Name: t[:n-1], Comment: c}, true
+				return w.role, t[:n-1], true
 			case '-', ':':
-				return Marker{Role: w.role, Name: t[:n-1], Comment: c}, true
+				return w.role, t[:n-1], true
 			}
 		}
 	}
-	return Marker{Role: MarkerPlain, Name: t, Comment: c}, true
+	return MarkerPlain, t, true
 }
 
 func isAlnum(b byte) bool {

@@ -180,17 +180,19 @@ func anchorRegions(p *Pass, ct *config.Contract, d *parser.Document, name string
 
 // markerNames returns the names of regions opened in d whose name matches
 // the glob pattern (e.g. `*-non-overridability`), in order of appearance.
+// Only openers name a region: `<!-- x end -->` closes `x`, it does not
+// open `x end`.
 func markerNames(d *parser.Document, pattern string) []string {
 	var out []string
 	seen := map[string]bool{}
 	forLines(d.Src, d.BodyStart, len(d.Src), func(ls, le int) bool {
 		txt, ok := markerText(d.Src[ls:le])
-		if !ok || strings.HasPrefix(txt, "/") {
+		if !ok {
 			return true
 		}
-		name := txt
-		for _, suf := range []string{" begin", "-begin", ":begin"} {
-			name = strings.TrimSuffix(name, suf)
+		role, name := lineMarker(txt)
+		if role == MarkerEnd || strings.HasPrefix(name, "/") {
+			return true // a closer names no new region
 		}
 		if m, _ := path.Match(pattern, name); m && !seen[name] {
 			seen[name] = true

@@ -3,7 +3,6 @@ package rules
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
@@ -280,26 +279,27 @@ func MarkerRegions(d *parser.Document, name string) []MarkerRegion {
 	return out
 }
 
-func opens(txt, name string) bool {
-	for _, suf := range []string{"", " begin", "-begin", ":begin"} {
-		if txt == name+suf {
-			return true
-		}
+// lineMarker reads the text of a marker line as anchor-balance reads a
+// sentinel (ParseMarker): a closer (`/x`, `x end`, `x-end`, `x:end`,
+// `END x`) or an opener, whose name is without its `begin`/`start` word.
+// Text that is no sentinel (`@x`) opens the region named by all of it.
+func lineMarker(txt string) (MarkerRole, string) {
+	if role, name, ok := markerRole(txt); ok {
+		return role, name
 	}
-	return false
+	return MarkerPlain, txt
 }
 
+func opens(txt, name string) bool {
+	role, n := lineMarker(txt)
+	return role != MarkerEnd && n == name
+}
+
+// closesRegion reports whether the marker text txt closes the region
+// name: it names it, or its leading words (`/x v1` closes `x v1 draft`).
 func closesRegion(txt, name string) bool {
-	if strings.HasPrefix(txt, "/") {
-		n := strings.TrimSpace(txt[1:])
-		return n != "" && (n == name || strings.HasPrefix(name, n+" "))
-	}
-	for _, suf := range []string{" end", "-end", ":end"} {
-		if txt == name+suf {
-			return true
-		}
-	}
-	return false
+	role, n := lineMarker(txt)
+	return role == MarkerEnd && (n == name || strings.HasPrefix(name, n+" "))
 }
 
 // BetweenMarkers finds the lines strictly between a line containing a and
@@ -351,27 +351,17 @@ func markerRegionsOf(d *parser.Document, names []string) map[string][]MarkerRegi
 		next := parser.SkipEOL(src, le)
 		// the open names this line closes, then the others it opens
 		closing = closing[:0]
-		if strings.HasPrefix(txt, "/") {
-			if n := strings.TrimSpace(txt[1:]); n != "" {
-				if open[n] != nil {
-					closing = append(closing, n)
-				}
-				for name := range byWords[n] {
-					closing = append(closing, name)
-				}
-			}
-		} else {
-			for _, suf := range []string{" end", "-end", ":end"} {
-				if n, ok := strings.CutSuffix(txt, suf); ok && open[n] != nil {
-					closing = append(closing, n)
-				}
-			}
-		}
 		var opening []string
-		for _, n := range []string{txt, strings.TrimSuffix(txt, " begin"), strings.TrimSuffix(txt, "-begin"), strings.TrimSuffix(txt, ":begin")} {
-			if want[n] && open[n] == nil && !slices.Contains(opening, n) {
-				opening = append(opening, n)
+		switch role, n := lineMarker(txt); {
+		case role == MarkerEnd:
+			if open[n] != nil {
+				closing = append(closing, n)
 			}
+			for name := range byWords[n] {
+				closing = append(closing, name)
+			}
+		case want[n] && open[n] == nil:
+			opening = append(opening, n)
 		}
 		sort.Strings(closing) // map order: keep the output stable
 		for _, n := range closing {

@@ -19,6 +19,19 @@ func TestLine(t *testing.T) {
 		{"zwsp\u200b lrm\u200e bom\ufeff shy\u00ad", `zwsp\u200b lrm\u200e bom\ufeff shy\u00ad`},
 		{"ls\u2028ps\u2029", `ls\u2028ps\u2029`},
 		{"tag\U000E0041", `tag\U000e0041`},
+		// the whole tag block, unassigned code points included
+		{"tag\U000E0000\U000E0002\U000E007F", `tag\U000e0000\U000e0002\U000e007f`},
+		// emoji selectors after a visible base stay as written
+		{"❤\ufe0f 1\ufe0f\u20e3 ☺\ufe0e 漢\ufe00", "❤\ufe0f 1\ufe0f\u20e3 ☺\ufe0e 漢\ufe00"},
+		// a run of selectors is escaped from its second one
+		{"hi😀\ufe0f\ufe00\ufe0f\ufe05", `hi😀` + "\ufe0f" + `\ufe00\ufe0f\ufe05`},
+		// a selector with no base, or after a control, a joiner or a mark
+		{"\ufe0fstart", `\ufe0fstart`},
+		{"x\t\ufe0f", `x\t\ufe0f`},
+		{"a\u200d\ufe00\u200d\ufe01", "a\u200d" + `\ufe00` + "\u200d" + `\ufe01`},
+		{"a\u034f\ufe00\u034f\ufe01", "a\u034f" + `\ufe00` + "\u034f" + `\ufe01`},
+		// supplementary selectors are always escaped
+		{"a\U000E0100\U000E01EF", `a\U000e0100\U000e01ef`},
 		{"bad \xff\xfe byte", `bad \xff\xfe byte`},
 		{`back\slash stays`, `back\slash stays`},
 	} {
@@ -43,7 +56,8 @@ func TestText(t *testing.T) {
 }
 
 // TestLineLeavesNothingUnsafe: whatever the input, Line's output is
-// printable UTF-8 with no unsafe character.
+// printable UTF-8 with no unsafe character and no run of variation
+// selectors.
 func TestLineLeavesNothingUnsafe(t *testing.T) {
 	var all strings.Builder
 	for r := rune(0); r < 0x30000; r++ {
@@ -56,10 +70,40 @@ func TestLineLeavesNothingUnsafe(t *testing.T) {
 	if !utf8.ValidString(out) {
 		t.Fatal("Line's output is not UTF-8")
 	}
+	prev := rune(-1)
 	for _, r := range out {
 		if Unsafe(r) {
 			t.Fatalf("Line's output holds %U", r)
 		}
+		if selector(r) && !modifiable(prev) {
+			t.Fatalf("Line's output holds %U after %U", r, prev)
+		}
+		prev = r
+	}
+}
+
+// A payload smuggled as a run of variation selectors after one emoji is
+// shown, not hidden, by every output.
+func TestSmuggledSelectors(t *testing.T) {
+	// "hidden", one byte a selector (the bytes from 16 on are written
+	// U+E0100 + byte - 16), after an emoji that keeps its own selector
+	payload := "😀\ufe0f"
+	for _, c := range []byte("hidden") {
+		payload += string(0xe0100 + rune(c) - 16)
+	}
+	for name, out := range map[string]string{"Line": Line(payload), "Text": Text(payload)} {
+		if strings.Count(out, `\U000e01`) != 6 || !strings.HasPrefix(out, "😀\ufe0f") {
+			t.Errorf("%s(%q) = %q, want the 6 selectors after the first escaped", name, payload, out)
+		}
+	}
+	b, _ := json.Marshal(map[string]string{"m": payload, "start": "\ufe0f\ufe0e"})
+	out := string(JSON(b))
+	if strings.Count(out, `\udb40`) != 6 || !strings.Contains(out, `"\ufe0f\ufe0e"`) || !strings.Contains(out, "😀\ufe0f") {
+		t.Errorf("JSON: %s", out)
+	}
+	var back map[string]string
+	if err := json.Unmarshal([]byte(out), &back); err != nil || back["m"] != payload {
+		t.Errorf("JSON round trip: %q, %v", back["m"], err)
 	}
 }
 
