@@ -28,8 +28,12 @@ import (
 
 const (
 	// maxNesting bounds the containers (list items, block quotes) open at
-	// once; real files nest a handful.
-	maxNesting = 32
+	// once; real files nest a handful. Each container reads its line again
+	// (goldmark looks for a thematic break in every list item), so a line
+	// longer than nestingBytes/maxNesting may nest less: nestingBytes / its
+	// length, at least 1.
+	maxNesting   = 32
+	nestingBytes = 16 << 20
 	// maxBrackets bounds the `[` open at once in a paragraph.
 	maxBrackets = 32
 	// closerBudgetPerByte and closerBudgetBase bound, per paragraph, the
@@ -202,7 +206,7 @@ func complexityMsg(kind, count, size int) string {
 	}
 	switch kind {
 	case tooDeep:
-		return fmt.Sprintf("list items and block quotes nest %d deep here%s: past %d the markdown parser slows down quadratically, so the deeper markers are read as text; flatten the nesting", size, more, maxNesting)
+		return fmt.Sprintf("list items and block quotes nest %d deep here%s: past %d (fewer in a line over %d KiB) the markdown parser slows down quadratically, so the deeper markers are read as text; flatten the nesting", size, more, maxNesting, nestingBytes/maxNesting>>10)
 	case tooManyBrackets:
 		return fmt.Sprintf("this paragraph has %d `[` open at once%s: past %d the markdown parser slows down quadratically, so the later ones are read as text and their links are not checked; close the brackets or escape them as `\\[`", size, more, maxBrackets)
 	case tooManyLinks:
@@ -253,6 +257,7 @@ func listMarker(b []byte) int {
 func (g *guardState) containers(ls, le int, afterBlank bool) {
 	b := g.src
 	depth, firstList := 0, true
+	limit := min(maxNesting, max(1, nestingBytes/max(le-ls, 1)))
 	for pos := ls; pos < le; {
 		for pos < le && (b[pos] == ' ' || b[pos] == '\t') {
 			pos++
@@ -270,7 +275,7 @@ func (g *guardState) containers(ls, le int, afterBlank bool) {
 				firstList = false
 				g.popList(pos - ls)
 				depth += len(g.list) + 1
-				if depth <= maxNesting {
+				if depth <= limit {
 					g.list = append(g.list, pos-ls)
 				}
 			} else {
@@ -284,12 +289,12 @@ func (g *guardState) containers(ls, le int, afterBlank bool) {
 			}
 			break
 		}
-		if depth > maxNesting {
+		if depth > limit {
 			g.blank(pos, pos+n)
 		}
 		pos += n
 	}
-	if depth > maxNesting {
+	if depth > limit {
 		g.note(tooDeep, ls, le, depth)
 	}
 }

@@ -148,3 +148,16 @@ func TestFrontmatterBound(t *testing.T) {
 		t.Errorf("small frontmatter: %+v %v", d.Frontmatter.Err, d.TooComplex)
 	}
 }
+
+// A line long enough nests less: every container reads the line again.
+func TestGuardNestingInALongLine(t *testing.T) {
+	long := strings.Repeat("- ", 10) + strings.Repeat("x", 2<<20) + "\n"
+	d := Parse("a.md", KindOther, []byte(long))
+	if got := complexity(d); !strings.Contains(got, "nest 10 deep") {
+		t.Errorf("findings: %s", got)
+	}
+	short := strings.Repeat("- ", 10) + strings.Repeat("x", 1000) + "\n"
+	if d := Parse("a.md", KindOther, []byte(short)); len(d.TooComplex) != 0 {
+		t.Errorf("a short line: %s", complexity(d))
+	}
+}
