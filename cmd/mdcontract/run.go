@@ -337,7 +337,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 			line += fmt.Sprintf(" (%d more in the baseline)", known)
 		}
 		if capped > 0 {
-			line += fmt.Sprintf(" (%d of them summed up, as at most %d of one rule per file are shown; `--max-per-file 0` shows each)", capped, o.maxPerFile)
+			line += fmt.Sprintf(" (%d of them only counted, past %d of one rule in a file; `--max-per-file 0` shows each)", capped, o.maxPerFile)
 		}
 		sayf(stderr, "mdcontract: %s", line)
 	}
