@@ -137,7 +137,7 @@ func checkFlags(stderr io.Writer) (*flag.FlagSet, *checkOptions) {
 	fs.BoolVar(&o.diff, "diff", false, "print the fixes as a unified diff and write nothing")
 	fs.StringVar(&o.baseline, "baseline", "", "findings recorded in this baseline file pass; new ones fail")
 	fs.StringVar(&o.writeBaseline, "write-baseline", "", "record every finding in this file (then a check with --baseline FILE passes)")
-	fs.IntVar(&o.maxPerFile, "max-per-file", rules.DefaultMaxPerFile, "report at most `N` findings of one rule in one file and one finding counting the rest (at the first one left out, as severe as the most severe of them); 0 reports every finding (overrides max-per-file in the config; --write-baseline and --fix still see every finding)")
+	fs.IntVar(&o.maxPerFile, "max-per-file", rules.DefaultMaxPerFile, "report at most `N` findings of one rule in one file, and one more that counts the rest (at the first left out, as severe as the most severe of them: the exit status is the same); 0 reports every finding. Overrides max-per-file in the config; --write-baseline and --fix always see every finding")
 	fs.StringVar(&o.stdinFilename, "stdin-filename", "", "check standard input as the content of this file (give `-` as the path)")
 	return fs, o
 }
