@@ -38,18 +38,18 @@ type Config struct {
 	MaxFileSize string   `yaml:"max-file-size"`
 	// MaxPerFile is how many findings of one rule in one file are
 	// reported (0: all); nil when unset (rules.DefaultMaxPerFile).
-	MaxPerFile *Count                    `yaml:"max-per-file"`
+	MaxPerFile *FindingCap               `yaml:"max-per-file"`
 	Rules      map[string]RuleSetting    `yaml:"rules"`
 	Kinds      map[string]*Kind          `yaml:"kinds"`
 	Profiles   map[string]ProfileSetting `yaml:"profiles"`
 	Contracts  []*Contract               `yaml:"contracts"`
 }
 
-// Count is a whole number of at least 0.
-type Count int
+// FindingCap is max-per-file's value: a whole number of at least 0.
+type FindingCap int
 
 // UnmarshalYAML accepts a YAML integer of at least 0.
-func (c *Count) UnmarshalYAML(n *yaml.Node) error {
+func (c *FindingCap) UnmarshalYAML(n *yaml.Node) error {
 	var i int
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" || n.Decode(&i) != nil || i < 0 {
 		found := "a list or mapping"
@@ -58,7 +58,7 @@ func (c *Count) UnmarshalYAML(n *yaml.Node) error {
 		}
 		return &Error{Pos: Pos{n.Line, n.Column}, Msg: "max-per-file: give 0 (report every finding) or the most findings of one rule to report in one file, e.g. 100; found " + found}
 	}
-	*c = Count(i)
+	*c = FindingCap(i)
 	return nil
 }
 
