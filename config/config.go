@@ -32,14 +32,34 @@ type Config struct {
 	// (relative to the repo root when inside it).
 	Path, Name string
 
-	Version     int                       `yaml:"version"`
-	Include     []string                  `yaml:"include"`
-	Exclude     []string                  `yaml:"exclude"`
-	MaxFileSize string                    `yaml:"max-file-size"`
-	Rules       map[string]RuleSetting    `yaml:"rules"`
-	Kinds       map[string]*Kind          `yaml:"kinds"`
-	Profiles    map[string]ProfileSetting `yaml:"profiles"`
-	Contracts   []*Contract               `yaml:"contracts"`
+	Version     int      `yaml:"version"`
+	Include     []string `yaml:"include"`
+	Exclude     []string `yaml:"exclude"`
+	MaxFileSize string   `yaml:"max-file-size"`
+	// MaxPerFile is how many findings of one rule in one file are
+	// reported (0: all); nil when unset (rules.DefaultMaxPerFile).
+	MaxPerFile *FindingCap               `yaml:"max-per-file"`
+	Rules      map[string]RuleSetting    `yaml:"rules"`
+	Kinds      map[string]*Kind          `yaml:"kinds"`
+	Profiles   map[string]ProfileSetting `yaml:"profiles"`
+	Contracts  []*Contract               `yaml:"contracts"`
+}
+
+// FindingCap is max-per-file's value: a whole number of at least 0.
+type FindingCap int
+
+// UnmarshalYAML accepts a YAML integer of at least 0.
+func (c *FindingCap) UnmarshalYAML(n *yaml.Node) error {
+	var i int
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" || n.Decode(&i) != nil || i < 0 {
+		found := "a list or mapping"
+		if n.Kind == yaml.ScalarNode {
+			found = fmt.Sprintf("%q", n.Value)
+		}
+		return &Error{Pos: Pos{n.Line, n.Column}, Msg: "max-per-file: give 0 (report every finding) or the most findings of one rule to report in one file, e.g. 100; found " + found}
+	}
+	*c = FindingCap(i)
+	return nil
 }
 
 // RuleSetting is `off`, a severity, or a mapping of the severity and the

@@ -406,6 +406,9 @@ func TestSchemaAgreesWithParse(t *testing.T) {
 		{"profile parts", true, "version: 1\nprofiles:\n  subagent-env-handshake/v1: {disable: [dispatch, finding-template]}\n"},
 		{"max-file-size forms", true, "version: 1\nmax-file-size: 4MiB\n"},
 		{"max-file-size bytes", true, "version: 1\nmax-file-size: 1048576\n"},
+		{"max-per-file", true, "version: 1\nmax-per-file: 20\n"},
+		{"max-per-file 0", true, "version: 1\nmax-per-file: 0\n"},
+		{"max-per-file empty", true, "version: 1\nmax-per-file:\n"},
 		{"string lists", true, `version: 1
 kinds:
   shell: {match: "agents/*.md", exclude: "agents/*.agent.md", base: agent, fields: {x: {type: string-or-list, max-length: 10}}}
@@ -447,6 +450,10 @@ contracts:
 		{"absolute include", false, "version: 1\ninclude: [\"/etc/*.md\"]\n"},
 		{"outside the repo", false, "version: 1\nexclude: [\"../x/**\"]\n"},
 		{"bad max-file-size", false, "version: 1\nmax-file-size: lots\n"},
+		{"negative max-per-file", false, "version: 1\nmax-per-file: -1\n"},
+		{"fractional max-per-file", false, "version: 1\nmax-per-file: 2.5\n"},
+		{"max-per-file as a string", false, "version: 1\nmax-per-file: \"5\"\n"},
+		{"max-per-file as a list", false, "version: 1\nmax-per-file: [5]\n"},
 		{"bad rule severity", false, "version: 1\nrules: {frontmatter-order: fatal}\n"},
 		{"bad rule object", false, "version: 1\nrules: {frontmatter-order: {level: error}}\n"},
 		{"bad profile", false, "version: 1\nprofiles: {subagent-env-handshake/v1: maybe}\n"},

@@ -70,6 +70,9 @@ type server struct {
 	exclude  []string
 	idx      *parser.Index
 	maxSize  int64 // the config's max-file-size, 0 for the default
+	// maxPerFile caps the findings of one rule in one file (the config's
+	// max-per-file; 0: no cap).
+	maxPerFile int
 	// indexed are the paths Load found on disk; created are buffers
 	// opened for files that did not exist then.
 	indexed map[string]bool
@@ -350,6 +353,10 @@ func (s *server) initialize(p *initializeParams) initializeResult {
 		}
 	}
 	s.maxSize = load.MaxFileSize
+	s.maxPerFile = rules.DefaultMaxPerFile
+	if cfg != nil && cfg.MaxPerFile != nil {
+		s.maxPerFile = int(*cfg.MaxPerFile)
+	}
 	start := time.Now()
 	s.idx = parser.Load(s.root, load)
 	s.indexed = map[string]bool{}
@@ -614,6 +621,8 @@ func (s *server) check() {
 	} else {
 		res = &rules.Result{}
 	}
+	// An editor, too, shows at most maxPerFile of one rule in a file.
+	res.Diagnostics, _ = rules.CapPerFile(res.Diagnostics, s.maxPerFile)
 	byPath := map[string][]rules.Diagnostic{}
 	for _, d := range res.Diagnostics {
 		byPath[d.Path] = append(byPath[d.Path], d)

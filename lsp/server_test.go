@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -623,4 +624,44 @@ func TestExcluded(t *testing.T) {
 		}
 	}
 	c.exit(true)
+}
+
+// TestMaxPerFile checks that an editor, too, gets at most max-per-file
+// findings of one rule in a file, the rest counted in one, and the config's
+// max-per-file sets the cap.
+func TestMaxPerFile(t *testing.T) {
+	var links strings.Builder
+	for i := range 105 {
+		fmt.Fprintf(&links, "[l](missing-%d.md)\n", i)
+	}
+	for _, c := range []struct {
+		config    string
+		want      int
+		wantCount string
+	}{
+		{"", 101, "5 more link-target findings"},
+		{"version: 1\nmax-per-file: 2\n", 3, "103 more link-target findings"},
+		{"version: 1\nmax-per-file: 0\n", 105, ""},
+	} {
+		files := map[string]string{"docs/many.md": links.String()}
+		if c.config != "" {
+			files[".mdcontract.yaml"] = c.config
+		}
+		root := writeRepo(t, files)
+		cl := startServer(t)
+		cl.initialize(root)
+		uri := cl.open(root, "docs/many.md")
+		ds := cl.waitDiagnostics(uri, "link-target findings", func(ds []Diagnostic) bool { return len(ds) > 0 })
+		if len(ds) != c.want {
+			t.Errorf("config %q: %d diagnostics, want %d", c.config, len(ds), c.want)
+		}
+		last := ds[len(ds)-1].Message
+		if c.wantCount != "" && !strings.HasPrefix(last, c.wantCount+" in this file are not shown") {
+			t.Errorf("config %q: the last diagnostic says %q, want %q…", c.config, last, c.wantCount)
+		}
+		if c.wantCount == "" && strings.Contains(last, "not shown") {
+			t.Errorf("config %q: the last diagnostic says %q", c.config, last)
+		}
+		cl.exit(true)
+	}
 }

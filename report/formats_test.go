@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/mdcontract/mdcontract/rules"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -95,12 +98,51 @@ func TestSARIFValidates(t *testing.T) {
 }
 
 func TestUTF16Columns(t *testing.T) {
-	src := []byte("ab\n\u00e9x🚨y\n")
 	// line 2: é is 2 bytes/1 unit, x 1/1, 🚨 4 bytes/2 units
-	for _, c := range []struct{ byteCol, want int }{{1, 1}, {3, 2}, {4, 3}, {8, 5}} {
-		if got := utf16Col(src, 2, c.byteCol); got != c.want {
-			t.Errorf("utf16Col(line 2, byte col %d) = %d, want %d", c.byteCol, got, c.want)
+	for _, src := range []string{"ab\n\u00e9x🚨y\n", "ab\r\u00e9x🚨y\r", "ab\r\n\u00e9x🚨y"} {
+		c := &columns{source: func(string) []byte { return []byte(src) }, files: map[string]*lineSource{}}
+		for _, tc := range []struct{ byteCol, want int }{{1, 1}, {3, 2}, {4, 3}, {8, 5}} {
+			if got := c.utf16("a.md", 2, tc.byteCol); got != tc.want {
+				t.Errorf("%q: utf16(line 2, byte col %d) = %d, want %d", src, tc.byteCol, got, tc.want)
+			}
 		}
+	}
+	// A byte order mark is not a column; off the lines or without the
+	// source, the byte column stands.
+	c := &columns{source: func(p string) []byte {
+		if p == "bom.md" {
+			return []byte("\xef\xbb\xbf\u00e9x\n")
+		}
+		return nil
+	}, files: map[string]*lineSource{}}
+	for _, tc := range []struct {
+		path            string
+		line, col, want int
+	}{{"bom.md", 1, 3, 2}, {"bom.md", 9, 4, 4}, {"gone.md", 1, 7, 7}} {
+		if got := c.utf16(tc.path, tc.line, tc.col); got != tc.want {
+			t.Errorf("%s: utf16(%d, %d) = %d, want %d", tc.path, tc.line, tc.col, got, tc.want)
+		}
+	}
+}
+
+// BenchmarkSARIFManyFindings prints a finding on every line of one file, at
+// two sizes: the time per finding must not grow with the file (it did when
+// each column conversion counted the lines from the file's start).
+func BenchmarkSARIFManyFindings(b *testing.B) {
+	r := rules.Lookup("link-target")
+	for _, n := range []int{10000, 40000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			src := []byte(strings.Repeat("[l](m.md) and more text on the line\n", n))
+			run := &Run{Source: func(string) []byte { return src }}
+			for i := range n {
+				run.Diagnostics = append(run.Diagnostics, rules.Diagnostic{Path: "a.md", Line: i + 1, Column: 5, EndLine: i + 1, EndColumn: 9, Rule: r, Severity: rules.Error, Message: "m"})
+			}
+			for b.Loop() {
+				if err := (SARIF{}).Print(io.Discard, run); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
@@ -31,23 +32,50 @@ type Run struct {
 	Source func(path string) []byte
 }
 
-// utf16Col converts a 1-based byte column on 1-based line of src to a
-// 1-based UTF-16 column. Without a source the byte column is returned.
-func utf16Col(src []byte, line, col int) int {
-	if src == nil || line < 1 || col < 1 {
+// columns converts byte columns to UTF-16 ones, indexing the lines of each
+// file once: a conversion costs the length of its line, never the file's.
+type columns struct {
+	source func(path string) []byte
+	files  map[string]*lineSource
+}
+
+type lineSource struct {
+	src   []byte
+	lines parser.LineIndex
+}
+
+func newColumns(r *Run) *columns {
+	return &columns{source: r.Source, files: map[string]*lineSource{}}
+}
+
+// utf16 converts a 1-based byte column on 1-based line of path.
+func (c *columns) utf16(path string, line, col int) int {
+	f, ok := c.files[path]
+	if !ok {
+		if c.source != nil {
+			if src := c.source(path); src != nil {
+				bom := 0
+				if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
+					bom = 3
+				}
+				f = &lineSource{src: src, lines: parser.NewLineIndex(src, bom)}
+			}
+		}
+		c.files[path] = f
+	}
+	if f == nil {
 		return col
 	}
-	start := 0
-	for l := 1; l < line; l++ {
-		i := bytes.IndexByte(src[start:], '\n')
-		if i < 0 {
-			return col
-		}
-		start += i + 1
+	return utf16Col(f.src, f.lines, line, col)
+}
+
+// utf16Col converts a 1-based byte column on 1-based line of src (indexed
+// by li) to a 1-based UTF-16 column; off the lines, the byte column.
+func utf16Col(src []byte, li parser.LineIndex, line, col int) int {
+	if line < 1 || col < 1 || line > li.Lines() {
+		return col
 	}
-	if line == 1 && bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
-		start = 3
-	}
+	start := li.LineStart(line)
 	end := min(start+col-1, len(src))
 	n := 1
 	for _, r := range string(src[start:end]) {

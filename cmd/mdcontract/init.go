@@ -29,6 +29,10 @@ version: 1
 # Files larger than this are reported as skipped instead of parsed.
 # max-file-size: 4MiB
 
+# At most this many findings of one rule in one file are reported; the rest
+# are counted in one finding. 0 reports every finding.
+# max-per-file: 100
+
 # Rule severities, by name or ID: off, info, warning or error.
 # rules:
 #   frontmatter-unknown-key: off

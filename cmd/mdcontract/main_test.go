@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -44,6 +45,7 @@ func TestScripts(t *testing.T) {
 //	gen deeplist FILE N       a list nested N levels deep
 //	gen deepquote FILE N      a blockquote nested N levels deep
 //	gen bytes FILE HEX...     raw bytes (NUL, invalid UTF-8)
+//	gen links FILE N          N broken links, one a line (missing-1.md …)
 func gen(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: gen KIND FILE ARGS")
@@ -66,6 +68,10 @@ func gen(ts *testscript.TestScript, neg bool, args []string) {
 		data = []byte(strings.Repeat("- ", num()) + "x\n")
 	case "deepquote":
 		data = []byte(strings.Repeat(">", num()) + " x\n")
+	case "links":
+		for i := 1; i <= num(); i++ {
+			data = fmt.Appendf(data, "- [link %d](missing-%d.md)\n", i, i)
+		}
 	case "bytes":
 		for _, h := range args[2:] {
 			b, err := strconv.ParseUint(h, 16, 8)

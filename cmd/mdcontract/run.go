@@ -121,6 +121,7 @@ type checkOptions struct {
 	baseline      string
 	writeBaseline string
 	fix, diff     bool
+	maxPerFile    int
 }
 
 func checkFlags(stderr io.Writer) (*flag.FlagSet, *checkOptions) {
@@ -136,6 +137,7 @@ func checkFlags(stderr io.Writer) (*flag.FlagSet, *checkOptions) {
 	fs.BoolVar(&o.diff, "diff", false, "print the fixes as a unified diff and write nothing")
 	fs.StringVar(&o.baseline, "baseline", "", "findings recorded in this baseline file pass; new ones fail")
 	fs.StringVar(&o.writeBaseline, "write-baseline", "", "record every finding in this file (then a check with --baseline FILE passes)")
+	fs.IntVar(&o.maxPerFile, "max-per-file", rules.DefaultMaxPerFile, "report at most `N` findings of one rule in one file, and one more that counts the rest (at the first left out, as severe as the most severe of them: the exit status is the same); 0 reports every finding. Overrides max-per-file in the config; --write-baseline and --fix always see every finding")
 	fs.StringVar(&o.stdinFilename, "stdin-filename", "", "check standard input as the content of this file (give `-` as the path)")
 	return fs, o
 }
@@ -182,6 +184,9 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		}
 		return exitUsage, usageError{err.Error()}
 	}
+	if o.maxPerFile < 0 {
+		return exitUsage, usageError{fmt.Sprintf("--max-per-file %d: give 0 (report every finding) or the most findings of one rule to report in one file", o.maxPerFile)}
+	}
 	if o.fix && o.diff {
 		return exitUsage, usageError{"--fix and --diff do not go together: --diff shows the fixes, --fix applies them"}
 	}
@@ -216,6 +221,9 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 	settings, err := rules.Setup(cfg)
 	if err != nil {
 		return exitUsage, err
+	}
+	if cfg != nil && cfg.MaxPerFile != nil && !flagSet(fs, "max-per-file") {
+		o.maxPerFile = int(*cfg.MaxPerFile)
 	}
 	load := parser.LoadOptions{Classify: settings.Classify}
 	if cfg != nil {
@@ -301,6 +309,11 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		sayf(stderr, "mdcontract: wrote %d findings to %s", len(res.Diagnostics), o.writeBaseline)
 		return exitOK, nil
 	}
+	// Last, so that a finding suppressed or baselined never counts, and
+	// the baseline and the fixes above saw every finding.
+	all := res.Diagnostics
+	var capped int
+	res.Diagnostics, capped = rules.CapPerFile(all, o.maxPerFile)
 	r := &report.Run{
 		Tool:        report.Tool{Name: "mdcontract", Version: version, URI: "https://github.com/mdcontract/mdcontract"},
 		Files:       res.Files,
@@ -318,9 +331,13 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		return exitUsage, fmt.Errorf("writing the report: %w", err)
 	}
 	if o.format == "text" {
-		line := report.SummaryLine(r)
+		// every finding, shown or not
+		line := report.SummaryLine(&report.Run{Files: r.Files, Diagnostics: all})
 		if known > 0 {
 			line += fmt.Sprintf(" (%d more in the baseline)", known)
+		}
+		if capped > 0 {
+			line += fmt.Sprintf(" (%d of them only counted, past %d of one rule in a file; `--max-per-file 0` shows each)", capped, o.maxPerFile)
 		}
 		sayf(stderr, "mdcontract: %s", line)
 	}
@@ -335,6 +352,13 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		return exitFindings, nil
 	}
 	return exitOK, nil
+}
+
+// flagSet reports whether the command line set the flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // target is a path named on the command line.
