@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/mdcontract/mdcontract/parser"
 )
@@ -114,9 +115,10 @@ func headingBefore(d *parser.Document, off int) *parser.Heading {
 	return &d.Headings[i-1]
 }
 
-// cloneRe: a skill that says it works in a clone of another repository
-// ("the scripts live in a local clone of https://github.com/…").
-var cloneRe = regexp.MustCompile(`(?i)\bclone\b[^\n]{0,200}(?:https://|git@)|(?:https://|git@)[^\n]{0,200}\bclone\b`)
+// maxCloneGap is the most characters between "clone" and a repository
+// address ("https://", "git@") on one line for saysClone to count them as
+// one statement.
+const maxCloneGap = 200
 
 // worksInClone reports whether the skill in folder dir says that it runs
 // in a clone of another repository: its bare paths are then that clone's
@@ -126,7 +128,97 @@ func worksInClone(idx *parser.Index, dir string) bool {
 	if d == nil {
 		return false
 	}
-	return d.Cached("skill-path/clone", func() any { return cloneRe.Match(d.Src[d.BodyStart:]) }).(bool)
+	return d.Cached("skill-path/clone", func() any { return saysClone(d.Src[d.BodyStart:]) }).(bool)
+}
+
+// saysClone reports whether a line of src has the word "clone" (any case)
+// within maxCloneGap characters before or after "https://" or "git@" ("the
+// scripts live in a local clone of https://github.com/…"). One pass over
+// src, each gap counted at most once per token and never past 4 bytes a
+// character.
+func saysClone(src []byte) bool {
+	// ends of the last "clone" and of the last address on this line, or -1
+	lastClone, lastURL := -1, -1
+	near := func(from, to int) bool {
+		if from < 0 {
+			return false
+		}
+		gap := to - from
+		return gap <= maxCloneGap || gap <= 4*maxCloneGap && utf8.RuneCount(src[from:to]) <= maxCloneGap
+	}
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; {
+		case c == '\n':
+			lastClone, lastURL = -1, -1
+		case c|0x20 == 'c':
+			if foldedAt(src, i, "clone") && (i == 0 || !isWordByte(src[i-1])) && (i+5 == len(src) || !isWordByte(src[i+5])) {
+				if near(lastURL, i) {
+					return true
+				}
+				lastClone = i + 5
+				i += 4
+			}
+		case c|0x20 == 'g' || c|0x20 == 'h':
+			n := urlAt(src, i)
+			if n == 0 {
+				continue
+			}
+			if near(lastClone, i) {
+				return true
+			}
+			lastURL = i + n
+			i += n - 1
+		}
+	}
+	return false
+}
+
+// urlAt returns the length of "git@" or "https://" at src[i:] in any case
+// (as a case-insensitive regexp folds them, with "ſ" for "s"), or 0.
+func urlAt(src []byte, i int) int {
+	if foldedAt(src, i, "git@") {
+		return 4
+	}
+	if !foldedAt(src, i, "http") {
+		return 0
+	}
+	j := i + 4
+	switch {
+	case j < len(src) && src[j]|0x20 == 's':
+		j++
+	case j+1 < len(src) && src[j] == 0xC5 && src[j+1] == 0xBF: // ſ
+		j += 2
+	default:
+		return 0
+	}
+	if j+3 <= len(src) && string(src[j:j+3]) == "://" {
+		return j + 3 - i
+	}
+	return 0
+}
+
+// isWordByte reports whether c is an ASCII word character, as a regexp's
+// \b sees one.
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// foldedAt reports whether src[i:] begins with lower, a lower-case ASCII
+// word, in any ASCII case.
+func foldedAt(src []byte, i int, lower string) bool {
+	if i+len(lower) > len(src) {
+		return false
+	}
+	for k := 0; k < len(lower); k++ {
+		c := src[i+k]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // maxSkillPathLookups bounds the missing paths looked up across the repo's
