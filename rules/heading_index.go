@@ -21,7 +21,6 @@ var HeadingIndex = Register(&Rule{
 
 var (
 	headingTokenRe = regexp.MustCompile("`(#{1,6}) ([^`]+)`")
-	citedMDRe      = regexp.MustCompile(`[A-Za-z0-9_./-]+\.md`)
 )
 
 func checkHeadingIndex(p *Pass) {
@@ -173,7 +172,7 @@ func indexTarget(idx *parser.Index, d *parser.Document, hi *config.HeadingIndex,
 
 // citedTarget returns the first other document a `.md` path in text names.
 func citedTarget(idx *parser.Index, d *parser.Document, text string) *parser.Document {
-	for _, m := range citedMDRe.FindAllString(text, -1) {
+	for _, m := range citedMDPaths(text) {
 		for _, c := range []string{path.Clean(m), path.Join(path.Dir(d.Path), m)} {
 			if t := idx.Doc(c); t != nil && t != d {
 				return t
@@ -181,4 +180,30 @@ func citedTarget(idx *parser.Index, d *parser.Document, text string) *parser.Doc
 		}
 	}
 	return nil
+}
+
+// citedMDPaths returns the `.md` paths of text, as the regexp
+// `[A-Za-z0-9_./-]+\.md` finds them: in each run of path characters,
+// from its start to the end of its last ".md" after the first character.
+func citedMDPaths(text string) []string {
+	var out []string
+	for i := 0; i < len(text); {
+		if !isPathByte(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isPathByte(text[j]) {
+			j++
+		}
+		if k := strings.LastIndex(text[i:j], ".md"); k >= 1 {
+			out = append(out, text[i:i+k+3])
+		}
+		i = j
+	}
+	return out
+}
+
+func isPathByte(c byte) bool {
+	return c == '_' || c == '.' || c == '/' || c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }

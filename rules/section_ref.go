@@ -754,8 +754,32 @@ var titleMarkup = strings.NewReplacer("`", "", "**", "", "*", "", "_", " ", "’
 
 // norm folds a title for comparison.
 func norm(s string) string {
-	s = titleMarkup.Replace(s)
-	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			s = titleMarkup.Replace(s)
+			return strings.ToLower(strings.Join(strings.Fields(s), " "))
+		}
+	}
+	// ASCII, the common case: the same in one pass
+	b := make([]byte, 0, len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '`', '*':
+		case '_', ' ', '\t', '\n', '\v', '\f', '\r':
+			space = true
+		default:
+			if space && len(b) > 0 {
+				b = append(b, ' ')
+			}
+			space = false
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b = append(b, c)
+		}
+	}
+	return string(b)
 }
 
 // titleCand is a heading (or a form of it) or bold label a reference can name.
