@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"regexp"
@@ -42,12 +43,14 @@ func headingIndexIn(p *Pass, ct *config.Contract, d *parser.Document) {
 	// is the same for every line: found once
 	var fileTarget *parser.Document
 	fileTargetDone := false
+	lists := map[*parser.Document]*headingList{}
+	mark := []byte(hi.Line)
 	forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
-		line := string(src[ls:le])
-		at := strings.Index(line, hi.Line)
+		at := bytes.Index(src[ls:le], mark)
 		if at < 0 || d.InCode(ls+at) {
 			return true
 		}
+		line := string(src[ls:le])
 		target := (*parser.Document)(nil)
 		if hi.Of == "" {
 			target = citedTarget(p.Index, d, line)
@@ -67,61 +70,102 @@ func headingIndexIn(p *Pass, ct *config.Contract, d *parser.Document) {
 		if level == 0 {
 			level = 2
 		}
-		var want []string
-		for _, h := range target.Headings {
-			if h.Level == level && !excluded(h.Text, hi.Exclude) {
-				want = append(want, h.Text)
-			}
+		hl := lists[target]
+		if hl == nil {
+			hl = newHeadingList(target, level, hi.Exclude)
+			lists[target] = hl
 		}
-		type token struct {
-			text string
-			off  int
-		}
-		var got []token
+		hl.line, hl.taken = hl.line+1, 0
 		for _, m := range headingTokenRe.FindAllStringSubmatchIndex(line, -1) {
-			if len(line[m[2]:m[3]]) == level {
-				got = append(got, token{strings.TrimSpace(line[m[4]:m[5]]), ls + m[0]})
-			}
-		}
-		matched := make([]bool, len(want))
-		for _, g := range got {
-			idx := -1
-			for i, w := range want {
-				if !matched[i] && tokenNames(g.text, w) {
-					idx = i
-					break
-				}
-			}
-			if idx < 0 {
-				dup := false
-				for i, w := range want {
-					if matched[i] && tokenNames(g.text, w) {
-						dup = true
-					}
-				}
-				msg := fmt.Sprintf("`%s %s` is not a level-%d heading of %s (stale or renamed?)", strings.Repeat("#", level), g.text, level, target.Path)
-				if dup {
-					msg = fmt.Sprintf("`%s %s` is listed twice", strings.Repeat("#", level), g.text)
-				}
-				p.ReportContract(ct, Diagnostic{Path: d.Path, Start: g.off, End: g.off + len(g.text) + level + 3, Message: msg,
-					Related: []Related{RelatedAt(target, target.BodyStart, "the enumerated file")}})
+			if len(line[m[2]:m[3]]) != level {
 				continue
 			}
-			matched[idx] = true
-		}
-		var missing []string
-		for i, w := range want {
-			if !matched[i] {
-				missing = append(missing, "`"+strings.Repeat("#", level)+" "+w+"`")
+			text, off := strings.TrimSpace(line[m[4]:m[5]]), ls+m[0]
+			found, named := hl.take(text)
+			if found {
+				continue
 			}
+			msg := fmt.Sprintf("`%s %s` is not a level-%d heading of %s (stale or renamed?)", strings.Repeat("#", level), text, level, target.Path)
+			if named {
+				msg = fmt.Sprintf("`%s %s` is listed twice", strings.Repeat("#", level), text)
+			}
+			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: off, End: off + len(text) + level + 3, Message: msg,
+				Related: []Related{RelatedAt(target, target.BodyStart, "the enumerated file")}})
 		}
-		if len(missing) > 0 {
+		if n := len(hl.want) - hl.taken; n > 0 {
+			var missing []string
+			for i := 0; i < len(hl.want) && len(missing) < maxMissingListed; i++ {
+				if hl.matched[i] != hl.line {
+					missing = append(missing, "`"+strings.Repeat("#", level)+" "+hl.want[i]+"`")
+				}
+			}
+			list := strings.Join(missing, ", ")
+			if n > len(missing) {
+				list += fmt.Sprintf(" and %d more", n-len(missing))
+			}
 			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: ls + at, End: le,
-				Message: fmt.Sprintf("the enumeration of %s's level-%d headings misses %s; list every one, or exclude it in the contract", target.Path, level, strings.Join(missing, ", ")),
+				Message: fmt.Sprintf("the enumeration of %s's level-%d headings misses %s; list every one, or exclude it in the contract", target.Path, level, list),
 				Related: []Related{RelatedAt(target, target.BodyStart, "the enumerated file")}})
 		}
 		return true
 	})
+}
+
+// maxMissingListed bounds the headings a finding lists as missing from one
+// enumeration; the rest are counted.
+const maxMissingListed = 10
+
+// headingList is the headings of one level of an enumerated file, indexed
+// by each name a token may give them (tokenNames), with what the current
+// line has matched, so that a line costs its tokens, not its tokens times
+// the headings.
+type headingList struct {
+	want    []string
+	byName  map[string][]int // a name → the headings it names, in order
+	matched []int            // the line that last matched each heading
+	skip    map[string]int   // per name: its list's entries known matched …
+	skipAt  map[string]int   // … on this line
+	line    int              // the current enumerating line, counted from 1
+	taken   int              // headings matched on the current line
+}
+
+func newHeadingList(target *parser.Document, level int, exclude []string) *headingList {
+	hl := &headingList{byName: map[string][]int{}, skip: map[string]int{}, skipAt: map[string]int{}}
+	for _, h := range target.Headings {
+		if h.Level != level || excluded(h.Text, exclude) {
+			continue
+		}
+		i := len(hl.want)
+		hl.want = append(hl.want, h.Text)
+		hl.byName[h.Text] = append(hl.byName[h.Text], i)
+		for k := 0; k < len(h.Text); k++ {
+			if c := h.Text[k]; c == ' ' || c == ':' {
+				hl.byName[h.Text[:k]] = append(hl.byName[h.Text[:k]], i)
+			}
+		}
+	}
+	hl.matched = make([]int, len(hl.want))
+	return hl
+}
+
+// take matches a token with the first heading it names that the line has
+// not matched yet; named is whether it names any heading at all.
+func (hl *headingList) take(tok string) (found, named bool) {
+	list := hl.byName[tok]
+	k := 0
+	if hl.skipAt[tok] == hl.line {
+		k = hl.skip[tok]
+	}
+	for k < len(list) && hl.matched[list[k]] == hl.line {
+		k++
+	}
+	hl.skip[tok], hl.skipAt[tok] = k, hl.line
+	if k == len(list) {
+		return false, len(list) > 0
+	}
+	hl.matched[list[k]] = hl.line
+	hl.taken++
+	return true, true
 }
 
 // tokenNames reports whether an enumerated token names heading h: exactly,
