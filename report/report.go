@@ -8,6 +8,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -34,28 +35,61 @@ type Run struct {
 // utf16Col converts a 1-based byte column on 1-based line of src to a
 // 1-based UTF-16 column. Without a source the byte column is returned.
 func utf16Col(src []byte, line, col int) int {
+	return (&utf16Cols{src: src}).col(line, col)
+}
+
+// utf16Cols converts the columns of one source as utf16Col does, finding
+// lines from an index made once and counting on from the last column of
+// the same line, so that a file's findings, in order, cost its size once
+// rather than once each.
+type utf16Cols struct {
+	src    []byte
+	starts []int // where each line starts, made on first use
+	// the count so far: on line, decoding from its start reached pos,
+	// counting n
+	line, pos, n int
+}
+
+func (c *utf16Cols) col(line, col int) int {
+	src := c.src
 	if src == nil || line < 1 || col < 1 {
 		return col
 	}
-	start := 0
-	for l := 1; l < line; l++ {
-		i := bytes.IndexByte(src[start:], '\n')
-		if i < 0 {
-			return col
+	if c.starts == nil {
+		c.starts = []int{0}
+		for i, b := range src {
+			if b == '\n' {
+				c.starts = append(c.starts, i+1)
+			}
 		}
-		start += i + 1
 	}
+	if line > len(c.starts) {
+		return col
+	}
+	start := c.starts[line-1]
 	if line == 1 && bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
 		start = 3
 	}
 	end := min(start+col-1, len(src))
-	n := 1
-	for _, r := range string(src[start:end]) {
+	pos, n := start, 1
+	if c.line == line && c.pos >= start && c.pos <= end {
+		pos, n = c.pos, c.n
+	}
+	// keep the count at a character that ends before end is near: from
+	// there on, a later column decodes the same characters
+	keepPos, keepN := pos, n
+	for pos < end {
+		if pos <= end-utf8.UTFMax {
+			keepPos, keepN = pos, n
+		}
+		r, w := utf8.DecodeRune(src[pos:end])
 		n++
 		if r >= 0x10000 {
 			n++
 		}
+		pos += w
 	}
+	c.line, c.pos, c.n = line, keepPos, keepN
 	return n
 }
 

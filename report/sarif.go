@@ -148,11 +148,17 @@ func (SARIF) Print(w io.Writer, r *Run) error {
 			"%SRCROOT%": {Description: &sarifMsg{Text: "The repository root."}},
 		},
 	}
-	src := func(p string) []byte {
-		if r.Source == nil {
-			return nil
+	cols := map[string]*utf16Cols{}
+	src := func(p string) *utf16Cols {
+		c := cols[p]
+		if c == nil {
+			c = &utf16Cols{}
+			if r.Source != nil {
+				c.src = r.Source(p)
+			}
+			cols[p] = c
 		}
-		return r.Source(p)
+		return c
 	}
 	for _, d := range r.Diagnostics {
 		s := src(d.Path)
@@ -161,15 +167,15 @@ func (SARIF) Print(w io.Writer, r *Run) error {
 			Message: sarifMsg{Text: textsafe.Line(d.Message)},
 			Locations: []sarifLocation{{Physical: sarifPhysical{
 				Artifact: sarifArtifact{URI: uriRef(d.Path), URIBaseID: "%SRCROOT%"},
-				Region: &sarifRegion{StartLine: d.Line, StartColumn: utf16Col(s, d.Line, d.Column),
-					EndLine: d.EndLine, EndColumn: utf16Col(s, d.EndLine, d.EndColumn)},
+				Region: &sarifRegion{StartLine: d.Line, StartColumn: s.col(d.Line, d.Column),
+					EndLine: d.EndLine, EndColumn: s.col(d.EndLine, d.EndColumn)},
 			}}},
 		}
 		for i, rel := range d.Related {
 			loc := sarifLocation{ID: i + 1, Message: &sarifMsg{Text: textsafe.Line(rel.Message)},
 				Physical: sarifPhysical{Artifact: sarifArtifact{URI: uriRef(rel.Path), URIBaseID: "%SRCROOT%"}}}
 			if rel.Line > 0 {
-				loc.Physical.Region = &sarifRegion{StartLine: rel.Line, StartColumn: max(1, utf16Col(src(rel.Path), rel.Line, max(rel.Column, 1)))}
+				loc.Physical.Region = &sarifRegion{StartLine: rel.Line, StartColumn: max(1, src(rel.Path).col(rel.Line, max(rel.Column, 1)))}
 			}
 			res.RelatedLocations = append(res.RelatedLocations, loc)
 		}
