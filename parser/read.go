@@ -193,6 +193,9 @@ type resolved struct {
 	real string // the path with every symlink resolved, relative to the root
 	fi   fs.FileInfo
 	err  error
+	// listed: missing by its folder's listing, an answer too cheap to
+	// keep (a file of many missing links would fill the cache)
+	listed bool
 }
 
 func newResolver(root string) *resolver {
@@ -254,7 +257,9 @@ func (r *resolver) walk(rel string, hops int) resolved {
 		return v.(resolved)
 	}
 	res := r.step(rel, hops)
-	r.cache.Store(rel, res)
+	if !res.listed {
+		r.cache.Store(rel, res)
+	}
 	return res
 }
 
@@ -273,7 +278,7 @@ func (r *resolver) step(rel string, hops int) resolved {
 	}
 	dir := r.dirNames(p.real)
 	if err := dir.absent(name); err != nil {
-		return resolved{err: err}
+		return resolved{err: err, listed: true}
 	}
 	// p.real holds no symlink, so the OS follows none here.
 	fi, err := os.Lstat(r.abs(cur))
