@@ -887,7 +887,10 @@ const maxIndexedPrefix = 4 * refWindow
 
 func titleIndexOf(d *parser.Document, key string, cands func(*parser.Document) []titleCand) *titleIndex {
 	return d.Cached(key, func() any {
-		x := &titleIndex{cands: cands(d), exact: map[titleKey][]int32{}, prefix: map[titleKey][]int32{}, three: map[titleKey][]int32{}}
+		cs := cands(d)
+		// sized for the candidates up front: growing maps of this many
+		// keys cost more than filling them
+		x := &titleIndex{cands: cs, exact: make(map[titleKey][]int32, 2*len(cs)), prefix: make(map[titleKey][]int32, 2*len(cs)), three: make(map[titleKey][]int32, len(cs))}
 		add := func(m map[titleKey][]int32, h uint64, k *titleCand, i int) {
 			for _, lv := range []int{0, k.level} {
 				l := m[titleKey{h, lv}]
