@@ -116,9 +116,11 @@ func headingIndexIn(p *Pass, ct *config.Contract, d *parser.Document) {
 const maxMissingListed = 10
 
 // headingList is the headings of one level of an enumerated file, indexed
-// by each name a token may give them (tokenNames), with what the current
-// line has matched, so that a line costs its tokens, not its tokens times
-// the headings.
+// by each name a token may give them: a token names a heading exactly, or
+// the heading continues after it with a space or a colon (`## X` names
+// `## X (→ G3)` and `## X: more`). It keeps what the current line has
+// matched, so that a line costs its tokens, not its tokens times the
+// headings.
 type headingList struct {
 	want    []string
 	byName  map[string][]int // a name → the headings it names, in order
@@ -166,12 +168,6 @@ func (hl *headingList) take(tok string) (found, named bool) {
 	hl.matched[list[k]] = hl.line
 	hl.taken++
 	return true, true
-}
-
-// tokenNames reports whether an enumerated token names heading h: exactly,
-// or h continues after it (`## X` names `## X (→ G3)`).
-func tokenNames(tok, h string) bool {
-	return tok == h || strings.HasPrefix(h, tok+" ") || strings.HasPrefix(h, tok+":")
 }
 
 func excluded(h string, ex []string) bool {
