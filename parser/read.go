@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 )
@@ -199,9 +200,10 @@ func readRegularInfo(name string, fi fs.FileInfo, max int64) ([]byte, fs.FileInf
 // path it resolved (folders included), so that a run looks at every
 // folder once. It is safe for concurrent use.
 type resolver struct {
-	root     string // as given, absolute when it could be made so
-	realRoot string // root with its own symlinks resolved
-	cache    sync.Map
+	root     string   // as given, absolute when it could be made so
+	realRoot string   // root with its own symlinks resolved
+	cache    sync.Map // clean rel → resolved
+	dirs     sync.Map // resolved folder → *dirNames
 	rootInfo fs.FileInfo
 	rootErr  error
 }
@@ -210,6 +212,9 @@ type resolved struct {
 	real string // the path with every symlink resolved, relative to the root
 	fi   fs.FileInfo
 	err  error
+	// listed: missing by its folder's listing, an answer too cheap to
+	// keep (a file of many missing links would fill the cache)
+	listed bool
 }
 
 func newResolver(root string) *resolver {
@@ -271,7 +276,9 @@ func (r *resolver) walk(rel string, hops int) resolved {
 		return v.(resolved)
 	}
 	res := r.step(rel, hops)
-	r.cache.Store(rel, res)
+	if !res.listed {
+		r.cache.Store(rel, res)
+	}
 	return res
 }
 
@@ -288,10 +295,18 @@ func (r *resolver) step(rel string, hops int) resolved {
 	if p.real != "" {
 		cur = p.real + "/" + name
 	}
+	dir := r.dirNames(p.real)
+	if err := dir.absent(name); err != nil {
+		return resolved{err: err, listed: true}
+	}
 	// p.real holds no symlink, so the OS follows none here.
 	fi, err := os.Lstat(r.abs(cur))
 	if err != nil {
-		return resolved{err: cleanErr(err)}
+		err = cleanErr(err)
+		if errors.Is(err, fs.ErrNotExist) {
+			dir.missed(r.abs(p.real), err)
+		}
+		return resolved{err: err}
 	}
 	if fi.Mode()&fs.ModeSymlink == 0 {
 		return resolved{real: cur, fi: fi}
@@ -308,6 +323,84 @@ func (r *resolver) step(rel string, hops int) resolved {
 		return resolved{err: err}
 	}
 	return r.walk(t, hops+1)
+}
+
+// listAfter is how many missing names a folder is asked for before its
+// names are read once, so that a file linking to thousands of missing
+// files of one folder costs one listing instead of a look at each.
+const listAfter = 8
+
+// dirNames knows, once listed, the names in one folder (lower-cased), so
+// that a name not among them is known missing without asking the OS.
+type dirNames struct {
+	mu      sync.Mutex
+	misses  int
+	missErr error           // what the OS said for a missing name here
+	names   map[string]bool // nil until listed, or when the listing is unusable
+}
+
+func (r *resolver) dirNames(real string) *dirNames {
+	if v, ok := r.dirs.Load(real); ok {
+		return v.(*dirNames)
+	}
+	v, _ := r.dirs.LoadOrStore(real, &dirNames{})
+	return v.(*dirNames)
+}
+
+// missed records that the OS found no name in the folder at abs, and lists
+// the folder after listAfter such answers. A folder holding a name that
+// is not plain ASCII is never listed: a file system that folds case or
+// normalises names may match it to another name.
+func (d *dirNames) missed(abs string, err error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.misses++; d.misses != listAfter || runtime.GOOS == "windows" {
+		return // Windows answers for reserved and short names too: ask it
+	}
+	f, ferr := os.Open(abs)
+	if ferr != nil {
+		return
+	}
+	defer f.Close()
+	names, ferr := f.Readdirnames(-1)
+	if ferr != nil {
+		return
+	}
+	set := make(map[string]bool, len(names))
+	for _, n := range names {
+		if !asciiName(n) {
+			return
+		}
+		set[strings.ToLower(n)] = true
+	}
+	d.names, d.missErr = set, err
+}
+
+// absent returns the error for a missing name when the folder's listing
+// shows that name is not there (in any case), or nil when the OS must be
+// asked.
+func (d *dirNames) absent(name string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.names == nil || !asciiName(name) || d.names[strings.ToLower(name)] {
+		return nil
+	}
+	return d.missErr
+}
+
+// asciiName reports whether a file name is printable ASCII and does not
+// end in '.' or ' ', so that a file system compares it as its bytes, or
+// its ASCII letters in either case.
+func asciiName(n string) bool {
+	if n == "" || n[len(n)-1] == '.' || n[len(n)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		if n[i] < ' ' || n[i] > '~' {
+			return false
+		}
+	}
+	return true
 }
 
 // inside turns a symlink's target, read in the folder dir (a resolved

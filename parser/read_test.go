@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -232,5 +233,43 @@ func BenchmarkExists(b *testing.B) {
 		for _, rel := range rels {
 			idx.Exists(rel)
 		}
+	}
+}
+
+// After many missing names in one folder the resolver lists it once and
+// answers further missing names from the listing; the files that are
+// there (in the case the file system gives), through a symlink or not,
+// still resolve, and a name the listing cannot vouch for goes to the OS.
+func TestResolverListsFolderAfterMisses(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("folders are not listed on Windows")
+	}
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"d/a.md": "a", "d/B.md": "b", "d/sub/c.md": "c"})
+	symlinkTree(t, root, map[string]string{"d/link.md": "a.md"})
+	r := newResolver(root)
+	for i := 0; i < 3*listAfter; i++ {
+		if _, _, err := r.resolve("d/missing" + strings.Repeat("x", i) + ".md"); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("missing name %d: err %v", i, err)
+		}
+	}
+	if v, ok := r.dirs.Load("d"); !ok || v.(*dirNames).names == nil {
+		t.Fatal("the folder was not listed after many missing names")
+	}
+	for _, rel := range []string{"d/a.md", "d/B.md", "d/sub/c.md", "d/sub", "d/link.md"} {
+		if _, fi, err := r.resolve(rel); err != nil || fi == nil {
+			t.Errorf("%s: err %v", rel, err)
+		}
+	}
+	for _, rel := range []string{"d/nope.md", "d/n\u00e9e.md", "d/a.md.", "d/sub/none.md"} {
+		if _, _, err := r.resolve(rel); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s: err %v, want not-exist", rel, err)
+		}
+	}
+	// a file the listing missed is still found when the OS is asked for it
+	// by a name the listing cannot vouch for
+	writeTree(t, root, map[string]string{"d/n\u00e9w.md": "new"})
+	if _, _, err := r.resolve("d/n\u00e9w.md"); err != nil {
+		t.Errorf("a non-ASCII name after listing: err %v", err)
 	}
 }

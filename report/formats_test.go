@@ -98,29 +98,25 @@ func TestSARIFValidates(t *testing.T) {
 }
 
 func TestUTF16Columns(t *testing.T) {
-	// line 2: é is 2 bytes/1 unit, x 1/1, 🚨 4 bytes/2 units
+	// line 2: é is 2 bytes/1 unit, x 1/1, 🚨 4 bytes/2 units; lines end at
+	// LF, CR and CRLF alike
 	for _, src := range []string{"ab\n\u00e9x🚨y\n", "ab\r\u00e9x🚨y\r", "ab\r\n\u00e9x🚨y"} {
-		c := &columns{source: func(string) []byte { return []byte(src) }, files: map[string]*lineSource{}}
+		c := &utf16Cols{src: []byte(src)}
 		for _, tc := range []struct{ byteCol, want int }{{1, 1}, {3, 2}, {4, 3}, {8, 5}} {
-			if got := c.utf16("a.md", 2, tc.byteCol); got != tc.want {
-				t.Errorf("%q: utf16(line 2, byte col %d) = %d, want %d", src, tc.byteCol, got, tc.want)
+			if got := c.col(2, tc.byteCol); got != tc.want {
+				t.Errorf("%q: col(line 2, byte col %d) = %d, want %d", src, tc.byteCol, got, tc.want)
 			}
 		}
 	}
 	// A byte order mark is not a column; off the lines or without the
 	// source, the byte column stands.
-	c := &columns{source: func(p string) []byte {
-		if p == "bom.md" {
-			return []byte("\xef\xbb\xbf\u00e9x\n")
-		}
-		return nil
-	}, files: map[string]*lineSource{}}
+	bom := []byte("\xef\xbb\xbf\u00e9x\n")
 	for _, tc := range []struct {
-		path            string
+		src             []byte
 		line, col, want int
-	}{{"bom.md", 1, 3, 2}, {"bom.md", 9, 4, 4}, {"gone.md", 1, 7, 7}} {
-		if got := c.utf16(tc.path, tc.line, tc.col); got != tc.want {
-			t.Errorf("%s: utf16(%d, %d) = %d, want %d", tc.path, tc.line, tc.col, got, tc.want)
+	}{{bom, 1, 3, 2}, {bom, 9, 4, 4}, {nil, 1, 7, 7}} {
+		if got := utf16Col(tc.src, tc.line, tc.col); got != tc.want {
+			t.Errorf("%q: utf16Col(%d, %d) = %d, want %d", tc.src, tc.line, tc.col, got, tc.want)
 		}
 	}
 }

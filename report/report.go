@@ -8,6 +8,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
@@ -32,58 +33,61 @@ type Run struct {
 	Source func(path string) []byte
 }
 
-// columns converts byte columns to UTF-16 ones, indexing the lines of each
-// file once: a conversion costs the length of its line, never the file's.
-type columns struct {
-	source func(path string) []byte
-	files  map[string]*lineSource
+// utf16Col converts a 1-based byte column on 1-based line of src to a
+// 1-based UTF-16 column. Without a source the byte column is returned.
+func utf16Col(src []byte, line, col int) int {
+	return (&utf16Cols{src: src}).col(line, col)
 }
 
-type lineSource struct {
+// utf16Cols converts the columns of one source as utf16Col does, finding
+// lines from an index made once and counting on from the last column of
+// the same line, so that a file's findings, in order, cost its size once
+// rather than once each.
+type utf16Cols struct {
 	src   []byte
-	lines parser.LineIndex
+	lines *parser.LineIndex // made on first use; ends lines as findings do (CR too)
+	// the count so far: on line, decoding from its start reached pos,
+	// counting n
+	line, pos, n int
 }
 
-func newColumns(r *Run) *columns {
-	return &columns{source: r.Source, files: map[string]*lineSource{}}
-}
-
-// utf16 converts a 1-based byte column on 1-based line of path.
-func (c *columns) utf16(path string, line, col int) int {
-	f, ok := c.files[path]
-	if !ok {
-		if c.source != nil {
-			if src := c.source(path); src != nil {
-				bom := 0
-				if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
-					bom = 3
-				}
-				f = &lineSource{src: src, lines: parser.NewLineIndex(src, bom)}
-			}
+func (c *utf16Cols) col(line, col int) int {
+	src := c.src
+	if src == nil || line < 1 || col < 1 {
+		return col
+	}
+	if c.lines == nil {
+		bom := 0
+		if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
+			bom = 3
 		}
-		c.files[path] = f
+		li := parser.NewLineIndex(src, bom)
+		c.lines = &li
 	}
-	if f == nil {
+	if line > c.lines.Lines() {
 		return col
 	}
-	return utf16Col(f.src, f.lines, line, col)
-}
-
-// utf16Col converts a 1-based byte column on 1-based line of src (indexed
-// by li) to a 1-based UTF-16 column; off the lines, the byte column.
-func utf16Col(src []byte, li parser.LineIndex, line, col int) int {
-	if line < 1 || col < 1 || line > li.Lines() {
-		return col
-	}
-	start := li.LineStart(line)
+	start := c.lines.LineStart(line)
 	end := min(start+col-1, len(src))
-	n := 1
-	for _, r := range string(src[start:end]) {
+	pos, n := start, 1
+	if c.line == line && c.pos >= start && c.pos <= end {
+		pos, n = c.pos, c.n
+	}
+	// keep the count at a character that ends before end is near: from
+	// there on, a later column decodes the same characters
+	keepPos, keepN := pos, n
+	for pos < end {
+		if pos <= end-utf8.UTFMax {
+			keepPos, keepN = pos, n
+		}
+		r, w := utf8.DecodeRune(src[pos:end])
 		n++
 		if r >= 0x10000 {
 			n++
 		}
+		pos += w
 	}
+	c.line, c.pos, c.n = line, keepPos, keepN
 	return n
 }
 

@@ -148,22 +148,34 @@ func (SARIF) Print(w io.Writer, r *Run) error {
 			"%SRCROOT%": {Description: &sarifMsg{Text: "The repository root."}},
 		},
 	}
-	cols := newColumns(r)
+	cols := map[string]*utf16Cols{}
+	src := func(p string) *utf16Cols {
+		c := cols[p]
+		if c == nil {
+			c = &utf16Cols{}
+			if r.Source != nil {
+				c.src = r.Source(p)
+			}
+			cols[p] = c
+		}
+		return c
+	}
 	for _, d := range r.Diagnostics {
+		s := src(d.Path)
 		res := sarifResult{
 			RuleID: d.Rule.ID, RuleIndex: index[d.Rule.ID], Level: sarifLevel(d.Severity),
 			Message: sarifMsg{Text: textsafe.Line(d.Message)},
 			Locations: []sarifLocation{{Physical: sarifPhysical{
 				Artifact: sarifArtifact{URI: uriRef(d.Path), URIBaseID: "%SRCROOT%"},
-				Region: &sarifRegion{StartLine: d.Line, StartColumn: cols.utf16(d.Path, d.Line, d.Column),
-					EndLine: d.EndLine, EndColumn: cols.utf16(d.Path, d.EndLine, d.EndColumn)},
+				Region: &sarifRegion{StartLine: d.Line, StartColumn: s.col(d.Line, d.Column),
+					EndLine: d.EndLine, EndColumn: s.col(d.EndLine, d.EndColumn)},
 			}}},
 		}
 		for i, rel := range d.Related {
 			loc := sarifLocation{ID: i + 1, Message: &sarifMsg{Text: textsafe.Line(rel.Message)},
 				Physical: sarifPhysical{Artifact: sarifArtifact{URI: uriRef(rel.Path), URIBaseID: "%SRCROOT%"}}}
 			if rel.Line > 0 {
-				loc.Physical.Region = &sarifRegion{StartLine: rel.Line, StartColumn: max(1, cols.utf16(rel.Path, rel.Line, max(rel.Column, 1)))}
+				loc.Physical.Region = &sarifRegion{StartLine: rel.Line, StartColumn: max(1, src(rel.Path).col(rel.Line, max(rel.Column, 1)))}
 			}
 			res.RelatedLocations = append(res.RelatedLocations, loc)
 		}

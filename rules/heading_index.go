@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"regexp"
@@ -21,7 +22,6 @@ var HeadingIndex = Register(&Rule{
 
 var (
 	headingTokenRe = regexp.MustCompile("`(#{1,6}) ([^`]+)`")
-	citedMDRe      = regexp.MustCompile(`[A-Za-z0-9_./-]+\.md`)
 )
 
 func checkHeadingIndex(p *Pass) {
@@ -43,12 +43,14 @@ func headingIndexIn(p *Pass, ct *config.Contract, d *parser.Document) {
 	// is the same for every line: found once
 	var fileTarget *parser.Document
 	fileTargetDone := false
+	lists := map[*parser.Document]*headingList{}
+	mark := []byte(hi.Line)
 	forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
-		line := string(src[ls:le])
-		at := strings.Index(line, hi.Line)
+		at := bytes.Index(src[ls:le], mark)
 		if at < 0 || d.InCode(ls+at) {
 			return true
 		}
+		line := string(src[ls:le])
 		target := (*parser.Document)(nil)
 		if hi.Of == "" {
 			target = citedTarget(p.Index, d, line)
@@ -68,67 +70,104 @@ func headingIndexIn(p *Pass, ct *config.Contract, d *parser.Document) {
 		if level == 0 {
 			level = 2
 		}
-		var want []string
-		for _, h := range target.Headings {
-			if h.Level == level && !excluded(h.Text, hi.Exclude) {
-				want = append(want, h.Text)
-			}
+		hl := lists[target]
+		if hl == nil {
+			hl = newHeadingList(target, level, hi.Exclude)
+			lists[target] = hl
 		}
-		type token struct {
-			text string
-			off  int
-		}
-		var got []token
+		hl.line, hl.taken = hl.line+1, 0
 		for _, m := range headingTokenRe.FindAllStringSubmatchIndex(line, -1) {
-			if len(line[m[2]:m[3]]) == level {
-				got = append(got, token{strings.TrimSpace(line[m[4]:m[5]]), ls + m[0]})
-			}
-		}
-		matched := make([]bool, len(want))
-		for _, g := range got {
-			idx := -1
-			for i, w := range want {
-				if !matched[i] && tokenNames(g.text, w) {
-					idx = i
-					break
-				}
-			}
-			if idx < 0 {
-				dup := false
-				for i, w := range want {
-					if matched[i] && tokenNames(g.text, w) {
-						dup = true
-					}
-				}
-				msg := fmt.Sprintf("`%s %s` is not a level-%d heading of %s (stale or renamed?)", strings.Repeat("#", level), g.text, level, target.Path)
-				if dup {
-					msg = fmt.Sprintf("`%s %s` is listed twice", strings.Repeat("#", level), g.text)
-				}
-				p.ReportContract(ct, Diagnostic{Path: d.Path, Start: g.off, End: g.off + len(g.text) + level + 3, Message: msg,
-					Related: []Related{RelatedAt(target, target.BodyStart, "the enumerated file")}})
+			if len(line[m[2]:m[3]]) != level {
 				continue
 			}
-			matched[idx] = true
-		}
-		var missing []string
-		for i, w := range want {
-			if !matched[i] {
-				missing = append(missing, "`"+strings.Repeat("#", level)+" "+w+"`")
+			text, off := strings.TrimSpace(line[m[4]:m[5]]), ls+m[0]
+			found, named := hl.take(text)
+			if found {
+				continue
 			}
+			msg := fmt.Sprintf("`%s %s` is not a level-%d heading of %s (stale or renamed?)", strings.Repeat("#", level), text, level, target.Path)
+			if named {
+				msg = fmt.Sprintf("`%s %s` is listed twice", strings.Repeat("#", level), text)
+			}
+			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: off, End: off + len(text) + level + 3, Message: msg,
+				Related: []Related{RelatedAt(target, target.BodyStart, "the enumerated file")}})
 		}
-		if len(missing) > 0 {
+		if n := len(hl.want) - hl.taken; n > 0 {
+			var missing []string
+			for i := 0; i < len(hl.want) && len(missing) < maxMissingListed; i++ {
+				if hl.matched[i] != hl.line {
+					missing = append(missing, "`"+strings.Repeat("#", level)+" "+hl.want[i]+"`")
+				}
+			}
+			list := strings.Join(missing, ", ")
+			if n > len(missing) {
+				list += fmt.Sprintf(" and %d more", n-len(missing))
+			}
 			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: ls + at, End: le,
-				Message: fmt.Sprintf("the enumeration of %s's level-%d headings misses %s; list every one, or exclude it in the contract", target.Path, level, strings.Join(missing, ", ")),
+				Message: fmt.Sprintf("the enumeration of %s's level-%d headings misses %s; list every one, or exclude it in the contract", target.Path, level, list),
 				Related: []Related{RelatedAt(target, target.BodyStart, "the enumerated file")}})
 		}
 		return true
 	})
 }
 
-// tokenNames reports whether an enumerated token names heading h: exactly,
-// or h continues after it (`## X` names `## X (→ G3)`).
-func tokenNames(tok, h string) bool {
-	return tok == h || strings.HasPrefix(h, tok+" ") || strings.HasPrefix(h, tok+":")
+// maxMissingListed bounds the headings a finding lists as missing from one
+// enumeration; the rest are counted.
+const maxMissingListed = 10
+
+// headingList is the headings of one level of an enumerated file, indexed
+// by each name a token may give them: a token names a heading exactly, or
+// the heading continues after it with a space or a colon (`## X` names
+// `## X (→ G3)` and `## X: more`). It keeps what the current line has
+// matched, so that a line costs its tokens, not its tokens times the
+// headings.
+type headingList struct {
+	want    []string
+	byName  map[string][]int // a name → the headings it names, in order
+	matched []int            // the line that last matched each heading
+	skip    map[string]int   // per name: its list's entries known matched …
+	skipAt  map[string]int   // … on this line
+	line    int              // the current enumerating line, counted from 1
+	taken   int              // headings matched on the current line
+}
+
+func newHeadingList(target *parser.Document, level int, exclude []string) *headingList {
+	hl := &headingList{byName: map[string][]int{}, skip: map[string]int{}, skipAt: map[string]int{}}
+	for _, h := range target.Headings {
+		if h.Level != level || excluded(h.Text, exclude) {
+			continue
+		}
+		i := len(hl.want)
+		hl.want = append(hl.want, h.Text)
+		hl.byName[h.Text] = append(hl.byName[h.Text], i)
+		for k := 0; k < len(h.Text); k++ {
+			if c := h.Text[k]; c == ' ' || c == ':' {
+				hl.byName[h.Text[:k]] = append(hl.byName[h.Text[:k]], i)
+			}
+		}
+	}
+	hl.matched = make([]int, len(hl.want))
+	return hl
+}
+
+// take matches a token with the first heading it names that the line has
+// not matched yet; named is whether it names any heading at all.
+func (hl *headingList) take(tok string) (found, named bool) {
+	list := hl.byName[tok]
+	k := 0
+	if hl.skipAt[tok] == hl.line {
+		k = hl.skip[tok]
+	}
+	for k < len(list) && hl.matched[list[k]] == hl.line {
+		k++
+	}
+	hl.skip[tok], hl.skipAt[tok] = k, hl.line
+	if k == len(list) {
+		return false, len(list) > 0
+	}
+	hl.matched[list[k]] = hl.line
+	hl.taken++
+	return true, true
 }
 
 func excluded(h string, ex []string) bool {
@@ -173,7 +212,7 @@ func indexTarget(idx *parser.Index, d *parser.Document, hi *config.HeadingIndex,
 
 // citedTarget returns the first other document a `.md` path in text names.
 func citedTarget(idx *parser.Index, d *parser.Document, text string) *parser.Document {
-	for _, m := range citedMDRe.FindAllString(text, -1) {
+	for _, m := range citedMDPaths(text) {
 		for _, c := range []string{path.Clean(m), path.Join(path.Dir(d.Path), m)} {
 			if t := idx.Doc(c); t != nil && t != d {
 				return t
@@ -181,4 +220,30 @@ func citedTarget(idx *parser.Index, d *parser.Document, text string) *parser.Doc
 		}
 	}
 	return nil
+}
+
+// citedMDPaths returns the `.md` paths of text, as the regexp
+// `[A-Za-z0-9_./-]+\.md` finds them: in each run of path characters,
+// from its start to the end of its last ".md" after the first character.
+func citedMDPaths(text string) []string {
+	var out []string
+	for i := 0; i < len(text); {
+		if !isPathByte(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isPathByte(text[j]) {
+			j++
+		}
+		if k := strings.LastIndex(text[i:j], ".md"); k >= 1 {
+			out = append(out, text[i:i+k+3])
+		}
+		i = j
+	}
+	return out
+}
+
+func isPathByte(c byte) bool {
+	return c == '_' || c == '.' || c == '/' || c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }

@@ -41,32 +41,30 @@ func checkLinkTarget(p *Pass) {
 			fine[l.Destination] = true
 			continue
 		}
-		if rel, escapes := resolveIn(p.Index, d.Path, target); !escapes {
-			if ok, _ := p.Index.Exists(rel); ok {
-				fine[l.Destination] = true
-				continue
-			}
+		if checkPath(p, l.Start, l.End, l.Destination, target, true) {
+			fine[l.Destination] = true
 		}
-		checkPath(p, l.Start, l.End, l.Destination, target, true)
 	}
 	checkEnvPaths(p)
 	checkRelated(p)
 }
 
-// checkPath reports a local path that does not resolve. fixable offers the
-// repo-root fix for a link destination written in the source.
-func checkPath(p *Pass, start, end int, written, target string, fixable bool) {
+// checkPath reports a local path that does not resolve, and reports
+// whether it names a file of the repo (then it reports nothing, wherever
+// the path is written). fixable offers the repo-root fix for a link
+// destination written in the source.
+func checkPath(p *Pass, start, end int, written, target string, fixable bool) (exists bool) {
 	d := p.Doc
 	rel, escapes := resolveIn(p.Index, d.Path, target)
 	if escapes {
 		p.Reportf(start, end, "link `%s` leaves the repo (it resolves to `%s`); mdcontract never follows it, and it breaks for anyone who clones the repo elsewhere", written, rel)
-		return
+		return false
 	}
 	if ok, _ := p.Index.Exists(rel); ok {
-		return
+		return true
 	}
 	if templateLine(d, start) {
-		return // a template's line: its links resolve where it is written out
+		return false // a template's line: its links resolve where it is written out
 	}
 	// In a skill's own files a path may be written from the skill's folder:
 	// the Agent Skills specification resolves file references "relative
@@ -76,13 +74,13 @@ func checkPath(p *Pass, start, end int, written, target string, fixable bool) {
 	if dir := skillDir(d); dir != "" && !strings.HasPrefix(target, "/") && path.Dir(d.Path) != dir {
 		if fromSkill := path.Join(dir, target); !strings.HasPrefix(fromSkill, "../") {
 			if ok, _ := p.Index.Exists(fromSkill); ok {
-				return
+				return false
 			}
 		}
 	}
 	if _, err := p.Index.Stat(rel); errors.Is(err, parser.ErrOutside) {
 		p.Reportf(start, end, "link `%s` goes through a symlink that points outside the repo; mdcontract never follows it, and what it reaches depends on the machine: link to a file inside the repo", written)
-		return
+		return false
 	}
 	msg := fmt.Sprintf("link target `%s` does not exist", target)
 	switch root := p.Index.PluginRootOf(d.Path); {
@@ -132,7 +130,7 @@ func checkPath(p *Pass, start, end int, written, target string, fixable bool) {
 					}
 				}
 				p.Report(Diagnostic{Start: start, End: end, Message: msg, Fix: fix})
-				return
+				return false
 			}
 		}
 	}
@@ -144,6 +142,7 @@ func checkPath(p *Pass, start, end int, written, target string, fixable bool) {
 		msg += "; a file of that name lives at " + strings.Join(where, ", ")
 	}
 	p.Report(Diagnostic{Start: start, End: end, Message: msg})
+	return false
 }
 
 // checkEnvPaths checks `${CLAUDE_SKILL_DIR}/…` and `${CLAUDE_PLUGIN_ROOT}/…`

@@ -165,7 +165,7 @@ func checkMarketplaceSources(p *Pass, m *parser.JSONValue, root, installer strin
 // absolute, URLs, and anything with a variable (`${CLAUDE_PLUGIN_ROOT}`).
 func notAPath(s string) bool {
 	return s == "" || strings.ContainsAny(s[:1], `/\~`) || strings.Contains(s, "$") ||
-		strings.Contains(s, "://") || schemeRe.MatchString(s) || strings.HasPrefix(s, "git@")
+		strings.Contains(s, "://") || hasScheme(s) || strings.HasPrefix(s, "git@")
 }
 
 // climbs reports whether a cleaned relative path leaves its folder.

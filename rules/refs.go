@@ -22,7 +22,6 @@ const (
 )
 
 var (
-	schemeRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 	// placeholderWords are destinations that name what belongs there
 	// (`[title](url)`, `[#<n>](<url>)`): a template's blank, not a file.
 	placeholderWords = map[string]bool{"url": true, "uri": true, "link": true, "href": true, "target": true}
@@ -41,11 +40,11 @@ func classifyDest(dest string) (destKind, string, string) {
 		return destPlaceholder, "", ""
 	case strings.HasPrefix(dest, "#"):
 		return destFragment, "", dest[1:]
-	case strings.HasPrefix(dest, "//") || schemeRe.MatchString(dest):
+	case strings.HasPrefix(dest, "//") || hasScheme(dest):
 		return destExternal, "", ""
-	case webRouteRe.MatchString(dest):
+	case strings.HasPrefix(dest, "../") && webRouteRe.MatchString(dest):
 		return destWebRoute, "", ""
-	case isPlaceholder(dest) || variableRe.MatchString(dest) || placeholderWords[strings.ToLower(dest)]:
+	case isPlaceholder(dest) || strings.IndexByte(dest, '_') >= 0 && variableRe.MatchString(dest) || len(dest) <= 3*len("target") && placeholderWords[strings.ToLower(dest)]:
 		return destPlaceholder, "", ""
 	}
 	p, frag := dest, ""
@@ -67,7 +66,24 @@ func classifyDest(dest string) (destKind, string, string) {
 func isPlaceholder(s string) bool {
 	return strings.Contains(s, "{") || strings.Contains(s, "<") || strings.Contains(s, ">") ||
 		strings.Contains(s, "path/to/") || strings.Contains(s, "...") || strings.Contains(s, "…") ||
-		strings.Contains(s, "$") || strings.Contains(s, "*") || letterNumberRe.MatchString(s)
+		strings.Contains(s, "$") || strings.Contains(s, "*") || strings.ContainsAny(s, "-_") && letterNumberRe.MatchString(s)
+}
+
+// hasScheme reports whether dest starts with a URL scheme and its colon
+// (`https:`, `mailto:`): a letter, then letters, digits, '+', '.' or '-'.
+func hasScheme(dest string) bool {
+	for i := 0; i < len(dest); i++ {
+		c := dest[i]
+		switch {
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '.' || c == '-'):
+		case i > 0 && c == ':':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // letterNumberRe: a single capital letter after a `-` or `_` in a file or

@@ -25,13 +25,14 @@ var SectionRef = Register(&Rule{
 
 // sectionRef is one reference found in a document.
 type sectionRef struct {
-	at     int      // offset of the § sign
-	end    int      // end of the cited text on its line
-	file   string   // as written ("" for this file)
-	skill  bool     // file names a skill by name
-	titles []string // nested: § A § B
-	level  int      // from a backticked `### Title`, else 0
-	exact  bool     // the title was delimited (code span, quotes): no run-on
+	at    int    // offset of the § sign
+	end   int    // end of the cited text on its line
+	file  string // as written ("" for this file)
+	skill bool   // file names a skill by name
+	title string // the first title cited ("" for none)
+	more  string // the nested titles after it, to split: § A § B
+	level int    // from a backticked `### Title`, else 0
+	exact bool   // the title was delimited (code span, quotes): no run-on
 }
 
 var (
@@ -201,16 +202,16 @@ func parseRefAt(d *parser.Document, at, signLen int, ln *refLine) (sectionRef, b
 			return r, false
 		}
 		left := strings.TrimSpace(txt[:i])
-		if strings.ContainsAny(left, "§›") {
+		if i, _ := indexSign(left); i >= 0 {
 			return r, false // a nested sign: handled with the first one
 		}
 		right := strings.TrimSpace(txt[i+signLen:])
 		if left == "" || !setFile(&r, left) {
 			return r, false // `§ Title` quoted in code: an example of the form
 		}
-		r.titles = splitTitles(right)
+		r.title, r.more = nextTitle(right)
 		r.exact, r.end = true, span.End
-		if len(r.titles) == 0 || numberedRe.MatchString(r.titles[0]) || (isArrow && looksLikePath(r.titles[0])) {
+		if r.title == "" || numberedRe.MatchString(r.title) || (isArrow && looksLikePath(r.title)) {
 			return r, false
 		}
 		return r, true
@@ -274,10 +275,10 @@ func parseRefAt(d *parser.Document, at, signLen int, ln *refLine) (sectionRef, b
 		if numberedRe.MatchString(t) {
 			return r, false
 		}
-		r.titles, r.exact, r.end = []string{t}, true, span.End
+		r.title, r.exact, r.end = t, true, span.End
 	case strings.HasPrefix(rest, `"`):
 		if j := strings.Index(rest[1:], `"`); j > 0 {
-			r.titles, r.exact = []string{rest[1 : j+1]}, true
+			r.title, r.exact = rest[1:j+1], true
 		}
 	default:
 		if i := strings.Index(rest, "]("); i >= 0 {
@@ -287,12 +288,12 @@ func parseRefAt(d *parser.Document, at, signLen int, ln *refLine) (sectionRef, b
 			r.end = restOff + cut
 			rest = rest[:cut]
 		}
-		r.titles = splitTitles(rest)
+		r.title, r.more = nextTitle(rest)
 	}
-	if len(r.titles) == 0 || r.titles[0] == "" || numberedRe.MatchString(r.titles[0]) {
+	if r.title == "" || numberedRe.MatchString(r.title) {
 		return r, false
 	}
-	if isArrow && looksLikePath(r.titles[0]) {
+	if isArrow && looksLikePath(r.title) {
 		return r, false // `a.md › b.md`: an order of files, not a section
 	}
 	return r, true
@@ -361,38 +362,40 @@ func setFile(r *sectionRef, left string) bool {
 	return false
 }
 
-// splitTitles splits `A § B` (or `A › B`) into nested titles.
-func splitTitles(s string) []string {
-	var out []string
-	for {
+// nextTitle splits `A § B` (or `A › B`) into its first nested title
+// and the text after that title's sign; the title is "" when s holds
+// none. Titles are split as they are wanted, so a long run-on line of
+// signs is not split again at each of them.
+func nextTitle(s string) (title, more string) {
+	for s != "" {
 		i := indexNestedSign(s)
 		part := s
 		if i >= 0 {
 			part = s[:i]
 		}
+		rest := ""
+		if i >= 0 {
+			// skip the spaces, the sign and the spaces after it
+			rest = strings.TrimLeft(s[i:], " \t")
+			_, w := utf8.DecodeRuneInString(rest)
+			rest = rest[w:]
+		}
 		if part = strings.TrimSpace(part); part != "" {
-			out = append(out, part)
+			return part, rest
 		}
-		if i < 0 {
-			return out
-		}
-		s = s[i:]
-		// skip the spaces, the sign and the spaces after it
-		s = strings.TrimLeft(s, " \t")
-		_, w := utf8.DecodeRuneInString(s)
-		s = s[w:]
+		s = rest
 	}
+	return "", ""
 }
 
 // indexNestedSign finds ` § ` or ` › ` (a sign between spaces) in s.
 func indexNestedSign(s string) int {
 	for from := 0; from < len(s); {
-		i := strings.IndexAny(s[from:], "§›")
+		i, w := indexSign(s[from:])
 		if i < 0 {
 			return -1
 		}
 		i += from
-		_, w := utf8.DecodeRuneInString(s[i:])
 		if i > 0 && (s[i-1] == ' ' || s[i-1] == '\t') && i+w < len(s) && (s[i+w] == ' ' || s[i+w] == '\t') {
 			j := i
 			for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
@@ -403,6 +406,24 @@ func indexNestedSign(s string) int {
 		from = i + w
 	}
 	return -1
+}
+
+// indexSign returns the offset and length of the first § or › in s, or
+// -1: their bytes, which no other character's hold.
+func indexSign(s string) (int, int) {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case 0xC2: // § is C2 A7
+			if i+1 < len(s) && s[i+1] == 0xA7 {
+				return i, 2
+			}
+		case 0xE2: // › is E2 80 BA
+			if i+2 < len(s) && s[i+1] == 0x80 && s[i+2] == 0xBA {
+				return i, 3
+			}
+		}
+	}
+	return -1, 0
 }
 
 // checkedRef decides whether a reference is checked at all: the one place
@@ -439,14 +460,14 @@ func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef, budget *int) {
 			}
 			p.ReportAtMost(Warning, Diagnostic{Start: r.at, End: r.end, Message: fmt.Sprintf(
 				"`%s § %s` could mean any of %d files named %s: %s; write the path from the repo or plugin root",
-				r.file, clip(r.titles[0], 40), len(cands), path.Base(r.file), strings.Join(where, ", "))})
+				r.file, clip(r.title, 40), len(cands), path.Base(r.file), strings.Join(where, ", "))})
 			return
 		}
 		if target == nil {
 			if r.skill {
 				return // not a skill we know: the backticks held something else
 			}
-			msg := fmt.Sprintf("`%s § %s` cites %s, which does not exist", r.file, clip(r.titles[0], 40), r.file)
+			msg := fmt.Sprintf("`%s § %s` cites %s, which does not exist", r.file, clip(r.title, 40), r.file)
 			if others := p.Index.ByBase(path.Base(r.file)); len(others) > 0 && len(others) <= 3 {
 				var where []string
 				for _, o := range others {
@@ -462,7 +483,8 @@ func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef, budget *int) {
 		}
 	}
 	start, end := target.BodyStart, len(target.Src)
-	for n, title := range r.titles {
+	title, more := r.title, r.more
+	for n := 0; title != ""; n++ {
 		level := 0
 		if n == 0 {
 			level = r.level
@@ -498,6 +520,7 @@ func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef, budget *int) {
 			return
 		}
 		start, end = s, e
+		title, more = nextTitle(more)
 	}
 }
 
@@ -731,8 +754,32 @@ var titleMarkup = strings.NewReplacer("`", "", "**", "", "*", "", "_", " ", "’
 
 // norm folds a title for comparison.
 func norm(s string) string {
-	s = titleMarkup.Replace(s)
-	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			s = titleMarkup.Replace(s)
+			return strings.ToLower(strings.Join(strings.Fields(s), " "))
+		}
+	}
+	// ASCII, the common case: the same in one pass
+	b := make([]byte, 0, len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '`', '*':
+		case '_', ' ', '\t', '\n', '\v', '\f', '\r':
+			space = true
+		default:
+			if space && len(b) > 0 {
+				b = append(b, ' ')
+			}
+			space = false
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b = append(b, c)
+		}
+	}
+	return string(b)
 }
 
 // titleCand is a heading (or a form of it) or bold label a reference can name.
@@ -840,7 +887,10 @@ const maxIndexedPrefix = 4 * refWindow
 
 func titleIndexOf(d *parser.Document, key string, cands func(*parser.Document) []titleCand) *titleIndex {
 	return d.Cached(key, func() any {
-		x := &titleIndex{cands: cands(d), exact: map[titleKey][]int32{}, prefix: map[titleKey][]int32{}, three: map[titleKey][]int32{}}
+		cs := cands(d)
+		// sized for the candidates up front: growing maps of this many
+		// keys cost more than filling them
+		x := &titleIndex{cands: cs, exact: make(map[titleKey][]int32, 2*len(cs)), prefix: make(map[titleKey][]int32, 2*len(cs)), three: make(map[titleKey][]int32, len(cs))}
 		add := func(m map[titleKey][]int32, h uint64, k *titleCand, i int) {
 			for _, lv := range []int{0, k.level} {
 				l := m[titleKey{h, lv}]

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/mdcontract/mdcontract/parser"
 )
@@ -114,62 +115,10 @@ func headingBefore(d *parser.Document, off int) *parser.Heading {
 	return &d.Headings[i-1]
 }
 
-// saysClone reports whether src says that it works in a clone of another
-// repository ("the scripts live in a local clone of https://github.com/…"):
-// the word "clone" (any case) and an `https://` or `git@` address on one
-// line, at most 200 bytes apart. One pass, whatever the text.
-func saysClone(src []byte) bool {
-	const near = 200
-	cloneEnd, urlEnd := -1, -1 // on the current line; -1 for none
-	for i := 0; i < len(src); i++ {
-		switch c := src[i] | 0x20; {
-		case src[i] == '\n':
-			cloneEnd, urlEnd = -1, -1
-		case c == 'c' && hasFoldPrefix(src[i:], "clone") && !isWordByte(src, i-1) && !isWordByte(src, i+5):
-			if urlEnd >= 0 && i-urlEnd <= near {
-				return true
-			}
-			cloneEnd = i + 5
-		case c == 'h' && hasFoldPrefix(src[i:], "https://"), c == 'g' && hasFoldPrefix(src[i:], "git@"):
-			if cloneEnd >= 0 && i-cloneEnd <= near {
-				return true
-			}
-			urlEnd = i + 4
-			if c == 'h' {
-				urlEnd = i + 8
-			}
-		}
-	}
-	return false
-}
-
-// hasFoldPrefix reports whether b starts with the lowercase ASCII word w,
-// in any case.
-func hasFoldPrefix(b []byte, w string) bool {
-	if len(b) < len(w) {
-		return false
-	}
-	for i := range len(w) {
-		c := b[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != w[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// isWordByte reports whether src[i] is an ASCII letter, digit or `_` (false
-// outside src).
-func isWordByte(src []byte, i int) bool {
-	if i < 0 || i >= len(src) {
-		return false
-	}
-	c := src[i]
-	return c == '_' || c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z'
-}
+// maxCloneGap is the most characters between "clone" and a repository
+// address ("https://", "git@") on one line for saysClone to count them as
+// one statement.
+const maxCloneGap = 200
 
 // worksInClone reports whether the skill in folder dir says that it runs
 // in a clone of another repository: its bare paths are then that clone's
@@ -180,6 +129,96 @@ func worksInClone(idx *parser.Index, dir string) bool {
 		return false
 	}
 	return d.Cached("skill-path/clone", func() any { return saysClone(d.Src[d.BodyStart:]) }).(bool)
+}
+
+// saysClone reports whether a line of src has the word "clone" (any case)
+// within maxCloneGap characters before or after "https://" or "git@" ("the
+// scripts live in a local clone of https://github.com/…"). One pass over
+// src, each gap counted at most once per token and never past 4 bytes a
+// character.
+func saysClone(src []byte) bool {
+	// ends of the last "clone" and of the last address on this line, or -1
+	lastClone, lastURL := -1, -1
+	near := func(from, to int) bool {
+		if from < 0 {
+			return false
+		}
+		gap := to - from
+		return gap <= maxCloneGap || gap <= 4*maxCloneGap && utf8.RuneCount(src[from:to]) <= maxCloneGap
+	}
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; {
+		case c == '\n':
+			lastClone, lastURL = -1, -1
+		case c|0x20 == 'c':
+			if foldedAt(src, i, "clone") && (i == 0 || !isWordByte(src[i-1])) && (i+5 == len(src) || !isWordByte(src[i+5])) {
+				if near(lastURL, i) {
+					return true
+				}
+				lastClone = i + 5
+				i += 4
+			}
+		case c|0x20 == 'g' || c|0x20 == 'h':
+			n := urlAt(src, i)
+			if n == 0 {
+				continue
+			}
+			if near(lastClone, i) {
+				return true
+			}
+			lastURL = i + n
+			i += n - 1
+		}
+	}
+	return false
+}
+
+// urlAt returns the length of "git@" or "https://" at src[i:] in any case
+// (as a case-insensitive regexp folds them, with "ſ" for "s"), or 0.
+func urlAt(src []byte, i int) int {
+	if foldedAt(src, i, "git@") {
+		return 4
+	}
+	if !foldedAt(src, i, "http") {
+		return 0
+	}
+	j := i + 4
+	switch {
+	case j < len(src) && src[j]|0x20 == 's':
+		j++
+	case j+1 < len(src) && src[j] == 0xC5 && src[j+1] == 0xBF: // ſ
+		j += 2
+	default:
+		return 0
+	}
+	if j+3 <= len(src) && string(src[j:j+3]) == "://" {
+		return j + 3 - i
+	}
+	return 0
+}
+
+// isWordByte reports whether c is an ASCII word character, as a regexp's
+// \b sees one.
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// foldedAt reports whether src[i:] begins with lower, a lower-case ASCII
+// word, in any ASCII case.
+func foldedAt(src []byte, i int, lower string) bool {
+	if i+len(lower) > len(src) {
+		return false
+	}
+	for k := 0; k < len(lower); k++ {
+		c := src[i+k]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // maxSkillPathLookups bounds the missing paths looked up across the repo's

@@ -139,6 +139,17 @@ func Markdown() []Case {
 			h := string(rep(n/2, "## ", "word other ", "\n\n"))
 			return fill(n, header+h, func(i int) string { return "See § word other " + itoa(i) + "\n" }, "")
 		}),
+		// heading-index: many lines enumerating a file of many headings,
+		// each line listing one (the worst-case config's heading-index
+		// contract reads lines holding "see")
+		{Name: "heading-index-lines", Main: skill, Gen: func(n int) map[string][]byte {
+			return map[string][]byte{
+				skill: fill(n/2, header, func(i int) string { return "see `other.md`: `## Heading " + itoa(i) + "`\n" }, ""),
+				"skills/w/other.md": fill(n/2, "# Other\n\n", func(i int) string {
+					return "## Heading " + itoa(i) + "\n"
+				}, ""),
+			}
+		}},
 		// anchor-balance: many openers, then closers that match none
 		one("anchor-unbalanced", func(n int) []byte {
 			half := fill(n/2, header, func(i int) string { return "<!-- x" + itoa(i) + " begin -->\n" }, "")
