@@ -6,7 +6,7 @@ package rules
 var TooComplex = Register(&Rule{
 	ID:       "MC004",
 	Name:     "too-complex",
-	Summary:  "markdown nested or bracketed past what can be parsed in linear time; read as text",
+	Summary:  "markdown nested or bracketed past what can be parsed in linear time (read as text), or more markup than is parsed (the rest not checked)",
 	Severity: Warning,
 	Check: func(p *Pass) {
 		for _, pr := range p.Doc.TooComplex {
