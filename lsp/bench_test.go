@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mdcontract/mdcontract/internal/worstcase"
 )
 
 // BenchmarkRecheckOneFile measures what the language server does when a
@@ -16,6 +18,43 @@ func BenchmarkRecheckOneFile(b *testing.B) {
 		b.Skipf("corpus not found at %s: %v", dir, err)
 	}
 	root, _ := filepath.Abs(dir)
+	s := benchServer(root)
+	rel := "agents/code-critic.md"
+	text, err := os.ReadFile(filepath.Join(root, rel))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchEdits(b, s, filepath.Join(root, rel), text)
+}
+
+// BenchmarkWorstEdit is BenchmarkRecheckOneFile on each generated worst
+// case (internal/worstcase) at each size (1 MiB and 4 MiB unless
+// MDCONTRACT_WORST_SIZES says otherwise): the case's file open in the
+// editor, edited and checked, as on every keystroke.
+func BenchmarkWorstEdit(b *testing.B) {
+	for _, c := range worstcase.Markdown() {
+		for _, n := range worstcase.Sizes() {
+			b.Run(c.Name+"/"+worstcase.SizeName(n), func(b *testing.B) {
+				root := b.TempDir()
+				files := c.Gen(n)
+				for p, data := range files {
+					full := filepath.Join(root, filepath.FromSlash(p))
+					if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+						b.Fatal(err)
+					}
+					if err := os.WriteFile(full, data, 0o644); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.SetBytes(int64(len(files[c.Main])))
+				benchEdits(b, benchServer(root), filepath.Join(root, filepath.FromSlash(c.Main)), files[c.Main])
+			})
+		}
+	}
+}
+
+// benchServer starts a server on root that writes nowhere.
+func benchServer(root string) *server {
 	s := &server{
 		out:       &writer{w: io.Discard},
 		docs:      map[string]*openDoc{},
@@ -26,12 +65,13 @@ func BenchmarkRecheckOneFile(b *testing.B) {
 	}
 	uri := pathToURI(root)
 	s.initialize(&initializeParams{RootURI: &uri})
-	rel := "agents/code-critic.md"
-	text, err := os.ReadFile(filepath.Join(root, rel))
-	if err != nil {
-		b.Fatal(err)
-	}
-	fileURI := pathToURI(filepath.Join(root, rel))
+	return s
+}
+
+// benchEdits opens the file at path with text, then edits and checks it
+// once per iteration.
+func benchEdits(b *testing.B, s *server, path string, text []byte) {
+	fileURI := pathToURI(path)
 	s.didOpen(&didOpenParams{TextDocument: textDocumentItem{URI: fileURI, LanguageID: "markdown", Version: 1, Text: string(text)}})
 	s.check()
 	v := 1

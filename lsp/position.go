@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -17,31 +18,41 @@ import (
 type source struct {
 	src   []byte
 	lines parser.LineIndex
+	// marks holds, for each long line converted so far (by its start),
+	// the UTF-16 count at every markEvery bytes, so that a position on a
+	// line of megabytes costs at most markEvery bytes of counting.
+	marks map[int][]utf16Mark
 }
 
-func docSource(d *parser.Document) source { return source{src: d.Src, lines: d.Lines} }
+// markEvery is how far apart the counts of a long line are kept.
+const markEvery = 4096
 
-func newSource(src []byte) source {
+type utf16Mark struct{ pos, n int }
+
+func docSource(d *parser.Document) *source {
+	return &source{src: d.Src, lines: d.Lines, marks: map[int][]utf16Mark{}}
+}
+
+func newSource(src []byte) *source {
 	bom := 0
 	if len(src) >= 3 && src[0] == 0xef && src[1] == 0xbb && src[2] == 0xbf {
 		bom = 3
 	}
-	return source{src: src, lines: parser.NewLineIndex(src, bom)}
+	return &source{src: src, lines: parser.NewLineIndex(src, bom), marks: map[int][]utf16Mark{}}
 }
 
 // position turns byte offset off into a 0-based line and a UTF-16
 // character offset. A byte order mark is not part of line 0 (editors do
 // not show it).
-func (s source) position(off int) Position {
+func (s *source) position(off int) Position {
 	off = max(0, min(off, len(s.src)))
 	line, col := s.lines.Position(off)
-	start := off - (col - 1)
-	return Position{Line: line - 1, Character: utf16Len(s.src[start:off])}
+	return Position{Line: line - 1, Character: s.utf16(line, off-(col-1), off)}
 }
 
 // positionAt turns a 1-based line and byte column (as rules report related
 // locations) into an LSP position.
-func (s source) positionAt(line, col int) Position {
+func (s *source) positionAt(line, col int) Position {
 	if line < 1 {
 		return Position{}
 	}
@@ -49,10 +60,42 @@ func (s source) positionAt(line, col int) Position {
 	end := s.lines.LineEnd(s.src, line)
 	off := start + max(col-1, 0)
 	off = min(off, end)
-	return Position{Line: line - 1, Character: utf16Len(s.src[start:off])}
+	return Position{Line: line - 1, Character: s.utf16(line, start, off)}
 }
 
-func (s source) rangeOf(start, end int) Range {
+// utf16 counts the UTF-16 code units of src[start:off], start being the
+// start of 1-based line.
+func (s *source) utf16(line, start, off int) int {
+	if off-start <= markEvery || s.marks == nil {
+		return utf16Len(s.src[start:off])
+	}
+	marks, ok := s.marks[start]
+	if !ok {
+		end := s.lines.LineEnd(s.src, line)
+		pos, n, next := start, 0, start+markEvery
+		for pos < end {
+			if pos >= next {
+				marks = append(marks, utf16Mark{pos, n})
+				next = pos + markEvery
+			}
+			r, w := utf8.DecodeRune(s.src[pos:end])
+			pos += w
+			n++
+			if r >= 0x10000 && r <= utf8.MaxRune {
+				n++
+			}
+		}
+		s.marks[start] = marks
+	}
+	// the last mark at or before off
+	i := sort.Search(len(marks), func(i int) bool { return marks[i].pos > off }) - 1
+	if i < 0 {
+		return utf16Len(s.src[start:off])
+	}
+	return marks[i].n + utf16Len(s.src[marks[i].pos:off])
+}
+
+func (s *source) rangeOf(start, end int) Range {
 	return Range{Start: s.position(start), End: s.position(end)}
 }
 

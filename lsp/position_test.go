@@ -106,3 +106,29 @@ func TestURI(t *testing.T) {
 		t.Errorf("an untitled URI gave a path")
 	}
 }
+
+// On a line longer than markEvery, positions come from the kept counts and
+// agree with counting from the line's start, at every kind of character.
+func TestPositionOnALongLine(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("first\n")
+	for i := 0; b.Len() < 5*markEvery; i++ {
+		b.WriteString([]string{"a", "é", "🚨", "\xff", "€"}[i%5])
+	}
+	b.WriteString("\nlast")
+	src := []byte(b.String())
+	s := newSource(src)
+	start := len("first\n")
+	for off := start; off < len(src); off += 7 {
+		want := utf16Len(src[start:min(off, len(src))])
+		if line, _ := s.lines.Position(off); line != 2 {
+			break
+		}
+		if got := s.position(off); got.Line != 1 || got.Character != want {
+			t.Fatalf("position(%d) = %+v, want line 1 character %d", off, got, want)
+		}
+	}
+	if len(s.marks) != 1 || len(s.marks[start]) < 4 {
+		t.Errorf("marks kept: %d lines, %d on the long one", len(s.marks), len(s.marks[start]))
+	}
+}

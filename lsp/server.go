@@ -660,22 +660,19 @@ func (s *server) check() {
 // converter turns rule diagnostics into LSP ones.
 type converter struct {
 	s     *server
-	files map[string]*source // files outside the index (the config), by path
+	files map[string]*source // the files findings cite, by path (nil: unreadable)
 }
 
 // sourceOf returns the text of repo-relative (or absolute) path p.
 func (c *converter) sourceOf(p string) *source {
-	if d := c.s.idx.Doc(p); d != nil {
-		src := docSource(d)
-		return &src
-	}
 	if src, ok := c.files[p]; ok {
 		return src
 	}
 	var src *source
-	if b, err := c.s.readSource(p); err == nil {
-		ns := newSource(b)
-		src = &ns
+	if d := c.s.idx.Doc(p); d != nil {
+		src = docSource(d)
+	} else if b, err := c.s.readSource(p); err == nil {
+		src = newSource(b)
 	}
 	c.files[p] = src
 	return src
