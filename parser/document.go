@@ -66,7 +66,10 @@ type onceEntry struct {
 }
 
 func (c *onceCache) get(key string, fn func() any) any {
-	e, _ := c.m.LoadOrStore(key, &onceEntry{})
+	e, ok := c.m.Load(key)
+	if !ok {
+		e, _ = c.m.LoadOrStore(key, &onceEntry{})
+	}
 	ce := e.(*onceEntry)
 	ce.once.Do(func() { ce.v = fn() })
 	return ce.v

@@ -154,11 +154,22 @@ func relLink(docPath, target string) string {
 
 // skillDir returns the folder of the skill a document belongs to, or "".
 func skillDir(d *parser.Document) string {
-	parts := strings.Split(d.Path, "/")
-	for i := 0; i+2 < len(parts); i++ {
-		if parts[i] == "skills" {
-			return strings.Join(parts[:i+2], "/")
+	// the first folder "skills" with a folder below it and a file below
+	// that: the path up to that folder
+	p := d.Path
+	for at := 0; at < len(p); {
+		i := strings.IndexByte(p[at:], '/')
+		if i < 0 {
+			return ""
 		}
+		if p[at:at+i] == "skills" {
+			rest := p[at+i+1:]
+			if j := strings.IndexByte(rest, '/'); j >= 0 {
+				return p[:at+i+1+j]
+			}
+			return ""
+		}
+		at += i + 1
 	}
 	return ""
 }
