@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"github.com/mdcontract/mdcontract/config"
 	"net/url"
 	"path"
 	"regexp"
@@ -172,24 +171,6 @@ func skillDir(d *parser.Document) string {
 		at += i + 1
 	}
 	return ""
-}
-
-// closestAnchor suggests an anchor near frag, or "".
-func closestAnchor(frag string, anchors map[string]bool) string {
-	best, bestD := "", len(frag)/3+1
-	for _, a := range sortedMapKeys(anchors) {
-		if d := config.EditDistance(frag, a); d < bestD {
-			best, bestD = a, d
-		}
-	}
-	if best == "" {
-		for _, a := range sortedMapKeys(anchors) {
-			if len(frag) >= 4 && (strings.HasPrefix(a, frag) || strings.HasPrefix(frag, a)) {
-				return a
-			}
-		}
-	}
-	return best
 }
 
 // isWrittenPath reports whether span, the source of a link, is its
