@@ -206,6 +206,19 @@ func (d *Document) parseBody() {
 // walk visits n's descendants in document order; text nodes, the most
 // numerous, cost a type switch and nothing more.
 func (w *walker) walk(n ast.Node) {
+	if n.Kind() == ast.KindDocument && w.d.Headings == nil {
+		// the headings at the top, most of a file's: room for them at once,
+		// rather than a slice grown by copies over a file of many
+		count := 0
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			if c.Kind() == ast.KindHeading {
+				count++
+			}
+		}
+		if count > 0 {
+			w.d.Headings = make([]Heading, 0, count)
+		}
+	}
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		if _, ok := c.(*ast.Text); ok {
 			continue
