@@ -66,7 +66,10 @@ type onceEntry struct {
 }
 
 func (c *onceCache) get(key string, fn func() any) any {
-	e, _ := c.m.LoadOrStore(key, &onceEntry{})
+	e, ok := c.m.Load(key)
+	if !ok {
+		e, _ = c.m.LoadOrStore(key, &onceEntry{})
+	}
 	ce := e.(*onceEntry)
 	ce.once.Do(func() { ce.v = fn() })
 	return ce.v
@@ -203,6 +206,19 @@ func (d *Document) parseBody() {
 // walk visits n's descendants in document order; text nodes, the most
 // numerous, cost a type switch and nothing more.
 func (w *walker) walk(n ast.Node) {
+	if n.Kind() == ast.KindDocument && w.d.Headings == nil {
+		// the headings at the top, most of a file's: room for them at once,
+		// rather than a slice grown by copies over a file of many
+		count := 0
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			if c.Kind() == ast.KindHeading {
+				count++
+			}
+		}
+		if count > 0 {
+			w.d.Headings = make([]Heading, 0, count)
+		}
+	}
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		if _, ok := c.(*ast.Text); ok {
 			continue

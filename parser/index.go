@@ -244,21 +244,29 @@ func (idx *Index) finish() {
 // It never opens the file. Results are cached, folders included, so each
 // folder is looked at once per index.
 func (idx *Index) Exists(rel string) (exists, isDir bool) {
+	exists, isDir, _ = idx.Find(rel)
+	return exists, isDir
+}
+
+// Find is Exists, and for a path that does not exist it says why, as
+// Stat would (ErrOutside for a path that leaves the repo through a
+// symlink): one look where Exists then Stat would take two.
+func (idx *Index) Find(rel string) (exists, isDir bool, err error) {
 	rel = path.Clean(rel)
 	if rel == "." || rel == "" {
-		return true, true
+		return true, true, nil
 	}
 	if _, ok := idx.byPath[rel]; ok {
-		return true, false
+		return true, false, nil
 	}
 	if idx.Root == "" {
-		return false, false
+		return false, false, fs.ErrNotExist
 	}
 	_, fi, err := idx.resolver().resolve(rel)
 	if err != nil {
-		return false, false
+		return false, false, err
 	}
-	return true, fi.IsDir()
+	return true, fi.IsDir(), nil
 }
 
 // Stat returns what repo-relative path rel names on disk, resolved as

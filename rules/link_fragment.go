@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
 )
 
@@ -26,6 +27,7 @@ func checkLinkFragment(p *Pass) {
 	if !ownDoc(d) {
 		return // examples, templates and history cite what was (quoted.go)
 	}
+	sg := &suggester{budget: fragmentSuggestBudget}
 	for _, l := range d.Links {
 		kind, target, frag := classifyDest(l.Destination)
 		if frag == "" || (kind != destLocal && kind != destFragment) || lineFragRe.MatchString(frag) {
@@ -61,7 +63,7 @@ func checkLinkFragment(p *Pass) {
 			where = td.Path
 		}
 		msg := fmt.Sprintf("`#%s` matches no heading or anchor in %s", frag, where)
-		if near := closestAnchor(strings.ToLower(f), anchors); near != "" {
+		if near := sg.closest(td, strings.ToLower(f)); near != "" {
 			msg += fmt.Sprintf("; did you mean `#%s` (%s)?", near, headingFor(td, near))
 		}
 		p.Reportf(l.Start, l.End, "%s", msg)
@@ -70,10 +72,92 @@ func checkLinkFragment(p *Pass) {
 
 // headingFor names the heading whose slug is s, for messages.
 func headingFor(d *parser.Document, s string) string {
-	for _, h := range d.Headings {
-		if parser.Slug(h.Text) == s {
-			return "`" + strings.Repeat("#", h.Level) + " " + h.Text + "`"
+	// the first heading of each slug, found once per document
+	first := d.Cached("link-fragment/heading-slugs", func() any {
+		m := map[string]int{}
+		for i, h := range d.Headings {
+			if sl := parser.Slug(h.Text); !hasKey(m, sl) {
+				m[sl] = i
+			}
 		}
+		return m
+	}).(map[string]int)
+	if i, ok := first[s]; ok {
+		h := d.Headings[i]
+		return "`" + strings.Repeat("#", h.Level) + " " + h.Text + "`"
 	}
 	return "an anchor"
+}
+
+func hasKey[T any](m map[string]T, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// fragmentSuggestBudget bounds the work of finding "did you mean"
+// anchors for the broken fragments of one file, in characters compared:
+// a file of a hundred thousand broken fragments into a file of thousands
+// of headings would otherwise compare each with each. Past it, findings
+// carry no suggestion (rules/docs/link-fragment.md).
+const fragmentSuggestBudget = 1 << 22
+
+// suggester finds the anchor nearest a broken fragment within one file's
+// budget: each target's anchors sorted once, and nothing once the budget
+// is spent (links are read in source order, so which findings have a
+// suggestion is the same on every run).
+type suggester struct {
+	budget int
+	sorted map[*parser.Document][]string
+}
+
+func (sg *suggester) closest(td *parser.Document, frag string) string {
+	if sg.budget <= 0 {
+		return ""
+	}
+	if sg.sorted == nil {
+		sg.sorted = map[*parser.Document][]string{}
+	}
+	keys, ok := sg.sorted[td]
+	if !ok {
+		keys = sortedMapKeys(td.Anchors())
+		sg.sorted[td] = keys
+	}
+	return sg.search(frag, keys)
+}
+
+// search finds the anchor within a third of frag's length in edits
+// (the first in sorted order of the least distance), else the first that
+// is a prefix of frag or has it as a prefix (for frag of 4 or more), over sorted keys, paying for its comparisons
+// out of the budget; "" once the budget is spent.
+func (sg *suggester) search(frag string, keys []string) string {
+	if sg.budget <= 0 {
+		return ""
+	}
+	best, bestD := "", len(frag)/3+1
+	for _, a := range keys {
+		sg.budget--
+		// the distance is at least the difference in length
+		if diff := len(a) - len(frag); diff >= bestD || -diff >= bestD {
+			continue
+		}
+		sg.budget -= len(frag) * len(a)
+		if d := config.EditDistance(frag, a); d < bestD {
+			best, bestD = a, d
+		}
+		if sg.budget <= 0 {
+			return ""
+		}
+	}
+	if best == "" && len(frag) >= 4 {
+		for _, a := range keys {
+			sg.budget -= min(len(a), len(frag)) + 1
+			if sg.budget <= 0 {
+				return ""
+			}
+			if strings.HasPrefix(a, frag) || strings.HasPrefix(frag, a) {
+				return a
+			}
+		}
+	}
+	return best
 }

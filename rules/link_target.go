@@ -60,7 +60,8 @@ func checkPath(p *Pass, start, end int, written, target string, fixable bool) (e
 		p.Reportf(start, end, "link `%s` leaves the repo (it resolves to `%s`); mdcontract never follows it, and it breaks for anyone who clones the repo elsewhere", written, rel)
 		return false
 	}
-	if ok, _ := p.Index.Exists(rel); ok {
+	ok, _, lookErr := p.Index.Find(rel)
+	if ok {
 		return true
 	}
 	if templateLine(d, start) {
@@ -78,7 +79,7 @@ func checkPath(p *Pass, start, end int, written, target string, fixable bool) (e
 			}
 		}
 	}
-	if _, err := p.Index.Stat(rel); errors.Is(err, parser.ErrOutside) {
+	if errors.Is(lookErr, parser.ErrOutside) {
 		p.Reportf(start, end, "link `%s` goes through a symlink that points outside the repo; mdcontract never follows it, and what it reaches depends on the machine: link to a file inside the repo", written)
 		return false
 	}

@@ -73,13 +73,16 @@ var fixtureDirs = map[string]bool{
 // isTestFixture reports whether repo-relative path p lies in a test-fixture
 // folder.
 func isTestFixture(p string) bool {
-	parts := strings.Split(p, "/")
-	for _, dir := range parts[:len(parts)-1] {
-		if fixtureDirs[strings.ToLower(dir)] {
+	for {
+		i := strings.IndexByte(p, '/')
+		if i < 0 {
+			return false // the file's own name is no folder
+		}
+		if fixtureDirs[strings.ToLower(p[:i])] {
 			return true
 		}
+		p = p[i+1:]
 	}
-	return false
 }
 
 // historyDirs are folder names whose files record the past.

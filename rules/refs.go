@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"github.com/mdcontract/mdcontract/config"
 	"net/url"
 	"path"
 	"regexp"
@@ -154,31 +153,24 @@ func relLink(docPath, target string) string {
 
 // skillDir returns the folder of the skill a document belongs to, or "".
 func skillDir(d *parser.Document) string {
-	parts := strings.Split(d.Path, "/")
-	for i := 0; i+2 < len(parts); i++ {
-		if parts[i] == "skills" {
-			return strings.Join(parts[:i+2], "/")
+	// the first folder "skills" with a folder below it and a file below
+	// that: the path up to that folder
+	p := d.Path
+	for at := 0; at < len(p); {
+		i := strings.IndexByte(p[at:], '/')
+		if i < 0 {
+			return ""
 		}
+		if p[at:at+i] == "skills" {
+			rest := p[at+i+1:]
+			if j := strings.IndexByte(rest, '/'); j >= 0 {
+				return p[:at+i+1+j]
+			}
+			return ""
+		}
+		at += i + 1
 	}
 	return ""
-}
-
-// closestAnchor suggests an anchor near frag, or "".
-func closestAnchor(frag string, anchors map[string]bool) string {
-	best, bestD := "", len(frag)/3+1
-	for _, a := range sortedMapKeys(anchors) {
-		if d := config.EditDistance(frag, a); d < bestD {
-			best, bestD = a, d
-		}
-	}
-	if best == "" {
-		for _, a := range sortedMapKeys(anchors) {
-			if len(frag) >= 4 && (strings.HasPrefix(a, frag) || strings.HasPrefix(frag, a)) {
-				return a
-			}
-		}
-	}
-	return best
 }
 
 // isWrittenPath reports whether span, the source of a link, is its

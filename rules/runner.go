@@ -74,8 +74,22 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 	}
 	res := &Result{}
 	var mu sync.Mutex
+	// Whether each document's findings are wanted, asked once per path
+	// rather than once per finding.
+	docReported := make(map[string]bool, len(idx.Docs))
+	for _, d := range idx.Docs {
+		docReported[d.Path] = reported(d.Path)
+	}
+	// Findings gather in chunks of a fixed size, so that a file of a
+	// hundred thousand findings never copies them as one slice grows.
+	const chunkSize = 1024
+	var chunks [][]Diagnostic
 	collect := func(d Diagnostic) {
-		if !reported(d.Path) || unparsed(idx, &d) {
+		want, ok := docReported[d.Path]
+		if !ok {
+			want = reported(d.Path)
+		}
+		if !want || unparsed(idx, &d) {
 			return
 		}
 		d.Severity = sev(d.Rule)
@@ -89,7 +103,11 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 			d.Severity = d.atMost
 		}
 		mu.Lock()
-		res.Diagnostics = append(res.Diagnostics, d)
+		if n := len(chunks); n == 0 || len(chunks[n-1]) == chunkSize {
+			chunks = append(chunks, make([]Diagnostic, 0, chunkSize))
+		}
+		last := &chunks[len(chunks)-1]
+		*last = append(*last, d)
 		mu.Unlock()
 	}
 	internal := func(r *Rule, path string, v any) {
@@ -161,6 +179,17 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 	}
 	close(work)
 	wg.Wait()
+	n := 0
+	for _, c := range chunks {
+		n += len(c)
+	}
+	if n > 0 {
+		res.Diagnostics = make([]Diagnostic, 0, n)
+		for _, c := range chunks {
+			res.Diagnostics = append(res.Diagnostics, c...)
+		}
+	}
+	chunks = nil
 
 	for i := range res.Diagnostics {
 		locate(idx, &res.Diagnostics[i])

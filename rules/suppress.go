@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -25,8 +26,8 @@ type directive struct {
 	rules      []*Rule  // the rules it names
 	unknown    []string // names that are no rule
 	reason     string
-	used       map[*Rule]bool
-	targetLine int // the line a next-line directive applies to
+	used       map[*Rule]bool // nil until one is used
+	targetLine int            // the line a next-line directive applies to
 }
 
 var directiveRe = regexp.MustCompile(`^mdcontract-disable-(next-line|file)\b\s*(.*)$`)
@@ -37,12 +38,15 @@ func directives(d *parser.Document) []*directive {
 	nextLine := map[int]int{} // the next line holding something, by line
 	for i := range d.Comments {
 		c := &d.Comments[i]
-		m := directiveRe.FindStringSubmatch(c.Text)
+		if !strings.HasPrefix(c.Text, "mdcontract-disable-") {
+			continue // what directiveRe needs first, without running it
+		}
+		m := directiveRe.FindStringSubmatchIndex(c.Text)
 		if m == nil {
 			continue
 		}
-		dir := &directive{doc: d, comment: c, file: m[1] == "file", used: map[*Rule]bool{}}
-		body := m[2]
+		dir := &directive{doc: d, comment: c, file: c.Text[m[2]:m[3]] == "file"}
+		body := c.Text[m[4]:m[5]]
 		if j := strings.Index(body, "--"); j >= 0 {
 			dir.reason = strings.TrimSpace(body[j+2:])
 			body = body[:j]
@@ -62,7 +66,7 @@ func directives(d *parser.Document) []*directive {
 				next = line + 1
 				for next <= d.Lines.Lines() {
 					s, e := d.Lines.LineStart(next), d.Lines.LineEnd(d.Src, next)
-					if strings.TrimSpace(string(d.Src[s:e])) != "" {
+					if len(bytes.TrimSpace(d.Src[s:e])) != 0 {
 						break
 					}
 					next++
@@ -93,11 +97,12 @@ func applySuppressions(idx *parser.Index, ds []Diagnostic, reported func(string)
 		return ds
 	}
 	out := ds[:0]
-	for _, d := range ds {
+	for i := range ds {
+		d := &ds[i]
 		if ix := index[d.Path]; ix != nil && ix.suppressed(d) {
 			continue
 		}
-		out = append(out, d)
+		out = append(out, *d)
 	}
 	if sev(Suppression) == Off {
 		return out
@@ -171,7 +176,7 @@ func indexDirectives(dirs []*directive) *dirIndex {
 
 // suppressed reports whether a directive suppresses d, and marks the
 // directives that do as used.
-func (ix *dirIndex) suppressed(d Diagnostic) bool {
+func (ix *dirIndex) suppressed(d *Diagnostic) bool {
 	if d.Rule == Suppression || d.Rule == ReadError {
 		return false
 	}
@@ -184,6 +189,9 @@ func (ix *dirIndex) suppressed(d Diagnostic) bool {
 		hit = true
 		if !ix.marked[k] {
 			for _, dir := range dirs {
+				if dir.used == nil {
+					dir.used = map[*Rule]bool{}
+				}
 				dir.used[d.Rule] = true
 			}
 			ix.marked[k] = true
