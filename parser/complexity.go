@@ -20,11 +20,11 @@ import (
 // file made of nothing but markup multiplies: a 4 MiB file of `*_` or of
 // one-character lines takes it seconds and hundreds of megabytes. guard
 // therefore also bounds a file's markup, counted as its lines plus its
-// inline marks (maxMarkup), and parses only the part within the bound; the
-// rest is reported and not checked. Real files stay far inside it: the
-// largest markdown in the public plugins we read (a 1 MiB saved manual)
-// holds 56,000 lines and marks, four whole corpora concatenated to 4 MiB
-// 169,000.
+// inline marks, weighed by what each costs (markWeight), and parses only
+// the part within the bound (maxMarkup); the rest is reported and not
+// checked. Real files stay inside it: the largest markdown in the public
+// plugins we read (a 1 MiB saved manual) counts 116,000, four whole corpora
+// concatenated to 4 MiB 188,000.
 
 const (
 	// maxNesting bounds the containers (list items, block quotes) open at
@@ -51,22 +51,41 @@ const (
 	// maxPaddedCells bounds the empty cells goldmark adds to the short rows
 	// of one table.
 	maxPaddedCells = 1 << 16
-	// maxMarkup bounds the lines plus inline marks (markMarks) of one
-	// file's body that goldmark parses.
-	maxMarkup = 250_000
+	// maxMarkup bounds the lines plus inline marks (markWeight) of one
+	// file's body that goldmark parses. A line also costs, for each list
+	// item open around it, its indentation over indentPerMark: goldmark
+	// measures the indentation once per open item.
+	maxMarkup     = 250_000
+	indentPerMark = 32
 	// cutSearch: past the markup bound, parsing stops at the start of the
 	// line that crosses it, unless that line began more than this many
 	// bytes before (one huge line), when it stops at the mark itself.
 	cutSearch = 64 << 10
 )
 
-// markMarks are the bytes that start goldmark's inline parsers or cells.
-var markMarks = func() (t [256]bool) {
-	for _, c := range []byte("*_[]!<`&\\|") {
-		t[c] = true
+// markWeight is what each byte costs the markup bound: 1 for the bytes that
+// start goldmark's inline parsers or cells; linkWeight for `]`, which ends
+// every link (goldmark's link nodes, then each link resolved and perhaps
+// reported: about 2 µs); htmlWeight for `<`, whose raw-HTML and HTML-block
+// expressions cost goldmark about 5 µs each (a line of `<a name="x"></a>`
+// costs it 10 µs); 0 for the rest. Real files hold few of either: four
+// plugins concatenated into 4 MiB have 2,590 `]` and 1,650 `<`, a 1 MiB
+// saved manual 1,928 and 7,754.
+var markWeight = func() (t [256]int) {
+	for _, c := range []byte("*_[!`&\\|") {
+		t[c] = 1
 	}
+	t[']'] = linkWeight
+	t['<'] = htmlWeight
 	return t
 }()
+
+// linkWeight and htmlWeight are the weights of `]` and `<` in the markup
+// bound.
+const (
+	linkWeight = 4
+	htmlWeight = 8
+)
 
 // complexity kinds, in the order findings about them are reported
 const (
@@ -129,7 +148,9 @@ func guard(body []byte) ([]byte, int, []Problem) {
 			le += ls
 			next = le + 1
 		}
-		if cut, ok := countMarkup(body, ls, le, &markup); !ok {
+		// every list item open reads the line's indentation again
+		extra := len(g.list) * indentOf(body[ls:le]) / indentPerMark
+		if cut, ok := countMarkup(body, ls, le, extra, &markup); !ok {
 			limit = cut
 			g.note(tooMuchMarkup, cut, min(cut+1, len(body)), markup)
 			if cut == ls {
@@ -168,33 +189,28 @@ func guard(body []byte) ([]byte, int, []Problem) {
 	return g.out, limit, probs
 }
 
-// countMarkup adds the line [ls,le) and its marks to *markup. Past
-// maxMarkup it returns false and where parsing stops: the line's start, or
-// for a huge line the mark that crossed the bound.
-func countMarkup(body []byte, ls, le int, markup *int) (int, bool) {
-	*markup++
-	if *markup+le-ls <= maxMarkup {
+// countMarkup adds the line [ls,le), its marks and extra to *markup.
+// Past maxMarkup it returns false and where parsing stops: the line's
+// start, or for a huge line the mark that crossed the bound.
+func countMarkup(body []byte, ls, le, extra int, markup *int) (int, bool) {
+	*markup += 1 + extra
+	if *markup+htmlWeight*(le-ls) <= maxMarkup {
 		// fewer bytes than the bound leaves: no need to stop in this line
 		for _, c := range body[ls:le] {
-			if markMarks[c] {
-				*markup++
-			}
+			*markup += markWeight[c]
 		}
 		return 0, true
 	}
+	if *markup > maxMarkup {
+		return ls, false
+	}
 	for i := ls; i < le; i++ {
-		if !markMarks[body[i]] {
-			continue
-		}
-		if *markup++; *markup > maxMarkup {
+		if *markup += markWeight[body[i]]; *markup > maxMarkup {
 			if i-ls > cutSearch {
 				return i, false
 			}
 			return ls, false
 		}
-	}
-	if *markup > maxMarkup {
-		return ls, false
 	}
 	return 0, true
 }
@@ -385,6 +401,15 @@ func (g *guardState) run(s, e int) {
 			}
 		}
 	}
+}
+
+// indentOf returns the bytes of spaces and tabs that line starts with.
+func indentOf(line []byte) int {
+	n := 0
+	for n < len(line) && (line[n] == ' ' || line[n] == '\t') {
+		n++
+	}
+	return n
 }
 
 // cells counts the cells of a table row holding pipes `|`.

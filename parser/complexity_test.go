@@ -161,3 +161,24 @@ func TestGuardNestingInALongLine(t *testing.T) {
 		t.Errorf("a short line: %s", complexity(d))
 	}
 }
+
+// Marks weigh what they cost: `]` ends a link, `<` starts HTML, and every
+// list item open around a line reads its indentation again. Each of these
+// files holds fewer than maxMarkup lines and marks counted one each, and is
+// cut all the same.
+func TestGuardMarkupWeights(t *testing.T) {
+	var stair strings.Builder
+	for i := range 32 {
+		stair.WriteString(strings.Repeat("  ", i) + "- x\n")
+	}
+	stair.WriteString(strings.Repeat(strings.Repeat(" ", 64)+"x\n", 5000))
+	for name, src := range map[string]string{
+		"links": strings.Repeat("[a](b.md)\n", 60_000),
+		"html":  strings.Repeat(`<a name="x"></a>`+"\n", 20_000),
+		"stair": stair.String(),
+	} {
+		if d := Parse("a.md", KindOther, []byte(src)); d.Unparsed == 0 {
+			t.Errorf("%s: parsed whole", name)
+		}
+	}
+}
