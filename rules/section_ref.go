@@ -2,11 +2,14 @@ package rules
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"hash/maphash"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -532,19 +535,24 @@ func nearHeading(d *parser.Document, title string, start, end int) (string, int)
 	if len(cw) < 2 {
 		return "", 0
 	}
-	hw := wordsOf(d)
-	hits := hw.bigrams[[2]string{trimPunct(cw[0]), trimPunct(cw[1])}]
+	hits := bigramsOf(d).list(pairHash(trimPunct(cw[0]), trimPunct(cw[1])))
 	j := sort.Search(len(hits), func(j int) bool { return d.Headings[hits[j].heading].Start >= start })
 	if j >= len(hits) || d.Headings[hits[j].heading].Start >= end {
 		return "", 0
 	}
-	if j+1 < len(hits) && d.Headings[hits[j+1].heading].Start < end {
+	hi := hits[j].heading
+	k := j + sort.Search(len(hits)-j, func(k int) bool { return hits[j+k].heading > hi })
+	if k < len(hits) && d.Headings[hits[k].heading].Start < end {
 		return "", 0 // two headings hold them: no telling which
 	}
-	h, words := &d.Headings[hits[j].heading], hw.near[hits[j].heading]
+	h := &d.Headings[hi]
+	words := d.Cached("section-ref/near-words/"+strconv.Itoa(int(hi)), func() any { return nearWords(h) }).([]string)
 	best := 0
-	for _, i := range hits[j].at {
-		best = max(best, runFrom(words, cw, int(i)))
+	for _, p := range hits[j:min(k, j+maxBigramPlaces)] {
+		best = max(best, runFrom(words, cw, int(p.at)))
+	}
+	if best < 2 {
+		return "", 0 // another pair of the same hash
 	}
 	return headingLabel(h), best
 }
@@ -566,52 +574,97 @@ func runFrom(hw, cw []string, i int) int {
 	return n
 }
 
-// headingWords are the words of a document's headings, computed once.
-type headingWords struct {
-	near    [][]string // numbering dropped
-	closest [][]string
-	total   int // words in closest
-	// bigrams lists, for two words in a row, the headings (level 2 and
-	// deeper, in order) that hold them and where (the first few places)
-	bigrams map[[2]string][]bigramHit
+// nearWords are a heading's words as nearHeading reads them: folded,
+// numbering dropped (made once per heading: a huge heading many
+// references cite is read once).
+func nearWords(h *parser.Heading) []string {
+	return strings.Fields(norm(headingNumberRe.ReplaceAllString(h.Text, "")))
 }
+
+// bigrams lists, for two words in a row, the headings (level 2 and deeper)
+// that hold them and where: one array sorted by the pair's hash, then by
+// heading and place, so a pair's hits are one run of it.
+type bigrams []bigramHit
 
 type bigramHit struct {
-	heading int
-	at      []int32
+	h       uint64
+	heading int32
+	at      int32
 }
 
-// maxBigramPlaces bounds the places of one word pair kept per heading: a
+// maxBigramPlaces bounds the places of one word pair read per heading: a
 // heading repeating a pair more often is pathological, and the longest run
 // is looked for among the first places only.
 const maxBigramPlaces = 16
 
-func wordsOf(d *parser.Document) *headingWords {
-	return d.Cached("section-ref/heading-words", func() any {
-		hw := &headingWords{bigrams: map[[2]string][]bigramHit{}}
-		for i, h := range d.Headings {
-			near := strings.Fields(norm(headingNumberRe.ReplaceAllString(h.Text, "")))
-			closest := strings.Fields(norm(h.Text))
-			hw.near = append(hw.near, near)
-			hw.closest = append(hw.closest, closest)
-			hw.total += len(closest)
+func pairHash(a, b string) uint64 {
+	var hs maphash.Hash
+	hs.SetSeed(titleSeed)
+	hs.WriteString(a)
+	hs.WriteByte(0)
+	hs.WriteString(b)
+	return hs.Sum64()
+}
+
+func bigramsOf(d *parser.Document) bigrams {
+	return d.Cached("section-ref/bigrams", func() any {
+		var out bigrams
+		for i := range d.Headings {
+			h := &d.Headings[i]
 			if h.Level == 1 {
 				continue // a title names the file, not a section of it
 			}
-			for k := 0; k+1 < len(near); k++ {
-				key := [2]string{near[k], near[k+1]}
-				hits := hw.bigrams[key]
-				if n := len(hits); n == 0 || hits[n-1].heading != i {
-					hits = append(hits, bigramHit{heading: i})
+			t := norm(headingNumberRe.ReplaceAllString(h.Text, ""))
+			prev, k := "", int32(0)
+			for t != "" {
+				w := t
+				if j := strings.IndexByte(t, ' '); j >= 0 {
+					w, t = t[:j], t[j+1:]
+				} else {
+					t = ""
 				}
-				if last := &hits[len(hits)-1]; len(last.at) < maxBigramPlaces {
-					last.at = append(last.at, int32(k))
+				if k > 0 {
+					out = append(out, bigramHit{pairHash(prev, w), int32(i), k - 1})
 				}
-				hw.bigrams[key] = hits
+				prev, k = w, k+1
 			}
 		}
-		return hw
-	}).(*headingWords)
+		slices.SortFunc(out, func(a, b bigramHit) int {
+			if c := cmp.Compare(a.h, b.h); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(a.heading, b.heading); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.at, b.at)
+		})
+		return out
+	}).(bigrams)
+}
+
+// list returns the hits of the pair of hash h.
+func (b bigrams) list(h uint64) []bigramHit {
+	i := sort.Search(len(b), func(i int) bool { return b[i].h >= h })
+	j := i + sort.Search(len(b)-i, func(j int) bool { return b[i+j].h > h })
+	return b[i:j]
+}
+
+// closestWords are the words of a document's headings as closestHeading
+// reads them, and how many there are, computed once.
+type closestWords struct {
+	words [][]string
+	total int
+}
+
+func closestWordsOf(d *parser.Document) *closestWords {
+	return d.Cached("section-ref/closest-words", func() any {
+		cw := &closestWords{words: make([][]string, len(d.Headings))}
+		for i := range d.Headings {
+			cw.words[i] = strings.Fields(norm(d.Headings[i].Text))
+			cw.total += len(cw.words[i])
+		}
+		return cw
+	}).(*closestWords)
 }
 
 // commandName reads `/name` (or `/plugin:name`), a slash command, not a
@@ -788,7 +841,6 @@ type titleCand struct {
 	level int // heading level; 0 for bold labels
 	s, e  int // the section it opens
 	text  string
-	words []string
 }
 
 // titleCands lists a document's citable titles once: each heading (with
@@ -822,9 +874,6 @@ func buildTitleCands(d *parser.Document) []titleCand {
 			add(headingCore(t[j+2:]))
 		}
 	}
-	for i := range cands {
-		cands[i].words = strings.Fields(cands[i].text)
-	}
 	return cands
 }
 
@@ -838,9 +887,6 @@ func buildLabelCands(d *parser.Document) []titleCand {
 		}
 		return true
 	})
-	for i := range cands {
-		cands[i].words = strings.Fields(cands[i].text)
-	}
 	return cands
 }
 
@@ -853,31 +899,41 @@ func findTitle(d *parser.Document, title string, level int, exact bool, start, e
 	}
 	// headings answer most references; bold labels are read only when
 	// they do not
-	if s, e, ok := titleIndexOf(d, "section-ref/title-index", titleCands).match(c, level, exact, start, end); ok {
+	if s, e, ok := titleIndexOf(d, "section-ref/title-index", titleCands, level).match(c, exact, start, end); ok {
 		return s, e, true
 	}
 	if level > 0 {
 		return 0, 0, false
 	}
-	return titleIndexOf(d, "section-ref/label-index", labelCands).match(c, 0, exact, start, end)
+	return titleIndexOf(d, "section-ref/label-index", labelCands, 0).match(c, exact, start, end)
 }
 
 // titleIndex finds the candidates a cited title matches by hashing, in
 // time proportional to the title rather than to the number of headings:
 // every candidate under its text, each of its texts' word-boundary
-// prefixes and its first three words, once for any level and once for its
-// own.
+// prefixes and its first three words. An index holds the candidates of
+// one level (0: all); each list is in document order.
+//
+// The lists are runs of one array sorted by hash, so building an index
+// allocates a few arrays rather than a list per key; the whole texts,
+// looked up at every word boundary of a run-on citation, are also in a map
+// from hash to run.
 type titleIndex struct {
-	cands  []titleCand
-	exact  map[titleKey][]int32 // the whole text
-	prefix map[titleKey][]int32 // a prefix at a word boundary, 3 bytes or more
-	three  map[titleKey][]int32 // the first three words
+	cands []titleCand
+	posts [3][]titlePost      // by kind: the whole text, a prefix, three words
+	exact map[uint64][2]int32 // hash of a whole text: its run in posts[kindExact]
 }
 
-type titleKey struct {
-	h     uint64
-	level int
+type titlePost struct {
+	h    uint64
+	cand int32
 }
+
+const (
+	kindExact  = iota // the whole text
+	kindPrefix        // a prefix at a word boundary, 3 bytes or more
+	kindThree         // the first three words
+)
 
 var titleSeed = maphash.MakeSeed()
 
@@ -885,57 +941,98 @@ var titleSeed = maphash.MakeSeed()
 // within refWindow bytes of its sign, so a longer prefix never matches.
 const maxIndexedPrefix = 4 * refWindow
 
-func titleIndexOf(d *parser.Document, key string, cands func(*parser.Document) []titleCand) *titleIndex {
+// titleIndexOf returns the index of d's candidates of the level (0: all),
+// made once.
+func titleIndexOf(d *parser.Document, key string, cands func(*parser.Document) []titleCand, level int) *titleIndex {
+	if level > 0 {
+		key += "/" + strconv.Itoa(level)
+	}
 	return d.Cached(key, func() any {
-		cs := cands(d)
-		// sized for the candidates up front: growing maps of this many
-		// keys cost more than filling them
-		x := &titleIndex{cands: cs, exact: make(map[titleKey][]int32, 2*len(cs)), prefix: make(map[titleKey][]int32, 2*len(cs)), three: make(map[titleKey][]int32, len(cs))}
-		add := func(m map[titleKey][]int32, h uint64, k *titleCand, i int) {
-			for _, lv := range []int{0, k.level} {
-				l := m[titleKey{h, lv}]
-				if n := len(l); n == 0 || l[n-1] != int32(i) {
-					m[titleKey{h, lv}] = append(l, int32(i))
-				}
-				if k.level == 0 {
-					break
-				}
-			}
-		}
+		x := &titleIndex{cands: cands(d)}
 		var hs maphash.Hash
 		for i := range x.cands {
 			k := &x.cands[i]
-			add(x.exact, maphash.String(titleSeed, k.text), k, i)
+			if level > 0 && k.level != level {
+				continue
+			}
+			ci := int32(i)
+			x.posts[kindExact] = append(x.posts[kindExact], titlePost{maphash.String(titleSeed, k.text), ci})
 			hs.SetSeed(titleSeed)
 			for j := 0; j < len(k.text) && j < maxIndexedPrefix; j++ {
 				hs.WriteByte(k.text[j])
 				if j+1 >= 3 && boundary(k.text, j+1) {
-					add(x.prefix, hs.Sum64(), k, i)
+					x.posts[kindPrefix] = append(x.posts[kindPrefix], titlePost{hs.Sum64(), ci})
 				}
 			}
-			if len(k.words) >= 3 {
-				add(x.three, maphash.String(titleSeed, strings.Join(k.words[:3], " ")), k, i)
+			if t, ok := threeWords(k.text); ok {
+				x.posts[kindThree] = append(x.posts[kindThree], titlePost{maphash.String(titleSeed, t), ci})
 			}
+		}
+		for _, p := range x.posts {
+			slices.SortFunc(p, func(a, b titlePost) int {
+				if c := cmp.Compare(a.h, b.h); c != 0 {
+					return c
+				}
+				return cmp.Compare(a.cand, b.cand)
+			})
+		}
+		ex := x.posts[kindExact]
+		x.exact = make(map[uint64][2]int32, len(ex))
+		for i := 0; i < len(ex); {
+			j := i + 1
+			for j < len(ex) && ex[j].h == ex[i].h {
+				j++
+			}
+			x.exact[ex[i].h] = [2]int32{int32(i), int32(j)}
+			i = j
 		}
 		return x
 	}).(*titleIndex)
 }
 
+// threeWords returns the first three words of t, a normalized text
+// (words between single spaces), if it has three.
+func threeWords(t string) (string, bool) {
+	n := 0
+	for i := 0; i < len(t); i++ {
+		if t[i] == ' ' {
+			if n++; n == 3 {
+				return t[:i], true
+			}
+		}
+	}
+	return t, n == 2
+}
+
+// list returns the candidates of kind filed under h.
+func (x *titleIndex) list(kind int, h uint64) []titlePost {
+	if kind == kindExact {
+		r, ok := x.exact[h]
+		if !ok {
+			return nil
+		}
+		return x.posts[kindExact][r[0]:r[1]]
+	}
+	p := x.posts[kind]
+	i := sort.Search(len(p), func(i int) bool { return p[i].h >= h })
+	j := i + sort.Search(len(p)-i, func(j int) bool { return p[i+j].h > h })
+	return p[i:j]
+}
+
 // first returns the first candidate of list within [start,end) (the list
 // is in document order).
-func (x *titleIndex) first(list []int32, start, end int) *titleCand {
-	j := sort.Search(len(list), func(j int) bool { return x.cands[list[j]].at >= start })
-	if j < len(list) && x.cands[list[j]].at < end {
-		return &x.cands[list[j]]
+func (x *titleIndex) first(list []titlePost, start, end int) *titleCand {
+	j := sort.Search(len(list), func(j int) bool { return x.cands[list[j].cand].at >= start })
+	if j < len(list) && x.cands[list[j].cand].at < end {
+		return &x.cands[list[j].cand]
 	}
 	return nil
 }
 
-// match applies the matching order to the candidates within [start,end)
-// and of the level (0: any).
-func (x *titleIndex) match(c string, level int, exact bool, start, end int) (int, int, bool) {
+// match applies the matching order to the candidates within [start,end).
+func (x *titleIndex) match(c string, exact bool, start, end int) (int, int, bool) {
 	// exact first
-	if k := x.first(x.exact[titleKey{maphash.String(titleSeed, c), level}], start, end); k != nil && k.text == c {
+	if k := x.first(x.list(kindExact, maphash.String(titleSeed, c)), start, end); k != nil && k.text == c {
 		return k.s, k.e, true
 	}
 	// a heading whose whole title begins the cited text (it runs on): the
@@ -947,7 +1044,7 @@ func (x *titleIndex) match(c string, level int, exact bool, start, end int) (int
 		for i := 0; i < len(c) && i < maxIndexedPrefix; i++ {
 			hs.WriteByte(c[i])
 			if i+1 >= 2 && boundary(c, i+1) {
-				if k := x.first(x.exact[titleKey{hs.Sum64(), level}], start, end); k != nil && k.text == c[:i+1] {
+				if k := x.first(x.list(kindExact, hs.Sum64()), start, end); k != nil && k.text == c[:i+1] {
 					best = k
 				}
 			}
@@ -958,16 +1055,18 @@ func (x *titleIndex) match(c string, level int, exact bool, start, end int) (int
 	}
 	// a heading that begins with the cited title (the heading runs on)
 	if len(c) >= 3 && len(c) <= maxIndexedPrefix {
-		if k := x.first(x.prefix[titleKey{maphash.String(titleSeed, c), level}], start, end); k != nil && strings.HasPrefix(k.text, c) {
+		if k := x.first(x.list(kindPrefix, maphash.String(titleSeed, c)), start, end); k != nil && strings.HasPrefix(k.text, c) {
 			return k.s, k.e, true
 		}
 	}
 	// both run on: the cited text opens with the heading's first three
 	// words or more (`§ Worktree & Branch Removal Eligibility below`)
 	if !exact {
-		if cw := strings.Fields(c); len(cw) >= 3 {
-			if k := x.first(x.three[titleKey{maphash.String(titleSeed, strings.Join(cw[:3], " ")), level}], start, end); k != nil {
-				return k.s, k.e, true
+		if t, ok := threeWords(c); ok {
+			if k := x.first(x.list(kindThree, maphash.String(titleSeed, t)), start, end); k != nil {
+				if kt, _ := threeWords(k.text); kt == t {
+					return k.s, k.e, true
+				}
 			}
 		}
 	}
@@ -1008,7 +1107,7 @@ const closestHeadingBudget = 1 << 20
 // the cited title, or "" (also when budget, the heading words this file's
 // hints may still read, is spent).
 func closestHeading(d *parser.Document, title string, budget *int) string {
-	hw := wordsOf(d)
+	hw := closestWordsOf(d)
 	if *budget < hw.total {
 		return ""
 	}
@@ -1019,7 +1118,7 @@ func closestHeading(d *parser.Document, title string, budget *int) string {
 	}
 	best, bestScore := "", 0
 	for i := range d.Headings {
-		w := hw.closest[i]
+		w := hw.words[i]
 		n := 0
 		for _, x := range w {
 			if len(x) > 3 && c[x] {
