@@ -629,16 +629,7 @@ func bigramsOf(d *parser.Document) bigrams {
 				prev, k = w, k+1
 			}
 		}
-		slices.SortFunc(out, func(a, b bigramHit) int {
-			if c := cmp.Compare(a.h, b.h); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(a.heading, b.heading); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.at, b.at)
-		})
-		return out
+		return bigrams(sortByHash(out, func(b bigramHit) uint64 { return b.h }))
 	}).(bigrams)
 }
 
@@ -968,13 +959,8 @@ func titleIndexOf(d *parser.Document, key string, cands func(*parser.Document) [
 				x.posts[kindThree] = append(x.posts[kindThree], titlePost{maphash.String(titleSeed, t), ci})
 			}
 		}
-		for _, p := range x.posts {
-			slices.SortFunc(p, func(a, b titlePost) int {
-				if c := cmp.Compare(a.h, b.h); c != 0 {
-					return c
-				}
-				return cmp.Compare(a.cand, b.cand)
-			})
+		for i := range x.posts {
+			x.posts[i] = sortByHash(x.posts[i], func(p titlePost) uint64 { return p.h })
 		}
 		ex := x.posts[kindExact]
 		x.exact = make(map[uint64][2]int32, len(ex))
@@ -988,6 +974,35 @@ func titleIndexOf(d *parser.Document, key string, cands func(*parser.Document) [
 		}
 		return x
 	}).(*titleIndex)
+}
+
+// sortByHash sorts a by key, keeping the order of equal keys (a radix
+// sort: linear, where the lists sorted hold a word boundary of every
+// heading). It returns the sorted slice, which may not be a.
+func sortByHash[T any](a []T, key func(T) uint64) []T {
+	if len(a) < 1<<12 { // a radix pass costs its buckets: small lists compare
+		slices.SortStableFunc(a, func(x, y T) int { return cmp.Compare(key(x), key(y)) })
+		return a
+	}
+	tmp := make([]T, len(a))
+	var count [1 << 16]int
+	for shift := 0; shift < 64; shift += 16 {
+		clear(count[:])
+		for _, v := range a {
+			count[key(v)>>shift&0xFFFF]++
+		}
+		sum := 0
+		for i, c := range count {
+			count[i], sum = sum, sum+c
+		}
+		for _, v := range a {
+			b := key(v) >> shift & 0xFFFF
+			tmp[count[b]] = v
+			count[b]++
+		}
+		a, tmp = tmp, a
+	}
+	return a
 }
 
 // threeWords returns the first three words of t, a normalized text
