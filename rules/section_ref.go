@@ -747,9 +747,9 @@ func refTarget(idx *parser.Index, d *parser.Document, r sectionRef) (*parser.Doc
 	default:
 		bases = []string{dir, skill, root, "."}
 	}
-	for _, b := range bases {
-		if b == "" {
-			continue // no skill, or no plugin root
+	for i, b := range bases {
+		if b == "" || slices.Contains(bases[:i], b) {
+			continue // no skill, or no plugin root, or read already
 		}
 		c := path.Join(b, f)
 		if c == ".." || strings.HasPrefix(c, "../") {
@@ -780,6 +780,9 @@ func refTarget(idx *parser.Index, d *parser.Document, r sectionRef) (*parser.Doc
 // `skills/plan-authoring/SKILL.md`): those under root if any, else all.
 // Lists are made once per root and f.
 func endingIn(idx *parser.Index, root, f string) []*parser.Document {
+	if len(idx.ByBase(path.Base(f))) == 0 {
+		return nil // no file of that name: nothing to list, nothing to keep
+	}
 	return idx.Cached("section-ref/ending\x00"+root+"\x00"+f, func() any {
 		var found []*parser.Document
 		for _, t := range idx.ByBase(path.Base(f)) {
