@@ -220,7 +220,8 @@ func parseRefAt(d *parser.Document, at, signLen int, ln *refLine) (sectionRef, b
 		return r, true
 	}
 	// the sign stands in text: what comes before names the file
-	before := string(src[ls:at])
+	text := srcText(d)
+	before := text[ls:at]
 	trimmed := strings.TrimRight(before, " \t")
 	switch {
 	case strings.HasSuffix(trimmed, "`"):
@@ -257,7 +258,7 @@ func parseRefAt(d *parser.Document, at, signLen int, ln *refLine) (sectionRef, b
 			return r, false
 		}
 	}
-	rest := string(src[at+signLen : le])
+	rest := text[at+signLen : le]
 	if strings.HasPrefix(rest, "§") || (rest != "" && !unicode.IsSpace(rune(rest[0])) && rest[0] != '"') {
 		return r, false // `§2e`, `§§`: numbered or doubled, out of scope
 	}
@@ -266,7 +267,7 @@ func parseRefAt(d *parser.Document, at, signLen int, ln *refLine) (sectionRef, b
 	r.end = le
 	switch {
 	case strings.HasPrefix(rest, "`"):
-		span := codeSpanAt(d, at+signLen+strings.Index(string(src[at+signLen:le]), "`"))
+		span := codeSpanAt(d, at+signLen+bytes.IndexByte(src[at+signLen:le], '`'))
 		if span == nil {
 			return r, false
 		}
@@ -300,6 +301,12 @@ func parseRefAt(d *parser.Document, at, signLen int, ln *refLine) (sectionRef, b
 		return r, false // `a.md › b.md`: an order of files, not a section
 	}
 	return r, true
+}
+
+// srcText is d's source as a string, made once, so that the text around
+// each sign is read without a copy of it.
+func srcText(d *parser.Document) string {
+	return d.Cached("section-ref/src", func() any { return string(d.Src) }).(string)
 }
 
 // titleEnd finds where a run-on title ends in rest, the text after the
@@ -943,6 +950,15 @@ func titleIndexOf(d *parser.Document, key string, cands func(*parser.Document) [
 	}
 	return d.Cached(key, func() any {
 		x := &titleIndex{cands: cands(d)}
+		size := 0
+		for i := range x.cands {
+			size += len(x.cands[i].text)
+		}
+		// sized up front: growing lists of this many entries costs more
+		// than filling them
+		x.posts[kindExact] = make([]titlePost, 0, len(x.cands))
+		x.posts[kindPrefix] = make([]titlePost, 0, len(x.cands)+size/4)
+		x.posts[kindThree] = make([]titlePost, 0, len(x.cands))
 		var hs maphash.Hash
 		for i := range x.cands {
 			k := &x.cands[i]
@@ -1106,13 +1122,20 @@ func headingCore(t string) string {
 
 // boundary reports whether s breaks between words at byte i.
 func boundary(s string, i int) bool {
-	if i >= len(s) {
+	if i <= 0 || i >= len(s) {
 		return true
+	}
+	if a, b := s[i-1], s[i]; a < utf8.RuneSelf && b < utf8.RuneSelf {
+		return !asciiWord(a) || !asciiWord(b) // ASCII, the common case
 	}
 	r, _ := utf8.DecodeRuneInString(s[i:])
 	prev, _ := utf8.DecodeLastRuneInString(s[:i])
 	word := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 	return !word(r) || !word(prev)
+}
+
+func asciiWord(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 // closestHeadingBudget bounds, per checked file, the heading words read
