@@ -504,7 +504,7 @@ func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef, budget *int) {
 			if n > 0 {
 				return // the run-on text held another §, not a nested title
 			}
-			if r.file == "" && otherFileRe.MatchString(title) {
+			if r.file == "" && mayCiteOtherFile(title) && otherFileRe.MatchString(title) {
 				return // `see § X in the body of …`: a section of another file
 			}
 			name := target.Path
@@ -532,6 +532,12 @@ func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef, budget *int) {
 		start, end = s, e
 		title, more = nextTitle(more)
 	}
+}
+
+// mayCiteOtherFile is otherFileRe's cheap first test: it matches only
+// after `in ` or `of `.
+func mayCiteOtherFile(title string) bool {
+	return strings.Contains(title, "in ") || strings.Contains(title, "of ")
 }
 
 // nearHeading returns the one heading within [start,end) that holds the
@@ -1138,9 +1144,10 @@ func asciiWord(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
-// closestHeadingBudget bounds, per checked file, the heading words read
-// for "the closest heading is" hints: a file of many broken references to
-// a file of many headings gets the hint for the first ones only, so the
+// closestHeadingBudget bounds, per checked file, the words read for "the
+// closest heading is" hints (each hint reads every heading word of the
+// cited file and the words cited): a file of many broken references to a
+// file of many headings gets the hint for the first ones only, so the
 // check stays linear.
 const closestHeadingBudget = 1 << 20
 
@@ -1148,11 +1155,15 @@ const closestHeadingBudget = 1 << 20
 // the cited title, or "" (also when budget, the heading words this file's
 // hints may still read, is spent).
 func closestHeading(d *parser.Document, title string, budget *int) string {
-	hw := closestWordsOf(d)
-	if *budget < hw.total {
+	if len(d.Headings) == 0 {
 		return ""
 	}
-	*budget -= hw.total
+	hw := closestWordsOf(d)
+	cost := hw.total + strings.Count(title, " ") + 1 // the heading words and the cited ones
+	if *budget < cost {
+		return ""
+	}
+	*budget -= cost
 	c := map[string]bool{}
 	for _, w := range strings.Fields(norm(title)) {
 		c[trimPunct(w)] = true
