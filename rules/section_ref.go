@@ -68,6 +68,7 @@ func findSectionRefs(d *parser.Document) []sectionRef {
 	var ln refLine
 	var lastSpan *parser.Span
 	signs := signFinder{src: src}
+	text := ""
 	// Most files hold no sign at all: look for the signs, not at lines.
 	for off := d.BodyStart; off < len(src); {
 		at := signs.from(off)
@@ -83,6 +84,9 @@ func findSectionRefs(d *parser.Document) []sectionRef {
 		if inFenceOrBlock(d, ln.ls) {
 			continue
 		}
+		if text == "" {
+			text = srcText(d)
+		}
 		if span := codeSpanAt(d, at); span != nil {
 			// a code span holds one reference, read at its first sign
 			if span == lastSpan {
@@ -90,7 +94,7 @@ func findSectionRefs(d *parser.Document) []sectionRef {
 			}
 			lastSpan = span
 		}
-		if r, ok := parseRefAt(d, at, signLen, &ln); ok {
+		if r, ok := parseRefAt(d, text, at, signLen, &ln); ok {
 			out = append(out, r)
 		}
 	}
@@ -187,8 +191,9 @@ func codeSpanAt(d *parser.Document, off int) *parser.Span {
 }
 
 // parseRefAt reads the reference whose sign (§ or ›) is at offset at, on
-// line ln, within refWindow bytes either side of the sign.
-func parseRefAt(d *parser.Document, at, signLen int, ln *refLine) (sectionRef, bool) {
+// line ln, within refWindow bytes either side of the sign; text is d.Src
+// as a string (srcText).
+func parseRefAt(d *parser.Document, text string, at, signLen int, ln *refLine) (sectionRef, bool) {
 	ls := runeStart(d.Src, max(ln.ls, at-refWindow), at)
 	le := ln.le
 	if le > at+signLen+refWindow {
@@ -220,7 +225,6 @@ func parseRefAt(d *parser.Document, at, signLen int, ln *refLine) (sectionRef, b
 		return r, true
 	}
 	// the sign stands in text: what comes before names the file
-	text := srcText(d)
 	before := text[ls:at]
 	trimmed := strings.TrimRight(before, " \t")
 	switch {
@@ -353,7 +357,7 @@ func isSameFileWord(w string) bool {
 
 func looksLikePath(w string) bool {
 	w = strings.Trim(w, "`'\"")
-	return strings.HasSuffix(strings.ToLower(w), ".md") || (strings.Contains(w, "/") && !strings.Contains(w, "://"))
+	return len(w) >= 3 && strings.EqualFold(w[len(w)-3:], ".md") || (strings.Contains(w, "/") && !strings.Contains(w, "://"))
 }
 
 // setFile reads the text before the sign: a path, a skill name, or nothing.
