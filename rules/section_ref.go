@@ -2,11 +2,14 @@ package rules
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"hash/maphash"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -65,6 +68,7 @@ func findSectionRefs(d *parser.Document) []sectionRef {
 	var ln refLine
 	var lastSpan *parser.Span
 	signs := signFinder{src: src}
+	text := ""
 	// Most files hold no sign at all: look for the signs, not at lines.
 	for off := d.BodyStart; off < len(src); {
 		at := signs.from(off)
@@ -80,6 +84,9 @@ func findSectionRefs(d *parser.Document) []sectionRef {
 		if inFenceOrBlock(d, ln.ls) {
 			continue
 		}
+		if text == "" {
+			text = srcText(d)
+		}
 		if span := codeSpanAt(d, at); span != nil {
 			// a code span holds one reference, read at its first sign
 			if span == lastSpan {
@@ -87,7 +94,7 @@ func findSectionRefs(d *parser.Document) []sectionRef {
 			}
 			lastSpan = span
 		}
-		if r, ok := parseRefAt(d, at, signLen, &ln); ok {
+		if r, ok := parseRefAt(d, text, at, signLen, &ln); ok {
 			out = append(out, r)
 		}
 	}
@@ -184,8 +191,9 @@ func codeSpanAt(d *parser.Document, off int) *parser.Span {
 }
 
 // parseRefAt reads the reference whose sign (§ or ›) is at offset at, on
-// line ln, within refWindow bytes either side of the sign.
-func parseRefAt(d *parser.Document, at, signLen int, ln *refLine) (sectionRef, bool) {
+// line ln, within refWindow bytes either side of the sign; text is d.Src
+// as a string (srcText).
+func parseRefAt(d *parser.Document, text string, at, signLen int, ln *refLine) (sectionRef, bool) {
 	ls := runeStart(d.Src, max(ln.ls, at-refWindow), at)
 	le := ln.le
 	if le > at+signLen+refWindow {
@@ -217,7 +225,7 @@ func parseRefAt(d *parser.Document, at, signLen int, ln *refLine) (sectionRef, b
 		return r, true
 	}
 	// the sign stands in text: what comes before names the file
-	before := string(src[ls:at])
+	before := text[ls:at]
 	trimmed := strings.TrimRight(before, " \t")
 	switch {
 	case strings.HasSuffix(trimmed, "`"):
@@ -254,7 +262,7 @@ func parseRefAt(d *parser.Document, at, signLen int, ln *refLine) (sectionRef, b
 			return r, false
 		}
 	}
-	rest := string(src[at+signLen : le])
+	rest := text[at+signLen : le]
 	if strings.HasPrefix(rest, "§") || (rest != "" && !unicode.IsSpace(rune(rest[0])) && rest[0] != '"') {
 		return r, false // `§2e`, `§§`: numbered or doubled, out of scope
 	}
@@ -263,7 +271,7 @@ func parseRefAt(d *parser.Document, at, signLen int, ln *refLine) (sectionRef, b
 	r.end = le
 	switch {
 	case strings.HasPrefix(rest, "`"):
-		span := codeSpanAt(d, at+signLen+strings.Index(string(src[at+signLen:le]), "`"))
+		span := codeSpanAt(d, at+signLen+bytes.IndexByte(src[at+signLen:le], '`'))
 		if span == nil {
 			return r, false
 		}
@@ -297,6 +305,12 @@ func parseRefAt(d *parser.Document, at, signLen int, ln *refLine) (sectionRef, b
 		return r, false // `a.md › b.md`: an order of files, not a section
 	}
 	return r, true
+}
+
+// srcText is d's source as a string, made once, so that the text around
+// each sign is read without a copy of it.
+func srcText(d *parser.Document) string {
+	return d.Cached("section-ref/src", func() any { return string(d.Src) }).(string)
 }
 
 // titleEnd finds where a run-on title ends in rest, the text after the
@@ -343,7 +357,7 @@ func isSameFileWord(w string) bool {
 
 func looksLikePath(w string) bool {
 	w = strings.Trim(w, "`'\"")
-	return strings.HasSuffix(strings.ToLower(w), ".md") || (strings.Contains(w, "/") && !strings.Contains(w, "://"))
+	return len(w) >= 3 && strings.EqualFold(w[len(w)-3:], ".md") || (strings.Contains(w, "/") && !strings.Contains(w, "://"))
 }
 
 // setFile reads the text before the sign: a path, a skill name, or nothing.
@@ -494,7 +508,7 @@ func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef, budget *int) {
 			if n > 0 {
 				return // the run-on text held another §, not a nested title
 			}
-			if r.file == "" && otherFileRe.MatchString(title) {
+			if r.file == "" && mayCiteOtherFile(title) && otherFileRe.MatchString(title) {
 				return // `see § X in the body of …`: a section of another file
 			}
 			name := target.Path
@@ -524,6 +538,12 @@ func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef, budget *int) {
 	}
 }
 
+// mayCiteOtherFile is otherFileRe's cheap first test: it matches only
+// after `in ` or `of `.
+func mayCiteOtherFile(title string) bool {
+	return strings.Contains(title, "in ") || strings.Contains(title, "of ")
+}
+
 // nearHeading returns the one heading within [start,end) that holds the
 // cited title's first two words or more in a row, and how many words it
 // holds, or "".
@@ -532,19 +552,24 @@ func nearHeading(d *parser.Document, title string, start, end int) (string, int)
 	if len(cw) < 2 {
 		return "", 0
 	}
-	hw := wordsOf(d)
-	hits := hw.bigrams[[2]string{trimPunct(cw[0]), trimPunct(cw[1])}]
+	hits := bigramsOf(d).list(pairHash(trimPunct(cw[0]), trimPunct(cw[1])))
 	j := sort.Search(len(hits), func(j int) bool { return d.Headings[hits[j].heading].Start >= start })
 	if j >= len(hits) || d.Headings[hits[j].heading].Start >= end {
 		return "", 0
 	}
-	if j+1 < len(hits) && d.Headings[hits[j+1].heading].Start < end {
+	hi := hits[j].heading
+	k := j + sort.Search(len(hits)-j, func(k int) bool { return hits[j+k].heading > hi })
+	if k < len(hits) && d.Headings[hits[k].heading].Start < end {
 		return "", 0 // two headings hold them: no telling which
 	}
-	h, words := &d.Headings[hits[j].heading], hw.near[hits[j].heading]
+	h := &d.Headings[hi]
+	words := d.Cached("section-ref/near-words/"+strconv.Itoa(int(hi)), func() any { return nearWords(h) }).([]string)
 	best := 0
-	for _, i := range hits[j].at {
-		best = max(best, runFrom(words, cw, int(i)))
+	for _, p := range hits[j:min(k, j+maxBigramPlaces)] {
+		best = max(best, runFrom(words, cw, int(p.at)))
+	}
+	if best < 2 {
+		return "", 0 // another pair of the same hash
 	}
 	return headingLabel(h), best
 }
@@ -566,52 +591,88 @@ func runFrom(hw, cw []string, i int) int {
 	return n
 }
 
-// headingWords are the words of a document's headings, computed once.
-type headingWords struct {
-	near    [][]string // numbering dropped
-	closest [][]string
-	total   int // words in closest
-	// bigrams lists, for two words in a row, the headings (level 2 and
-	// deeper, in order) that hold them and where (the first few places)
-	bigrams map[[2]string][]bigramHit
+// nearWords are a heading's words as nearHeading reads them: folded,
+// numbering dropped (made once per heading: a huge heading many
+// references cite is read once).
+func nearWords(h *parser.Heading) []string {
+	return strings.Fields(norm(headingNumberRe.ReplaceAllString(h.Text, "")))
 }
+
+// bigrams lists, for two words in a row, the headings (level 2 and deeper)
+// that hold them and where: one array sorted by the pair's hash, then by
+// heading and place, so a pair's hits are one run of it.
+type bigrams []bigramHit
 
 type bigramHit struct {
-	heading int
-	at      []int32
+	h       uint64
+	heading int32
+	at      int32
 }
 
-// maxBigramPlaces bounds the places of one word pair kept per heading: a
+// maxBigramPlaces bounds the places of one word pair read per heading: a
 // heading repeating a pair more often is pathological, and the longest run
 // is looked for among the first places only.
 const maxBigramPlaces = 16
 
-func wordsOf(d *parser.Document) *headingWords {
-	return d.Cached("section-ref/heading-words", func() any {
-		hw := &headingWords{bigrams: map[[2]string][]bigramHit{}}
-		for i, h := range d.Headings {
-			near := strings.Fields(norm(headingNumberRe.ReplaceAllString(h.Text, "")))
-			closest := strings.Fields(norm(h.Text))
-			hw.near = append(hw.near, near)
-			hw.closest = append(hw.closest, closest)
-			hw.total += len(closest)
+func pairHash(a, b string) uint64 {
+	var hs maphash.Hash
+	hs.SetSeed(titleSeed)
+	hs.WriteString(a)
+	hs.WriteByte(0)
+	hs.WriteString(b)
+	return hs.Sum64()
+}
+
+func bigramsOf(d *parser.Document) bigrams {
+	return d.Cached("section-ref/bigrams", func() any {
+		var out bigrams
+		for i := range d.Headings {
+			h := &d.Headings[i]
 			if h.Level == 1 {
 				continue // a title names the file, not a section of it
 			}
-			for k := 0; k+1 < len(near); k++ {
-				key := [2]string{near[k], near[k+1]}
-				hits := hw.bigrams[key]
-				if n := len(hits); n == 0 || hits[n-1].heading != i {
-					hits = append(hits, bigramHit{heading: i})
+			t := norm(headingNumberRe.ReplaceAllString(h.Text, ""))
+			prev, k := "", int32(0)
+			for t != "" {
+				w := t
+				if j := strings.IndexByte(t, ' '); j >= 0 {
+					w, t = t[:j], t[j+1:]
+				} else {
+					t = ""
 				}
-				if last := &hits[len(hits)-1]; len(last.at) < maxBigramPlaces {
-					last.at = append(last.at, int32(k))
+				if k > 0 {
+					out = append(out, bigramHit{pairHash(prev, w), int32(i), k - 1})
 				}
-				hw.bigrams[key] = hits
+				prev, k = w, k+1
 			}
 		}
-		return hw
-	}).(*headingWords)
+		return bigrams(sortByHash(out, func(b bigramHit) uint64 { return b.h }))
+	}).(bigrams)
+}
+
+// list returns the hits of the pair of hash h.
+func (b bigrams) list(h uint64) []bigramHit {
+	i := sort.Search(len(b), func(i int) bool { return b[i].h >= h })
+	j := i + sort.Search(len(b)-i, func(j int) bool { return b[i+j].h > h })
+	return b[i:j]
+}
+
+// closestWords are the words of a document's headings as closestHeading
+// reads them, and how many there are, computed once.
+type closestWords struct {
+	words [][]string
+	total int
+}
+
+func closestWordsOf(d *parser.Document) *closestWords {
+	return d.Cached("section-ref/closest-words", func() any {
+		cw := &closestWords{words: make([][]string, len(d.Headings))}
+		for i := range d.Headings {
+			cw.words[i] = strings.Fields(norm(d.Headings[i].Text))
+			cw.total += len(cw.words[i])
+		}
+		return cw
+	}).(*closestWords)
 }
 
 // commandName reads `/name` (or `/plugin:name`), a slash command, not a
@@ -703,9 +764,9 @@ func refTarget(idx *parser.Index, d *parser.Document, r sectionRef) (*parser.Doc
 	default:
 		bases = []string{dir, skill, root, "."}
 	}
-	for _, b := range bases {
-		if b == "" {
-			continue // no skill, or no plugin root
+	for i, b := range bases {
+		if b == "" || slices.Contains(bases[:i], b) {
+			continue // no skill, or no plugin root, or read already
 		}
 		c := path.Join(b, f)
 		if c == ".." || strings.HasPrefix(c, "../") {
@@ -736,6 +797,9 @@ func refTarget(idx *parser.Index, d *parser.Document, r sectionRef) (*parser.Doc
 // `skills/plan-authoring/SKILL.md`): those under root if any, else all.
 // Lists are made once per root and f.
 func endingIn(idx *parser.Index, root, f string) []*parser.Document {
+	if len(idx.ByBase(path.Base(f))) == 0 {
+		return nil // no file of that name: nothing to list, nothing to keep
+	}
 	return idx.Cached("section-ref/ending\x00"+root+"\x00"+f, func() any {
 		var found []*parser.Document
 		for _, t := range idx.ByBase(path.Base(f)) {
@@ -788,7 +852,6 @@ type titleCand struct {
 	level int // heading level; 0 for bold labels
 	s, e  int // the section it opens
 	text  string
-	words []string
 }
 
 // titleCands lists a document's citable titles once: each heading (with
@@ -822,9 +885,6 @@ func buildTitleCands(d *parser.Document) []titleCand {
 			add(headingCore(t[j+2:]))
 		}
 	}
-	for i := range cands {
-		cands[i].words = strings.Fields(cands[i].text)
-	}
 	return cands
 }
 
@@ -838,9 +898,6 @@ func buildLabelCands(d *parser.Document) []titleCand {
 		}
 		return true
 	})
-	for i := range cands {
-		cands[i].words = strings.Fields(cands[i].text)
-	}
 	return cands
 }
 
@@ -853,31 +910,41 @@ func findTitle(d *parser.Document, title string, level int, exact bool, start, e
 	}
 	// headings answer most references; bold labels are read only when
 	// they do not
-	if s, e, ok := titleIndexOf(d, "section-ref/title-index", titleCands).match(c, level, exact, start, end); ok {
+	if s, e, ok := titleIndexOf(d, "section-ref/title-index", titleCands, level).match(c, exact, start, end); ok {
 		return s, e, true
 	}
 	if level > 0 {
 		return 0, 0, false
 	}
-	return titleIndexOf(d, "section-ref/label-index", labelCands).match(c, 0, exact, start, end)
+	return titleIndexOf(d, "section-ref/label-index", labelCands, 0).match(c, exact, start, end)
 }
 
 // titleIndex finds the candidates a cited title matches by hashing, in
 // time proportional to the title rather than to the number of headings:
 // every candidate under its text, each of its texts' word-boundary
-// prefixes and its first three words, once for any level and once for its
-// own.
+// prefixes and its first three words. An index holds the candidates of
+// one level (0: all); each list is in document order.
+//
+// The lists are runs of one array sorted by hash, so building an index
+// allocates a few arrays rather than a list per key; the whole texts,
+// looked up at every word boundary of a run-on citation, are also in a map
+// from hash to run.
 type titleIndex struct {
-	cands  []titleCand
-	exact  map[titleKey][]int32 // the whole text
-	prefix map[titleKey][]int32 // a prefix at a word boundary, 3 bytes or more
-	three  map[titleKey][]int32 // the first three words
+	cands []titleCand
+	posts [3][]titlePost      // by kind: the whole text, a prefix, three words
+	exact map[uint64][2]int32 // hash of a whole text: its run in posts[kindExact]
 }
 
-type titleKey struct {
-	h     uint64
-	level int
+type titlePost struct {
+	h    uint64
+	cand int32
 }
+
+const (
+	kindExact  = iota // the whole text
+	kindPrefix        // a prefix at a word boundary, 3 bytes or more
+	kindThree         // the first three words
+)
 
 var titleSeed = maphash.MakeSeed()
 
@@ -885,57 +952,131 @@ var titleSeed = maphash.MakeSeed()
 // within refWindow bytes of its sign, so a longer prefix never matches.
 const maxIndexedPrefix = 4 * refWindow
 
-func titleIndexOf(d *parser.Document, key string, cands func(*parser.Document) []titleCand) *titleIndex {
+// titleIndexOf returns the index of d's candidates of the level (0: all),
+// made once.
+func titleIndexOf(d *parser.Document, key string, cands func(*parser.Document) []titleCand, level int) *titleIndex {
+	if level > 0 {
+		key += "/" + strconv.Itoa(level)
+	}
 	return d.Cached(key, func() any {
-		cs := cands(d)
-		// sized for the candidates up front: growing maps of this many
-		// keys cost more than filling them
-		x := &titleIndex{cands: cs, exact: make(map[titleKey][]int32, 2*len(cs)), prefix: make(map[titleKey][]int32, 2*len(cs)), three: make(map[titleKey][]int32, len(cs))}
-		add := func(m map[titleKey][]int32, h uint64, k *titleCand, i int) {
-			for _, lv := range []int{0, k.level} {
-				l := m[titleKey{h, lv}]
-				if n := len(l); n == 0 || l[n-1] != int32(i) {
-					m[titleKey{h, lv}] = append(l, int32(i))
-				}
-				if k.level == 0 {
-					break
-				}
-			}
+		x := &titleIndex{cands: cands(d)}
+		size := 0
+		for i := range x.cands {
+			size += len(x.cands[i].text)
 		}
+		// sized up front: growing lists of this many entries costs more
+		// than filling them
+		x.posts[kindExact] = make([]titlePost, 0, len(x.cands))
+		x.posts[kindPrefix] = make([]titlePost, 0, len(x.cands)+size/4)
+		x.posts[kindThree] = make([]titlePost, 0, len(x.cands))
 		var hs maphash.Hash
 		for i := range x.cands {
 			k := &x.cands[i]
-			add(x.exact, maphash.String(titleSeed, k.text), k, i)
+			if level > 0 && k.level != level {
+				continue
+			}
+			ci := int32(i)
+			x.posts[kindExact] = append(x.posts[kindExact], titlePost{maphash.String(titleSeed, k.text), ci})
 			hs.SetSeed(titleSeed)
 			for j := 0; j < len(k.text) && j < maxIndexedPrefix; j++ {
 				hs.WriteByte(k.text[j])
 				if j+1 >= 3 && boundary(k.text, j+1) {
-					add(x.prefix, hs.Sum64(), k, i)
+					x.posts[kindPrefix] = append(x.posts[kindPrefix], titlePost{hs.Sum64(), ci})
 				}
 			}
-			if len(k.words) >= 3 {
-				add(x.three, maphash.String(titleSeed, strings.Join(k.words[:3], " ")), k, i)
+			if t, ok := threeWords(k.text); ok {
+				x.posts[kindThree] = append(x.posts[kindThree], titlePost{maphash.String(titleSeed, t), ci})
 			}
+		}
+		for i := range x.posts {
+			x.posts[i] = sortByHash(x.posts[i], func(p titlePost) uint64 { return p.h })
+		}
+		ex := x.posts[kindExact]
+		x.exact = make(map[uint64][2]int32, len(ex))
+		for i := 0; i < len(ex); {
+			j := i + 1
+			for j < len(ex) && ex[j].h == ex[i].h {
+				j++
+			}
+			x.exact[ex[i].h] = [2]int32{int32(i), int32(j)}
+			i = j
 		}
 		return x
 	}).(*titleIndex)
 }
 
+// sortByHash sorts a by key, keeping the order of equal keys (a radix
+// sort: linear, where the lists sorted hold a word boundary of every
+// heading). It returns the sorted slice, which may not be a.
+func sortByHash[T any](a []T, key func(T) uint64) []T {
+	if len(a) < 1<<12 { // a radix pass costs its buckets: small lists compare
+		slices.SortStableFunc(a, func(x, y T) int { return cmp.Compare(key(x), key(y)) })
+		return a
+	}
+	tmp := make([]T, len(a))
+	var count [1 << 16]int
+	for shift := 0; shift < 64; shift += 16 {
+		clear(count[:])
+		for _, v := range a {
+			count[key(v)>>shift&0xFFFF]++
+		}
+		sum := 0
+		for i, c := range count {
+			count[i], sum = sum, sum+c
+		}
+		for _, v := range a {
+			b := key(v) >> shift & 0xFFFF
+			tmp[count[b]] = v
+			count[b]++
+		}
+		a, tmp = tmp, a
+	}
+	return a
+}
+
+// threeWords returns the first three words of t, a normalized text
+// (words between single spaces), if it has three.
+func threeWords(t string) (string, bool) {
+	n := 0
+	for i := 0; i < len(t); i++ {
+		if t[i] == ' ' {
+			if n++; n == 3 {
+				return t[:i], true
+			}
+		}
+	}
+	return t, n == 2
+}
+
+// list returns the candidates of kind filed under h.
+func (x *titleIndex) list(kind int, h uint64) []titlePost {
+	if kind == kindExact {
+		r, ok := x.exact[h]
+		if !ok {
+			return nil
+		}
+		return x.posts[kindExact][r[0]:r[1]]
+	}
+	p := x.posts[kind]
+	i := sort.Search(len(p), func(i int) bool { return p[i].h >= h })
+	j := i + sort.Search(len(p)-i, func(j int) bool { return p[i+j].h > h })
+	return p[i:j]
+}
+
 // first returns the first candidate of list within [start,end) (the list
 // is in document order).
-func (x *titleIndex) first(list []int32, start, end int) *titleCand {
-	j := sort.Search(len(list), func(j int) bool { return x.cands[list[j]].at >= start })
-	if j < len(list) && x.cands[list[j]].at < end {
-		return &x.cands[list[j]]
+func (x *titleIndex) first(list []titlePost, start, end int) *titleCand {
+	j := sort.Search(len(list), func(j int) bool { return x.cands[list[j].cand].at >= start })
+	if j < len(list) && x.cands[list[j].cand].at < end {
+		return &x.cands[list[j].cand]
 	}
 	return nil
 }
 
-// match applies the matching order to the candidates within [start,end)
-// and of the level (0: any).
-func (x *titleIndex) match(c string, level int, exact bool, start, end int) (int, int, bool) {
+// match applies the matching order to the candidates within [start,end).
+func (x *titleIndex) match(c string, exact bool, start, end int) (int, int, bool) {
 	// exact first
-	if k := x.first(x.exact[titleKey{maphash.String(titleSeed, c), level}], start, end); k != nil && k.text == c {
+	if k := x.first(x.list(kindExact, maphash.String(titleSeed, c)), start, end); k != nil && k.text == c {
 		return k.s, k.e, true
 	}
 	// a heading whose whole title begins the cited text (it runs on): the
@@ -947,7 +1088,7 @@ func (x *titleIndex) match(c string, level int, exact bool, start, end int) (int
 		for i := 0; i < len(c) && i < maxIndexedPrefix; i++ {
 			hs.WriteByte(c[i])
 			if i+1 >= 2 && boundary(c, i+1) {
-				if k := x.first(x.exact[titleKey{hs.Sum64(), level}], start, end); k != nil && k.text == c[:i+1] {
+				if k := x.first(x.list(kindExact, hs.Sum64()), start, end); k != nil && k.text == c[:i+1] {
 					best = k
 				}
 			}
@@ -958,16 +1099,18 @@ func (x *titleIndex) match(c string, level int, exact bool, start, end int) (int
 	}
 	// a heading that begins with the cited title (the heading runs on)
 	if len(c) >= 3 && len(c) <= maxIndexedPrefix {
-		if k := x.first(x.prefix[titleKey{maphash.String(titleSeed, c), level}], start, end); k != nil && strings.HasPrefix(k.text, c) {
+		if k := x.first(x.list(kindPrefix, maphash.String(titleSeed, c)), start, end); k != nil && strings.HasPrefix(k.text, c) {
 			return k.s, k.e, true
 		}
 	}
 	// both run on: the cited text opens with the heading's first three
 	// words or more (`§ Worktree & Branch Removal Eligibility below`)
 	if !exact {
-		if cw := strings.Fields(c); len(cw) >= 3 {
-			if k := x.first(x.three[titleKey{maphash.String(titleSeed, strings.Join(cw[:3], " ")), level}], start, end); k != nil {
-				return k.s, k.e, true
+		if t, ok := threeWords(c); ok {
+			if k := x.first(x.list(kindThree, maphash.String(titleSeed, t)), start, end); k != nil {
+				if kt, _ := threeWords(k.text); kt == t {
+					return k.s, k.e, true
+				}
 			}
 		}
 	}
@@ -989,8 +1132,11 @@ func headingCore(t string) string {
 
 // boundary reports whether s breaks between words at byte i.
 func boundary(s string, i int) bool {
-	if i >= len(s) {
+	if i <= 0 || i >= len(s) {
 		return true
+	}
+	if a, b := s[i-1], s[i]; a < utf8.RuneSelf && b < utf8.RuneSelf {
+		return !asciiWord(a) || !asciiWord(b) // ASCII, the common case
 	}
 	r, _ := utf8.DecodeRuneInString(s[i:])
 	prev, _ := utf8.DecodeLastRuneInString(s[:i])
@@ -998,9 +1144,14 @@ func boundary(s string, i int) bool {
 	return !word(r) || !word(prev)
 }
 
-// closestHeadingBudget bounds, per checked file, the heading words read
-// for "the closest heading is" hints: a file of many broken references to
-// a file of many headings gets the hint for the first ones only, so the
+func asciiWord(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// closestHeadingBudget bounds, per checked file, the words read for "the
+// closest heading is" hints (each hint reads every heading word of the
+// cited file and the words cited): a file of many broken references to a
+// file of many headings gets the hint for the first ones only, so the
 // check stays linear.
 const closestHeadingBudget = 1 << 20
 
@@ -1008,18 +1159,22 @@ const closestHeadingBudget = 1 << 20
 // the cited title, or "" (also when budget, the heading words this file's
 // hints may still read, is spent).
 func closestHeading(d *parser.Document, title string, budget *int) string {
-	hw := wordsOf(d)
-	if *budget < hw.total {
+	if len(d.Headings) == 0 {
 		return ""
 	}
-	*budget -= hw.total
+	hw := closestWordsOf(d)
+	cost := hw.total + strings.Count(title, " ") + 1 // the heading words and the cited ones
+	if *budget < cost {
+		return ""
+	}
+	*budget -= cost
 	c := map[string]bool{}
 	for _, w := range strings.Fields(norm(title)) {
 		c[trimPunct(w)] = true
 	}
 	best, bestScore := "", 0
 	for i := range d.Headings {
-		w := hw.closest[i]
+		w := hw.words[i]
 		n := 0
 		for _, x := range w {
 			if len(x) > 3 && c[x] {
