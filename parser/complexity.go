@@ -23,8 +23,8 @@ import (
 // inline marks, weighed by what each costs (markWeight), and parses only
 // the part within the bound (maxMarkup); the rest is reported and not
 // checked. Real files stay inside it: the largest markdown in the public
-// plugins we read (a 1 MiB saved manual) counts 116,000, four whole corpora
-// concatenated to 4 MiB 188,000.
+// plugins we read (a 1 MiB saved manual) counts 120,000, four whole corpora
+// concatenated to 4 MiB 214,000.
 
 const (
 	// maxNesting bounds the containers (list items, block quotes) open at
@@ -68,9 +68,10 @@ const (
 // every link (goldmark's link nodes, then each link resolved and perhaps
 // reported: about 2 µs); htmlWeight for `<`, whose raw-HTML and HTML-block
 // expressions cost goldmark about 5 µs each (a line of `<a name="x"></a>`
-// costs it 10 µs); 0 for the rest. Real files hold few of either: four
-// plugins concatenated into 4 MiB have 2,590 `]` and 1,650 `<`, a 1 MiB
-// saved manual 1,928 and 7,754.
+// costs it 10 µs); 0 for the rest. A `§` (two bytes) weighs refWeight.
+// Real files hold few of these: four plugins concatenated into 4 MiB have
+// 2,590 `]`, 1,650 `<` and 947 `§`, a 1 MiB saved manual 1,928, 7,754 and
+// none.
 var markWeight = func() (t [256]int) {
 	for _, c := range []byte("*_[!`&\\|") {
 		t[c] = 1
@@ -80,11 +81,18 @@ var markWeight = func() (t [256]int) {
 	return t
 }()
 
-// linkWeight and htmlWeight are the weights of `]` and `<` in the markup
-// bound.
+// linkWeight, htmlWeight and refWeight are the weights of `]`, `<` and
+// `§` (a section reference: its title is matched against the cited file's
+// headings, about 3 µs) in the markup bound.
 const (
 	linkWeight = 4
 	htmlWeight = 8
+	refWeight  = 8
+	// headingWeight is added for a line that starts with `#`: a heading
+	// costs its node, its section and its entries in the title index of
+	// every file that cites it (about 2 µs). The four plugins in 4 MiB
+	// hold 4,429 such lines.
+	headingWeight = 4
 )
 
 // complexity kinds, in the order findings about them are reported
@@ -149,7 +157,11 @@ func guard(body []byte) ([]byte, int, []Problem) {
 			next = le + 1
 		}
 		// every list item open reads the line's indentation again
-		extra := len(g.list) * indentOf(body[ls:le]) / indentPerMark
+		indent := indentOf(body[ls:le])
+		extra := len(g.list) * indent / indentPerMark
+		if indent <= 3 && ls+indent < le && body[ls+indent] == '#' {
+			extra += headingWeight
+		}
 		if cut, ok := countMarkup(body, ls, le, extra, &markup); !ok {
 			limit = cut
 			g.note(tooMuchMarkup, cut, min(cut+1, len(body)), markup)
@@ -196,8 +208,11 @@ func countMarkup(body []byte, ls, le, extra int, markup *int) (int, bool) {
 	*markup += 1 + extra
 	if *markup+htmlWeight*(le-ls) <= maxMarkup {
 		// fewer bytes than the bound leaves: no need to stop in this line
-		for _, c := range body[ls:le] {
+		for i, c := range body[ls:le] {
 			*markup += markWeight[c]
+			if c == 0xa7 && i > 0 && body[ls+i-1] == 0xc2 {
+				*markup += refWeight
+			}
 		}
 		return 0, true
 	}
@@ -205,7 +220,11 @@ func countMarkup(body []byte, ls, le, extra int, markup *int) (int, bool) {
 		return ls, false
 	}
 	for i := ls; i < le; i++ {
-		if *markup += markWeight[body[i]]; *markup > maxMarkup {
+		*markup += markWeight[body[i]]
+		if body[i] == 0xa7 && i > ls && body[i-1] == 0xc2 {
+			*markup += refWeight
+		}
+		if *markup > maxMarkup {
 			if i-ls > cutSearch {
 				return i, false
 			}

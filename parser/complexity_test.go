@@ -162,8 +162,9 @@ func TestGuardNestingInALongLine(t *testing.T) {
 	}
 }
 
-// Marks weigh what they cost: `]` ends a link, `<` starts HTML, and every
-// list item open around a line reads its indentation again. Each of these
+// Marks weigh what they cost: `]` ends a link, `<` starts HTML, `§` starts
+// a section reference, `#` a heading, and every list item open around a
+// line reads its indentation again. Each of these
 // files holds fewer than maxMarkup lines and marks counted one each, and is
 // cut all the same.
 func TestGuardMarkupWeights(t *testing.T) {
@@ -176,6 +177,8 @@ func TestGuardMarkupWeights(t *testing.T) {
 		"links": strings.Repeat("[a](b.md)\n", 60_000),
 		"html":  strings.Repeat(`<a name="x"></a>`+"\n", 20_000),
 		"stair": stair.String(),
+		"heads": strings.Repeat("## H\n", 60_000),
+		"refs":  strings.Repeat("see § a\n", 30_000),
 	} {
 		if d := Parse("a.md", KindOther, []byte(src)); d.Unparsed == 0 {
 			t.Errorf("%s: parsed whole", name)

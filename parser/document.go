@@ -52,6 +52,16 @@ type Document struct {
 	cache       onceCache
 }
 
+// ParsedEnd is where the parsed part of the file ends: Unparsed when the
+// file holds more markup than is parsed, else its end. Rules that read the
+// text itself stop there.
+func (d *Document) ParsedEnd() int {
+	if d.Unparsed > 0 {
+		return d.Unparsed
+	}
+	return len(d.Src)
+}
+
 // Cached returns the value stored under key for this document, computing
 // it once with fn. Rules keep derived views of a file here (its citable
 // titles, say); they go away with the document.

@@ -185,7 +185,7 @@ func anchorRegions(p *Pass, ct *config.Contract, d *parser.Document, name string
 func markerNames(d *parser.Document, pattern string) []string {
 	var out []string
 	seen := map[string]bool{}
-	forLines(d.Src, d.BodyStart, len(d.Src), func(ls, le int) bool {
+	forLines(d.Src, d.BodyStart, d.ParsedEnd(), func(ls, le int) bool {
 		txt, ok := markerText(d.Src[ls:le])
 		if !ok {
 			return true

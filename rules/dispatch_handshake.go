@@ -302,7 +302,7 @@ func dispatchSites(d *parser.Document, targets map[string]*parser.Document, name
 			}
 		}
 	}
-	src := d.Src
+	src := d.Src[:d.ParsedEnd()] // nothing past the markup bound is checked
 	forLinesWith(src, d.BodyStart, dispatchNeedles, func(ls, le int) bool {
 		raw := src[ls:le]
 		hasType := bytes.Contains(raw, []byte("subagent_type"))

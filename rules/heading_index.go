@@ -38,7 +38,7 @@ func checkHeadingIndex(p *Pass) {
 
 func headingIndexIn(p *Pass, ct *config.Contract, d *parser.Document) {
 	hi := ct.HeadingIndex
-	src := d.Src
+	src := d.Src[:d.ParsedEnd()] // nothing past the markup bound is checked
 	// the target named by the contract, or cited anywhere in the file,
 	// is the same for every line: found once
 	var fileTarget *parser.Document

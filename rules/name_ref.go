@@ -110,7 +110,7 @@ func checkNameRef(p *Pass) {
 		}
 		p.Reportf(off, end, "%s names the %s `%s`, which this repo does not define (nor does the host); check the name or add the %s", how, what, name, what)
 	}
-	src := d.Src
+	src := d.Src[:d.ParsedEnd()] // nothing past the markup bound is checked
 	forLinesWith(src, d.BodyStart, nameRefNeedles, func(ls, le int) bool {
 		if !ownAt(d, ls) {
 			return true // a fence showing a program or another file

@@ -32,7 +32,7 @@ func extract(idx *parser.Index, x *config.Extract) []extracted {
 	}
 	var out []extracted
 	for _, d := range docsMatching(idx, x.Files, x.Exclude) {
-		src := d.Src
+		src := d.Src[:d.ParsedEnd()] // nothing past the markup bound is checked
 		forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
 			line := string(src[ls:le])
 			if x.Lines != "" && !strings.Contains(line, x.Lines) {

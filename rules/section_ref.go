@@ -70,9 +70,10 @@ func findSectionRefs(d *parser.Document) []sectionRef {
 	signs := signFinder{src: src}
 	text := ""
 	// Most files hold no sign at all: look for the signs, not at lines.
-	for off := d.BodyStart; off < len(src); {
+	end := d.ParsedEnd()
+	for off := d.BodyStart; off < end; {
 		at := signs.from(off)
-		if at < 0 {
+		if at < 0 || at >= end {
 			break
 		}
 		signLen := 2 // § is two bytes, › three
@@ -890,7 +891,7 @@ func buildTitleCands(d *parser.Document) []titleCand {
 
 func buildLabelCands(d *parser.Document) []titleCand {
 	var cands []titleCand
-	forLines(d.Src, d.BodyStart, len(d.Src), func(ls, le int) bool {
+	forLines(d.Src, d.BodyStart, d.ParsedEnd(), func(ls, le int) bool {
 		if bytes.Contains(d.Src[ls:le], []byte("**")) {
 			if m := boldLabelRe.FindSubmatch(d.Src[ls:le]); m != nil {
 				cands = append(cands, titleCand{at: ls, s: ls, e: le, text: norm(strings.TrimRight(string(m[1]), ":"))})

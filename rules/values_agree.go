@@ -99,7 +99,7 @@ func readTable(idx *parser.Index, t *config.Table) (map[string][]cell, error) {
 	if err != nil {
 		return nil, err
 	}
-	start, end := d.BodyStart, len(d.Src)
+	start, end := d.BodyStart, d.ParsedEnd()
 	if t.Section != "" {
 		secs := findHeadings(d, t.Section, true)
 		if len(secs) == 0 {
