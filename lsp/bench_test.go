@@ -37,14 +37,8 @@ func BenchmarkWorstEdit(b *testing.B) {
 			b.Run(c.Name+"/"+worstcase.SizeName(n), func(b *testing.B) {
 				root := b.TempDir()
 				files := c.Gen(n)
-				for p, data := range files {
-					full := filepath.Join(root, filepath.FromSlash(p))
-					if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-						b.Fatal(err)
-					}
-					if err := os.WriteFile(full, data, 0o644); err != nil {
-						b.Fatal(err)
-					}
+				if err := worstcase.Write(root, files); err != nil {
+					b.Fatal(err)
 				}
 				b.SetBytes(int64(len(files[c.Main])))
 				benchEdits(b, benchServer(root), filepath.Join(root, filepath.FromSlash(c.Main)), files[c.Main])

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -56,14 +55,8 @@ func BenchmarkWorst(b *testing.B) {
 				root := b.TempDir()
 				files := c.Gen(n)
 				files[config.FileName] = []byte(worstConfig)
-				for p, data := range files {
-					full := filepath.Join(root, filepath.FromSlash(p))
-					if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-						b.Fatal(err)
-					}
-					if err := os.WriteFile(full, data, 0o644); err != nil {
-						b.Fatal(err)
-					}
+				if err := worstcase.Write(root, files); err != nil {
+					b.Fatal(err)
 				}
 				cfg, err := config.Load(filepath.Join(root, config.FileName), root)
 				if err != nil {

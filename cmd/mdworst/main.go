@@ -32,16 +32,9 @@ func main() {
 		size = s[0]
 	}
 	for _, c := range worstcase.Markdown() {
-		for p, data := range c.Gen(size) {
-			full := filepath.Join(os.Args[1], c.Name, filepath.FromSlash(p))
-			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-				fmt.Fprintln(os.Stderr, "mdworst:", err)
-				os.Exit(1)
-			}
-			if err := os.WriteFile(full, data, 0o644); err != nil {
-				fmt.Fprintln(os.Stderr, "mdworst:", err)
-				os.Exit(1)
-			}
+		if err := worstcase.Write(filepath.Join(os.Args[1], c.Name), c.Gen(size)); err != nil {
+			fmt.Fprintln(os.Stderr, "mdworst:", err)
+			os.Exit(1)
 		}
 		if err := os.MkdirAll(filepath.Join(os.Args[1], c.Name, ".git"), 0o755); err != nil {
 			fmt.Fprintln(os.Stderr, "mdworst:", err)

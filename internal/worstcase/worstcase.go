@@ -8,6 +8,7 @@ package worstcase
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -407,4 +408,18 @@ func Configs() []struct {
 		}},
 		{"long-list", func(n int) []byte { return rep(n, "version: 1\nexclude:\n", "  - \"x/**\"\n", "") }},
 	}
+}
+
+// Write writes files (repo-relative, slash-separated paths) under root.
+func Write(root string, files map[string][]byte) error {
+	for p, data := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(full, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
