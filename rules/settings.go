@@ -223,19 +223,22 @@ func (s *Settings) Classify(rel string, byPath parser.Kind) parser.Kind {
 	return byPath
 }
 
-// SchemaFor returns the frontmatter schema that applies to d.
+// SchemaFor returns the frontmatter schema that applies to d: a configured
+// kind whose `match` globs take the file wins over an override of the
+// built-in kind it belongs to (the globs name it more closely), whatever
+// the kinds' names.
 func (s *Settings) SchemaFor(d *parser.Document) *KindSchema {
-	if s != nil {
-		for _, k := range s.kinds {
-			if len(k.match) > 0 {
-				if globMatch(k.match, k.exclude, d.Path) {
-					return k.schema
-				}
-				continue
-			}
-			if k.hasKind && k.builtin == d.Kind {
-				return k.schema
-			}
+	if s == nil {
+		return builtinSchemas[d.Kind]
+	}
+	for _, k := range s.kinds {
+		if len(k.match) > 0 && globMatch(k.match, k.exclude, d.Path) {
+			return k.schema
+		}
+	}
+	for _, k := range s.kinds {
+		if len(k.match) == 0 && k.hasKind && k.builtin == d.Kind {
+			return k.schema
 		}
 	}
 	return builtinSchemas[d.Kind]
