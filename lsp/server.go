@@ -618,6 +618,11 @@ func (s *server) check() {
 			s.logf("%s", msg)
 			s.notify("window/logMessage", logMessage{Type: messageError, Message: textsafe.Line(msg)})
 		}
+		for _, e := range res.ConfigErrors {
+			msg := "mdcontract: the config has an error: " + textsafe.Line(e.Error())
+			s.logf("%s", msg)
+			s.notify("window/logMessage", logMessage{Type: messageError, Message: msg})
+		}
 	} else {
 		res = &rules.Result{}
 	}

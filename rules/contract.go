@@ -58,6 +58,19 @@ func (p *Pass) reportConfig(ct *config.Contract, format string, args ...any) {
 		Contract: ct.ID, Message: fmt.Sprintf("contract `%s`: %s", ct.ID, msg)})
 }
 
+// configError reports a mistake in contract ct that only the repo shows
+// (a side's glob matching several files, say) as a configuration error at
+// the contract's declaration: the run fails (exit 2) as for a config that
+// does not load, rather than passing it off as a finding in the repo.
+func (p *Pass) configError(ct *config.Contract, format string, args ...any) {
+	cfg := p.settings().Config
+	if ct.Builtin != "" || cfg == nil || p.configErr == nil {
+		return // a built-in profile applies only where its files exist
+	}
+	p.configErr(&config.Error{File: cfg.Name, Pos: ct.Pos,
+		Msg: fmt.Sprintf("contract `%s`: %s", ct.ID, fmt.Sprintf(format, args...))})
+}
+
 // docsMatching returns the documents whose paths match include and not
 // exclude (all documents when include is empty), in path order.
 func docsMatching(idx *parser.Index, include, exclude []string) []*parser.Document {
@@ -73,8 +86,20 @@ func docsMatching(idx *parser.Index, include, exclude []string) []*parser.Docume
 	return out
 }
 
+// manyFilesError is a selector's glob that matches several files where
+// one file is wanted: a mistake in the config, not in the repo.
+type manyFilesError struct {
+	glob  string
+	paths []string
+}
+
+func (e *manyFilesError) Error() string {
+	return fmt.Sprintf("%s matches %d files (%s); name one", e.glob, len(e.paths), strings.Join(e.paths, ", "))
+}
+
 // resolveFile finds the one document a selector's file names (a path or a
-// glob matching exactly one file).
+// glob matching exactly one file); a glob matching several is a
+// *manyFilesError.
 func resolveFile(idx *parser.Index, file string) (*parser.Document, error) {
 	if d := idx.Doc(file); d != nil {
 		return d, nil
@@ -90,7 +115,7 @@ func resolveFile(idx *parser.Index, file string) (*parser.Document, error) {
 	for _, d := range ms {
 		names = append(names, d.Path)
 	}
-	return nil, fmt.Errorf("%s matches %d files (%s); name one", file, len(ms), strings.Join(names, ", "))
+	return nil, &manyFilesError{glob: file, paths: names}
 }
 
 // paramValue extracts a copy-contract parameter from a document.

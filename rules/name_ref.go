@@ -35,7 +35,10 @@ var (
 		"general": true, "build": true, // OpenCode
 	}
 	skillCallRe = regexp.MustCompile(`\bSkill\(\s*["']?([A-Za-z0-9:_.-]+)["']?\s*\)`)
-	toolAgentRe = regexp.MustCompile(`\b(?:Agent|Task)\(\s*([^)]*)\)`)
+	// the object form, Skill({skill: "x", args: "…"}): the `skill` key,
+	// quoted or not, anywhere in the object
+	skillObjectRe = regexp.MustCompile(`\bSkill\(\s*\{(?:[^{}]*?[,\s])?["']?skill["']?\s*:\s*["']?([A-Za-z0-9:_.-]+)["']?\s*[,}]`)
+	toolAgentRe   = regexp.MustCompile(`\b(?:Agent|Task)\(\s*([^)]*)\)`)
 )
 
 var nameRefNeedles = [][]byte{[]byte("_type"), []byte("Skill(")}
@@ -43,11 +46,22 @@ var nameRefNeedles = [][]byte{[]byte("_type"), []byte("Skill(")}
 // repoNames are the agents and skills a repo defines, in lower case.
 type repoNames struct {
 	agents, skills map[string]bool
-	plugins        map[string]bool // the names of this repo's plugins, lower case
+	// plugins maps the name of each of this repo's plugins (lower case)
+	// to the plugin roots that carry it ("" for the repo root)
+	plugins map[string][]string
+	// byRoot holds the skills of each plugin root ("" for the repo root)
+	byRoot map[string]map[string]bool
 }
 
 func namesOf(idx *parser.Index) *repoNames {
-	n := &repoNames{agents: map[string]bool{}, skills: map[string]bool{}, plugins: map[string]bool{}}
+	n := &repoNames{agents: map[string]bool{}, skills: map[string]bool{}, plugins: map[string][]string{}, byRoot: map[string]map[string]bool{}}
+	addSkill := func(root, name string) {
+		n.skills[name] = true
+		if n.byRoot[root] == nil {
+			n.byRoot[root] = map[string]bool{}
+		}
+		n.byRoot[root][name] = true
+	}
 	for _, d := range idx.Docs {
 		switch d.Kind {
 		case parser.KindAgent, parser.KindAgentBody:
@@ -55,9 +69,10 @@ func namesOf(idx *parser.Index) *repoNames {
 				n.agents[a] = true
 			}
 		case parser.KindSkill:
-			n.skills[strings.ToLower(path.Base(path.Dir(d.Path)))] = true
+			root := idx.PluginRootOf(d.Path)
+			addSkill(root, strings.ToLower(path.Base(path.Dir(d.Path))))
 			if k := d.Frontmatter.Get("name"); k != nil && k.Value != nil {
-				n.skills[strings.ToLower(k.Value.Value)] = true
+				addSkill(root, strings.ToLower(k.Value.Value))
 			}
 		case parser.KindManifest:
 			if path.Base(d.Path) == "plugin.json" {
@@ -65,7 +80,12 @@ func namesOf(idx *parser.Index) *repoNames {
 					Name string `json:"name"`
 				}
 				if json.Unmarshal(d.Src, &m) == nil && m.Name != "" {
-					n.plugins[strings.ToLower(m.Name)] = true
+					root := parser.ManifestRoot(d.Path)
+					if root == "." {
+						root = ""
+					}
+					l := strings.ToLower(m.Name)
+					n.plugins[l] = append(n.plugins[l], root)
 				}
 			}
 		}
@@ -80,13 +100,22 @@ func (n *repoNames) check(name string, skill bool) (exists, checkable bool) {
 	if name == "" || strings.ContainsAny(name, "<>{}$*[]") {
 		return true, false
 	}
+	var roots []string // the roots of the plugin named, if qualified
 	if i := strings.LastIndex(name, ":"); i >= 0 {
-		if !n.plugins[strings.ToLower(name[:i])] {
+		if roots = n.plugins[strings.ToLower(name[:i])]; roots == nil {
 			return true, false // another plugin's: not ours to check
 		}
 		name = name[i+1:]
 	}
 	l := strings.ToLower(name)
+	if skill && roots != nil {
+		for _, r := range roots {
+			if n.byRoot[r][l] {
+				return true, true
+			}
+		}
+		return false, true // the plugin named has no such skill
+	}
 	if skill {
 		return n.skills[l], true
 	}
@@ -108,6 +137,11 @@ func checkNameRef(p *Pass) {
 		if skill {
 			what = "skill"
 		}
+		if i := strings.LastIndex(name, ":"); skill && i >= 0 {
+			plugin := strings.Trim(strings.TrimSpace(name[:i]), "`'\"")
+			p.Reportf(off, end, "%s names the skill `%s`, which the plugin `%s` of this repo does not define; check the name, or the plugin, or add the skill to that plugin", how, name, plugin)
+			return
+		}
 		p.Reportf(off, end, "%s names the %s `%s`, which this repo does not define (nor does the host); check the name or add the %s", how, what, name, what)
 	}
 	src := d.Src[:d.ParsedEnd()] // nothing past the markup bound is checked
@@ -122,8 +156,10 @@ func checkNameRef(p *Pass) {
 			report(ls+m[2], ls+m[3], line[m[2]:m[3]], false, "`subagent_type`")
 		}
 		if hasSkill && !inFence(d, ls) {
-			for _, m := range skillCallRe.FindAllStringSubmatchIndex(line, -1) {
-				report(ls+m[2], ls+m[3], line[m[2]:m[3]], true, "`Skill(…)`")
+			for _, re := range []*regexp.Regexp{skillCallRe, skillObjectRe} {
+				for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
+					report(ls+m[2], ls+m[3], line[m[2]:m[3]], true, "`Skill(…)`")
+				}
 			}
 		}
 		return true

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
 )
 
@@ -153,6 +154,9 @@ type Pass struct {
 	// may use it to skip work.
 	Reported func(path string) bool
 	report   func(Diagnostic)
+	// configErr records a mistake in the config that the repo shows
+	// (Result.ConfigErrors)
+	configErr func(*config.Error)
 }
 
 // Report records d. Path defaults to the pass's document.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
 )
 
@@ -29,6 +30,10 @@ type Result struct {
 	Diagnostics []Diagnostic
 	// Internal lists rule panics; a run with any is a failed run.
 	Internal []string
+	// ConfigErrors are mistakes in the config's contracts that only the
+	// repo shows (a side's glob that matches several files); a run with
+	// any is a configuration error, like a config that fails to load.
+	ConfigErrors config.Errors
 }
 
 // ReadError reports files that were found but could not be read or parsed.
@@ -119,6 +124,11 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 		}
 		res.Internal = append(res.Internal, fmt.Sprintf("internal error in rule %s/%s on %s: %v (%s); the other rules ran — please report this with the file", r.ID, r.Name, where, v, panicSite(debug.Stack())))
 	}
+	configErr := func(e *config.Error) {
+		mu.Lock()
+		defer mu.Unlock()
+		res.ConfigErrors = append(res.ConfigErrors, e)
+	}
 	runOne := func(r *Rule, d *parser.Document, fn func(*Pass)) {
 		defer func() {
 			if v := recover(); v != nil {
@@ -129,7 +139,7 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 				internal(r, p, v)
 			}
 		}()
-		fn(&Pass{Rule: r, Doc: d, Index: idx, Settings: opt.Settings, Reported: reported, report: collect})
+		fn(&Pass{Rule: r, Doc: d, Index: idx, Settings: opt.Settings, Reported: reported, report: collect, configErr: configErr})
 	}
 
 	if sev(ReadError) != Off {
@@ -197,6 +207,13 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 	res.Diagnostics = applySuppressions(idx, res.Diagnostics, reported, sev)
 	SortDiagnostics(res.Diagnostics)
 	sort.Strings(res.Internal)
+	sort.SliceStable(res.ConfigErrors, func(i, j int) bool {
+		a, b := res.ConfigErrors[i], res.ConfigErrors[j]
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line < b.Pos.Line
+		}
+		return a.Msg < b.Msg
+	})
 	return res
 }
 

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -29,7 +30,20 @@ func checkValuesAgree(p *Pass) {
 		left, lerr := readTable(p.Index, &va.Left)
 		right, rerr := readTable(p.Index, &va.Right)
 		if lerr != nil || rerr != nil {
-			p.reportConfig(ct, "%v", firstErr(lerr, rerr))
+			var many *manyFilesError
+			for _, side := range []struct {
+				name string
+				err  error
+			}{{"left", lerr}, {"right", rerr}} {
+				if errors.As(side.err, &many) {
+					// each side is one file's table; comparing every file a
+					// glob matches is not supported
+					p.configError(ct, "the %s side's `file` %s matches %d files (%s); a side is one file's table: name one file", side.name, many.glob, len(many.paths), strings.Join(many.paths, ", "))
+				}
+			}
+			if many == nil {
+				p.reportConfig(ct, "%v", firstErr(lerr, rerr))
+			}
 			continue
 		}
 		for _, k := range sortedMapKeys(right) {

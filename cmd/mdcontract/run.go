@@ -282,6 +282,9 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		}
 	}
 	res := rules.Run(idx, opt)
+	if len(res.ConfigErrors) > 0 {
+		return exitUsage, res.ConfigErrors // a contract the repo shows is wrong
+	}
 	if o.diff {
 		return showDiff(idx, res, opt, stdout, stderr), nil
 	}
