@@ -158,7 +158,8 @@ func isListCopy(uses []extracted) bool {
 	}
 	src := d.Src
 	last := uses[len(uses)-1]
-	start := bytes.LastIndexByte(src[:uses[0].off], '\n') + 1
+	line, _ := d.Position(uses[0].off)
+	start := d.Lines.LineStart(line)
 	i, ok := 0, true
 	forLines(src, start, last.off+len(last.value), func(ls, le int) bool {
 		held := false
