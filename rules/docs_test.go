@@ -4,6 +4,8 @@ import (
 	"io/fs"
 	"strings"
 	"testing"
+
+	"github.com/mdcontract/mdcontract/config"
 )
 
 // TestRuleDocs: every rule has its documentation, titled with its name and
@@ -25,8 +27,34 @@ func TestRuleDocs(t *testing.T) {
 	names, _ := fs.Glob(docs, "docs/*.md")
 	for _, n := range names {
 		name := strings.TrimSuffix(strings.TrimPrefix(n, "docs/"), ".md")
-		if Lookup(name) == nil {
-			t.Errorf("%s documents no rule", n)
+		if Lookup(name) == nil && Topic(name) == "" {
+			t.Errorf("%s documents no rule and is not in Topics", n)
 		}
+	}
+	for _, name := range Topics {
+		if doc := Topic(name); !strings.HasPrefix(doc, "# "+name+"\n") {
+			t.Errorf("topic %s has no docs/%s.md titled `# %s`", name, name, name)
+		}
+		if Lookup(name) != nil {
+			t.Errorf("topic %s is also a rule", name)
+		}
+	}
+}
+
+// TestKindRules: every contract kind the config accepts is checked by a
+// documented rule, so `mdcontract explain <kind>` has something to print.
+func TestKindRules(t *testing.T) {
+	for _, k := range config.ContractKinds {
+		r := KindRule(k)
+		if r == nil {
+			t.Errorf("contract kind %s has no rule", k)
+			continue
+		}
+		if r.Doc() == "" {
+			t.Errorf("contract kind %s: rule %s has no doc", k, r.Name)
+		}
+	}
+	if KindRule("copy-identical") != nil || KindRule("nope") != nil {
+		t.Error("KindRule accepts a word that is no contract kind")
 	}
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -86,11 +87,28 @@ func checkRegistry(p *Pass) {
 			have[e.value] = e
 		}
 		first := listed[0]
-		used := map[string]bool{}
 		keys := sortedMapKeys(have)
 		budget := suggestBudget
-		for _, u := range extract(p.Index, &rg.Uses) {
+		uses := extract(p.Index, &rg.Uses)
+		used := map[string]bool{}
+		for _, u := range uses {
 			used[u.value] = true
+		}
+		var unused []extracted
+		if rg.Unused {
+			for _, e := range listed {
+				if !used[e.value] && have[e.value].off == e.off {
+					unused = append(unused, e)
+				}
+			}
+		}
+		if rg.Unused && isListCopy(uses) && len(unused)+len(unregistered(uses, have)) >= 2 {
+			if p.Reported(uses[0].doc.Path) {
+				reportStaleCopy(p, ct, uses, unused, have, first, keys, &budget)
+			}
+			continue
+		}
+		for _, u := range uses {
 			if _, ok := have[u.value]; ok || !p.Reported(u.doc.Path) {
 				continue
 			}
@@ -103,15 +121,123 @@ func checkRegistry(p *Pass) {
 			p.ReportContract(ct, Diagnostic{Path: u.doc.Path, Start: u.off, End: u.off + len(u.value), Message: msg,
 				Related: []Related{RelatedAt(first.doc, first.off, "the registry")}})
 		}
-		if rg.Unused {
-			for _, e := range listed {
-				if !used[e.value] && have[e.value].off == e.off && p.Reported(e.doc.Path) {
-					p.ReportContract(ct, Diagnostic{Path: e.doc.Path, Start: e.off, End: e.off + len(e.value),
-						Message: fmt.Sprintf("registry entry `%s` is used nowhere (%s); remove it or use it", e.value, strings.Join(rg.Uses.Files, ", "))})
-				}
+		for _, e := range unused {
+			if p.Reported(e.doc.Path) {
+				p.ReportContract(ct, Diagnostic{Path: e.doc.Path, Start: e.off, End: e.off + len(e.value),
+					Message: fmt.Sprintf("registry entry `%s` is used nowhere (%s); remove it or use it", e.value, strings.Join(rg.Uses.Files, ", "))})
 			}
 		}
 	}
+}
+
+// unregistered returns the uses whose value the registry lacks, each value once.
+func unregistered(uses []extracted, have map[string]extracted) []extracted {
+	var out []extracted
+	seen := map[string]bool{}
+	for _, u := range uses {
+		if _, ok := have[u.value]; !ok && !seen[u.value] {
+			seen[u.value] = true
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// isListCopy tells whether the uses are one copy of the registry's list:
+// all in one file, in one block (every line from the first use to the
+// last holds a use or is blank), as an enum or a list copied from it.
+func isListCopy(uses []extracted) bool {
+	if len(uses) == 0 {
+		return false
+	}
+	d := uses[0].doc
+	for _, u := range uses {
+		if u.doc != d {
+			return false
+		}
+	}
+	src := d.Src
+	last := uses[len(uses)-1]
+	line, _ := d.Position(uses[0].off)
+	start := d.Lines.LineStart(line)
+	i, ok := 0, true
+	forLines(src, start, last.off+len(last.value), func(ls, le int) bool {
+		held := false
+		for i < len(uses) && uses[i].off < le+1 {
+			held = true
+			i++
+		}
+		if !held && len(bytes.TrimSpace(src[ls:le])) > 0 {
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
+// staleShown is how many missing and extra values a stale-copy finding
+// names in its message and related locations; the rest are counted.
+const staleShown = 10
+
+// reportStaleCopy reports a copy of the registry's list that misses
+// entries (unused) or holds values the registry lacks, as one finding
+// over the copy, with the values in its related locations.
+func reportStaleCopy(p *Pass, ct *config.Contract, uses, unused []extracted, have map[string]extracted, first extracted, keys []string, budget *int) {
+	d, last := uses[0].doc, uses[len(uses)-1]
+	l1, _ := d.Position(uses[0].off)
+	l2, _ := d.Position(last.off)
+	where := fmt.Sprintf("line %d", l1)
+	if l2 > l1 {
+		where = fmt.Sprintf("lines %d-%d", l1, l2)
+	}
+	extra := unregistered(uses, have)
+	var parts []string
+	related := []Related{RelatedAt(first.doc, first.off, "the registry")}
+	if len(unused) > 0 {
+		parts = append(parts, countNamed(len(unused), "value", "missing", valuesOf(unused)))
+		for _, e := range unused[:min(len(unused), staleShown)] {
+			related = append(related, RelatedAt(e.doc, e.off, fmt.Sprintf("registry entry `%s` is missing from the copy", e.value)))
+		}
+	}
+	if len(extra) > 0 {
+		parts = append(parts, countNamed(len(extra), "", "extra", valuesOf(extra)))
+		for _, u := range extra[:min(len(extra), staleShown)] {
+			msg := fmt.Sprintf("`%s` is not in the registry", u.value)
+			if near := nearestValue(u.value, keys, budget); near != "" {
+				msg += fmt.Sprintf("; did you mean `%s`?", near)
+			}
+			related = append(related, RelatedAt(u.doc, u.off, msg))
+		}
+	}
+	p.ReportContract(ct, Diagnostic{Path: d.Path, Start: uses[0].off, End: last.off + len(last.value),
+		Message: fmt.Sprintf("the list at %s is a stale copy of the registry in %s: %s; make it list exactly the registry's values",
+			where, first.doc.Path, strings.Join(parts, ", ")),
+		Related: related})
+}
+
+func valuesOf(xs []extracted) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = x.value
+	}
+	return out
+}
+
+// countNamed says "96 values missing (`a`, `b`, …, and 86 more)".
+func countNamed(n int, noun, what string, values []string) string {
+	head := fmt.Sprint(n)
+	if noun != "" {
+		head += " " + noun
+		if n != 1 {
+			head += "s"
+		}
+	}
+	shown := values[:min(len(values), staleShown)]
+	list := "`" + strings.Join(shown, "`, `") + "`"
+	if len(values) > len(shown) {
+		list += fmt.Sprintf(", and %d more", len(values)-len(shown))
+	}
+	return fmt.Sprintf("%s %s (%s)", head, what, list)
 }
 
 // suggestBudget bounds, per contract, the bytes compared for "did you

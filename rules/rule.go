@@ -6,6 +6,7 @@ package rules
 import (
 	"embed"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -74,6 +75,34 @@ func (r *Rule) Doc() string {
 
 //go:embed docs/*.md
 var docs embed.FS
+
+// Topics are the docs that belong to no rule: parts several rules share.
+var Topics = []string{"selectors"}
+
+// Topic returns the documentation of a topic ("selectors"), or "".
+func Topic(name string) string {
+	if !slices.Contains(Topics, name) {
+		return ""
+	}
+	b, err := docs.ReadFile("docs/" + name + ".md")
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// KindRule returns the rule that checks a contract kind, by its config key
+// (`copy` is checked by copy-identical, every other kind by its namesake),
+// or nil for a word that is no kind.
+func KindRule(kind string) *Rule {
+	if !slices.Contains(config.ContractKinds, kind) {
+		return nil
+	}
+	if kind == "copy" {
+		return Lookup("copy-identical")
+	}
+	return Lookup(kind)
+}
 
 var registry = map[string]*Rule{}
 

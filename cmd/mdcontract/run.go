@@ -36,7 +36,8 @@ Usage:
   mdcontract [check] [flags] [path ...]   check a repo (default: the repo holding the cwd)
   mdcontract lsp                          language server on stdin/stdout
   mdcontract rules                        list rules: id, name, severity, summary
-  mdcontract explain RULE                 a rule's documentation (id or name)
+  mdcontract explain NAME                 a rule's documentation (id or name), a contract kind's
+                                          rule, or a topic (selectors)
   mdcontract init                         write a starter .mdcontract.yaml
   mdcontract version
 
@@ -101,14 +102,47 @@ func listRules(w io.Writer, args []string) error {
 
 func explain(w io.Writer, args []string) error {
 	if len(args) != 1 {
-		return usageError{"explain takes one rule ID or name, e.g. `mdcontract explain copy-identical`"}
+		return usageError{"explain takes one rule ID or name, contract kind or topic, e.g. `mdcontract explain copy-identical`, `mdcontract explain copy`, `mdcontract explain selectors`"}
 	}
-	r := rules.Lookup(args[0])
+	name := args[0]
+	if doc := rules.Topic(name); doc != "" {
+		fmt.Fprint(w, doc)
+		return nil
+	}
+	r := rules.Lookup(name)
 	if r == nil {
-		return usageError{fmt.Sprintf("unknown rule %q; `mdcontract rules` lists them", args[0])}
+		if r = rules.KindRule(name); r != nil {
+			fmt.Fprintf(w, "The contract kind `%s` is checked by %s %s (default severity: %s)\n\n%s", name, r.ID, r.Name, r.Severity, r.Doc())
+			return nil
+		}
+	}
+	if r == nil {
+		msg := fmt.Sprintf("unknown rule, contract kind or topic %q", name)
+		if s := closestExplainable(name); s != "" {
+			msg += fmt.Sprintf(" (did you mean `%s`?)", s)
+		}
+		return usageError{msg + "; `mdcontract rules` lists the rules, the contract kinds are " + strings.Join(config.ContractKinds, ", ") + ", the topics " + strings.Join(rules.Topics, ", ")}
 	}
 	fmt.Fprintf(w, "%s %s (default severity: %s)\n\n%s", r.ID, r.Name, r.Severity, r.Doc())
 	return nil
+}
+
+// closestExplainable is the rule name, contract kind or topic nearest to w,
+// or "" when none is close (more edits than a third of the longer word).
+func closestExplainable(w string) string {
+	w = strings.ToLower(w)
+	known := append(append([]string{}, config.ContractKinds...), rules.Topics...)
+	for _, r := range rules.All() {
+		known = append(known, r.Name)
+	}
+	best, bestD := "", 0
+	for _, k := range known {
+		d := config.EditDistance(w, k)
+		if d <= max(len(w), len(k))/3 && (best == "" || d < bestD) {
+			best, bestD = k, d
+		}
+	}
+	return best
 }
 
 type checkOptions struct {
