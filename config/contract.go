@@ -224,6 +224,9 @@ type Registry struct {
 	Listed Extract `yaml:"registry"`
 	// Unused reports registry entries nothing uses.
 	Unused bool `yaml:"unused"`
+	// AllowDuplicates switches off the report of a value the registry
+	// lists twice (a registry that lists a value per place it applies).
+	AllowDuplicates bool `yaml:"allow-duplicates"`
 }
 
 // Extract pulls values out of files with a pattern.

@@ -76,7 +76,7 @@ func checkRegistry(p *Pass) {
 		have := map[string]extracted{}
 		for _, e := range listed {
 			if prev, dup := have[e.value]; dup {
-				if p.Reported(e.doc.Path) {
+				if !rg.AllowDuplicates && p.Reported(e.doc.Path) {
 					line, _ := prev.doc.Position(prev.off)
 					p.ReportContract(ct, Diagnostic{Path: e.doc.Path, Start: e.off, End: e.off + len(e.value),
 						Message: fmt.Sprintf("`%s` is listed in the registry twice (first at %s:%d); registry entries are unique", e.value, prev.doc.Path, line),
