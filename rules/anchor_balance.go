@@ -50,12 +50,11 @@ func ParseMarker(c *parser.Comment) (Marker, bool) {
 	if strings.ContainsAny(t, "\t\n\r") || strings.Contains(t, "  ") {
 		t = strings.Join(strings.Fields(t), " ")
 	}
-	role, name, ok := markerRole(t)
+	role, base, attrs, ok := markerParts(t)
 	if !ok {
 		return Marker{}, false
 	}
-	base, attrs := splitAttrs(name)
-	return Marker{Role: role, Name: name, Base: base, Attrs: attrs, Comment: c}, true
+	return Marker{Role: role, Name: markerIdent(base, attrs), Base: base, Attrs: attrs, Comment: c}, true
 }
 
 // markerRole reads the text t of a comment, its spaces already collapsed,
@@ -64,15 +63,18 @@ func ParseMarker(c *parser.Comment) (Marker, bool) {
 // attributes follow the begin or end word in every syntax:
 // `x:begin k=v`, `BEGIN x k=v`, `/x k=v`.
 func markerRole(t string) (role MarkerRole, name string, ok bool) {
+	role, base, attrs, ok := markerParts(t)
+	return role, markerIdent(base, attrs), ok
+}
+
+// markerParts is markerRole with the base name and the attributes apart.
+func markerParts(t string) (role MarkerRole, base, attrs string, ok bool) {
 	rest, attrs := cutAttrs(t)
-	if attrs == "" {
-		return markerWord(t)
-	}
-	role, base, ok := markerWord(rest)
+	role, base, ok = markerWord(rest)
 	if !ok {
-		return 0, "", false
+		return 0, "", "", false
 	}
-	return role, markerIdent(base, attrs), true
+	return role, base, attrs, true
 }
 
 // markerIdent writes a region's identity: its base name, then its sorted
@@ -100,6 +102,9 @@ func splitAttrs(name string) (base, attrs string) {
 // (`key=v`, or `key="a b"` when the value holds a space), or attrs "" when
 // t ends in none. One pass over t.
 func cutAttrs(t string) (rest, attrs string) {
+	if strings.IndexByte(t, '=') < 0 {
+		return t, ""
+	}
 	var list []string
 	restEnd := 0 // end of the last word that is no attribute
 	for i := 0; i < len(t); {
