@@ -2,6 +2,8 @@ package rules
 
 import (
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/parser"
@@ -29,8 +31,12 @@ const (
 
 // Marker is an HTML comment read as a region sentinel.
 type Marker struct {
-	Role    MarkerRole
-	Name    string // region name, with any trailing words of a plain opener
+	Role MarkerRole
+	// Name is the region's identity: its base name, then its attributes
+	// (`output-sections stage=ST`), as markerIdent writes them.
+	Name    string
+	Base    string // region name, with any trailing words of a plain opener
+	Attrs   string // trailing `key=value` pairs, sorted; "" for none
 	Comment *parser.Comment
 }
 
@@ -44,16 +50,130 @@ func ParseMarker(c *parser.Comment) (Marker, bool) {
 	if strings.ContainsAny(t, "\t\n\r") || strings.Contains(t, "  ") {
 		t = strings.Join(strings.Fields(t), " ")
 	}
-	role, name, ok := markerRole(t)
+	role, base, attrs, ok := markerParts(t)
 	if !ok {
 		return Marker{}, false
 	}
-	return Marker{Role: role, Name: name, Comment: c}, true
+	return Marker{Role: role, Name: markerIdent(base, attrs), Base: base, Attrs: attrs, Comment: c}, true
 }
 
 // markerRole reads the text t of a comment, its spaces already collapsed,
-// as a sentinel: its role and the region name, or ok false.
+// as a sentinel: its role and the region's identity (markerIdent: its name
+// and any trailing `key=value` attributes, sorted), or ok false. The
+// attributes follow the begin or end word in every syntax:
+// `x:begin k=v`, `BEGIN x k=v`, `/x k=v`.
 func markerRole(t string) (role MarkerRole, name string, ok bool) {
+	role, base, attrs, ok := markerParts(t)
+	return role, markerIdent(base, attrs), ok
+}
+
+// markerParts is markerRole with the base name and the attributes apart.
+func markerParts(t string) (role MarkerRole, base, attrs string, ok bool) {
+	rest, attrs := cutAttrs(t)
+	role, base, ok = markerWord(rest)
+	if !ok {
+		return 0, "", "", false
+	}
+	return role, base, attrs, true
+}
+
+// markerIdent writes a region's identity: its base name, then its sorted
+// attributes.
+func markerIdent(base, attrs string) string {
+	if attrs == "" {
+		return base
+	}
+	return base + " " + attrs
+}
+
+// splitAttrs splits an identity (markerIdent) into its base name and its
+// attributes.
+func splitAttrs(name string) (base, attrs string) {
+	base, attrs = cutAttrs(name)
+	if attrs == "" {
+		return name, ""
+	}
+	return base, attrs
+}
+
+// cutAttrs splits the trailing `key=value` words off t (values may be
+// quoted: `key="a b"`), behind at least one other word. It returns the
+// words before them and the attributes sorted and written canonically
+// (`key=v`, or `key="a b"` when the value holds a space), or attrs "" when
+// t ends in none. One pass over t.
+func cutAttrs(t string) (rest, attrs string) {
+	if strings.IndexByte(t, '=') < 0 {
+		return t, ""
+	}
+	var list []string
+	restEnd := 0 // end of the last word that is no attribute
+	for i := 0; i < len(t); {
+		if t[i] == ' ' {
+			i++
+			continue
+		}
+		if a, next, ok := readAttr(t, i); ok && restEnd > 0 {
+			list = append(list, a)
+			i = next
+			continue
+		}
+		j := strings.IndexByte(t[i:], ' ')
+		if j < 0 {
+			j = len(t) - i
+		}
+		i += j
+		restEnd, list = i, list[:0]
+	}
+	if len(list) == 0 {
+		return t, ""
+	}
+	sort.Strings(list)
+	return t[:restEnd], strings.Join(list, " ")
+}
+
+// readAttr reads a `key=value` word at t[i:]: a key of letters, digits,
+// `_`, `-` or `.`, then `=`, then a value up to the next space or, quoted
+// in `"` or `'`, up to its closing quote. It returns the attribute written
+// canonically and the offset after it.
+func readAttr(t string, i int) (attr string, next int, ok bool) {
+	k := i
+	for k < len(t) && (isAlnum(t[k]) || t[k] == '_' || t[k] == '-' || t[k] == '.') {
+		k++
+	}
+	if k == i || k >= len(t) || t[k] != '=' {
+		return "", 0, false
+	}
+	key, v := t[i:k], k+1
+	var val string
+	switch {
+	case v < len(t) && (t[v] == '"' || t[v] == '\''):
+		e := strings.IndexByte(t[v+1:], t[v])
+		if e < 0 {
+			return "", 0, false
+		}
+		val, next = t[v+1:v+1+e], v+2+e
+		if next < len(t) && t[next] != ' ' {
+			return "", 0, false
+		}
+	default:
+		e := strings.IndexByte(t[v:], ' ')
+		if e < 0 {
+			e = len(t) - v
+		}
+		val, next = t[v:v+e], v+e
+		if val == "" || strings.ContainsAny(val, "\"'") {
+			return "", 0, false
+		}
+	}
+	if val == "" || strings.ContainsAny(val, " \"'") {
+		return key + "=" + strconv.Quote(val), next, true
+	}
+	return key + "=" + val, next, true
+}
+
+// markerWord reads t, without attributes, as a sentinel: its role and
+// the region name, or ok false.
+func markerWord(t string) (role MarkerRole, name string, ok bool) {
 	if t == "" || strings.ContainsAny(t, "<>") {
 		return 0, "", false
 	}
@@ -143,7 +263,7 @@ func pairRegions(d *parser.Document, mayStayOpen func(name string) bool, bad fun
 			}
 			strays[m.Name] = true
 			if bad != nil {
-				bad(c, fmt.Sprintf("closing marker `<!-- %s -->` has no opening marker before it: add `<!-- %s begin -->` (or the opener this region uses) above it, or remove it", c.Text, m.Name), nil)
+				bad(c, strayMessage(c, m, stack.sameBase(m.Base)), nil)
 			}
 			continue
 		}
@@ -161,16 +281,48 @@ func pairRegions(d *parser.Document, mayStayOpen func(name string) bool, bad fun
 		stack.popTo(at)
 	}
 	for _, o := range stack.list {
-		if o.Role != MarkerBegin || bad == nil || mayStayOpen != nil && mayStayOpen(o.Name) {
+		if o.Role != MarkerBegin || bad == nil || mayStayOpen != nil && (mayStayOpen(o.Name) || mayStayOpen(o.Base)) {
 			continue
 		}
 		msg := fmt.Sprintf("region `%s` is opened here but never closed: add `<!-- %s end -->` (or the closer this region's syntax uses) where it ends", o.Name, o.Name)
+		if o.Attrs != "" {
+			msg = fmt.Sprintf("region `%s` is opened here but never closed: add `<!-- %s -->` where it ends (a closer pairs only with the opener carrying the same attributes)", o.Name, closerFor(o))
+		}
 		if o.Comment == last && !strays[o.Name] {
-			msg += fmt.Sprintf("; if it runs to the end of the file by design, declare it in .mdcontract.yaml: `rules: {anchor-balance: {open: [%q]}}`", o.Name)
+			msg += fmt.Sprintf("; if it runs to the end of the file by design, declare it in .mdcontract.yaml: `rules: {anchor-balance: {open: [%q]}}`", o.Base)
 		}
 		bad(o.Comment, msg, nil)
 	}
 	return regions
+}
+
+// closerFor writes the closer of begin marker m in its own syntax, with
+// its attributes: `x:end k=v` for `x:begin k=v`, `END x k=v` for
+// `BEGIN x k=v`.
+func closerFor(m Marker) string {
+	t := strings.Join(strings.Fields(m.Comment.Text), " ")
+	rest, _ := cutAttrs(t)
+	switch {
+	case strings.HasPrefix(rest, "BEGIN "):
+		rest = "END " + rest[len("BEGIN "):]
+	case strings.HasSuffix(rest, "begin"):
+		rest = strings.TrimSuffix(rest, "begin") + "end"
+	case strings.HasSuffix(rest, "start"):
+		rest = strings.TrimSuffix(rest, "start") + "end"
+	}
+	return markerIdent(rest, m.Attrs)
+}
+
+// strayMessage says that closer c (marker m) has no opener; other, when
+// not nil, is an open region of the same base name with other attributes.
+func strayMessage(c *parser.Comment, m Marker, other *Marker) string {
+	if other != nil {
+		return fmt.Sprintf("closing marker `<!-- %s -->` matches no open region: the open region `%s` carries other attributes, and a closer pairs only with the opener carrying the same ones; make the attributes agree, or remove it", c.Text, other.Name)
+	}
+	if m.Attrs != "" {
+		return fmt.Sprintf("closing marker `<!-- %s -->` has no opening marker before it: add `<!-- %s begin %s -->` (or the opener this region uses, with the same attributes) above it, or remove it", c.Text, m.Base, m.Attrs)
+	}
+	return fmt.Sprintf("closing marker `<!-- %s -->` has no opening marker before it: add `<!-- %s begin -->` (or the opener this region uses) above it, or remove it", c.Text, m.Name)
 }
 
 // maxCloserWords bounds the words of a closer that closes an opener by its
@@ -183,18 +335,42 @@ type openers struct {
 	list  []Marker
 	exact map[string][]int // name → positions in list, innermost last
 	words map[string][]int // leading words of a name → positions
+	bases map[string][]int // base name (without attributes) → positions
+}
+
+// sameBase returns the innermost open marker of base name base, or nil.
+func (o *openers) sameBase(base string) *Marker {
+	if l := o.bases[base]; len(l) > 0 {
+		return &o.list[l[len(l)-1]]
+	}
+	return nil
 }
 
 func (o *openers) push(m Marker) {
 	if o.exact == nil {
-		o.exact, o.words = map[string][]int{}, map[string][]int{}
+		o.exact, o.words, o.bases = map[string][]int{}, map[string][]int{}, map[string][]int{}
 	}
 	at := len(o.list)
 	o.list = append(o.list, m)
 	o.exact[m.Name] = append(o.exact[m.Name], at)
-	for _, p := range leadingWords(m.Name) {
+	o.bases[m.Base] = append(o.bases[m.Base], at)
+	for _, p := range nameKeys(m.Name) {
 		o.words[p] = append(o.words[p], at)
 	}
+}
+
+// nameKeys returns the names of the closers that close the region name by
+// its leading words: each leading-words prefix of its base name, with the
+// same attributes (`x k=v` for `x v1 k=v`).
+func nameKeys(name string) []string {
+	base, attrs := splitAttrs(name)
+	out := leadingWords(base)
+	if attrs != "" {
+		for i, p := range out {
+			out[i] = markerIdent(p, attrs)
+		}
+	}
+	return out
 }
 
 // innermost returns the position of the innermost opener that name
@@ -214,7 +390,8 @@ func (o *openers) popTo(at int) {
 	for j := len(o.list) - 1; j >= at; j-- {
 		m := o.list[j]
 		o.exact[m.Name] = o.exact[m.Name][:len(o.exact[m.Name])-1]
-		for _, p := range leadingWords(m.Name) {
+		o.bases[m.Base] = o.bases[m.Base][:len(o.bases[m.Base])-1]
+		for _, p := range nameKeys(m.Name) {
 			o.words[p] = o.words[p][:len(o.words[p])-1]
 		}
 	}

@@ -248,11 +248,13 @@ func markerText(line []byte) (string, bool) {
 // templates are shown.
 func MarkerRegions(d *parser.Document, name string) []MarkerRegion {
 	src := d.Src
-	if !bytes.Contains(src, []byte(name)) {
+	canon := canonicalName(name)
+	if base, _ := splitAttrs(canon); !bytes.Contains(src, []byte(base)) {
 		return nil
 	}
 	var out []MarkerRegion
 	var open *MarkerRegion
+	var openName string // the identity of the open region, with its attributes
 	forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
 		txt, ok := markerText(src[ls:le])
 		if !ok {
@@ -260,12 +262,12 @@ func MarkerRegions(d *parser.Document, name string) []MarkerRegion {
 		}
 		next := parser.SkipEOL(src, le)
 		if open == nil {
-			if opens(txt, name) {
-				open = &MarkerRegion{Start: ls, ContentStart: next}
+			if n, ok := opens(txt, name, canon); ok {
+				open, openName = &MarkerRegion{Start: ls, ContentStart: next}, n
 			}
 			return true
 		}
-		if closesRegion(txt, name) {
+		if closesRegion(txt, openName) {
 			open.ContentEnd, open.End, open.Closed = ls, next, true
 			out = append(out, *open)
 			open = nil
@@ -290,16 +292,47 @@ func lineMarker(txt string) (MarkerRole, string) {
 	return MarkerPlain, txt
 }
 
-func opens(txt, name string) bool {
+// opens reports whether the marker text txt opens a region that the
+// selector name picks, and returns that region's identity. A name without
+// attributes picks the regions of that name whatever their attributes
+// (`output-sections` picks `output-sections stage=ST`); a name with
+// attributes picks the region carrying exactly those; canon is
+// canonicalName(name).
+func opens(txt, name, canon string) (string, bool) {
 	role, n := lineMarker(txt)
-	return role != MarkerEnd && n == name
+	if role == MarkerEnd {
+		return "", false
+	}
+	if n == name {
+		return n, true
+	}
+	if base, attrs := splitAttrs(n); attrs != "" && (base == name || n == canon) {
+		return n, true
+	}
+	return "", false
+}
+
+// canonicalName writes a selector's region name as markerRole writes an
+// identity: its attributes sorted and quoted alike.
+func canonicalName(name string) string {
+	t := strings.Join(strings.Fields(name), " ")
+	if base, attrs := cutAttrs(t); attrs != "" {
+		return markerIdent(base, attrs)
+	}
+	return t
 }
 
 // closesRegion reports whether the marker text txt closes the region
-// name: it names it, or its leading words (`/x v1` closes `x v1 draft`).
+// name (an identity, with its attributes): it names it, or its leading
+// words with the same attributes (`/x v1` closes `x v1 draft`).
 func closesRegion(txt, name string) bool {
 	role, n := lineMarker(txt)
-	return role == MarkerEnd && (n == name || strings.HasPrefix(name, n+" "))
+	if role != MarkerEnd {
+		return false
+	}
+	base, attrs := splitAttrs(name)
+	nb, na := splitAttrs(n)
+	return na == attrs && (nb == base || strings.HasPrefix(base, nb+" "))
 }
 
 // BetweenMarkers finds the lines strictly between a line containing a and
@@ -372,13 +405,13 @@ func markerRegionsOf(d *parser.Document, names []string) map[string][]MarkerRegi
 			r.ContentEnd, r.End, r.Closed = ls, next, true
 			out[n] = append(out[n], *r)
 			delete(open, n)
-			for _, w := range leadingWords(n) {
+			for _, w := range nameKeys(n) {
 				delete(byWords[w], n)
 			}
 		}
 		for _, n := range opening {
 			open[n] = &MarkerRegion{Start: ls, ContentStart: next}
-			for _, w := range leadingWords(n) {
+			for _, w := range nameKeys(n) {
 				if byWords[w] == nil {
 					byWords[w] = map[string]bool{}
 				}
