@@ -238,6 +238,25 @@ type Extract struct {
 	Pattern string `yaml:"pattern"`
 	// In is `code` (fenced blocks only), `text` (outside them) or `any`.
 	In string `yaml:"in"`
+	// The part of each file read, as a selector's keys say (the whole
+	// file when none is set).
+	Section   string   `yaml:"section"`
+	Fence     string   `yaml:"fence"`
+	FenceWith string   `yaml:"fence-with"`
+	Region    string   `yaml:"region"`
+	Paragraph string   `yaml:"paragraph"`
+	Between   []string `yaml:"between"`
+	Prefix    bool     `yaml:"prefix"`
+}
+
+// Part returns the selector of the part of each file read; nil for the
+// whole file.
+func (x *Extract) Part() *Selector {
+	s := &Selector{Section: x.Section, Fence: x.Fence, FenceWith: x.FenceWith, Region: x.Region, Paragraph: x.Paragraph, Between: x.Between, Prefix: x.Prefix}
+	if s.Section == "" && s.Fence == "" && s.FenceWith == "" && s.Region == "" && s.Paragraph == "" && len(s.Between) == 0 {
+		return nil
+	}
+	return s
 }
 
 // ValuesAgree is a contract: two key→value maps agree wherever both have a key.

@@ -541,6 +541,9 @@ func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
 			if x.e.In != "" && !slices.Contains([]string{"code", "text", "any"}, x.e.In) {
 				v.errorf(at(x.name, "in"), "`in` is code, text or any, found %q", x.e.In)
 			}
+			if sel := x.e.Part(); sel != nil {
+				v.selector(at(x.name), sel, false)
+			}
 		}
 	case c.ValuesAgree != nil:
 		for _, x := range []struct {

@@ -3,6 +3,7 @@ package rules
 import (
 	"bytes"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/config"
@@ -25,50 +26,65 @@ type extracted struct {
 }
 
 // extract pulls values out of the files an Extract selects.
-func extract(idx *parser.Index, x *config.Extract) []extracted {
+func extract(idx *parser.Index, x *config.Extract) (out []extracted, selected bool) {
 	re := compile(x.Pattern)
 	vi := re.SubexpIndex("value")
 	if vi < 0 && re.NumSubexp() >= 1 {
 		vi = 1
 	}
-	var out []extracted
+	sel := x.Part()
 	for _, d := range docsMatching(idx, x.Files, x.Exclude) {
 		src := d.Src[:d.ParsedEnd()] // nothing past the markup bound is checked
-		forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
-			line := string(src[ls:le])
-			if x.Lines != "" && !strings.Contains(line, x.Lines) {
-				return true
-			}
-			inCode := inFence(d, ls)
-			if (x.In == "code" && !inCode) || (x.In == "text" && inCode) {
-				return true
-			}
-			for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
-				s, e := m[0], m[1]
-				if vi > 0 && m[2*vi] >= 0 {
-					s, e = m[2*vi], m[2*vi+1]
+		parts := []Part{{Doc: d, Start: d.BodyStart, End: len(src)}}
+		if sel != nil {
+			parts = Select(d, sel)
+		}
+		for _, pt := range parts {
+			selected = true
+			forLines(src, pt.Start, min(pt.End, len(src)), func(ls, le int) bool {
+				line := string(src[ls:le])
+				if x.Lines != "" && !strings.Contains(line, x.Lines) {
+					return true
 				}
-				out = append(out, extracted{value: line[s:e], doc: d, off: ls + s})
-			}
-			return true
-		})
-	}
-	return out
-}
-
-func inFence(d *parser.Document, off int) bool {
-	for _, f := range d.Fences {
-		if off >= f.ContentStart && off < f.ContentEnd {
-			return true
+				inCode := inFence(d, ls)
+				if (x.In == "code" && !inCode) || (x.In == "text" && inCode) {
+					return true
+				}
+				for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
+					s, e := m[0], m[1]
+					if vi > 0 && m[2*vi] >= 0 {
+						s, e = m[2*vi], m[2*vi+1]
+					}
+					out = append(out, extracted{value: line[s:e], doc: d, off: ls + s})
+				}
+				return true
+			})
 		}
 	}
-	return false
+	return out, selected
+}
+
+// inFence reports whether off lies in the content of a fenced or indented
+// code block (the blocks are in source order).
+func inFence(d *parser.Document, off int) bool {
+	i := sort.Search(len(d.Fences), func(i int) bool { return d.Fences[i].ContentEnd > off })
+	return i < len(d.Fences) && d.Fences[i].ContentStart <= off
+}
+
+// reportUnselected reports, at the contract, a side of a registry whose
+// selector picks nothing in the files it reads: never a silent pass.
+func reportUnselected(p *Pass, ct *config.Contract, side string, x *config.Extract) {
+	p.reportConfig(ct, "the %s selects nothing: %s is in none of %s; fix the selector or the globs", side, describeSelector(x.Part()), strings.Join(x.Files, ", "))
 }
 
 func checkRegistry(p *Pass) {
 	for _, ct := range p.contracts("registry") {
 		rg := ct.Registry
-		listed := extract(p.Index, &rg.Listed)
+		listed, selected := extract(p.Index, &rg.Listed)
+		if !selected && rg.Listed.Part() != nil {
+			reportUnselected(p, ct, "registry", &rg.Listed)
+			continue
+		}
 		if len(listed) == 0 {
 			p.reportConfig(ct, "the registry (%s, pattern %s) lists no values", strings.Join(rg.Listed.Files, ", "), rg.Listed.Pattern)
 			continue
@@ -89,7 +105,11 @@ func checkRegistry(p *Pass) {
 		first := listed[0]
 		keys := sortedMapKeys(have)
 		budget := suggestBudget
-		uses := extract(p.Index, &rg.Uses)
+		uses, selected := extract(p.Index, &rg.Uses)
+		if !selected && rg.Uses.Part() != nil {
+			reportUnselected(p, ct, "`uses`", &rg.Uses)
+			continue
+		}
 		used := map[string]bool{}
 		for _, u := range uses {
 			used[u.value] = true
