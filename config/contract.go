@@ -238,6 +238,13 @@ type Extract struct {
 	Pattern string `yaml:"pattern"`
 	// In is `code` (fenced blocks only), `text` (outside them) or `any`.
 	In string `yaml:"in"`
+	// JSON reads the strings at a dot path of each JSON file (a manifest):
+	// `keywords`, `plugins.*.name` (`*` is every item of an array or every
+	// member of an object). Frontmatter reads a frontmatter key's value
+	// (a string or a list of strings) of each file. With either, Pattern
+	// is optional and applies to each string.
+	JSON        string `yaml:"json"`
+	Frontmatter string `yaml:"frontmatter"`
 	// The part of each file read, as a selector's keys say (the whole
 	// file when none is set).
 	Section   string   `yaml:"section"`

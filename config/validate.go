@@ -533,9 +533,15 @@ func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
 		}{{&c.Registry.Uses, "uses"}, {&c.Registry.Listed, "registry"}} {
 			v.globs(at(x.name), x.e.Files)
 			v.globs(at(x.name), x.e.Exclude)
-			if x.e.Pattern == "" {
-				v.errorf(at(x.name), "`%s` needs a `pattern`", x.name)
-			} else {
+			switch {
+			case x.e.JSON != "" && x.e.Frontmatter != "":
+				v.errorf(at(x.name), "`%s` reads `json` or `frontmatter`, not both", x.name)
+			case (x.e.JSON != "" || x.e.Frontmatter != "") && x.e.Part() != nil:
+				v.errorf(at(x.name), "`%s` reads `json` or `frontmatter` values, which a selector (section, region, …) cannot narrow", x.name)
+			case x.e.Pattern == "" && x.e.JSON == "" && x.e.Frontmatter == "":
+				v.errorf(at(x.name), "`%s` needs a `pattern` (or a `json` path or `frontmatter` key to read)", x.name)
+			}
+			if x.e.Pattern != "" {
 				v.regexp(at(x.name, "pattern"), x.e.Pattern)
 			}
 			if x.e.In != "" && !slices.Contains([]string{"code", "text", "any"}, x.e.In) {

@@ -3,11 +3,13 @@ package rules
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
+	"go.yaml.in/yaml/v3"
 )
 
 // RegistryRule checks that values used across files are listed in a registry.
@@ -27,6 +29,9 @@ type extracted struct {
 
 // extract pulls values out of the files an Extract selects.
 func extract(idx *parser.Index, x *config.Extract) (out []extracted, selected bool) {
+	if x.JSON != "" || x.Frontmatter != "" {
+		return extractValues(idx, x), true
+	}
 	re := compile(x.Pattern)
 	vi := re.SubexpIndex("value")
 	if vi < 0 && re.NumSubexp() >= 1 {
@@ -62,6 +67,111 @@ func extract(idx *parser.Index, x *config.Extract) (out []extracted, selected bo
 		}
 	}
 	return out, selected
+}
+
+// extractValues reads the strings at a JSON path of each matched manifest,
+// or a frontmatter key's of each matched file, through the pattern if one
+// is given (its value group, else the whole match; a string it does not
+// match yields nothing).
+func extractValues(idx *parser.Index, x *config.Extract) []extracted {
+	var out []extracted
+	var re *regexp.Regexp
+	vi := 0
+	if x.Pattern != "" {
+		re = compile(x.Pattern)
+		if vi = re.SubexpIndex("value"); vi < 0 && re.NumSubexp() >= 1 {
+			vi = 1
+		}
+	}
+	add := func(d *parser.Document, str string, off int) {
+		if re == nil {
+			out = append(out, extracted{value: str, doc: d, off: off})
+			return
+		}
+		for _, m := range re.FindAllStringSubmatchIndex(str, -1) {
+			s, e := m[0], m[1]
+			if vi > 0 && m[2*vi] >= 0 {
+				s, e = m[2*vi], m[2*vi+1]
+			}
+			out = append(out, extracted{value: str[s:e], doc: d, off: off})
+		}
+	}
+	for _, d := range idx.Docs {
+		if !globMatch(x.Files, x.Exclude, d.Path) {
+			continue
+		}
+		if x.JSON != "" {
+			for _, v := range jsonAt(d.JSON, strings.Split(x.JSON, ".")) {
+				add(d, v.Str, v.Start+1) // inside the quotes
+			}
+			continue
+		}
+		k := d.Frontmatter.Get(x.Frontmatter)
+		if k == nil || k.Value == nil {
+			continue
+		}
+		firstLine, _ := d.Position(d.Frontmatter.ContentStart)
+		for _, n := range scalarsOf(k.Value) {
+			add(d, n.Value, d.Lines.Offset(d.Src, firstLine+n.Line-1, n.Column))
+		}
+	}
+	return out
+}
+
+// jsonAt returns the strings at path below v; `*` steps into every item of
+// an array or member of an object, and an array of strings at the end
+// yields each.
+func jsonAt(v *parser.JSONValue, path []string) []*parser.JSONValue {
+	if v == nil {
+		return nil
+	}
+	if len(path) == 0 {
+		switch v.Kind {
+		case parser.JSONString:
+			return []*parser.JSONValue{v}
+		case parser.JSONArray:
+			var out []*parser.JSONValue
+			for _, it := range v.Items {
+				if it.Kind == parser.JSONString {
+					out = append(out, it)
+				}
+			}
+			return out
+		}
+		return nil
+	}
+	if path[0] != "*" {
+		return jsonAt(v.Get(path[0]), path[1:])
+	}
+	var out []*parser.JSONValue
+	for _, it := range v.Items {
+		out = append(out, jsonAt(it, path[1:])...)
+	}
+	for _, m := range v.Members {
+		out = append(out, jsonAt(m.Value, path[1:])...)
+	}
+	return out
+}
+
+// scalarsOf returns a YAML value's scalars: itself, or a sequence's items
+// (aliases followed).
+func scalarsOf(n *yaml.Node) []*yaml.Node {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		return []*yaml.Node{n}
+	case yaml.SequenceNode:
+		var out []*yaml.Node
+		for _, it := range n.Content {
+			if it.Kind == yaml.ScalarNode {
+				out = append(out, it)
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // inFence reports whether off lies in the content of a fenced or indented
