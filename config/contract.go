@@ -18,6 +18,9 @@ type Contract struct {
 	ManifestSet       *ManifestSet       `yaml:"manifest-set"`
 	Registry          *Registry          `yaml:"registry"`
 	ValuesAgree       *ValuesAgree       `yaml:"values-agree"`
+	// When and Then are one kind, `when`: files that meet When must meet Then.
+	When *When `yaml:"when"`
+	Then *Then `yaml:"then"`
 
 	Pos Pos `yaml:"-"`
 	// Builtin names the profile that shipped this contract ("" for config).
@@ -285,4 +288,29 @@ type Table struct {
 	Split string `yaml:"split"`
 	// Invert reads the map value→key (a lookup listing keys per value).
 	Invert bool `yaml:"invert"`
+}
+
+// When is the condition of a `when` contract: the files it applies to,
+// narrowed to those whose body matches a pattern and that set a key.
+type When struct {
+	Files   StringList `yaml:"files"`
+	Exclude StringList `yaml:"exclude"`
+	// Body is an RE2 pattern searched in the body (outside the
+	// frontmatter and, unless InCode, outside code blocks).
+	Body string `yaml:"body"`
+	// Frontmatter is a key the file must set for the condition to hold.
+	Frontmatter string `yaml:"frontmatter"`
+	InCode      bool   `yaml:"in-code"`
+}
+
+// Then is what a file that meets a `when` contract's condition must hold:
+// a frontmatter key (listing the item Has, when set), or a body that
+// matches a pattern.
+type Then struct {
+	Frontmatter string `yaml:"frontmatter"`
+	// Has is an item the key lists: a YAML list item, or a word of a
+	// comma- or space-separated string (as Claude Code's `tools` is).
+	Has    string `yaml:"has"`
+	Body   string `yaml:"body"`
+	InCode bool   `yaml:"in-code"`
 }

@@ -217,6 +217,8 @@ func TestSchemaMatchesStructs(t *testing.T) {
 		{def("extract"), "extract", Extract{}},
 		{def("values-agree"), "values-agree", ValuesAgree{}},
 		{def("table"), "table", Table{}},
+		{def("when"), "when", When{}},
+		{def("then"), "then", Then{}},
 	} {
 		if c.schema["additionalProperties"] != false {
 			t.Errorf("%s: additionalProperties is not false", c.name)
@@ -429,6 +431,7 @@ contracts:
     key-order: {schema: {file: s.md, fence: "## S"}, instances: {between: ["a", "b"], files: "*.md"}}
 `},
 
+		{"when forms", true, "version: 1\ncontracts:\n  - id: a\n    when: {files: \"agents/*.md\", body: \"Skill\\\\(\", frontmatter: tools}\n    then: {frontmatter: tools, has: Skill}\n  - id: b\n    when: {files: [\"*.md\"], exclude: x.md, in-code: true}\n    then: {body: \"^## Usage\", in-code: true}\n  - id: c\n    when: {files: \"*.md\"}\n    then: {frontmatter: name}\n"},
 		{"anchor-balance open", true, "version: 1\nrules:\n  anchor-balance: {open: [memory-ledger, \"store-*\"]}\n"},
 		{"anchor-balance open by ID", true, "version: 1\nrules:\n  mc201: {severity: warning, open: memory-ledger}\n"},
 		{"anchor-balance severity only", true, "version: 1\nrules:\n  MC201: {severity: off}\n"},
@@ -491,6 +494,14 @@ contracts:
 		{"registry with two selectors", false, "version: 1\ncontracts:\n  - id: x\n    registry: {uses: {pattern: a, section: \"## A\", region: r}, registry: {pattern: b}}\n"},
 		{"registry without pattern", false, "version: 1\ncontracts:\n  - id: x\n    registry: {uses: {pattern: a}, registry: {files: r.md}}\n"},
 		{"table without columns", false, "version: 1\ncontracts:\n  - id: x\n    values-agree: {left: {file: a.md, key: K}, right: {file: b.md, pattern: p}}\n"},
+		{"when without then", false, "version: 1\ncontracts:\n  - id: x\n    when: {files: \"*.md\"}\n"},
+		{"then without when", false, "version: 1\ncontracts:\n  - id: x\n    then: {frontmatter: tools}\n"},
+		{"then on another kind", false, "version: 1\ncontracts:\n  - id: x\n    required-section: {headings: [\"## A\"]}\n    then: {frontmatter: tools}\n"},
+		{"when without files", false, "version: 1\ncontracts:\n  - id: x\n    when: {body: x}\n    then: {frontmatter: tools}\n"},
+		{"then with body and frontmatter", false, "version: 1\ncontracts:\n  - id: x\n    when: {files: \"*.md\"}\n    then: {frontmatter: tools, body: x}\n"},
+		{"then with neither", false, "version: 1\ncontracts:\n  - id: x\n    when: {files: \"*.md\"}\n    then: {in-code: true}\n"},
+		{"has without frontmatter", false, "version: 1\ncontracts:\n  - id: x\n    when: {files: \"*.md\"}\n    then: {body: x, has: Skill}\n"},
+		{"when unknown key", false, "version: 1\ncontracts:\n  - id: x\n    when: {files: \"*.md\", pattern: x}\n    then: {frontmatter: tools}\n"},
 		{"table without file", false, "version: 1\ncontracts:\n  - id: x\n    values-agree: {left: {key: K, value: V}, right: {file: b.md, pattern: p}}\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

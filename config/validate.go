@@ -323,9 +323,19 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 		kinds := ct.Kinds()
 		switch len(kinds) {
 		case 0:
+			if ct.Then != nil {
+				v.errorf(keyPos(top, "contracts", i, "then"), "contract `%s` has a `then` but no `when`: say which files it applies to with `when: {files: [...]}`", ct.ID)
+				continue
+			}
 			v.errorf(p, "contract `%s` names no kind: give one of %s", ct.ID, strings.Join(ContractKinds, ", "))
 		case 1:
 			v.contract(ct, func(path ...any) Pos { return keyPos(top, append([]any{"contracts", i, kinds[0]}, path...)...) })
+			if ct.Then != nil && kinds[0] != "when" {
+				v.errorf(keyPos(top, "contracts", i, "then"), "contract `%s`: `then` belongs to a `when` contract, not to %s", ct.ID, kinds[0])
+			}
+			if ct.When != nil {
+				v.then(ct, func(path ...any) Pos { return keyPos(top, append([]any{"contracts", i, "then"}, path...)...) })
+			}
 		default:
 			v.errorf(p, "contract `%s` names several kinds (%s): one contract is one kind; split it", ct.ID, strings.Join(kinds, ", "))
 		}
@@ -345,7 +355,7 @@ func validRegionPattern(p string) error {
 }
 
 // ContractKinds are the contract kinds, by config key (and rule name).
-var ContractKinds = []string{"copy", "key-order", "required-section", "anchor-contract", "dispatch-handshake", "heading-index", "manifest-set", "registry", "values-agree"}
+var ContractKinds = []string{"copy", "key-order", "required-section", "anchor-contract", "dispatch-handshake", "heading-index", "manifest-set", "registry", "values-agree", "when"}
 
 // Kinds returns the config keys of the kinds a contract sets.
 func (c *Contract) Kinds() []string {
@@ -358,6 +368,7 @@ func (c *Contract) Kinds() []string {
 		{c.AnchorContract != nil, "anchor-contract"}, {c.DispatchHandshake != nil, "dispatch-handshake"},
 		{c.HeadingIndex != nil, "heading-index"}, {c.ManifestSet != nil, "manifest-set"},
 		{c.Registry != nil, "registry"}, {c.ValuesAgree != nil, "values-agree"},
+		{c.When != nil, "when"},
 	} {
 		if k.set {
 			out = append(out, k.name)
@@ -551,6 +562,16 @@ func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
 				v.selector(at(x.name), sel, false)
 			}
 		}
+	case c.When != nil:
+		w := c.When
+		if len(w.Files) == 0 {
+			v.errorf(at(), "`when` needs `files`: the globs of the files the contract applies to")
+		}
+		v.globs(at("files"), w.Files)
+		v.globs(at("exclude"), w.Exclude)
+		if w.Body != "" {
+			v.regexp(at("body"), w.Body)
+		}
 	case c.ValuesAgree != nil:
 		for _, x := range []struct {
 			t    *Table
@@ -567,6 +588,23 @@ func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
 				v.errorf(at(x.name), "`%s` needs `key` and `value` columns, or a `pattern` with groups key and value", x.name)
 			}
 		}
+	}
+}
+
+// then checks a `when` contract's `then`.
+func (v *validator) then(c *Contract, at func(path ...any) Pos) {
+	t := c.Then
+	if t == nil {
+		v.errorf(at(), "contract `%s`: `when` needs a `then`: the `frontmatter` key (and the item it `has`) or the `body` pattern a matching file must hold", c.ID)
+		return
+	}
+	switch {
+	case (t.Frontmatter == "") == (t.Body == ""):
+		v.errorf(at(), "contract `%s`: `then` needs one of `frontmatter` (a key, with `has` an item it lists) or `body` (a pattern)", c.ID)
+	case t.Has != "" && t.Frontmatter == "":
+		v.errorf(at("has"), "contract `%s`: `has` is an item of a frontmatter key: name the key with `frontmatter`", c.ID)
+	case t.Body != "":
+		v.regexp(at("body"), t.Body)
 	}
 }
 

@@ -55,7 +55,7 @@ version: 1
 #   subagent-env-handshake/v1: off
 
 # Contracts between files: copy, key-order, required-section, anchor-contract,
-# dispatch-handshake, heading-index, manifest-set, registry, values-agree.
+# dispatch-handshake, heading-index, manifest-set, registry, values-agree, when.
 # contracts:
 #   - id: step0-copy
 #     copy:

@@ -1,0 +1,183 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/parser"
+	"go.yaml.in/yaml/v3"
+)
+
+// When checks conditional contracts: files that meet a condition hold another.
+var When = Register(&Rule{
+	ID:        "MC410",
+	Name:      "when",
+	Summary:   "a file that meets a contract's `when` lacks its `then`",
+	Severity:  Error,
+	CheckRepo: checkWhen,
+})
+
+func checkWhen(p *Pass) {
+	for _, ct := range p.contracts("when") {
+		w, t := ct.When, ct.Then
+		docs := docsMatching(p.Index, w.Files, w.Exclude)
+		if len(docs) == 0 {
+			p.reportConfig(ct, "`when` selects no file: no file in the repo matches %s; fix the glob or remove the contract", strings.Join(w.Files, ", "))
+			continue
+		}
+		var whenRe, thenRe *regexp.Regexp
+		if w.Body != "" {
+			whenRe = compile(w.Body)
+		}
+		if t.Body != "" {
+			thenRe = compile(t.Body)
+		}
+		for _, d := range docs {
+			if p.Reported(d.Path) {
+				checkWhenDoc(p, ct, d, whenRe, thenRe)
+			}
+		}
+	}
+}
+
+func checkWhenDoc(p *Pass, ct *config.Contract, d *parser.Document, whenRe, thenRe *regexp.Regexp) {
+	w, t := ct.When, ct.Then
+	if w.Frontmatter != "" && d.Frontmatter.Get(w.Frontmatter) == nil {
+		return
+	}
+	// at is where the condition holds: the first match of its pattern, or
+	// the body's start; cond says it to the author.
+	at, end := d.BodyStart, d.BodyStart
+	cond := "this " + fileNoun(d)
+	if whenRe != nil {
+		s, e, ok := bodyMatch(d, whenRe, w.InCode)
+		if !ok {
+			return
+		}
+		at, end = s, e
+		line, _ := d.Position(s)
+		cond += fmt.Sprintf(" has `%s` (line %d)", clip(textLine(d.Src[s:e]), 40), line)
+	} else if w.Frontmatter != "" {
+		cond += fmt.Sprintf(" sets `%s`", w.Frontmatter)
+	} else {
+		cond += fmt.Sprintf(" matches `%s`", strings.Join(w.Files, "`, `"))
+	}
+	var missing, fix string
+	var related []Related
+	switch {
+	case thenRe != nil:
+		if _, _, ok := bodyMatch(d, thenRe, t.InCode); ok {
+			return
+		}
+		missing = fmt.Sprintf("nothing in its body matches `%s`", clip(t.Body, 60))
+		fix = "add the text the contract expects"
+	default:
+		k := d.Frontmatter.Get(t.Frontmatter)
+		switch {
+		case k == nil && t.Has != "":
+			missing = fmt.Sprintf("it has no `%s` key listing `%s`", t.Frontmatter, t.Has)
+			fix = fmt.Sprintf("add a `%s` key that lists `%s`", t.Frontmatter, t.Has)
+		case k == nil:
+			missing = fmt.Sprintf("it has no `%s` key", t.Frontmatter)
+			fix = fmt.Sprintf("add `%s`", t.Frontmatter)
+		case t.Has == "" || listsItem(k.Value, t.Has):
+			return
+		default:
+			missing = fmt.Sprintf("its `%s` does not list `%s`", t.Frontmatter, t.Has)
+			fix = fmt.Sprintf("add `%s` to `%s`", t.Has, t.Frontmatter)
+			if whenRe != nil {
+				related = append(related, RelatedAt(d, at, "the text that makes the contract apply"))
+			}
+			at, end = k.Offset, k.ValueEnd
+		}
+	}
+	p.ReportContract(ct, Diagnostic{Path: d.Path, Start: at, End: end, Related: related,
+		Message: fmt.Sprintf("%s, but %s: contract `%s` requires it; %s", cond, missing, ct.ID, fix)})
+}
+
+// fileNoun names what a file is, for a message ("agent", "skill", "file").
+func fileNoun(d *parser.Document) string {
+	switch d.Kind {
+	case parser.KindAgent, parser.KindAgentBody:
+		return "agent"
+	case parser.KindSkill:
+		return "skill"
+	case parser.KindCommand:
+		return "command"
+	case parser.KindPrompt:
+		return "prompt"
+	}
+	return "file"
+}
+
+// textLine is the first line of b, for quoting a match.
+func textLine(b []byte) string {
+	s := string(b)
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// bodyMatch finds the first match of re in a line of d's body (after the
+// frontmatter), outside code blocks unless inCode. Lines are searched one
+// by one, as other contract patterns are, so `^` and `$` are a line's
+// start and end whatever its terminator; each byte is read once.
+func bodyMatch(d *parser.Document, re *regexp.Regexp, inCode bool) (start, end int, ok bool) {
+	fi := 0 // the next code block that may hold a line
+	forLines(d.Src, d.BodyStart, d.ParsedEnd(), func(ls, le int) bool {
+		if !inCode {
+			for fi < len(d.Fences) && d.Fences[fi].End <= ls {
+				fi++
+			}
+			if fi < len(d.Fences) && d.Fences[fi].Start <= ls {
+				return true
+			}
+		}
+		if m := re.FindIndex(d.Src[ls:le]); m != nil {
+			start, end, ok = ls+m[0], ls+m[1], true
+			return false
+		}
+		return true
+	})
+	return
+}
+
+// listsItem reports whether a frontmatter value lists item: as an item of
+// a YAML list, or a word of a string split at commas (or, without commas,
+// at spaces). An item with arguments (`Bash(git:*)`) lists its tool.
+func listsItem(v *yaml.Node, item string) bool {
+	if v != nil && v.Kind == yaml.AliasNode {
+		v = v.Alias
+	}
+	if v == nil {
+		return false
+	}
+	var items []string
+	switch v.Kind {
+	case yaml.SequenceNode:
+		for _, c := range v.Content {
+			if c.Kind == yaml.AliasNode && c.Alias != nil {
+				c = c.Alias
+			}
+			if c.Kind == yaml.ScalarNode {
+				items = append(items, c.Value)
+			}
+		}
+	case yaml.ScalarNode:
+		if strings.Contains(v.Value, ",") {
+			items = strings.Split(v.Value, ",")
+		} else {
+			items = strings.Fields(v.Value)
+		}
+	}
+	for _, it := range items {
+		it = strings.TrimSpace(it)
+		if it == item || strings.HasPrefix(it, item+"(") {
+			return true
+		}
+	}
+	return false
+}
