@@ -213,6 +213,7 @@ func checkRegistry(p *Pass) {
 			have[e.value] = e
 		}
 		first := listed[0]
+		in := registryPlace(listed, &rg.Listed)
 		keys := sortedMapKeys(have)
 		budget := suggestBudget
 		uses, selected := extract(p.Index, &rg.Uses)
@@ -234,7 +235,7 @@ func checkRegistry(p *Pass) {
 		}
 		if rg.Unused && isListCopy(uses) && len(unused)+len(unregistered(uses, have)) >= 2 {
 			if p.Reported(uses[0].doc.Path) {
-				reportStaleCopy(p, ct, uses, unused, have, first, keys, &budget)
+				reportStaleCopy(p, ct, uses, unused, have, first, in, keys, &budget)
 			}
 			continue
 		}
@@ -242,7 +243,7 @@ func checkRegistry(p *Pass) {
 			if _, ok := have[u.value]; ok || !p.Reported(u.doc.Path) {
 				continue
 			}
-			msg := fmt.Sprintf("`%s` is not in the registry in %s", u.value, first.doc.Path)
+			msg := fmt.Sprintf("`%s` is not in the registry in %s", u.value, in)
 			if near := nearestValue(u.value, keys, &budget); near != "" {
 				msg += fmt.Sprintf("; did you mean `%s`?", near)
 			} else {
@@ -312,7 +313,7 @@ const staleShown = 10
 // reportStaleCopy reports a copy of the registry's list that misses
 // entries (unused) or holds values the registry lacks, as one finding
 // over the copy, with the values in its related locations.
-func reportStaleCopy(p *Pass, ct *config.Contract, uses, unused []extracted, have map[string]extracted, first extracted, keys []string, budget *int) {
+func reportStaleCopy(p *Pass, ct *config.Contract, uses, unused []extracted, have map[string]extracted, first extracted, in string, keys []string, budget *int) {
 	d, last := uses[0].doc, uses[len(uses)-1]
 	l1, _ := d.Position(uses[0].off)
 	l2, _ := d.Position(last.off)
@@ -341,8 +342,19 @@ func reportStaleCopy(p *Pass, ct *config.Contract, uses, unused []extracted, hav
 	}
 	p.ReportContract(ct, Diagnostic{Path: d.Path, Start: uses[0].off, End: last.off + len(last.value),
 		Message: fmt.Sprintf("the list at %s is a stale copy of the registry in %s: %s; make it list exactly the registry's values",
-			where, first.doc.Path, strings.Join(parts, ", ")),
+			where, in, strings.Join(parts, ", ")),
 		Related: related})
+}
+
+// registryPlace names where the registry is: its file, or when its entries
+// come from several files, the globs that find them.
+func registryPlace(listed []extracted, x *config.Extract) string {
+	for _, e := range listed {
+		if e.doc != listed[0].doc {
+			return strings.Join(x.Files, ", ")
+		}
+	}
+	return listed[0].doc.Path
 }
 
 func valuesOf(xs []extracted) []string {
