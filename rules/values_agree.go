@@ -148,8 +148,12 @@ func readTable(idx *parser.Index, t *config.Table) (map[string][]cell, error) {
 		re := compile(t.Pattern)
 		ki, vi := re.SubexpIndex("key"), re.SubexpIndex("value")
 		forLines(d.Src, start, end, func(ls, le int) bool {
-			if m := re.FindStringSubmatch(string(d.Src[ls:le])); m != nil && ki > 0 && vi > 0 {
-				add(m[ki], m[vi], ls)
+			line := string(d.Src[ls:le])
+			// every match on a line counts, as for a registry's `uses`
+			for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
+				if ki > 0 && vi > 0 && m[2*ki] >= 0 && m[2*vi] >= 0 {
+					add(line[m[2*ki]:m[2*ki+1]], line[m[2*vi]:m[2*vi+1]], ls+m[0])
+				}
 			}
 			return true
 		})
