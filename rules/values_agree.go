@@ -121,6 +121,10 @@ func readTable(idx *parser.Index, t *config.Table) (map[string][]cell, error) {
 		}
 		start, end = secs[0].Start, secs[0].End
 	}
+	where := d.Path
+	if t.Section != "" {
+		where = fmt.Sprintf("%s (section %s)", d.Path, t.Section)
+	}
 	out := map[string][]cell{}
 	add := func(k, v string, off int) {
 		k, v = cleanCell(k), cleanCell(v)
@@ -157,40 +161,67 @@ func readTable(idx *parser.Index, t *config.Table) (map[string][]cell, error) {
 			}
 			return true
 		})
-	} else {
-		kc, vc := -1, -1
-		forLines(d.Src, start, end, func(ls, le int) bool {
-			line := strings.TrimSpace(string(d.Src[ls:le]))
-			if !strings.HasPrefix(line, "|") {
-				kc, vc = -1, -1
-				return true
-			}
-			cells := strings.Split(strings.Trim(line, "|"), "|")
-			if kc < 0 {
-				for i, c := range cells {
-					switch strings.ToLower(cleanCell(c)) {
-					case strings.ToLower(t.Key):
-						kc = i
-					case strings.ToLower(t.Value):
-						vc = i
-					}
-				}
-				if kc < 0 || vc < 0 {
-					kc, vc = -2, -2 // not our table: skip its rows
-				}
-				return true
-			}
-			if kc == -2 || strings.Trim(line, "|-: ") == "" {
-				return true
-			}
-			if kc < len(cells) && vc < len(cells) {
-				add(cells[kc], cells[vc], ls)
-			}
+		if len(out) == 0 {
+			return nil, fmt.Errorf("no entries matched the pattern `%s` in %s", t.Pattern, where)
+		}
+		return out, nil
+	}
+	// tables is how many tables the range holds; found is whether one has
+	// both columns; near* is the first header row that has only one
+	tables, found, nearLine, nearCells, nearMissing := 0, false, 0, []string(nil), ""
+	kc, vc := -1, -1
+	forLines(d.Src, start, end, func(ls, le int) bool {
+		line := strings.TrimSpace(string(d.Src[ls:le]))
+		if !strings.HasPrefix(line, "|") {
+			kc, vc = -1, -1
 			return true
-		})
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		if kc == -1 {
+			tables++
+			for i, c := range cells {
+				switch strings.ToLower(cleanCell(c)) {
+				case strings.ToLower(t.Key):
+					kc = i
+				case strings.ToLower(t.Value):
+					vc = i
+				}
+			}
+			if kc >= 0 && vc >= 0 {
+				found = true
+				return true
+			}
+			if (kc >= 0 || vc >= 0) && nearCells == nil {
+				nearLine, _ = d.Position(ls)
+				nearMissing = t.Value
+				if kc < 0 {
+					nearMissing = t.Key
+				}
+				for _, c := range cells {
+					nearCells = append(nearCells, "`"+cleanCell(c)+"`")
+				}
+			}
+			kc, vc = -2, -2 // not our table: skip its rows
+			return true
+		}
+		if kc == -2 || strings.Trim(line, "|-: ") == "" {
+			return true
+		}
+		if kc < len(cells) && vc < len(cells) {
+			add(cells[kc], cells[vc], ls)
+		}
+		return true
+	})
+	if len(out) > 0 {
+		return out, nil
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no %s→%s entries found in %s", t.Key, t.Value, d.Path)
+	switch {
+	case found:
+		return nil, fmt.Errorf("the table with the columns `%s` and `%s` in %s has no row with both cells filled", t.Key, t.Value, where)
+	case tables == 0:
+		return nil, fmt.Errorf("%s has no table (looked for one with the columns `%s` and `%s`)", where, t.Key, t.Value)
+	case nearCells != nil:
+		return nil, fmt.Errorf("no table in %s has both columns `%s` and `%s`: the header row at line %d has %s, no `%s`; name the columns as the header row spells them", where, t.Key, t.Value, nearLine, strings.Join(nearCells, ", "), nearMissing)
 	}
-	return out, nil
+	return nil, fmt.Errorf("no table in %s has a column `%s` or `%s`; name the columns as a header row spells them", where, t.Key, t.Value)
 }
