@@ -277,7 +277,10 @@ type ValuesAgree struct {
 
 // Table extracts a key→value map from a markdown table or list.
 type Table struct {
-	File    string `yaml:"file"`
+	File string `yaml:"file"`
+	// Files is a glob: each file it matches is read on its own and
+	// compared against the other side, which is one file.
+	Files   string `yaml:"files"`
 	Section string `yaml:"section"`
 	// Key and Value are column headers (tables) or, for lists, Pattern
 	// groups named key and value.

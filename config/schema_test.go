@@ -432,6 +432,10 @@ contracts:
 `},
 
 		{"when forms", true, "version: 1\ncontracts:\n  - id: a\n    when: {files: \"agents/*.md\", body: \"Skill\\\\(\", frontmatter: tools}\n    then: {frontmatter: tools, has: Skill}\n  - id: b\n    when: {files: [\"*.md\"], exclude: x.md, in-code: true}\n    then: {body: \"^## Usage\", in-code: true}\n  - id: c\n    when: {files: \"*.md\"}\n    then: {frontmatter: name}\n"},
+		{"values-agree files", true, "version: 1\ncontracts:\n  - id: v\n    values-agree:\n      left: {file: a.md, key: K, value: V}\n      right: {files: \"docs/*.md\", pattern: \"(?P<key>a)(?P<value>b)\"}\n"},
+		{"values-agree file and files", false, "version: 1\ncontracts:\n  - id: v\n    values-agree:\n      left: {file: a.md, files: \"*.md\", key: K, value: V}\n      right: {file: b.md, key: K, value: V}\n"},
+		{"values-agree files on both sides", false, "version: 1\ncontracts:\n  - id: v\n    values-agree:\n      left: {files: \"a/*.md\", key: K, value: V}\n      right: {files: \"b/*.md\", key: K, value: V}\n"},
+		{"values-agree neither file nor files", false, "version: 1\ncontracts:\n  - id: v\n    values-agree:\n      left: {key: K, value: V}\n      right: {file: b.md, key: K, value: V}\n"},
 		{"anchor-balance open", true, "version: 1\nrules:\n  anchor-balance: {open: [memory-ledger, \"store-*\"]}\n"},
 		{"anchor-balance open by ID", true, "version: 1\nrules:\n  mc201: {severity: warning, open: memory-ledger}\n"},
 		{"anchor-balance severity only", true, "version: 1\nrules:\n  MC201: {severity: off}\n"},

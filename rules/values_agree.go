@@ -27,46 +27,79 @@ type cell struct {
 func checkValuesAgree(p *Pass) {
 	for _, ct := range p.contracts("values-agree") {
 		va := ct.ValuesAgree
-		left, lerr := readTable(p.Index, &va.Left)
-		right, rerr := readTable(p.Index, &va.Right)
-		if lerr != nil || rerr != nil {
+		var tables [2][]map[string][]cell
+		bad := false
+		for i, side := range []struct {
+			name string
+			t    *config.Table
+		}{{"left", &va.Left}, {"right", &va.Right}} {
+			docs, err := sideDocs(p.Index, side.t)
 			var many *manyFilesError
-			for _, side := range []struct {
-				name string
-				err  error
-			}{{"left", lerr}, {"right", rerr}} {
-				if errors.As(side.err, &many) {
-					// each side is one file's table; comparing every file a
-					// glob matches is not supported
-					p.configError(ct, "the %s side's `file` %s matches %d files (%s); a side is one file's table: name one file", side.name, many.glob, len(many.paths), strings.Join(many.paths, ", "))
+			if errors.As(err, &many) {
+				p.configError(ct, "the %s side's `file` %s matches %d files (%s); a side's `file` is one file's table: name one file, or write `files: %s` to compare each file it matches against the other side", side.name, many.glob, len(many.paths), strings.Join(many.paths, ", "), many.glob)
+			}
+			if err != nil {
+				bad = true
+				if many == nil {
+					p.reportConfig(ct, "%v", err)
 				}
-			}
-			if many == nil {
-				p.reportConfig(ct, "%v", firstErr(lerr, rerr))
-			}
-			continue
-		}
-		for _, k := range sortedMapKeys(right) {
-			r := right[k]
-			l, ok := left[k]
-			if !ok || sameValues(l, r) || !p.Reported(r[0].doc.Path) {
 				continue
 			}
-			ll, _ := l[0].doc.Position(l[0].off)
-			p.ReportContract(ct, Diagnostic{Path: r[0].doc.Path, Start: r[0].off, End: r[0].off,
-				Message: fmt.Sprintf("`%s` maps to %s here but to %s in %s:%d; make them agree", k, joinValues(r), joinValues(l), l[0].doc.Path, ll),
-				Related: []Related{RelatedAt(l[0].doc, l[0].off, "the other value")}})
+			for _, d := range docs {
+				m, err := readTable(d, side.t)
+				if err != nil {
+					// one file of a `files` glob without a table is reported
+					// and skipped; the others are still compared
+					p.reportConfig(ct, "%v", err)
+					continue
+				}
+				tables[i] = append(tables[i], m)
+			}
+		}
+		if bad {
+			continue
+		}
+		// one side is one file; the other may be several, each compared
+		// on its own
+		for _, left := range tables[0] {
+			for _, right := range tables[1] {
+				compareTables(p, ct, left, right)
+			}
 		}
 	}
 }
 
-func firstErr(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
+// sideDocs returns the files a side reads: the one its `file` names, or
+// every file its `files` glob matches.
+func sideDocs(idx *parser.Index, t *config.Table) ([]*parser.Document, error) {
+	if t.Files != "" {
+		docs := docsMatching(idx, []string{t.Files}, nil)
+		if len(docs) == 0 {
+			return nil, fmt.Errorf("no file in the repo matches `files` %s", t.Files)
 		}
+		return docs, nil
 	}
-	return nil
+	d, err := resolveFile(idx, t.File)
+	if err != nil {
+		return nil, err
+	}
+	return []*parser.Document{d}, nil
+}
+
+// compareTables reports each key both maps hold with different values,
+// on the right side's line.
+func compareTables(p *Pass, ct *config.Contract, left, right map[string][]cell) {
+	for _, k := range sortedMapKeys(right) {
+		r := right[k]
+		l, ok := left[k]
+		if !ok || sameValues(l, r) || !p.Reported(r[0].doc.Path) {
+			continue
+		}
+		ll, _ := l[0].doc.Position(l[0].off)
+		p.ReportContract(ct, Diagnostic{Path: r[0].doc.Path, Start: r[0].off, End: r[0].off,
+			Message: fmt.Sprintf("`%s` maps to %s here but to %s in %s:%d; make them agree", k, joinValues(r), joinValues(l), l[0].doc.Path, ll),
+			Related: []Related{RelatedAt(l[0].doc, l[0].off, "the other value")}})
+	}
 }
 
 func sameValues(a, b []cell) bool {
@@ -107,12 +140,8 @@ func cleanCell(s string) string {
 	return s
 }
 
-// readTable extracts key → values from a table or list.
-func readTable(idx *parser.Index, t *config.Table) (map[string][]cell, error) {
-	d, err := resolveFile(idx, t.File)
-	if err != nil {
-		return nil, err
-	}
+// readTable extracts key → values from a table or list in d.
+func readTable(d *parser.Document, t *config.Table) (map[string][]cell, error) {
 	start, end := d.BodyStart, d.ParsedEnd()
 	if t.Section != "" {
 		secs := findHeadings(d, t.Section, true)
