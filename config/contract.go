@@ -287,6 +287,9 @@ type Table struct {
 	Key     string `yaml:"key"`
 	Value   string `yaml:"value"`
 	Pattern string `yaml:"pattern"`
+	// List reads the list items under the section: `- key: value`,
+	// `- **key** — value` (instead of Key/Value or Pattern).
+	List bool `yaml:"list"`
 	// Split splits a value cell into several values (e.g. ",").
 	Split string `yaml:"split"`
 	// Invert reads the map value→key (a lookup listing keys per value).

@@ -589,7 +589,11 @@ func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
 					v.errorf(at(x.name, "file"), "%v", err)
 				}
 			}
-			if x.t.Pattern != "" {
+			if x.t.List {
+				if x.t.Pattern != "" || x.t.Key != "" || x.t.Value != "" {
+					v.errorf(at(x.name), "`%s` has `list: true`, which reads `key: value` list items itself: drop `pattern`, `key` and `value`", x.name)
+				}
+			} else if x.t.Pattern != "" {
 				if re := v.regexp(at(x.name, "pattern"), x.t.Pattern); re != nil && (re.SubexpIndex("key") < 0 || re.SubexpIndex("value") < 0) {
 					v.errorf(at(x.name, "pattern"), "`%s`'s pattern needs groups named key and value, as in `(?P<key>\\w+): (?P<value>\\w+)`", x.name)
 				}

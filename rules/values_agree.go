@@ -195,6 +195,22 @@ func readTable(d *parser.Document, t *config.Table) (map[string][]cell, error) {
 		}
 		return out, nil
 	}
+	if t.List {
+		forLines(d.Src, start, end, func(ls, le int) bool {
+			line := d.Src[ls:le]
+			ind := len(line) - len(strings.TrimLeft(string(line), " \t"))
+			if n := parser.ListMarker(line[ind:]); n > 0 {
+				if k, v, ok := listEntry(string(line[ind+n:])); ok {
+					add(k, v, ls+ind)
+				}
+			}
+			return true
+		})
+		if len(out) == 0 {
+			return nil, fmt.Errorf("no list item of the form `key: value` or `**key** — value` in %s", where)
+		}
+		return out, nil
+	}
 	// tables is how many tables the range holds; found is whether one has
 	// both columns; near* is the first header row that has only one
 	tables, found, nearLine, nearCells, nearMissing := 0, false, 0, []string(nil), ""
@@ -253,4 +269,31 @@ func readTable(d *parser.Document, t *config.Table) (map[string][]cell, error) {
 		return nil, fmt.Errorf("no table in %s has both columns `%s` and `%s`: the header row at line %d has %s, no `%s`; name the columns as the header row spells them", where, t.Key, t.Value, nearLine, strings.Join(nearCells, ", "), nearMissing)
 	}
 	return nil, fmt.Errorf("no table in %s has a column `%s` or `%s`; name the columns as a header row spells them", where, t.Key, t.Value)
+}
+
+// listEntry splits a list item's text into a key and a value: a key in
+// `**`, `__` or backticks and the rest, or the text before the first
+// `: `, ` — `, ` – ` or ` - ` and the text after it.
+func listEntry(item string) (key, value string, ok bool) {
+	item = strings.TrimSpace(item)
+	for _, w := range []string{"**", "__", "`"} {
+		if strings.HasPrefix(item, w) {
+			if i := strings.Index(item[len(w):], w); i > 0 {
+				key = strings.TrimSuffix(strings.TrimSpace(item[len(w):len(w)+i]), ":")
+				value = strings.TrimLeft(item[len(w)+i+len(w):], " \t:—–-")
+				return key, value, key != "" && value != ""
+			}
+		}
+	}
+	at, size := -1, 0
+	for _, sep := range []string{": ", " — ", " – ", " - "} {
+		if i := strings.Index(item, sep); i > 0 && (at < 0 || i < at) {
+			at, size = i, len(sep)
+		}
+	}
+	if at < 0 {
+		return "", "", false
+	}
+	key, value = item[:at], strings.TrimSpace(item[at+size:])
+	return key, value, value != ""
 }
