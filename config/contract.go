@@ -277,13 +277,19 @@ type ValuesAgree struct {
 
 // Table extracts a key→value map from a markdown table or list.
 type Table struct {
-	File    string `yaml:"file"`
+	File string `yaml:"file"`
+	// Files is a glob: each file it matches is read on its own and
+	// compared against the other side, which is one file.
+	Files   string `yaml:"files"`
 	Section string `yaml:"section"`
 	// Key and Value are column headers (tables) or, for lists, Pattern
 	// groups named key and value.
 	Key     string `yaml:"key"`
 	Value   string `yaml:"value"`
 	Pattern string `yaml:"pattern"`
+	// List reads the list items under the section: `- key: value`,
+	// `- **key** — value` (instead of Key/Value or Pattern).
+	List bool `yaml:"list"`
 	// Split splits a value cell into several values (e.g. ",").
 	Split string `yaml:"split"`
 	// Invert reads the map value→key (a lookup listing keys per value).

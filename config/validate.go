@@ -577,16 +577,32 @@ func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
 			t    *Table
 			name string
 		}{{&c.ValuesAgree.Left, "left"}, {&c.ValuesAgree.Right, "right"}} {
-			if x.t.File == "" {
-				v.errorf(at(x.name), "`%s` needs a `file`", x.name)
-			} else if err := inRepo(x.t.File); err != nil {
-				v.errorf(at(x.name, "file"), "%v", err)
+			switch {
+			case x.t.File != "" && x.t.Files != "":
+				v.errorf(at(x.name), "`%s` names both `file` and `files`: keep `file` for one file's table, or `files` to compare each file a glob matches", x.name)
+			case x.t.Files != "":
+				v.glob(at(x.name, "files"), x.t.Files)
+			case x.t.File == "":
+				v.errorf(at(x.name), "`%s` needs a `file` (or `files`, a glob whose files are each compared against the other side)", x.name)
+			default:
+				if err := inRepo(x.t.File); err != nil {
+					v.errorf(at(x.name, "file"), "%v", err)
+				}
 			}
-			if x.t.Pattern != "" {
-				v.regexp(at(x.name, "pattern"), x.t.Pattern)
+			if x.t.List {
+				if x.t.Pattern != "" || x.t.Key != "" || x.t.Value != "" {
+					v.errorf(at(x.name), "`%s` has `list: true`, which reads `key: value` list items itself: drop `pattern`, `key` and `value`", x.name)
+				}
+			} else if x.t.Pattern != "" {
+				if re := v.regexp(at(x.name, "pattern"), x.t.Pattern); re != nil && (re.SubexpIndex("key") < 0 || re.SubexpIndex("value") < 0) {
+					v.errorf(at(x.name, "pattern"), "`%s`'s pattern needs groups named key and value, as in `(?P<key>\\w+): (?P<value>\\w+)`", x.name)
+				}
 			} else if x.t.Key == "" || x.t.Value == "" {
 				v.errorf(at(x.name), "`%s` needs `key` and `value` columns, or a `pattern` with groups key and value", x.name)
 			}
+		}
+		if c.ValuesAgree.Left.Files != "" && c.ValuesAgree.Right.Files != "" {
+			v.errorf(at("right", "files"), "contract `%s`: only one side can be `files`: each of its files is compared against the other side, which is one `file`", c.ID)
 		}
 	}
 }

@@ -27,46 +27,79 @@ type cell struct {
 func checkValuesAgree(p *Pass) {
 	for _, ct := range p.contracts("values-agree") {
 		va := ct.ValuesAgree
-		left, lerr := readTable(p.Index, &va.Left)
-		right, rerr := readTable(p.Index, &va.Right)
-		if lerr != nil || rerr != nil {
+		var tables [2][]map[string][]cell
+		bad := false
+		for i, side := range []struct {
+			name string
+			t    *config.Table
+		}{{"left", &va.Left}, {"right", &va.Right}} {
+			docs, err := sideDocs(p.Index, side.t)
 			var many *manyFilesError
-			for _, side := range []struct {
-				name string
-				err  error
-			}{{"left", lerr}, {"right", rerr}} {
-				if errors.As(side.err, &many) {
-					// each side is one file's table; comparing every file a
-					// glob matches is not supported
-					p.configError(ct, "the %s side's `file` %s matches %d files (%s); a side is one file's table: name one file", side.name, many.glob, len(many.paths), strings.Join(many.paths, ", "))
+			if errors.As(err, &many) {
+				p.configError(ct, "the %s side's `file` %s matches %d files (%s); a side's `file` is one file's table: name one file, or write `files: %s` to compare each file it matches against the other side", side.name, many.glob, len(many.paths), strings.Join(many.paths, ", "), many.glob)
+			}
+			if err != nil {
+				bad = true
+				if many == nil {
+					p.reportConfig(ct, "%v", err)
 				}
-			}
-			if many == nil {
-				p.reportConfig(ct, "%v", firstErr(lerr, rerr))
-			}
-			continue
-		}
-		for _, k := range sortedMapKeys(right) {
-			r := right[k]
-			l, ok := left[k]
-			if !ok || sameValues(l, r) || !p.Reported(r[0].doc.Path) {
 				continue
 			}
-			ll, _ := l[0].doc.Position(l[0].off)
-			p.ReportContract(ct, Diagnostic{Path: r[0].doc.Path, Start: r[0].off, End: r[0].off,
-				Message: fmt.Sprintf("`%s` maps to %s here but to %s in %s:%d; make them agree", k, joinValues(r), joinValues(l), l[0].doc.Path, ll),
-				Related: []Related{RelatedAt(l[0].doc, l[0].off, "the other value")}})
+			for _, d := range docs {
+				m, err := readTable(d, side.t)
+				if err != nil {
+					// one file of a `files` glob without a table is reported
+					// and skipped; the others are still compared
+					p.reportConfig(ct, "%v", err)
+					continue
+				}
+				tables[i] = append(tables[i], m)
+			}
+		}
+		if bad {
+			continue
+		}
+		// one side is one file; the other may be several, each compared
+		// on its own
+		for _, left := range tables[0] {
+			for _, right := range tables[1] {
+				compareTables(p, ct, left, right)
+			}
 		}
 	}
 }
 
-func firstErr(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
+// sideDocs returns the files a side reads: the one its `file` names, or
+// every file its `files` glob matches.
+func sideDocs(idx *parser.Index, t *config.Table) ([]*parser.Document, error) {
+	if t.Files != "" {
+		docs := docsMatching(idx, []string{t.Files}, nil)
+		if len(docs) == 0 {
+			return nil, fmt.Errorf("no file in the repo matches `files` %s", t.Files)
 		}
+		return docs, nil
 	}
-	return nil
+	d, err := resolveFile(idx, t.File)
+	if err != nil {
+		return nil, err
+	}
+	return []*parser.Document{d}, nil
+}
+
+// compareTables reports each key both maps hold with different values,
+// on the right side's line.
+func compareTables(p *Pass, ct *config.Contract, left, right map[string][]cell) {
+	for _, k := range sortedMapKeys(right) {
+		r := right[k]
+		l, ok := left[k]
+		if !ok || sameValues(l, r) || !p.Reported(r[0].doc.Path) {
+			continue
+		}
+		ll, _ := l[0].doc.Position(l[0].off)
+		p.ReportContract(ct, Diagnostic{Path: r[0].doc.Path, Start: r[0].off, End: r[0].off,
+			Message: fmt.Sprintf("`%s` maps to %s here but to %s in %s:%d; make them agree", k, joinValues(r), joinValues(l), l[0].doc.Path, ll),
+			Related: []Related{RelatedAt(l[0].doc, l[0].off, "the other value")}})
+	}
 }
 
 func sameValues(a, b []cell) bool {
@@ -107,12 +140,8 @@ func cleanCell(s string) string {
 	return s
 }
 
-// readTable extracts key → values from a table or list.
-func readTable(idx *parser.Index, t *config.Table) (map[string][]cell, error) {
-	d, err := resolveFile(idx, t.File)
-	if err != nil {
-		return nil, err
-	}
+// readTable extracts key → values from a table or list in d.
+func readTable(d *parser.Document, t *config.Table) (map[string][]cell, error) {
 	start, end := d.BodyStart, d.ParsedEnd()
 	if t.Section != "" {
 		secs := findHeadings(d, t.Section, true)
@@ -120,6 +149,10 @@ func readTable(idx *parser.Index, t *config.Table) (map[string][]cell, error) {
 			return nil, fmt.Errorf("%s has no section %s", d.Path, t.Section)
 		}
 		start, end = secs[0].Start, secs[0].End
+	}
+	where := d.Path
+	if t.Section != "" {
+		where = fmt.Sprintf("%s (section %s)", d.Path, t.Section)
 	}
 	out := map[string][]cell{}
 	add := func(k, v string, off int) {
@@ -148,45 +181,119 @@ func readTable(idx *parser.Index, t *config.Table) (map[string][]cell, error) {
 		re := compile(t.Pattern)
 		ki, vi := re.SubexpIndex("key"), re.SubexpIndex("value")
 		forLines(d.Src, start, end, func(ls, le int) bool {
-			if m := re.FindStringSubmatch(string(d.Src[ls:le])); m != nil && ki > 0 && vi > 0 {
-				add(m[ki], m[vi], ls)
+			line := string(d.Src[ls:le])
+			// every match on a line counts, as for a registry's `uses`
+			for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
+				if ki > 0 && vi > 0 && m[2*ki] >= 0 && m[2*vi] >= 0 {
+					add(line[m[2*ki]:m[2*ki+1]], line[m[2*vi]:m[2*vi+1]], ls+m[0])
+				}
 			}
 			return true
 		})
-	} else {
-		kc, vc := -1, -1
+		if len(out) == 0 {
+			return nil, fmt.Errorf("no entries matched the pattern `%s` in %s", t.Pattern, where)
+		}
+		return out, nil
+	}
+	if t.List {
 		forLines(d.Src, start, end, func(ls, le int) bool {
-			line := strings.TrimSpace(string(d.Src[ls:le]))
-			if !strings.HasPrefix(line, "|") {
-				kc, vc = -1, -1
-				return true
-			}
-			cells := strings.Split(strings.Trim(line, "|"), "|")
-			if kc < 0 {
-				for i, c := range cells {
-					switch strings.ToLower(cleanCell(c)) {
-					case strings.ToLower(t.Key):
-						kc = i
-					case strings.ToLower(t.Value):
-						vc = i
-					}
+			line := d.Src[ls:le]
+			ind := len(line) - len(strings.TrimLeft(string(line), " \t"))
+			if n := parser.ListMarker(line[ind:]); n > 0 {
+				if k, v, ok := listEntry(string(line[ind+n:])); ok {
+					add(k, v, ls+ind)
 				}
-				if kc < 0 || vc < 0 {
-					kc, vc = -2, -2 // not our table: skip its rows
-				}
-				return true
-			}
-			if kc == -2 || strings.Trim(line, "|-: ") == "" {
-				return true
-			}
-			if kc < len(cells) && vc < len(cells) {
-				add(cells[kc], cells[vc], ls)
 			}
 			return true
 		})
+		if len(out) == 0 {
+			return nil, fmt.Errorf("no list item of the form `key: value` or `**key** — value` in %s", where)
+		}
+		return out, nil
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no %s→%s entries found in %s", t.Key, t.Value, d.Path)
+	// tables is how many tables the range holds; found is whether one has
+	// both columns; near* is the first header row that has only one
+	tables, found, nearLine, nearCells, nearMissing := 0, false, 0, []string(nil), ""
+	kc, vc := -1, -1
+	forLines(d.Src, start, end, func(ls, le int) bool {
+		line := strings.TrimSpace(string(d.Src[ls:le]))
+		if !strings.HasPrefix(line, "|") {
+			kc, vc = -1, -1
+			return true
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		if kc == -1 {
+			tables++
+			for i, c := range cells {
+				switch strings.ToLower(cleanCell(c)) {
+				case strings.ToLower(t.Key):
+					kc = i
+				case strings.ToLower(t.Value):
+					vc = i
+				}
+			}
+			if kc >= 0 && vc >= 0 {
+				found = true
+				return true
+			}
+			if (kc >= 0 || vc >= 0) && nearCells == nil {
+				nearLine, _ = d.Position(ls)
+				nearMissing = t.Value
+				if kc < 0 {
+					nearMissing = t.Key
+				}
+				for _, c := range cells {
+					nearCells = append(nearCells, "`"+cleanCell(c)+"`")
+				}
+			}
+			kc, vc = -2, -2 // not our table: skip its rows
+			return true
+		}
+		if kc == -2 || strings.Trim(line, "|-: ") == "" {
+			return true
+		}
+		if kc < len(cells) && vc < len(cells) {
+			add(cells[kc], cells[vc], ls)
+		}
+		return true
+	})
+	if len(out) > 0 {
+		return out, nil
 	}
-	return out, nil
+	switch {
+	case found:
+		return nil, fmt.Errorf("the table with the columns `%s` and `%s` in %s has no row with both cells filled", t.Key, t.Value, where)
+	case tables == 0:
+		return nil, fmt.Errorf("%s has no table (looked for one with the columns `%s` and `%s`)", where, t.Key, t.Value)
+	case nearCells != nil:
+		return nil, fmt.Errorf("no table in %s has both columns `%s` and `%s`: the header row at line %d has %s, no `%s`; name the columns as the header row spells them", where, t.Key, t.Value, nearLine, strings.Join(nearCells, ", "), nearMissing)
+	}
+	return nil, fmt.Errorf("no table in %s has a column `%s` or `%s`; name the columns as a header row spells them", where, t.Key, t.Value)
+}
+
+// listEntry splits a list item's text into a key and a value: a key in
+// `**`, `__` or backticks and the rest, or the text before the first
+// `: `, ` — `, ` – ` or ` - ` and the text after it.
+func listEntry(item string) (key, value string, ok bool) {
+	item = strings.TrimSpace(item)
+	for _, w := range []string{"**", "__", "`"} {
+		if strings.HasPrefix(item, w) {
+			if i := strings.Index(item[len(w):], w); i > 0 {
+				key = strings.TrimSuffix(strings.TrimSpace(item[len(w):len(w)+i]), ":")
+				value = strings.TrimLeft(item[len(w)+i+len(w):], " \t:—–-")
+				return key, value, key != "" && value != ""
+			}
+		}
+	}
+	at, size := -1, 0
+	for _, sep := range []string{": ", " — ", " – ", " - "} {
+		if i := strings.Index(item, sep); i > 0 && (at < 0 || i < at) {
+			at, size = i, len(sep)
+		}
+	}
+	if at < 0 {
+		return "", "", false
+	}
+	key, value = item[:at], strings.TrimSpace(item[at+size:])
+	return key, value, value != ""
 }
