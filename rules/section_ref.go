@@ -215,8 +215,10 @@ func parseRefAt(d *parser.Document, text string, at, signLen int, ln *refLine) (
 			return r, false // a nested sign: handled with the first one
 		}
 		right := strings.TrimSpace(txt[i+signLen:])
-		if left == "" || !setFile(&r, left) {
-			return r, false // `§ Title` quoted in code: an example of the form
+		if left == "" || strings.ContainsAny(left, " \t\n([") || !setFile(&r, left) {
+			// `§ Title`, `(see a.md § Title)`, `[x](a.md) § T` quoted in
+			// code: an example of the form, not a path
+			return r, false
 		}
 		r.title, r.more = nextTitle(right)
 		r.exact, r.end = true, span.End
