@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -175,9 +176,33 @@ type prepResult[T any] struct {
 // canonical text, a schema's keys, the target agents) once per index, for
 // all the per-file passes that share it. A problem with the contract
 // itself is reported once, at its declaration.
+// reportedAsConfigError is the problem a preparation returns when it has
+// already recorded a configuration error (configError): nothing more to
+// report.
+const reportedAsConfigError = "\x00config error"
+
+// oneFile resolves a selector's file for contract ct; a glob that matches
+// several files is a configuration error (exit 2) naming what, and the
+// problem returned is then reportedAsConfigError.
+func oneFile(p *Pass, ct *config.Contract, what, file string) (*parser.Document, string) {
+	d, err := resolveFile(p.Index, file)
+	var many *manyFilesError
+	switch {
+	case errors.As(err, &many):
+		p.configError(ct, "the %s's `file` %s matches %d files (%s); it must name one file", what, many.glob, len(many.paths), strings.Join(many.paths, ", "))
+		return nil, reportedAsConfigError
+	case err != nil:
+		return nil, fmt.Sprintf("%s: %v", what, err)
+	}
+	return d, ""
+}
+
 func prepare[T any](p *Pass, ct *config.Contract, fn func() (T, string)) (T, bool) {
 	r := p.Index.Cached("contract:"+strings.Join(ct.Kinds(), ",")+":"+ct.ID, func() any {
 		v, problem := fn()
+		if problem == reportedAsConfigError {
+			return prepResult[T]{}
+		}
 		if problem != "" {
 			p.reportConfig(ct, "%s", problem)
 			return prepResult[T]{}

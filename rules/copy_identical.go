@@ -38,9 +38,9 @@ type copyPrep struct {
 func prepareCopy(p *Pass, ct *config.Contract) (*copyPrep, bool) {
 	return prepare(p, ct, func() (*copyPrep, string) {
 		cp := ct.Copy
-		src, err := resolveFile(p.Index, cp.Source.File)
-		if err != nil {
-			return nil, fmt.Sprintf("canonical source: %v", err)
+		src, problem := oneFile(p, ct, "canonical source", cp.Source.File)
+		if src == nil {
+			return nil, problem
 		}
 		c := &copyPrep{src: src, what: describeSelector(&cp.Source)}
 		canonParts := Select(src, &cp.Source)

@@ -77,9 +77,9 @@ func checkKeyOrder(p *Pass) {
 			continue
 		}
 		k, ok := prepare(p, ct, func() (*keyOrderPrep, string) {
-			src, err := resolveFile(p.Index, ko.Schema.File)
-			if err != nil {
-				return nil, fmt.Sprintf("schema: %v", err)
+			src, problem := oneFile(p, ct, "schema", ko.Schema.File)
+			if src == nil {
+				return nil, problem
 			}
 			parts := Select(src, &ko.Schema)
 			if len(parts) == 0 {
