@@ -32,11 +32,7 @@ func extract(idx *parser.Index, x *config.Extract) (out []extracted, selected bo
 	if x.JSON != "" || x.Frontmatter != "" {
 		return extractValues(idx, x), true
 	}
-	re := compile(x.Pattern)
-	vi := re.SubexpIndex("value")
-	if vi < 0 && re.NumSubexp() >= 1 {
-		vi = 1
-	}
+	vp := newValuePattern(x.Pattern)
 	sel := x.Part()
 	for _, d := range docsMatching(idx, x.Files, x.Exclude) {
 		src := d.Src[:d.ParsedEnd()] // nothing past the markup bound is checked
@@ -55,18 +51,44 @@ func extract(idx *parser.Index, x *config.Extract) (out []extracted, selected bo
 				if (x.In == "code" && !inCode) || (x.In == "text" && inCode) {
 					return true
 				}
-				for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
-					s, e := m[0], m[1]
-					if vi > 0 && m[2*vi] >= 0 {
-						s, e = m[2*vi], m[2*vi+1]
-					}
+				vp.each(line, func(s, e int) {
 					out = append(out, extracted{value: line[s:e], doc: d, off: ls + s})
-				}
+				})
 				return true
 			})
 		}
 	}
 	return out, selected
+}
+
+// valuePattern is an Extract's pattern: each match yields its group named
+// `value`, else its first group, else the whole match.
+type valuePattern struct {
+	re *regexp.Regexp
+	vi int
+}
+
+// newValuePattern compiles pattern; nil for none.
+func newValuePattern(pattern string) *valuePattern {
+	if pattern == "" {
+		return nil
+	}
+	vp := &valuePattern{re: compile(pattern)}
+	if vp.vi = vp.re.SubexpIndex("value"); vp.vi < 0 && vp.re.NumSubexp() >= 1 {
+		vp.vi = 1
+	}
+	return vp
+}
+
+// each calls fn with the bounds of the value of every match in s.
+func (vp *valuePattern) each(s string, fn func(start, end int)) {
+	for _, m := range vp.re.FindAllStringSubmatchIndex(s, -1) {
+		start, end := m[0], m[1]
+		if vp.vi > 0 && m[2*vp.vi] >= 0 {
+			start, end = m[2*vp.vi], m[2*vp.vi+1]
+		}
+		fn(start, end)
+	}
 }
 
 // extractValues reads the strings at a JSON path of each matched manifest,
@@ -75,26 +97,15 @@ func extract(idx *parser.Index, x *config.Extract) (out []extracted, selected bo
 // match yields nothing).
 func extractValues(idx *parser.Index, x *config.Extract) []extracted {
 	var out []extracted
-	var re *regexp.Regexp
-	vi := 0
-	if x.Pattern != "" {
-		re = compile(x.Pattern)
-		if vi = re.SubexpIndex("value"); vi < 0 && re.NumSubexp() >= 1 {
-			vi = 1
-		}
-	}
+	vp := newValuePattern(x.Pattern)
 	add := func(d *parser.Document, str string, off int) {
-		if re == nil {
+		if vp == nil {
 			out = append(out, extracted{value: str, doc: d, off: off})
 			return
 		}
-		for _, m := range re.FindAllStringSubmatchIndex(str, -1) {
-			s, e := m[0], m[1]
-			if vi > 0 && m[2*vi] >= 0 {
-				s, e = m[2*vi], m[2*vi+1]
-			}
+		vp.each(str, func(s, e int) {
 			out = append(out, extracted{value: str[s:e], doc: d, off: off})
-		}
+		})
 	}
 	for _, d := range idx.Docs {
 		if !globMatch(x.Files, x.Exclude, d.Path) {
