@@ -235,13 +235,7 @@ func hostLoaded(k parser.Kind) bool {
 func scalarItems(v *yaml.Node) []*yaml.Node {
 	switch v.Kind {
 	case yaml.SequenceNode:
-		var out []*yaml.Node
-		for _, c := range v.Content {
-			if c.Kind == yaml.ScalarNode {
-				out = append(out, c)
-			}
-		}
-		return out
+		return scalarsOf(v)
 	case yaml.ScalarNode:
 		var out []*yaml.Node
 		for _, part := range strings.Split(v.Value, ",") {
