@@ -2,6 +2,7 @@ package fix
 
 import (
 	"bytes"
+	_ "github.com/mdcontract/mdcontract/contract" // the contract kinds
 	"os"
 	"path/filepath"
 	"sort"

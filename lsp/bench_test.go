@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mdcontract/mdcontract/internal/testcorpus"
 	"github.com/mdcontract/mdcontract/internal/worstcase"
 )
 
@@ -13,11 +14,7 @@ import (
 // buffer changes: parse it, swap it into the repo index and check the open
 // files, on the agent-orchestra corpus (skipped where ../shared is absent).
 func BenchmarkRecheckOneFile(b *testing.B) {
-	dir := filepath.Join("..", "..", "shared", "corpus", "agent-orchestra")
-	if _, err := os.Stat(filepath.Join(dir, "PROVENANCE.md")); err != nil {
-		b.Skipf("corpus not found at %s: %v", dir, err)
-	}
-	root, _ := filepath.Abs(dir)
+	root := testcorpus.Dir(b, "agent-orchestra")
 	s := benchServer(root)
 	rel := "agents/code-critic.md"
 	text, err := os.ReadFile(filepath.Join(root, rel))

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/mdcontract/mdcontract/config"
+	_ "github.com/mdcontract/mdcontract/contract" // the contract kinds register with the rule framework
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 	"github.com/mdcontract/mdcontract/textsafe"

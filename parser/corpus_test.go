@@ -1,25 +1,14 @@
 package parser
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mdcontract/mdcontract/internal/testcorpus"
 )
 
-// corpusDir finds ../shared/corpus/agent-orchestra beside the repo, or skips.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "corpus", "agent-orchestra")
-	if _, err := os.Stat(filepath.Join(dir, "PROVENANCE.md")); err != nil {
-		t.Skipf("corpus not found at %s (it lives in ../shared beside a checkout of this repo): %v", dir, err)
-	}
-	abs, _ := filepath.Abs(dir)
-	return abs
-}
-
 func TestCorpusFrontmatter(t *testing.T) {
-	idx := Load(corpusDir(t), LoadOptions{})
+	idx := Load(testcorpus.Dir(t, "agent-orchestra"), LoadOptions{})
 	if len(idx.Errors) != 0 {
 		t.Errorf("load errors: %+v", idx.Errors)
 	}

@@ -1,17 +1,20 @@
-package rules
+package rules_test
 
 import (
+	_ "github.com/mdcontract/mdcontract/contract" // the contract kinds
 	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
 
+	"github.com/mdcontract/mdcontract/internal/testcorpus"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
 )
 
 // BenchmarkParseCorpus reads and parses the whole corpus (the floor).
 func BenchmarkParseCorpus(b *testing.B) {
-	dir := corpusDir(b)
+	dir := testcorpus.Dir(b, "agent-orchestra")
 	for b.Loop() {
 		parser.Load(dir, parser.LoadOptions{})
 	}
@@ -19,22 +22,22 @@ func BenchmarkParseCorpus(b *testing.B) {
 
 // BenchmarkCheckCorpus is a full zero-config check of the corpus.
 func BenchmarkCheckCorpus(b *testing.B) {
-	dir := corpusDir(b)
+	dir := testcorpus.Dir(b, "agent-orchestra")
 	for b.Loop() {
 		idx := parser.Load(dir, parser.LoadOptions{})
-		Run(idx, Options{})
+		rules.Run(idx, rules.Options{})
 	}
 }
 
 // BenchmarkRulesCorpus runs every rule over an already loaded corpus: the
 // cost of checking on top of parsing.
 func BenchmarkRulesCorpus(b *testing.B) {
-	dir := corpusDir(b)
+	dir := testcorpus.Dir(b, "agent-orchestra")
 	idx := parser.Load(dir, parser.LoadOptions{})
 	for b.Loop() {
 		// a fresh index each time, so per-run caches are rebuilt as in a run
 		fresh := parser.NewIndex(idx.Root, append([]*parser.Document(nil), idx.Docs...))
-		Run(fresh, Options{})
+		rules.Run(fresh, rules.Options{})
 	}
 }
 
@@ -42,7 +45,7 @@ func BenchmarkRulesCorpus(b *testing.B) {
 // per benchmark run.
 func scaledCorpus(b *testing.B) string {
 	b.Helper()
-	src := corpusDir(b)
+	src := testcorpus.Dir(b, "agent-orchestra")
 	dst := b.TempDir()
 	for i := range 20 {
 		copyDir(b, src, filepath.Join(dst, "copy"+strconv.Itoa(i)))
@@ -83,6 +86,6 @@ func BenchmarkParseScaled(b *testing.B) {
 func BenchmarkCheckScaled(b *testing.B) {
 	dir := scaledCorpus(b)
 	for b.Loop() {
-		Run(parser.Load(dir, parser.LoadOptions{}), Options{})
+		rules.Run(parser.Load(dir, parser.LoadOptions{}), rules.Options{})
 	}
 }

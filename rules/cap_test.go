@@ -1,39 +1,42 @@
-package rules
+package rules_test
 
 import (
 	"fmt"
+	_ "github.com/mdcontract/mdcontract/contract" // the contract kinds
 	"strings"
 	"testing"
+
+	"github.com/mdcontract/mdcontract/rules"
 )
 
 func TestCapPerFile(t *testing.T) {
-	a := &Rule{ID: "MC901", Name: "test-a"}
-	b := &Rule{ID: "MC902", Name: "test-b"}
-	at := func(path string, r *Rule, line int, sev Severity, contract string) Diagnostic {
-		return Diagnostic{Path: path, Rule: r, Start: line * 10, End: line*10 + 3, Line: line, Column: 1,
+	a := &rules.Rule{ID: "MC901", Name: "test-a"}
+	b := &rules.Rule{ID: "MC902", Name: "test-b"}
+	at := func(path string, r *rules.Rule, line int, sev rules.Severity, contract string) rules.Diagnostic {
+		return rules.Diagnostic{Path: path, Rule: r, Start: line * 10, End: line*10 + 3, Line: line, Column: 1,
 			EndLine: line, EndColumn: 4, Severity: sev, Contract: contract, Message: fmt.Sprintf("finding on line %d", line)}
 	}
-	var ds []Diagnostic
+	var ds []rules.Diagnostic
 	// x.md: 5 of rule a (info, warning, error among the omitted), 2 of b;
 	// y.md: 3 of a, within the cap.
 	for line := 1; line <= 5; line++ {
-		sev := Info
+		sev := rules.Info
 		switch line {
 		case 4:
-			sev = Error
+			sev = rules.Error
 		case 5:
-			sev = Warning
+			sev = rules.Warning
 		}
 		ds = append(ds, at("x.md", a, line, sev, "c"))
 	}
-	ds = append(ds, at("x.md", b, 2, Warning, ""), at("x.md", b, 7, Warning, ""))
+	ds = append(ds, at("x.md", b, 2, rules.Warning, ""), at("x.md", b, 7, rules.Warning, ""))
 	for line := 1; line <= 3; line++ {
-		ds = append(ds, at("y.md", a, line, Info, ""))
+		ds = append(ds, at("y.md", a, line, rules.Info, ""))
 	}
-	SortDiagnostics(ds)
-	all := append([]Diagnostic(nil), ds...)
+	rules.SortDiagnostics(ds)
+	all := append([]rules.Diagnostic(nil), ds...)
 
-	got, omitted := CapPerFile(ds, 3)
+	got, omitted := rules.CapPerFile(ds, 3)
 	if omitted != 2 {
 		t.Errorf("omitted = %d, want 2", omitted)
 	}
@@ -62,21 +65,21 @@ func TestCapPerFile(t *testing.T) {
 
 	// One omitted: singular; omitted findings of two contracts: none named.
 	ds[5].Contract = "other" // x.md:5 test-a (sorted: a1 a2 b2 a3 a4 a5 b7 …)
-	got, omitted = CapPerFile(ds, 4)
+	got, omitted = rules.CapPerFile(ds, 4)
 	if omitted != 1 || len(got) != len(ds) {
 		t.Fatalf("capped at 4: omitted %d, %d findings", omitted, len(got))
 	}
-	if !strings.HasPrefix(got[5].Message, "1 more test-a finding in this file is not shown (mdcontract reports at most 4 ") || got[5].Severity != Warning || got[5].Contract != "other" {
+	if !strings.HasPrefix(got[5].Message, "1 more test-a finding in this file is not shown (mdcontract reports at most 4 ") || got[5].Severity != rules.Warning || got[5].Contract != "other" {
 		t.Errorf("capped at 4: %+v", got[5])
 	}
-	got, _ = CapPerFile(ds, 3)
+	got, _ = rules.CapPerFile(ds, 3)
 	if got[4].Contract != "" {
 		t.Errorf("the summary of two contracts' findings names %q", got[4].Contract)
 	}
 
 	// No cap, or a cap nothing reaches: every finding, untouched.
 	for _, max := range []int{0, -1, 5} {
-		got, omitted := CapPerFile(ds, max)
+		got, omitted := rules.CapPerFile(ds, max)
 		if omitted != 0 || len(got) != len(all) {
 			t.Errorf("max %d: omitted %d, %d of %d findings", max, omitted, len(got), len(all))
 		}

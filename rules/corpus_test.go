@@ -1,35 +1,23 @@
 package rules
 
 import (
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/mdcontract/mdcontract/internal/testcorpus"
 	"github.com/mdcontract/mdcontract/parser"
 )
 
-// corpusDir finds ../shared/corpus/agent-orchestra beside the repo, or skips.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "corpus", "agent-orchestra")
-	if _, err := os.Stat(filepath.Join(dir, "PROVENANCE.md")); err != nil {
-		t.Skipf("corpus not found at %s (it lives in ../shared beside a checkout of this repo): %v", dir, err)
-	}
-	abs, _ := filepath.Abs(dir)
-	return abs
-}
-
 func TestCorpusAnchorPairs(t *testing.T) {
-	idx := parser.Load(corpusDir(t), parser.LoadOptions{})
+	idx := parser.Load(testcorpus.Dir(t, "agent-orchestra"), parser.LoadOptions{})
 	syntaxes := map[string]int{}
 	var regions, nested int
 	for _, d := range idx.Docs {
 		if strings.HasPrefix(d.Path, ".github/scripts/Tests/fixtures/") {
 			continue
 		}
-		rs := Regions(d, func(c *parser.Comment, msg string, _ *parser.Comment) {
+		rs := parser.Regions(d, func(c *parser.Comment, msg string, _ *parser.Comment) {
 			line, _ := d.Position(c.Start)
 			t.Errorf("%s:%d: %s", d.Path, line, msg)
 		})
@@ -50,7 +38,7 @@ func TestCorpusAnchorPairs(t *testing.T) {
 	}
 }
 
-func syntaxOf(r Region) string {
+func syntaxOf(r parser.Region) string {
 	b, e := r.Begin.Text, r.End.Text
 	switch {
 	case strings.HasSuffix(b, ":begin"):
@@ -68,7 +56,7 @@ func syntaxOf(r Region) string {
 // TestCorpusSectionRefs: the references that resolve stay quiet, the
 // dangling ones are found.
 func TestCorpusSectionRefs(t *testing.T) {
-	idx := parser.Load(corpusDir(t), parser.LoadOptions{})
+	idx := parser.Load(testcorpus.Dir(t, "agent-orchestra"), parser.LoadOptions{})
 	var refs int
 	for _, d := range idx.Docs {
 		if !strings.HasPrefix(d.Path, ".github/scripts/Tests/fixtures/") {
@@ -114,7 +102,7 @@ func TestCorpusSectionRefs(t *testing.T) {
 // TestCorpusFragmentLinks: every fragment link outside the fixtures is
 // checked and resolves.
 func TestCorpusFragmentLinks(t *testing.T) {
-	idx := parser.Load(corpusDir(t), parser.LoadOptions{})
+	idx := parser.Load(testcorpus.Dir(t, "agent-orchestra"), parser.LoadOptions{})
 	var n int
 	for _, d := range idx.Docs {
 		if strings.HasPrefix(d.Path, ".github/scripts/Tests/fixtures/") {

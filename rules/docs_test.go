@@ -31,7 +31,7 @@ func TestRuleDocs(t *testing.T) {
 			t.Errorf("%s documents no rule and is not in Topics", n)
 		}
 	}
-	for _, name := range Topics {
+	for _, name := range Topics() {
 		if doc := Topic(name); !strings.HasPrefix(doc, "# "+name+"\n") {
 			t.Errorf("topic %s has no docs/%s.md titled `# %s`", name, name, name)
 		}

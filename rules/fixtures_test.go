@@ -1,9 +1,10 @@
-package rules
+package rules_test
 
 import (
 	"bytes"
 	"flag"
 	"fmt"
+	_ "github.com/mdcontract/mdcontract/contract" // the contract kinds
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -30,7 +32,7 @@ func TestFixtures(t *testing.T) {
 	for _, dir := range dirs {
 		name := filepath.Base(dir)
 		// A folder named _<topic> compares the findings of every rule.
-		r := Lookup(name)
+		r := rules.Lookup(name)
 		if r == nil && !strings.HasPrefix(name, "_") {
 			t.Errorf("%s: no rule named %q", dir, name)
 			continue
@@ -44,8 +46,8 @@ func TestFixtures(t *testing.T) {
 			})
 		}
 	}
-	for _, r := range All() {
-		if !covered[r.Name] && r != ReadError {
+	for _, r := range rules.All() {
+		if !covered[r.Name] && r != rules.ReadError {
 			t.Errorf("rule %s/%s has no fixture with a finding in testdata/rules/%s/", r.ID, r.Name, r.Name)
 		}
 	}
@@ -67,7 +69,7 @@ func TestFixturesCR(t *testing.T) {
 			t.Logf("%s: skipped: %s", test, why)
 			continue
 		}
-		t.Run(test, func(t *testing.T) { runFixture(t, f, Lookup(name), true) })
+		t.Run(test, func(t *testing.T) { runFixture(t, f, rules.Lookup(name), true) })
 	}
 }
 
@@ -77,7 +79,7 @@ var crDiffers = map[string]string{}
 // runFixture checks one archive; it reports whether the rule found anything.
 // With cr, its markdown files are written with old Mac line ends (a lone
 // CR), which must change no finding.
-func runFixture(t *testing.T, file string, r *Rule, cr bool) bool {
+func runFixture(t *testing.T, file string, r *rules.Rule, cr bool) bool {
 	ar, err := txtar.ParseFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +117,7 @@ func runFixture(t *testing.T, file string, r *Rule, cr bool) bool {
 			t.Fatalf("fixture config: %v", err)
 		}
 	}
-	settings, err := Setup(cfg)
+	settings, err := rules.Setup(cfg)
 	if err != nil {
 		t.Fatalf("fixture config: %v", err)
 	}
@@ -124,7 +126,7 @@ func runFixture(t *testing.T, file string, r *Rule, cr bool) bool {
 		lo.Include, lo.Exclude = cfg.Include, cfg.Exclude
 	}
 	idx := parser.Load(root, lo)
-	res := Run(idx, Options{Settings: settings})
+	res := rules.Run(idx, rules.Options{Settings: settings})
 	var lines []string
 	for _, d := range res.Diagnostics {
 		if r != nil && d.Rule != r {

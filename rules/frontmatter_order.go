@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/mdcontract/mdcontract/parser"
 )
 
 // FrontmatterOrder checks that known keys come in the kind's order.
@@ -46,6 +48,6 @@ func orderFix(src []byte, start, end int, order []string) []Edit {
 	if !ok || len(blocks) == 0 {
 		return nil
 	}
-	text := reorderBlocks(blocks, order, eolOf(src[start:end])) + tail
+	text := reorderBlocks(blocks, order, parser.EOLOf(src[start:end])) + tail
 	return []Edit{{Start: start, End: end, New: text}}
 }

@@ -1,6 +1,7 @@
-package rules
+package rules_test
 
 import (
+	_ "github.com/mdcontract/mdcontract/contract" // the contract kinds
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,12 +10,13 @@ import (
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // RepoFromFuzz turns fuzz input into a small repo: a txtar archive's files, or
 // the input as one skill. A .mdcontract.yaml in it is used when it loads.
-func RepoFromFuzz(data []byte) (*parser.Index, *Settings) {
+func RepoFromFuzz(data []byte) (*parser.Index, *rules.Settings) {
 	files := parseArchive(data)
 	if len(files) == 0 {
 		files = []txtar.File{{Name: "skills/x/SKILL.md", Data: data}}
@@ -39,9 +41,9 @@ func RepoFromFuzz(data []byte) (*parser.Index, *Settings) {
 		}
 		docs = append(docs, parser.Parse(name, parser.KindOf(name, nil), f.Data))
 	}
-	s, err := Setup(cfg)
+	s, err := rules.Setup(cfg)
 	if err != nil {
-		s, _ = Setup(nil)
+		s, _ = rules.Setup(nil)
 	}
 	for i, d := range docs {
 		if k := s.Classify(d.Path, d.Kind); k != d.Kind {
@@ -80,7 +82,7 @@ func FuzzCheck(f *testing.F) {
 			}
 		}()
 		idx, s := RepoFromFuzz(data)
-		res := Run(idx, Options{Settings: s})
+		res := rules.Run(idx, rules.Options{Settings: s})
 		for _, msg := range res.Internal {
 			t.Fatal(msg)
 		}

@@ -1,6 +1,7 @@
 package rules_test
 
 import (
+	_ "github.com/mdcontract/mdcontract/contract" // the contract kinds
 	"path/filepath"
 	"testing"
 
@@ -23,7 +24,7 @@ func FuzzFix(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		idx, s := rules.RepoFromFuzz(data)
+		idx, s := RepoFromFuzz(data)
 		opt := rules.Options{Settings: s}
 		res := rules.Run(idx, opt)
 		plans := fix.Settle(idx, res.Diagnostics, opt, nil)

@@ -24,7 +24,7 @@ var lineFragRe = regexp.MustCompile(`^L\d+(?:C\d+)?(?:-L\d+(?:C\d+)?)?$`)
 
 func checkLinkFragment(p *Pass) {
 	d := p.Doc
-	if !ownDoc(d) {
+	if !OwnDoc(d) {
 		return // examples, templates and history cite what was (quoted.go)
 	}
 	sg := &suggester{budget: fragmentSuggestBudget}

@@ -28,7 +28,7 @@ var envPathRe = regexp.MustCompile("\\$\\{(CLAUDE_SKILL_DIR|CLAUDE_PLUGIN_ROOT)\
 
 func checkLinkTarget(p *Pass) {
 	d := p.Doc
-	if d.Kind == parser.KindManifest || !ownDoc(d) {
+	if d.Kind == parser.KindManifest || !OwnDoc(d) {
 		return // see quoted.go: examples, templates and history are not checked
 	}
 	fine := map[string]bool{} // destinations already seen to need no check
@@ -159,12 +159,12 @@ func checkEnvPaths(p *Pass) {
 	// in the command that tests the example's hook.
 	quoted := map[string]bool{}
 	for _, m := range matches {
-		if !ownAt(d, m[0]) {
+		if !OwnAt(d, m[0]) {
 			quoted[strings.TrimRight(string(d.Src[m[0]:m[5]]), ".:")] = true
 		}
 	}
 	for _, m := range matches {
-		if !ownAt(d, m[0]) || quoted[strings.TrimRight(string(d.Src[m[0]:m[5]]), ".:")] {
+		if !OwnAt(d, m[0]) || quoted[strings.TrimRight(string(d.Src[m[0]:m[5]]), ".:")] {
 			continue // quoted text, or the path of a quoted example (quoted.go)
 		}
 		v, rest := string(d.Src[m[2]:m[3]]), string(d.Src[m[4]:m[5]])

@@ -65,7 +65,7 @@ func namesOf(idx *parser.Index) *repoNames {
 	for _, d := range idx.Docs {
 		switch d.Kind {
 		case parser.KindAgent, parser.KindAgentBody:
-			for _, a := range agentNames(d) {
+			for _, a := range AgentNames(d) {
 				n.agents[a] = true
 			}
 		case parser.KindSkill:
@@ -124,7 +124,7 @@ func (n *repoNames) check(name string, skill bool) (exists, checkable bool) {
 
 func checkNameRef(p *Pass) {
 	d := p.Doc
-	if !hostLoaded(d.Kind) || !ownDoc(d) {
+	if !HostLoaded(d.Kind) || !OwnDoc(d) {
 		return // a README or docs page quotes dispatches; it makes none (quoted.go)
 	}
 	names := p.Index.Cached("name-ref/names", func() any { return namesOf(p.Index) }).(*repoNames)
@@ -145,17 +145,17 @@ func checkNameRef(p *Pass) {
 		p.Reportf(off, end, "%s names the %s `%s`, which this repo does not define (nor does the host); check the name or add the %s", how, what, name, what)
 	}
 	src := d.Src[:d.ParsedEnd()] // nothing past the markup bound is checked
-	forLinesWith(src, d.BodyStart, nameRefNeedles, func(ls, le int) bool {
-		if !ownAt(d, ls) {
+	parser.ForLinesWith(src, d.BodyStart, nameRefNeedles, func(ls, le int) bool {
+		if !OwnAt(d, ls) {
 			return true // a fence showing a program or another file
 		}
 		raw := src[ls:le]
 		hasSkill := bytes.Contains(raw, []byte("Skill("))
 		line := string(raw)
-		for _, m := range subagentTypeRe.FindAllStringSubmatchIndex(line, -1) {
+		for _, m := range SubagentTypeRe.FindAllStringSubmatchIndex(line, -1) {
 			report(ls+m[2], ls+m[3], line[m[2]:m[3]], false, "`subagent_type`")
 		}
-		if hasSkill && !inFence(d, ls) {
+		if hasSkill && !d.InFence(ls) {
 			for _, re := range []*regexp.Regexp{skillCallRe, skillObjectRe} {
 				for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
 					report(ls+m[2], ls+m[3], line[m[2]:m[3]], true, "`Skill(…)`")
@@ -219,9 +219,9 @@ func checkNameRef(p *Pass) {
 	}
 }
 
-// hostLoaded reports whether a host loads files of kind k as instructions
+// HostLoaded reports whether a host loads files of kind k as instructions
 // (the model reads them), as opposed to docs for people.
-func hostLoaded(k parser.Kind) bool {
+func HostLoaded(k parser.Kind) bool {
 	switch k {
 	case parser.KindSkill, parser.KindSkillResource, parser.KindAgent, parser.KindAgentBody,
 		parser.KindCommand, parser.KindPrompt, parser.KindMemory:
@@ -235,7 +235,7 @@ func hostLoaded(k parser.Kind) bool {
 func scalarItems(v *yaml.Node) []*yaml.Node {
 	switch v.Kind {
 	case yaml.SequenceNode:
-		return scalarsOf(v)
+		return parser.Scalars(v)
 	case yaml.ScalarNode:
 		var out []*yaml.Node
 		for _, part := range strings.Split(v.Value, ",") {
@@ -249,3 +249,20 @@ func scalarItems(v *yaml.Node) []*yaml.Node {
 	}
 	return nil
 }
+
+// AgentNames are the names an agent is dispatched by: its frontmatter
+// name and its file stem, in lower case.
+func AgentNames(d *parser.Document) []string {
+	stem := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(path.Base(d.Path), ".md"), ".agent"))
+	names := []string{stem}
+	if k := d.Frontmatter.Get("name"); k != nil && k.Value != nil && k.Value.Value != "" {
+		if n := strings.ToLower(k.Value.Value); n != stem {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// SubagentTypeRe finds a dispatch by `subagent_type` (Claude Code's Task
+// tool parameter); group 1 is the agent name.
+var SubagentTypeRe = regexp.MustCompile("subagent_type\\s*[:=]\\s*[\"'`]?([A-Za-z0-9_:.-]+)")

@@ -204,11 +204,11 @@ func voiceAt(d *parser.Document, off int) Voice {
 	return VoiceOwn
 }
 
-// ownDoc reports whether d is, as a whole, its own author's instruction.
-func ownDoc(d *parser.Document) bool { return docVoice(d) == VoiceOwn }
+// OwnDoc reports whether d is, as a whole, its own author's instruction.
+func OwnDoc(d *parser.Document) bool { return docVoice(d) == VoiceOwn }
 
-// ownAt reports whether the text at off is the file's own instruction.
-func ownAt(d *parser.Document, off int) bool { return voiceAt(d, off) == VoiceOwn }
+// OwnAt reports whether the text at off is the file's own instruction.
+func OwnAt(d *parser.Document, off int) bool { return voiceAt(d, off) == VoiceOwn }
 
 // fenceAt returns the fenced or indented code block holding off, or nil.
 func fenceAt(d *parser.Document, off int) *parser.Fence {

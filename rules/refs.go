@@ -121,10 +121,10 @@ func resolveIn(idx *parser.Index, docPath, p string) (rel string, escapes bool) 
 	return resolveFrom(docPath, p)
 }
 
-// fromRoots lists where a root-relative path p, written in the file at
+// FromRoots lists where a root-relative path p, written in the file at
 // docPath, may live: under the root of the file's plugin, then under the
 // repo root.
-func fromRoots(idx *parser.Index, docPath, p string) []string {
+func FromRoots(idx *parser.Index, docPath, p string) []string {
 	p = strings.TrimLeft(p, "/")
 	if root := idx.PluginRootOf(docPath); root != "" {
 		return []string{path.Join(root, p), path.Clean(p)}

@@ -108,17 +108,6 @@ func topKey(_ int, line string) (string, bool) {
 	return name, true
 }
 
-// eolOf returns the line ending a text uses.
-func eolOf(b []byte) string {
-	switch {
-	case strings.Contains(string(b), "\r\n"):
-		return "\r\n"
-	case strings.Contains(string(b), "\r"):
-		return "\r" // an old Mac file
-	}
-	return "\n"
-}
-
 // isEOL reports whether r ends a line.
 func isEOL(r rune) bool { return r == '\n' || r == '\r' }
 
@@ -127,4 +116,17 @@ var yamlEscapes = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\t", `\t`)
 // yamlQuote writes s as a YAML double-quoted scalar.
 func yamlQuote(s string) string {
 	return `"` + yamlEscapes.Replace(s) + `"`
+}
+
+// ReorderKeys rewrites src[start:end], a block of `key: value` entries
+// (keyAt names the key a line starts, as splitKeyBlocks reads it), with
+// its entries in the given order and the block's own line endings; ok is
+// false when the block holds other keys than order, or text before the
+// first key that belongs to none.
+func ReorderKeys(src []byte, start, end int, keyAt func(lineStart int, line string) (string, bool), order []string) (string, bool) {
+	blocks, tail, ok := splitKeyBlocks(src, start, end, keyAt)
+	if !ok || len(blocks) != len(order) {
+		return "", false
+	}
+	return reorderBlocks(blocks, order, parser.EOLOf(src[start:end])) + tail, true
 }

@@ -6,6 +6,7 @@ package rules
 import (
 	"embed"
 	"fmt"
+	"io/fs"
 	"slices"
 	"sort"
 	"strings"
@@ -62,11 +63,18 @@ type Rule struct {
 	Check func(*Pass)
 	// CheckRepo runs once per run over the whole index (Pass.Doc is nil).
 	CheckRepo func(*Pass)
+	// Docs holds the rule's documentation, docs/<name>.md; nil means the
+	// built-in rules' folder, rules/docs.
+	Docs fs.FS
 }
 
 // Doc returns the rule's embedded documentation.
 func (r *Rule) Doc() string {
-	b, err := docs.ReadFile("docs/" + r.Name + ".md")
+	fsys := r.Docs
+	if fsys == nil {
+		fsys = docs
+	}
+	b, err := fs.ReadFile(fsys, "docs/"+r.Name+".md")
 	if err != nil {
 		return ""
 	}
@@ -76,15 +84,23 @@ func (r *Rule) Doc() string {
 //go:embed docs/*.md
 var docs embed.FS
 
-// Topics are the docs that belong to no rule: parts several rules share.
-var Topics = []string{"selectors"}
+// topics are the docs that belong to no rule: parts several rules share.
+var topics = map[string]fs.FS{}
+
+// RegisterTopic adds a documentation topic (`selectors`), read from
+// docs/<name>.md in fsys.
+func RegisterTopic(name string, fsys fs.FS) { topics[name] = fsys }
+
+// Topics lists the documentation topics, sorted.
+func Topics() []string { return sortedMapKeys(topics) }
 
 // Topic returns the documentation of a topic ("selectors"), or "".
 func Topic(name string) string {
-	if !slices.Contains(Topics, name) {
+	fsys := topics[name]
+	if fsys == nil {
 		return ""
 	}
-	b, err := docs.ReadFile("docs/" + name + ".md")
+	b, err := fs.ReadFile(fsys, "docs/"+name+".md")
 	if err != nil {
 		return ""
 	}

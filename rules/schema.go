@@ -180,4 +180,4 @@ var builtinSchemas = BuiltinSchemas()
 
 // schema returns the frontmatter schema for the pass's document: a
 // configured kind's, else the built-in one of its kind, or nil.
-func (p *Pass) schema() *KindSchema { return p.settings().SchemaFor(p.Doc) }
+func (p *Pass) schema() *KindSchema { return p.Settings.SchemaFor(p.Doc) }

@@ -448,7 +448,7 @@ func indexSign(s string) (int, int) {
 // release notes, changelogs, dated plans, examples, templates, a fence
 // showing another file) and forms that are not files.
 func checkedRef(d *parser.Document, r sectionRef) bool {
-	return ownAt(d, r.at) && !isPlaceholder(r.file) // `phase-N.md § Goal`: a form, not a file
+	return OwnAt(d, r.at) && !isPlaceholder(r.file) // `phase-N.md § Goal`: a form, not a file
 }
 
 // resolveSectionRef checks one reference.
@@ -477,14 +477,14 @@ func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef, budget *int) {
 			}
 			p.ReportAtMost(Warning, Diagnostic{Start: r.at, End: r.end, Message: fmt.Sprintf(
 				"`%s § %s` could mean any of %d files named %s: %s; write the path from the repo or plugin root",
-				r.file, clip(r.title, 40), len(cands), path.Base(r.file), strings.Join(where, ", "))})
+				r.file, Clip(r.title, 40), len(cands), path.Base(r.file), strings.Join(where, ", "))})
 			return
 		}
 		if target == nil {
 			if r.skill {
 				return // not a skill we know: the backticks held something else
 			}
-			msg := fmt.Sprintf("`%s § %s` cites %s, which does not exist", r.file, clip(r.title, 40), r.file)
+			msg := fmt.Sprintf("`%s § %s` cites %s, which does not exist", r.file, Clip(r.title, 40), r.file)
 			if others := p.Index.ByBase(path.Base(r.file)); len(others) > 0 && len(others) <= 3 {
 				var where []string
 				for _, o := range others {
@@ -526,10 +526,10 @@ func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef, budget *int) {
 				cited := strings.TrimRight(strings.Join(words[:min(n, len(words))], " "), ".,;:)!?")
 				p.ReportAtMost(Warning, Diagnostic{Start: at, End: to, Message: fmt.Sprintf(
 					"§ `%s` names no heading in %s exactly; the heading `%s` holds those words: cite it as it reads",
-					clip(cited, 60), name, near)})
+					Clip(cited, 60), name, near)})
 				return
 			}
-			msg := fmt.Sprintf("§ `%s` matches no heading or bold label in %s", clip(title, 60), name)
+			msg := fmt.Sprintf("§ `%s` matches no heading or bold label in %s", Clip(title, 60), name)
 			if near := closestHeading(target, title, budget); near != "" {
 				msg += fmt.Sprintf("; the closest heading is `%s`", near)
 			}
@@ -580,7 +580,7 @@ func nearHeading(d *parser.Document, title string, start, end int) (string, int)
 // headingLabel writes a heading as cited in a message: its #s and its
 // text, clipped.
 func headingLabel(h *parser.Heading) string {
-	return strings.Repeat("#", h.Level) + " " + clip(h.Text, 80)
+	return strings.Repeat("#", h.Level) + " " + Clip(h.Text, 80)
 }
 
 func trimPunct(w string) string { return strings.TrimRight(w, ".,;:)!?") }
@@ -893,7 +893,7 @@ func buildTitleCands(d *parser.Document) []titleCand {
 
 func buildLabelCands(d *parser.Document) []titleCand {
 	var cands []titleCand
-	forLines(d.Src, d.BodyStart, d.ParsedEnd(), func(ls, le int) bool {
+	parser.ForLines(d.Src, d.BodyStart, d.ParsedEnd(), func(ls, le int) bool {
 		if bytes.Contains(d.Src[ls:le], []byte("**")) {
 			if m := boldLabelRe.FindSubmatch(d.Src[ls:le]); m != nil {
 				cands = append(cands, titleCand{at: ls, s: ls, e: le, text: norm(strings.TrimRight(string(m[1]), ":"))})
@@ -1192,8 +1192,8 @@ func closestHeading(d *parser.Document, title string, budget *int) string {
 	return best
 }
 
-// clip cuts s after n runes, reading no further.
-func clip(s string, n int) string {
+// Clip cuts s after n runes, reading no further.
+func Clip(s string, n int) string {
 	for i := range s {
 		if n == 0 {
 			return s[:i] + "…"

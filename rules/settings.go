@@ -216,7 +216,7 @@ func (s *Settings) Classify(rel string, byPath parser.Kind) parser.Kind {
 		return byPath
 	}
 	for _, k := range s.kinds {
-		if k.hasKind && len(k.match) > 0 && globMatch(k.match, k.exclude, rel) {
+		if k.hasKind && len(k.match) > 0 && GlobMatch(k.match, k.exclude, rel) {
 			return k.builtin
 		}
 	}
@@ -232,7 +232,7 @@ func (s *Settings) SchemaFor(d *parser.Document) *KindSchema {
 		return builtinSchemas[d.Kind]
 	}
 	for _, k := range s.kinds {
-		if len(k.match) > 0 && globMatch(k.match, k.exclude, d.Path) {
+		if len(k.match) > 0 && GlobMatch(k.match, k.exclude, d.Path) {
 			return k.schema
 		}
 	}
@@ -244,8 +244,8 @@ func (s *Settings) SchemaFor(d *parser.Document) *KindSchema {
 	return builtinSchemas[d.Kind]
 }
 
-// globMatch reports whether p matches one of include and none of exclude.
-func globMatch(include, exclude []string, p string) bool {
+// GlobMatch reports whether p matches one of include and none of exclude.
+func GlobMatch(include, exclude []string, p string) bool {
 	ok := len(include) == 0
 	for _, g := range include {
 		if m, _ := doublestar.Match(g, p); m {
@@ -275,9 +275,9 @@ func sortedMapKeys[T any](m map[string]T) []string {
 
 var compiled sync.Map // pattern → *regexp.Regexp
 
-// compile returns the regular expression for a pattern the config already
+// Compile returns the regular expression for a pattern the config already
 // validated, compiled once per process.
-func compile(s string) *regexp.Regexp {
+func Compile(s string) *regexp.Regexp {
 	if re, ok := compiled.Load(s); ok {
 		return re.(*regexp.Regexp)
 	}
@@ -287,4 +287,18 @@ func compile(s string) *regexp.Regexp {
 	}
 	compiled.Store(s, re)
 	return re
+}
+
+// KindIn reports whether d is of one of the kinds: built-in kind names, or
+// configured kinds whose globs match d.
+func (s *Settings) KindIn(d *parser.Document, kinds []string) bool {
+	if len(kinds) == 0 || slices.Contains(kinds, d.Kind.String()) {
+		return true
+	}
+	for _, k := range s.kinds {
+		if slices.Contains(kinds, k.name) && len(k.match) > 0 && GlobMatch(k.match, k.exclude, d.Path) {
+			return true
+		}
+	}
+	return false
 }

@@ -35,13 +35,13 @@ func checkSkillPath(p *Pass) {
 		return
 	}
 	dir := skillDir(d)
-	if dir == "" || !ownDoc(d) || worksInClone(p.Index, dir) {
+	if dir == "" || !OwnDoc(d) || worksInClone(p.Index, dir) {
 		return
 	}
 	looked := 0
 	for _, cs := range d.CodeSpans {
 		text := strings.TrimSpace(cs.Text)
-		if len(text) > 200 || !skillPathRe.MatchString(text) || isPlaceholder(text) || !ownAt(d, cs.Start) {
+		if len(text) > 200 || !skillPathRe.MatchString(text) || isPlaceholder(text) || !OwnAt(d, cs.Start) {
 			continue
 		}
 		if !namesOwnFile(d, cs.Start) {

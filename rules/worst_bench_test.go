@@ -1,12 +1,14 @@
-package rules
+package rules_test
 
 import (
+	_ "github.com/mdcontract/mdcontract/contract" // the contract kinds
 	"path/filepath"
 	"testing"
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/internal/worstcase"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
 )
 
 // worstConfig turns on a contract of each kind that reads the worst-case
@@ -62,14 +64,14 @@ func BenchmarkWorst(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				settings, err := Setup(cfg)
+				settings, err := rules.Setup(cfg)
 				if err != nil {
 					b.Fatal(err)
 				}
 				b.SetBytes(int64(len(files[c.Main])))
 				for b.Loop() {
 					idx := parser.Load(root, parser.LoadOptions{Classify: settings.Classify})
-					res := Run(idx, Options{Settings: settings})
+					res := rules.Run(idx, rules.Options{Settings: settings})
 					if len(res.Internal) > 0 {
 						b.Fatal(res.Internal)
 					}

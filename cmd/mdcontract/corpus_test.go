@@ -8,18 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-)
 
-// corpusDir finds ../shared/corpus/agent-orchestra beside the repo, or skips.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "..", "shared", "corpus", "agent-orchestra")
-	if _, err := os.Stat(filepath.Join(dir, "PROVENANCE.md")); err != nil {
-		t.Skipf("corpus not found at %s (it lives in ../shared beside a checkout of this repo): %v", dir, err)
-	}
-	abs, _ := filepath.Abs(dir)
-	return abs
-}
+	"github.com/mdcontract/mdcontract/internal/testcorpus"
+)
 
 type jsonOut struct {
 	Files       int `json:"files"`
@@ -48,7 +39,7 @@ const fixtures = ".github/scripts/Tests/fixtures/"
 
 // TestCorpusZeroConfig is the acceptance check of the core on a real plugin.
 func TestCorpusZeroConfig(t *testing.T) {
-	out, code := checkJSON(t, "--root", corpusDir(t))
+	out, code := checkJSON(t, "--root", testcorpus.Dir(t, "agent-orchestra"))
 	if code != exitFindings {
 		t.Errorf("exit %d, want %d (the corpus has errors)", code, exitFindings)
 	}
@@ -91,7 +82,7 @@ func TestCorpusZeroConfig(t *testing.T) {
 // a repo of their own, zero config reports them, and declaring them under
 // anchor-balance's `open` silences exactly those.
 func TestCorpusOpenRegions(t *testing.T) {
-	src := filepath.Join(corpusDir(t), filepath.FromSlash(fixtures), "memory-sweep")
+	src := filepath.Join(testcorpus.Dir(t, "agent-orchestra"), filepath.FromSlash(fixtures), "memory-sweep")
 	dir := t.TempDir()
 	for _, f := range []string{"LEDGER.md", "SLATE.md"} {
 		b, err := os.ReadFile(filepath.Join(src, f))
@@ -129,7 +120,7 @@ func TestCorpusOpenRegions(t *testing.T) {
 // TestCorpusPathsStillIndexWholeRepo checks that naming one file reports
 // only that file while the run still sees the repo.
 func TestCorpusPathsStillIndexWholeRepo(t *testing.T) {
-	dir := corpusDir(t)
+	dir := testcorpus.Dir(t, "agent-orchestra")
 	t.Chdir(dir)
 	out, _ := checkJSON(t, "--root", dir, "skills/open-for-work/SKILL.md")
 	if out.Files != 1 {
@@ -168,7 +159,7 @@ func shellsQuotingTemplate(t *testing.T, dir string) []string {
 // TestCorpusHandshakeProfile: with no config, the built-in profile finds
 // the standing violations of the handshake contract and nothing else there.
 func TestCorpusHandshakeProfile(t *testing.T) {
-	dir := corpusDir(t)
+	dir := testcorpus.Dir(t, "agent-orchestra")
 	out, _ := checkJSON(t, "--root", dir)
 	shells := shellsQuotingTemplate(t, dir)
 	if len(shells) != 13 {
@@ -215,7 +206,7 @@ func TestCorpusHandshakeProfile(t *testing.T) {
 
 // TestCorpusExampleConfig runs the example config on the corpus.
 func TestCorpusExampleConfig(t *testing.T) {
-	dir := corpusDir(t)
+	dir := testcorpus.Dir(t, "agent-orchestra")
 	cfg, err := filepath.Abs(filepath.Join("..", "..", "examples", "agent-orchestra.mdcontract.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -256,7 +247,7 @@ func TestCorpusExampleConfig(t *testing.T) {
 
 // TestCorpusReferences: links, fragments and names across the real plugin.
 func TestCorpusReferences(t *testing.T) {
-	out, _ := checkJSON(t, "--root", corpusDir(t))
+	out, _ := checkJSON(t, "--root", testcorpus.Dir(t, "agent-orchestra"))
 	targets := map[string]bool{}
 	for _, d := range out.Diagnostics {
 		if strings.HasPrefix(d.Path, fixtures) {
@@ -312,7 +303,7 @@ func copyTree(t *testing.T, dir string) string {
 // templates, the truncated scalars and the links with one repo-root
 // resolution are repaired, and no file without a fixable finding changes.
 func TestCorpusFix(t *testing.T) {
-	dir := copyTree(t, corpusDir(t))
+	dir := copyTree(t, testcorpus.Dir(t, "agent-orchestra"))
 	before := snapshot(t, dir)
 	var stdout, stderr bytes.Buffer
 	type diag = struct {
@@ -406,7 +397,7 @@ func mapsEqual(a, b map[string]string) bool {
 // times: root-relative references in each copy resolve from that copy's
 // plugin root, not from the top of the repo.
 func TestCorpusSideBySide(t *testing.T) {
-	src := corpusDir(t)
+	src := testcorpus.Dir(t, "agent-orchestra")
 	single, _ := checkJSON(t, "--root", src)
 	root := t.TempDir()
 	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {

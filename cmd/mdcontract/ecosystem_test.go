@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/mdcontract/mdcontract/internal/testcorpus"
 )
 
 var updateEcosystem = flag.Bool("update-ecosystem", false, "rewrite testdata/ecosystem/<corpus>.txt from the current findings, keeping the reasons of findings that remain")
@@ -20,7 +22,7 @@ var updateEcosystem = flag.Bool("update-ecosystem", false, "rewrite testdata/eco
 // review: read each new finding at its line, judge it, and record it with
 // -update-ecosystem (scripts/ecosystem.sh does both).
 func TestEcosystem(t *testing.T) {
-	base := filepath.Join("..", "..", "..", "shared", "corpus")
+	base := testcorpus.Base()
 	corpora, _ := filepath.Glob(filepath.Join(base, "*", "PROVENANCE.md"))
 	if len(corpora) == 0 {
 		t.Skipf("no corpora at %s (they live in ../shared beside a checkout of this repo)", base)

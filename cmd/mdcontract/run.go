@@ -13,6 +13,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 	"github.com/mdcontract/mdcontract/config"
+	_ "github.com/mdcontract/mdcontract/contract" // the contract kinds register with the rule framework
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/report"
 	"github.com/mdcontract/mdcontract/rules"
@@ -121,7 +122,7 @@ func explain(w io.Writer, args []string) error {
 		if s := closestExplainable(name); s != "" {
 			msg += fmt.Sprintf(" (did you mean `%s`?)", s)
 		}
-		return usageError{msg + "; `mdcontract rules` lists the rules, the contract kinds are " + strings.Join(config.ContractKinds, ", ") + ", the topics " + strings.Join(rules.Topics, ", ")}
+		return usageError{msg + "; `mdcontract rules` lists the rules, the contract kinds are " + strings.Join(config.ContractKinds, ", ") + ", the topics " + strings.Join(rules.Topics(), ", ")}
 	}
 	fmt.Fprintf(w, "%s %s (default severity: %s)\n\n%s", r.ID, r.Name, r.Severity, r.Doc())
 	return nil
@@ -131,7 +132,7 @@ func explain(w io.Writer, args []string) error {
 // or "" when none is close (more edits than a third of the longer word).
 func closestExplainable(w string) string {
 	w = strings.ToLower(w)
-	known := append(append([]string{}, config.ContractKinds...), rules.Topics...)
+	known := append(append([]string{}, config.ContractKinds...), rules.Topics()...)
 	for _, r := range rules.All() {
 		known = append(known, r.Name)
 	}

@@ -1,6 +1,12 @@
-package rules
+// Package contract is the contract engine: the selector language that
+// picks a part of a file (selector.go) and the contract kinds a
+// .mdcontract.yaml declares (one file each, its doc in docs/), plus the
+// built-in profiles written in that language (profiles/). The kinds are
+// rules of the rule framework in package rules, which runs them.
+package contract
 
 import (
+	"embed"
 	"errors"
 	"fmt"
 	"regexp"
@@ -9,68 +15,8 @@ import (
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
 )
-
-// contracts returns the contracts of one kind (config key), configured and
-// built-in.
-func (p *Pass) contracts(kind string) []*config.Contract {
-	var out []*config.Contract
-	for _, ct := range p.settings().Contracts {
-		if k := ct.Kinds(); len(k) == 1 && k[0] == kind {
-			out = append(out, ct)
-		}
-	}
-	for _, ct := range p.settings().builtinContracts(p.Index) {
-		if k := ct.Kinds(); len(k) == 1 && k[0] == kind {
-			out = append(out, ct)
-		}
-	}
-	return out
-}
-
-func (p *Pass) settings() *Settings { return p.Settings }
-
-// ReportContract reports a finding of contract ct: it names the contract,
-// points at where it is declared and takes the contract's severity.
-func (p *Pass) ReportContract(ct *config.Contract, d Diagnostic) {
-	d.Contract = ct.ID
-	if ct.Builtin == "" && p.settings().Config != nil {
-		cfg := p.settings().Config
-		d.Related = append(d.Related, Related{Path: cfg.Name, Line: ct.Pos.Line, Column: ct.Pos.Col,
-			Message: fmt.Sprintf("contract `%s` is declared here", ct.ID), hasOffset: true})
-	}
-	if ct.Severity != "" {
-		if s, ok := ParseSeverity(ct.Severity); ok {
-			d.sev = &s
-		}
-	}
-	p.Report(d)
-}
-
-// reportConfig reports a problem with a contract itself (a canonical file
-// that does not exist, say) at the contract's declaration.
-func (p *Pass) reportConfig(ct *config.Contract, format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	cfg := p.settings().Config
-	if ct.Builtin != "" || cfg == nil {
-		return // a built-in profile applies only where its files exist
-	}
-	p.Report(Diagnostic{Path: cfg.Name, Line: ct.Pos.Line, Column: ct.Pos.Col, EndLine: ct.Pos.Line, EndColumn: ct.Pos.Col,
-		Contract: ct.ID, Message: fmt.Sprintf("contract `%s`: %s", ct.ID, msg)})
-}
-
-// configError reports a mistake in contract ct that only the repo shows
-// (a side's glob matching several files, say) as a configuration error at
-// the contract's declaration: the run fails (exit 2) as for a config that
-// does not load, rather than passing it off as a finding in the repo.
-func (p *Pass) configError(ct *config.Contract, format string, args ...any) {
-	cfg := p.settings().Config
-	if ct.Builtin != "" || cfg == nil || p.configErr == nil {
-		return // a built-in profile applies only where its files exist
-	}
-	p.configErr(&config.Error{File: cfg.Name, Pos: ct.Pos,
-		Msg: fmt.Sprintf("contract `%s`: %s", ct.ID, fmt.Sprintf(format, args...))})
-}
 
 // docsMatching returns the documents whose paths match include and not
 // exclude (all documents when include is empty), in path order.
@@ -80,7 +26,7 @@ func docsMatching(idx *parser.Index, include, exclude []string) []*parser.Docume
 		if d.Kind == parser.KindManifest {
 			continue
 		}
-		if globMatch(include, exclude, d.Path) {
+		if rules.GlobMatch(include, exclude, d.Path) {
 			out = append(out, d)
 		}
 	}
@@ -123,9 +69,9 @@ func resolveFile(idx *parser.Index, file string) (*parser.Document, error) {
 func paramValue(d *parser.Document, pr *config.Param) string {
 	switch pr.From {
 	case "path":
-		return groupValue(compile(pr.Pattern), d.Path, pr.Name)
+		return groupValue(rules.Compile(pr.Pattern), d.Path, pr.Name)
 	case "content":
-		return groupValue(compile(pr.Pattern), string(d.Src), pr.Name)
+		return groupValue(rules.Compile(pr.Pattern), string(d.Src), pr.Name)
 	case "frontmatter":
 		if k := d.Frontmatter.Get(pr.Key); k != nil && k.Value != nil {
 			return k.Value.Value
@@ -184,12 +130,12 @@ const reportedAsConfigError = "\x00config error"
 // oneFile resolves a selector's file for contract ct; a glob that matches
 // several files is a configuration error (exit 2) naming what, and the
 // problem returned is then reportedAsConfigError.
-func oneFile(p *Pass, ct *config.Contract, what, file string) (*parser.Document, string) {
+func oneFile(p *rules.Pass, ct *config.Contract, what, file string) (*parser.Document, string) {
 	d, err := resolveFile(p.Index, file)
 	var many *manyFilesError
 	switch {
 	case errors.As(err, &many):
-		p.configError(ct, "the %s's `file` %s matches %d files (%s); it must name one file", what, many.glob, len(many.paths), strings.Join(many.paths, ", "))
+		p.ConfigError(ct, "the %s's `file` %s matches %d files (%s); it must name one file", what, many.glob, len(many.paths), strings.Join(many.paths, ", "))
 		return nil, reportedAsConfigError
 	case err != nil:
 		return nil, fmt.Sprintf("%s: %v", what, err)
@@ -197,17 +143,22 @@ func oneFile(p *Pass, ct *config.Contract, what, file string) (*parser.Document,
 	return d, ""
 }
 
-func prepare[T any](p *Pass, ct *config.Contract, fn func() (T, string)) (T, bool) {
+func prepare[T any](p *rules.Pass, ct *config.Contract, fn func() (T, string)) (T, bool) {
 	r := p.Index.Cached("contract:"+strings.Join(ct.Kinds(), ",")+":"+ct.ID, func() any {
 		v, problem := fn()
 		if problem == reportedAsConfigError {
 			return prepResult[T]{}
 		}
 		if problem != "" {
-			p.reportConfig(ct, "%s", problem)
+			p.ReportConfig(ct, "%s", problem)
 			return prepResult[T]{}
 		}
 		return prepResult[T]{v, true}
 	}).(prepResult[T])
 	return r.v, r.ok
 }
+
+//go:embed docs/*.md
+var docs embed.FS
+
+func init() { rules.RegisterTopic("selectors", docs) }

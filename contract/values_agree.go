@@ -1,21 +1,25 @@
-package rules
+package contract
 
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
 )
 
 // ValuesAgree checks that two key→value maps agree on shared keys.
-var ValuesAgree = Register(&Rule{
+var ValuesAgree = rules.Register(&rules.Rule{
 	ID:        "MC409",
 	Name:      "values-agree",
 	Summary:   "two tables or lists that disagree on the same key",
-	Severity:  Error,
+	Severity:  rules.Error,
 	CheckRepo: checkValuesAgree,
+	Docs:      docs,
 })
 
 type cell struct {
@@ -24,8 +28,8 @@ type cell struct {
 	off   int
 }
 
-func checkValuesAgree(p *Pass) {
-	for _, ct := range p.contracts("values-agree") {
+func checkValuesAgree(p *rules.Pass) {
+	for _, ct := range p.Contracts("values-agree") {
 		va := ct.ValuesAgree
 		var tables [2][]map[string][]cell
 		bad := false
@@ -36,12 +40,12 @@ func checkValuesAgree(p *Pass) {
 			docs, err := sideDocs(p.Index, side.t)
 			var many *manyFilesError
 			if errors.As(err, &many) {
-				p.configError(ct, "the %s side's `file` %s matches %d files (%s); a side's `file` is one file's table: name one file, or write `files: %s` to compare each file it matches against the other side", side.name, many.glob, len(many.paths), strings.Join(many.paths, ", "), many.glob)
+				p.ConfigError(ct, "the %s side's `file` %s matches %d files (%s); a side's `file` is one file's table: name one file, or write `files: %s` to compare each file it matches against the other side", side.name, many.glob, len(many.paths), strings.Join(many.paths, ", "), many.glob)
 			}
 			if err != nil {
 				bad = true
 				if many == nil {
-					p.reportConfig(ct, "%v", err)
+					p.ReportConfig(ct, "%v", err)
 				}
 				continue
 			}
@@ -50,7 +54,7 @@ func checkValuesAgree(p *Pass) {
 				if err != nil {
 					// one file of a `files` glob without a table is reported
 					// and skipped; the others are still compared
-					p.reportConfig(ct, "%v", err)
+					p.ReportConfig(ct, "%v", err)
 					continue
 				}
 				tables[i] = append(tables[i], m)
@@ -88,17 +92,17 @@ func sideDocs(idx *parser.Index, t *config.Table) ([]*parser.Document, error) {
 
 // compareTables reports each key both maps hold with different values,
 // on the right side's line.
-func compareTables(p *Pass, ct *config.Contract, left, right map[string][]cell) {
-	for _, k := range sortedMapKeys(right) {
+func compareTables(p *rules.Pass, ct *config.Contract, left, right map[string][]cell) {
+	for _, k := range slices.Sorted(maps.Keys(right)) {
 		r := right[k]
 		l, ok := left[k]
 		if !ok || sameValues(l, r) || !p.Reported(r[0].doc.Path) {
 			continue
 		}
 		ll, _ := l[0].doc.Position(l[0].off)
-		p.ReportContract(ct, Diagnostic{Path: r[0].doc.Path, Start: r[0].off, End: r[0].off,
+		p.ReportContract(ct, rules.Diagnostic{Path: r[0].doc.Path, Start: r[0].off, End: r[0].off,
 			Message: fmt.Sprintf("`%s` maps to %s here but to %s in %s:%d; make them agree", k, joinValues(r), joinValues(l), l[0].doc.Path, ll),
-			Related: []Related{RelatedAt(l[0].doc, l[0].off, "the other value")}})
+			Related: []rules.Related{rules.RelatedAt(l[0].doc, l[0].off, "the other value")}})
 	}
 }
 
@@ -178,9 +182,9 @@ func readTable(d *parser.Document, t *config.Table) (map[string][]cell, error) {
 		}
 	}
 	if t.Pattern != "" {
-		re := compile(t.Pattern)
+		re := rules.Compile(t.Pattern)
 		ki, vi := re.SubexpIndex("key"), re.SubexpIndex("value")
-		forLines(d.Src, start, end, func(ls, le int) bool {
+		parser.ForLines(d.Src, start, end, func(ls, le int) bool {
 			line := string(d.Src[ls:le])
 			// every match on a line counts, as for a registry's `uses`
 			for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
@@ -196,7 +200,7 @@ func readTable(d *parser.Document, t *config.Table) (map[string][]cell, error) {
 		return out, nil
 	}
 	if t.List {
-		forLines(d.Src, start, end, func(ls, le int) bool {
+		parser.ForLines(d.Src, start, end, func(ls, le int) bool {
 			line := d.Src[ls:le]
 			ind := len(line) - len(strings.TrimLeft(string(line), " \t"))
 			if n := parser.ListMarker(line[ind:]); n > 0 {
@@ -215,7 +219,7 @@ func readTable(d *parser.Document, t *config.Table) (map[string][]cell, error) {
 	// both columns; near* is the first header row that has only one
 	tables, found, nearLine, nearCells, nearMissing := 0, false, 0, []string(nil), ""
 	kc, vc := -1, -1
-	forLines(d.Src, start, end, func(ls, le int) bool {
+	parser.ForLines(d.Src, start, end, func(ls, le int) bool {
 		line := strings.TrimSpace(string(d.Src[ls:le]))
 		if !strings.HasPrefix(line, "|") {
 			kc, vc = -1, -1

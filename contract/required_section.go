@@ -1,32 +1,33 @@
-package rules
+package contract
 
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
 )
 
 // RequiredSection checks that headings exist, in order and in place.
-var RequiredSection = Register(&Rule{
+var RequiredSection = rules.Register(&rules.Rule{
 	ID:       "MC403",
 	Name:     "required-section",
 	Summary:  "required headings missing, misplaced or out of order",
-	Severity: Error,
+	Severity: rules.Error,
 	Check:    checkRequiredSection,
+	Docs:     docs,
 })
 
-func checkRequiredSection(p *Pass) {
+func checkRequiredSection(p *rules.Pass) {
 	d := p.Doc
 	if d.Kind == parser.KindManifest {
 		return
 	}
-	for _, ct := range p.contracts("required-section") {
+	for _, ct := range p.Contracts("required-section") {
 		rs := ct.RequiredSection
-		if !globMatch(rs.Files, rs.Exclude, d.Path) || !p.settings().kindIn(d, rs.Kinds) {
+		if !rules.GlobMatch(rs.Files, rs.Exclude, d.Path) || !p.Settings.KindIn(d, rs.Kinds) {
 			continue
 		}
 		if rs.When != "" && !bytes.Contains(d.Src, []byte(rs.When)) {
@@ -36,21 +37,7 @@ func checkRequiredSection(p *Pass) {
 	}
 }
 
-// kindIn reports whether d is of one of the kinds: built-in kind names, or
-// configured kinds whose globs match d.
-func (s *Settings) kindIn(d *parser.Document, kinds []string) bool {
-	if len(kinds) == 0 || slices.Contains(kinds, d.Kind.String()) {
-		return true
-	}
-	for _, k := range s.kinds {
-		if slices.Contains(kinds, k.name) && len(k.match) > 0 && globMatch(k.match, k.exclude, d.Path) {
-			return true
-		}
-	}
-	return false
-}
-
-func requiredIn(p *Pass, ct *config.Contract, d *parser.Document) {
+func requiredIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 	rs := ct.RequiredSection
 	last := -1 // index in d.Headings of the previous required heading
 	lastName := ""
@@ -67,20 +54,20 @@ func requiredIn(p *Pass, ct *config.Contract, d *parser.Document) {
 			if lastName != "" {
 				where = " after `" + lastName + "`"
 			}
-			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: d.BodyStart, End: d.BodyStart,
+			p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: d.BodyStart, End: d.BodyStart,
 				Message: fmt.Sprintf("%s has no `%s` heading: add it%s", d.Path, spec, where)})
 			continue
 		}
 		h := &d.Headings[idx]
 		if idx < last {
-			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: h.Start, End: h.TextEnd,
+			p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: h.Start, End: h.TextEnd,
 				Message: fmt.Sprintf("`%s` comes before `%s`; the required order is %s", spec, lastName, strings.Join(rs.Headings, ", "))})
 		}
 		if n == 0 && rs.First {
 			for j := 0; j < idx; j++ {
 				if d.Headings[j].Level == h.Level {
 					line, _ := d.Position(d.Headings[j].Start)
-					p.ReportContract(ct, Diagnostic{Path: d.Path, Start: h.Start, End: h.TextEnd,
+					p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: h.Start, End: h.TextEnd,
 						Message: fmt.Sprintf("`%s` must be the first level-%d heading, but `%s` (line %d) comes before it; move it up", spec, h.Level, strings.Repeat("#", h.Level)+" "+d.Headings[j].Text, line)})
 					break
 				}
@@ -91,7 +78,7 @@ func requiredIn(p *Pass, ct *config.Contract, d *parser.Document) {
 				if headingMatches(&d.Headings[j], rs.Before, rs.Prefix) {
 					if j < idx {
 						line, _ := d.Position(d.Headings[j].Start)
-						p.ReportContract(ct, Diagnostic{Path: d.Path, Start: h.Start, End: h.TextEnd,
+						p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: h.Start, End: h.TextEnd,
 							Message: fmt.Sprintf("`%s` must come before `%s` (line %d)", spec, rs.Before, line)})
 					}
 					break

@@ -1,37 +1,40 @@
-package rules
+package contract
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/mdcontract/mdcontract/parser"
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
 
 	"github.com/mdcontract/mdcontract/config"
 )
 
 // ManifestSet checks a plugin manifest's list against the files it lists.
-var ManifestSet = Register(&Rule{
+var ManifestSet = rules.Register(&rules.Rule{
 	ID:        "MC407",
 	Name:      "manifest-set",
 	Summary:   "a plugin manifest list that differs from the files it must list",
-	Severity:  Error,
+	Severity:  rules.Error,
 	CheckRepo: checkManifestSet,
+	Docs:      docs,
 })
 
-func checkManifestSet(p *Pass) {
-	for _, ct := range p.contracts("manifest-set") {
+func checkManifestSet(p *rules.Pass) {
+	for _, ct := range p.Contracts("manifest-set") {
 		manifestSet(p, ct)
 	}
 }
 
-func manifestSet(p *Pass, ct *config.Contract) {
+func manifestSet(p *rules.Pass, ct *config.Contract) {
 	ms := ct.ManifestSet
 	m := p.Index.Doc(ms.Manifest)
 	if m == nil {
-		p.reportConfig(ct, "no manifest %s in the repo", ms.Manifest)
+		p.ReportConfig(ct, "no manifest %s in the repo", ms.Manifest)
 		return
 	}
 	if !p.Reported(m.Path) {
@@ -39,18 +42,18 @@ func manifestSet(p *Pass, ct *config.Contract) {
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(m.Src, &top); err != nil {
-		p.ReportContract(ct, Diagnostic{Path: m.Path, Start: 0, End: 0, Message: fmt.Sprintf("%s is not a JSON object: %v", m.Path, err)})
+		p.ReportContract(ct, rules.Diagnostic{Path: m.Path, Start: 0, End: 0, Message: fmt.Sprintf("%s is not a JSON object: %v", m.Path, err)})
 		return
 	}
 	raw, ok := top[ms.Key]
 	if !ok {
-		p.ReportContract(ct, Diagnostic{Path: m.Path, Start: 0, End: 0,
+		p.ReportContract(ct, rules.Diagnostic{Path: m.Path, Start: 0, End: 0,
 			Message: fmt.Sprintf("%s has no `%s` list; it must list %s", m.Path, ms.Key, strings.Join(ms.Files, ", "))})
 		return
 	}
 	var entries []string
 	if err := json.Unmarshal(raw, &entries); err != nil {
-		p.ReportContract(ct, Diagnostic{Path: m.Path, Start: keyOffset(m.Src, ms.Key), End: keyOffset(m.Src, ms.Key),
+		p.ReportContract(ct, rules.Diagnostic{Path: m.Path, Start: keyOffset(m.Src, ms.Key), End: keyOffset(m.Src, ms.Key),
 			Message: fmt.Sprintf("`%s` in %s must be a list of paths", ms.Key, m.Path)})
 		return
 	}
@@ -64,7 +67,7 @@ func manifestSet(p *Pass, ct *config.Contract) {
 		rel := path.Join(root, path.Clean(strings.TrimPrefix(e, "./")))
 		if prev, dup := listed[rel]; dup {
 			off := entryOffset(m.Src, ms.Key, e, 1)
-			p.ReportContract(ct, Diagnostic{Path: m.Path, Start: off, End: off + len(e) + 2,
+			p.ReportContract(ct, rules.Diagnostic{Path: m.Path, Start: off, End: off + len(e) + 2,
 				Message: fmt.Sprintf("`%s` lists %s twice (entries %d and %d)", ms.Key, e, prev+1, i+1)})
 			continue
 		}
@@ -84,7 +87,7 @@ func manifestSet(p *Pass, ct *config.Contract) {
 	sort.Strings(missing)
 	for _, f := range missing {
 		entry := "./" + strings.TrimPrefix(strings.TrimPrefix(f, root), "/")
-		p.ReportContract(ct, Diagnostic{Path: m.Path, Start: keyAt, End: keyAt + len(ms.Key) + 2,
+		p.ReportContract(ct, rules.Diagnostic{Path: m.Path, Start: keyAt, End: keyAt + len(ms.Key) + 2,
 			Message: fmt.Sprintf("`%s` does not list %s; add \"%s\"", ms.Key, f, entry)})
 	}
 	for i, e := range entries {
@@ -97,7 +100,7 @@ func manifestSet(p *Pass, ct *config.Contract) {
 		if p.Index.Doc(rel) != nil {
 			why = "the file is not one the contract's globs select (" + strings.Join(ms.Files, ", ") + ")"
 		}
-		p.ReportContract(ct, Diagnostic{Path: m.Path, Start: off, End: off + len(e) + 2,
+		p.ReportContract(ct, rules.Diagnostic{Path: m.Path, Start: off, End: off + len(e) + 2,
 			Message: fmt.Sprintf("`%s` lists %s: %s; remove the entry or fix the path", ms.Key, e, why)})
 	}
 }

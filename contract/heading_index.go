@@ -1,4 +1,4 @@
-package rules
+package contract
 
 import (
 	"bytes"
@@ -9,34 +9,36 @@ import (
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
 )
 
 // HeadingIndex checks a line that enumerates another file's headings.
-var HeadingIndex = Register(&Rule{
+var HeadingIndex = rules.Register(&rules.Rule{
 	ID:       "MC406",
 	Name:     "heading-index",
 	Summary:  "an enumeration of another file's headings that is incomplete or stale",
-	Severity: Error,
+	Severity: rules.Error,
 	Check:    checkHeadingIndex,
+	Docs:     docs,
 })
 
 var (
 	headingTokenRe = regexp.MustCompile("`(#{1,6}) ([^`]+)`")
 )
 
-func checkHeadingIndex(p *Pass) {
+func checkHeadingIndex(p *rules.Pass) {
 	d := p.Doc
 	if d.Kind == parser.KindManifest {
 		return
 	}
-	for _, ct := range p.contracts("heading-index") {
-		if globMatch(ct.HeadingIndex.Files, nil, d.Path) {
+	for _, ct := range p.Contracts("heading-index") {
+		if rules.GlobMatch(ct.HeadingIndex.Files, nil, d.Path) {
 			headingIndexIn(p, ct, d)
 		}
 	}
 }
 
-func headingIndexIn(p *Pass, ct *config.Contract, d *parser.Document) {
+func headingIndexIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 	hi := ct.HeadingIndex
 	src := d.Src[:d.ParsedEnd()] // nothing past the markup bound is checked
 	// the target named by the contract, or cited anywhere in the file,
@@ -45,7 +47,7 @@ func headingIndexIn(p *Pass, ct *config.Contract, d *parser.Document) {
 	fileTargetDone := false
 	lists := map[*parser.Document]*headingList{}
 	mark := []byte(hi.Line)
-	forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
+	parser.ForLines(src, d.BodyStart, len(src), func(ls, le int) bool {
 		at := bytes.Index(src[ls:le], mark)
 		if at < 0 || d.InCode(ls+at) {
 			return true
@@ -62,7 +64,7 @@ func headingIndexIn(p *Pass, ct *config.Contract, d *parser.Document) {
 			target = fileTarget
 		}
 		if target == nil {
-			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: ls + at, End: ls + at + len(hi.Line),
+			p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: ls + at, End: ls + at + len(hi.Line),
 				Message: fmt.Sprintf("this line enumerates the headings of %s, which does not exist", describeOf(d, hi))})
 			return true
 		}
@@ -89,8 +91,8 @@ func headingIndexIn(p *Pass, ct *config.Contract, d *parser.Document) {
 			if named {
 				msg = fmt.Sprintf("`%s %s` is listed twice", strings.Repeat("#", level), text)
 			}
-			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: off, End: off + len(text) + level + 3, Message: msg,
-				Related: []Related{RelatedAt(target, target.BodyStart, "the enumerated file")}})
+			p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: off, End: off + len(text) + level + 3, Message: msg,
+				Related: []rules.Related{rules.RelatedAt(target, target.BodyStart, "the enumerated file")}})
 		}
 		if n := len(hl.want) - hl.taken; n > 0 {
 			var missing []string
@@ -103,9 +105,9 @@ func headingIndexIn(p *Pass, ct *config.Contract, d *parser.Document) {
 			if n > len(missing) {
 				list += fmt.Sprintf(" and %d more", n-len(missing))
 			}
-			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: ls + at, End: le,
+			p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: ls + at, End: le,
 				Message: fmt.Sprintf("the enumeration of %s's level-%d headings misses %s; list every one, or exclude it in the contract", target.Path, level, list),
-				Related: []Related{RelatedAt(target, target.BodyStart, "the enumerated file")}})
+				Related: []rules.Related{rules.RelatedAt(target, target.BodyStart, "the enumerated file")}})
 		}
 		return true
 	})

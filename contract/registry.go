@@ -1,24 +1,26 @@
-package rules
+package contract
 
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
-	"go.yaml.in/yaml/v3"
+	"github.com/mdcontract/mdcontract/rules"
 )
 
 // RegistryRule checks that values used across files are listed in a registry.
-var RegistryRule = Register(&Rule{
+var RegistryRule = rules.Register(&rules.Rule{
 	ID:        "MC408",
 	Name:      "registry",
 	Summary:   "a value used in one place that a registry list does not hold",
-	Severity:  Error,
+	Severity:  rules.Error,
 	CheckRepo: checkRegistry,
+	Docs:      docs,
 })
 
 type extracted struct {
@@ -42,12 +44,12 @@ func extract(idx *parser.Index, x *config.Extract) (out []extracted, selected bo
 		}
 		for _, pt := range parts {
 			selected = true
-			forLines(src, pt.Start, min(pt.End, len(src)), func(ls, le int) bool {
+			parser.ForLines(src, pt.Start, min(pt.End, len(src)), func(ls, le int) bool {
 				line := string(src[ls:le])
 				if x.Lines != "" && !strings.Contains(line, x.Lines) {
 					return true
 				}
-				inCode := inFence(d, ls)
+				inCode := d.InFence(ls)
 				if (x.In == "code" && !inCode) || (x.In == "text" && inCode) {
 					return true
 				}
@@ -73,7 +75,7 @@ func newValuePattern(pattern string) *valuePattern {
 	if pattern == "" {
 		return nil
 	}
-	vp := &valuePattern{re: compile(pattern)}
+	vp := &valuePattern{re: rules.Compile(pattern)}
 	if vp.vi = vp.re.SubexpIndex("value"); vp.vi < 0 && vp.re.NumSubexp() >= 1 {
 		vp.vi = 1
 	}
@@ -108,7 +110,7 @@ func extractValues(idx *parser.Index, x *config.Extract) []extracted {
 		})
 	}
 	for _, d := range idx.Docs {
-		if !globMatch(x.Files, x.Exclude, d.Path) {
+		if !rules.GlobMatch(x.Files, x.Exclude, d.Path) {
 			continue
 		}
 		if x.JSON != "" {
@@ -122,7 +124,7 @@ func extractValues(idx *parser.Index, x *config.Extract) []extracted {
 			continue
 		}
 		firstLine, _ := d.Position(d.Frontmatter.ContentStart)
-		for _, n := range scalarsOf(k.Value) {
+		for _, n := range parser.Scalars(k.Value) {
 			add(d, n.Value, d.Lines.Offset(d.Src, firstLine+n.Line-1, n.Column))
 		}
 	}
@@ -164,42 +166,14 @@ func jsonAt(v *parser.JSONValue, path []string) []*parser.JSONValue {
 	return out
 }
 
-// scalarsOf returns a YAML value's scalars: itself, or a sequence's items
-// (aliases followed).
-func scalarsOf(n *yaml.Node) []*yaml.Node {
-	for n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
-	}
-	switch n.Kind {
-	case yaml.ScalarNode:
-		return []*yaml.Node{n}
-	case yaml.SequenceNode:
-		var out []*yaml.Node
-		for _, it := range n.Content {
-			if it.Kind == yaml.ScalarNode {
-				out = append(out, it)
-			}
-		}
-		return out
-	}
-	return nil
-}
-
-// inFence reports whether off lies in the content of a fenced or indented
-// code block (the blocks are in source order).
-func inFence(d *parser.Document, off int) bool {
-	i := sort.Search(len(d.Fences), func(i int) bool { return d.Fences[i].ContentEnd > off })
-	return i < len(d.Fences) && d.Fences[i].ContentStart <= off
-}
-
 // reportUnselected reports, at the contract, a side of a registry whose
 // selector picks nothing in the files it reads: never a silent pass.
-func reportUnselected(p *Pass, ct *config.Contract, side string, x *config.Extract) {
-	p.reportConfig(ct, "the %s selects nothing: %s is in none of %s; fix the selector or the globs", side, describeSelector(x.Part()), strings.Join(x.Files, ", "))
+func reportUnselected(p *rules.Pass, ct *config.Contract, side string, x *config.Extract) {
+	p.ReportConfig(ct, "the %s selects nothing: %s is in none of %s; fix the selector or the globs", side, describeSelector(x.Part()), strings.Join(x.Files, ", "))
 }
 
-func checkRegistry(p *Pass) {
-	for _, ct := range p.contracts("registry") {
+func checkRegistry(p *rules.Pass) {
+	for _, ct := range p.Contracts("registry") {
 		rg := ct.Registry
 		listed, selected := extract(p.Index, &rg.Listed)
 		if !selected && rg.Listed.Part() != nil {
@@ -207,7 +181,7 @@ func checkRegistry(p *Pass) {
 			continue
 		}
 		if len(listed) == 0 {
-			p.reportConfig(ct, "the registry (%s, pattern %s) lists no values", strings.Join(rg.Listed.Files, ", "), rg.Listed.Pattern)
+			p.ReportConfig(ct, "the registry (%s, pattern %s) lists no values", strings.Join(rg.Listed.Files, ", "), rg.Listed.Pattern)
 			continue
 		}
 		have := map[string]extracted{}
@@ -215,9 +189,9 @@ func checkRegistry(p *Pass) {
 			if prev, dup := have[e.value]; dup {
 				if !rg.AllowDuplicates && p.Reported(e.doc.Path) {
 					line, _ := prev.doc.Position(prev.off)
-					p.ReportContract(ct, Diagnostic{Path: e.doc.Path, Start: e.off, End: e.off + len(e.value),
+					p.ReportContract(ct, rules.Diagnostic{Path: e.doc.Path, Start: e.off, End: e.off + len(e.value),
 						Message: fmt.Sprintf("`%s` is listed in the registry twice (first at %s:%d); registry entries are unique", e.value, prev.doc.Path, line),
-						Related: []Related{RelatedAt(prev.doc, prev.off, "first entry")}})
+						Related: []rules.Related{rules.RelatedAt(prev.doc, prev.off, "first entry")}})
 				}
 				continue
 			}
@@ -225,7 +199,7 @@ func checkRegistry(p *Pass) {
 		}
 		first := listed[0]
 		in := registryPlace(listed, &rg.Listed)
-		keys := sortedMapKeys(have)
+		keys := slices.Sorted(maps.Keys(have))
 		budget := suggestBudget
 		uses, selected := extract(p.Index, &rg.Uses)
 		if !selected && rg.Uses.Part() != nil {
@@ -260,12 +234,12 @@ func checkRegistry(p *Pass) {
 			} else {
 				msg += "; add it there or use a registered value"
 			}
-			p.ReportContract(ct, Diagnostic{Path: u.doc.Path, Start: u.off, End: u.off + len(u.value), Message: msg,
-				Related: []Related{RelatedAt(first.doc, first.off, "the registry")}})
+			p.ReportContract(ct, rules.Diagnostic{Path: u.doc.Path, Start: u.off, End: u.off + len(u.value), Message: msg,
+				Related: []rules.Related{rules.RelatedAt(first.doc, first.off, "the registry")}})
 		}
 		for _, e := range unused {
 			if p.Reported(e.doc.Path) {
-				p.ReportContract(ct, Diagnostic{Path: e.doc.Path, Start: e.off, End: e.off + len(e.value),
+				p.ReportContract(ct, rules.Diagnostic{Path: e.doc.Path, Start: e.off, End: e.off + len(e.value),
 					Message: fmt.Sprintf("registry entry `%s` is used nowhere (%s); remove it or use it", e.value, strings.Join(rg.Uses.Files, ", "))})
 			}
 		}
@@ -303,7 +277,7 @@ func isListCopy(uses []extracted) bool {
 	line, _ := d.Position(uses[0].off)
 	start := d.Lines.LineStart(line)
 	i, ok := 0, true
-	forLines(src, start, last.off+len(last.value), func(ls, le int) bool {
+	parser.ForLines(src, start, last.off+len(last.value), func(ls, le int) bool {
 		held := false
 		for i < len(uses) && uses[i].off < le+1 {
 			held = true
@@ -324,7 +298,7 @@ const staleShown = 10
 // reportStaleCopy reports a copy of the registry's list that misses
 // entries (unused) or holds values the registry lacks, as one finding
 // over the copy, with the values in its related locations.
-func reportStaleCopy(p *Pass, ct *config.Contract, uses, unused []extracted, have map[string]extracted, first extracted, in string, keys []string, budget *int) {
+func reportStaleCopy(p *rules.Pass, ct *config.Contract, uses, unused []extracted, have map[string]extracted, first extracted, in string, keys []string, budget *int) {
 	d, last := uses[0].doc, uses[len(uses)-1]
 	l1, _ := d.Position(uses[0].off)
 	l2, _ := d.Position(last.off)
@@ -334,11 +308,11 @@ func reportStaleCopy(p *Pass, ct *config.Contract, uses, unused []extracted, hav
 	}
 	extra := unregistered(uses, have)
 	var parts []string
-	related := []Related{RelatedAt(first.doc, first.off, "the registry")}
+	related := []rules.Related{rules.RelatedAt(first.doc, first.off, "the registry")}
 	if len(unused) > 0 {
 		parts = append(parts, countNamed(len(unused), "value", "missing", valuesOf(unused)))
 		for _, e := range unused[:min(len(unused), staleShown)] {
-			related = append(related, RelatedAt(e.doc, e.off, fmt.Sprintf("registry entry `%s` is missing from the copy", e.value)))
+			related = append(related, rules.RelatedAt(e.doc, e.off, fmt.Sprintf("registry entry `%s` is missing from the copy", e.value)))
 		}
 	}
 	if len(extra) > 0 {
@@ -348,10 +322,10 @@ func reportStaleCopy(p *Pass, ct *config.Contract, uses, unused []extracted, hav
 			if near := nearestValue(u.value, keys, budget); near != "" {
 				msg += fmt.Sprintf("; did you mean `%s`?", near)
 			}
-			related = append(related, RelatedAt(u.doc, u.off, msg))
+			related = append(related, rules.RelatedAt(u.doc, u.off, msg))
 		}
 	}
-	p.ReportContract(ct, Diagnostic{Path: d.Path, Start: uses[0].off, End: last.off + len(last.value),
+	p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: uses[0].off, End: last.off + len(last.value),
 		Message: fmt.Sprintf("the list at %s is a stale copy of the registry in %s: %s; make it list exactly the registry's values",
 			where, in, strings.Join(parts, ", ")),
 		Related: related})

@@ -1,4 +1,4 @@
-package rules
+package contract
 
 import (
 	"math/rand"

@@ -1,4 +1,4 @@
-package rules
+package contract
 
 import (
 	"fmt"
@@ -8,39 +8,41 @@ import (
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
 )
 
 // AnchorContract checks facts about anchored regions.
-var AnchorContract = Register(&Rule{
+var AnchorContract = rules.Register(&rules.Rule{
 	ID:       "MC404",
 	Name:     "anchor-contract",
 	Summary:  "anchored regions: presence, count, placement, required or forbidden text",
-	Severity: Error,
+	Severity: rules.Error,
 	Check:    checkAnchorContract,
+	Docs:     docs,
 })
 
 var listItemRe = regexp.MustCompile(`^\s*(?:\d+[.)]|[-*+])\s+(\S+)`)
 
-func checkAnchorContract(p *Pass) {
+func checkAnchorContract(p *rules.Pass) {
 	d := p.Doc
 	if d.Kind == parser.KindManifest {
 		return
 	}
-	for _, ct := range p.contracts("anchor-contract") {
+	for _, ct := range p.Contracts("anchor-contract") {
 		ac := ct.AnchorContract
-		if globMatch(ac.Files, ac.Exclude, d.Path) {
+		if rules.GlobMatch(ac.Files, ac.Exclude, d.Path) {
 			anchorIn(p, ct, d)
 		}
 	}
 }
 
-func anchorIn(p *Pass, ct *config.Contract, d *parser.Document) {
+func anchorIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 	ac := ct.AnchorContract
 	if ac.Region == "*" {
 		// every balanced region of the file must hold something
-		for _, r := range Regions(d, nil) {
+		for _, r := range parser.Regions(d, nil) {
 			if ac.NonEmpty && strings.TrimSpace(string(d.Src[r.Begin.End:r.End.Start])) == "" {
-				p.ReportContract(ct, Diagnostic{Path: d.Path, Start: r.Begin.Start, End: r.End.End,
+				p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: r.Begin.Start, End: r.End.End,
 					Message: fmt.Sprintf("region `%s` is empty; it must hold its content between the markers", r.Name)})
 			}
 		}
@@ -54,7 +56,7 @@ func anchorIn(p *Pass, ct *config.Contract, d *parser.Document) {
 		budget := regionBudgetPerByte * len(d.Src)
 		for _, n := range names {
 			if !anchorRegions(p, ct, d, "region `"+n+"`", byName[n], &budget) {
-				p.ReportContract(ct, Diagnostic{Path: d.Path, Start: d.BodyStart, End: d.BodyStart, Message: fmt.Sprintf(
+				p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: d.BodyStart, End: d.BodyStart, Message: fmt.Sprintf(
 					"regions named like `%s` hold so much of the file, one inside another, that checking each would take quadratic time: the regions from `%s` on are not checked; nest fewer of them", ac.Region, n)})
 				return
 			}
@@ -66,7 +68,7 @@ func anchorIn(p *Pass, ct *config.Contract, d *parser.Document) {
 
 // anchorRegion checks the contract for the region with the literal name
 // region (or the between markers).
-func anchorRegion(p *Pass, ct *config.Contract, d *parser.Document, region string) {
+func anchorRegion(p *rules.Pass, ct *config.Contract, d *parser.Document, region string) {
 	ac := ct.AnchorContract
 	var regions []MarkerRegion
 	var name string
@@ -91,7 +93,7 @@ const regionBudgetPerByte = 16
 // anchorRegions checks the contract for the regions found under name. It
 // returns false, having checked nothing, when their text would pass the
 // budget (bytes still to read; negative: no limit).
-func anchorRegions(p *Pass, ct *config.Contract, d *parser.Document, name string, regions []MarkerRegion, budget *int) bool {
+func anchorRegions(p *rules.Pass, ct *config.Contract, d *parser.Document, name string, regions []MarkerRegion, budget *int) bool {
 	ac := ct.AnchorContract
 	if *budget >= 0 {
 		for _, r := range regions {
@@ -131,43 +133,43 @@ func anchorRegions(p *Pass, ct *config.Contract, d *parser.Document, name string
 				want = fmt.Sprintf("%d to %d", lo, hi)
 			}
 		}
-		p.ReportContract(ct, Diagnostic{Path: d.Path, Start: at, End: at,
+		p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: at, End: at,
 			Message: fmt.Sprintf("%s appears %d times in %s; the contract wants %s", name, len(regions), d.Path, want)})
 	}
 	for _, r := range regions {
 		if !r.Closed {
-			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: r.Start, End: r.Start,
+			p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: r.Start, End: r.Start,
 				Message: fmt.Sprintf("%s opens here but never closes", name)})
 			continue
 		}
 		body := string(d.Src[r.ContentStart:r.ContentEnd])
 		if ac.NonEmpty && strings.TrimSpace(body) == "" {
-			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: r.Start, End: r.End,
+			p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: r.Start, End: r.End,
 				Message: fmt.Sprintf("%s is empty; it must hold its content between the markers", name)})
 		}
 		for _, want := range ac.Contains {
 			if !strings.Contains(body, want) {
-				p.ReportContract(ct, Diagnostic{Path: d.Path, Start: r.Start, End: r.End,
+				p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: r.Start, End: r.End,
 					Message: fmt.Sprintf("%s does not contain the required text `%s`", name, want)})
 			}
 		}
 		for _, f := range ac.Forbid {
-			if loc := compile(f).FindStringIndex(body); loc != nil {
+			if loc := rules.Compile(f).FindStringIndex(body); loc != nil {
 				off := r.ContentStart + loc[0]
-				p.ReportContract(ct, Diagnostic{Path: d.Path, Start: off, End: r.ContentStart + loc[1],
+				p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: off, End: r.ContentStart + loc[1],
 					Message: fmt.Sprintf("%s contains `%s`, which the contract forbids (/%s/)", name, body[loc[0]:loc[1]], f)})
 			}
 		}
 		if len(ac.Items) > 0 {
 			var items []string
-			forLines(d.Src, r.ContentStart, r.ContentEnd, func(ls, le int) bool {
+			parser.ForLines(d.Src, r.ContentStart, r.ContentEnd, func(ls, le int) bool {
 				if m := listItemRe.FindStringSubmatch(string(d.Src[ls:le])); m != nil {
 					items = append(items, m[1])
 				}
 				return true
 			})
 			if strings.Join(items, ",") != strings.Join(ac.Items, ",") {
-				p.ReportContract(ct, Diagnostic{Path: d.Path, Start: r.Start, End: r.End,
+				p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: r.Start, End: r.End,
 					Message: fmt.Sprintf("%s lists %s; the contract wants %s, in that order", name, orNone(items), strings.Join(ac.Items, ", "))})
 			}
 		}
@@ -185,13 +187,13 @@ func anchorRegions(p *Pass, ct *config.Contract, d *parser.Document, name string
 func markerNames(d *parser.Document, pattern string) []string {
 	var out []string
 	seen := map[string]bool{}
-	forLines(d.Src, d.BodyStart, d.ParsedEnd(), func(ls, le int) bool {
+	parser.ForLines(d.Src, d.BodyStart, d.ParsedEnd(), func(ls, le int) bool {
 		txt, ok := markerText(d.Src[ls:le])
 		if !ok {
 			return true
 		}
 		role, name := lineMarker(txt)
-		if role == MarkerEnd || strings.HasPrefix(name, "/") {
+		if role == parser.MarkerEnd || strings.HasPrefix(name, "/") {
 			return true // a closer names no new region
 		}
 		if m, _ := path.Match(pattern, name); m && !seen[name] {
@@ -210,7 +212,7 @@ func orNone(xs []string) string {
 	return strings.Join(xs, ", ")
 }
 
-func withinHeading(p *Pass, ct *config.Contract, d *parser.Document, r MarkerRegion, name string) {
+func withinHeading(p *rules.Pass, ct *config.Contract, d *parser.Document, r MarkerRegion, name string) {
 	w := ct.AnchorContract.Within
 	var under *parser.Section
 	for i := range d.Sections {
@@ -221,7 +223,7 @@ func withinHeading(p *Pass, ct *config.Contract, d *parser.Document, r MarkerReg
 		}
 	}
 	if under == nil {
-		p.ReportContract(ct, Diagnostic{Path: d.Path, Start: r.Start, End: r.Start,
+		p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: r.Start, End: r.Start,
 			Message: fmt.Sprintf("%s must stand under the heading `%s`", name, w.Heading)})
 		return
 	}
@@ -229,7 +231,7 @@ func withinHeading(p *Pass, ct *config.Contract, d *parser.Document, r MarkerReg
 		hl, _ := d.Position(under.Start)
 		rl, _ := d.Position(r.Start)
 		if rl-hl > w.Lines {
-			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: r.Start, End: r.Start,
+			p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: r.Start, End: r.Start,
 				Message: fmt.Sprintf("%s starts %d lines below `%s`; the contract wants it within %d", name, rl-hl, w.Heading, w.Lines)})
 		}
 	}

@@ -1,4 +1,4 @@
-package rules
+package contract
 
 import (
 	"path"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
 )
 
 // The subagent environment handshake v1: a skill defines a schema block, an
@@ -22,10 +23,11 @@ const (
 )
 
 func init() {
-	registerProfile(&profile{
-		name:      handshakeProfile,
-		applies:   handshakeApplies,
-		contracts: handshakeContracts,
+	rules.RegisterProfile(&rules.Profile{
+		Name:      handshakeProfile,
+		Parts:     []string{"step0-first", "decision-tree", "dispatch", "block-key-order", "finding-template", "schema-block", "inline-template", "skill-regions"},
+		Applies:   handshakeApplies,
+		Contracts: handshakeContracts,
 	})
 }
 

@@ -1,4 +1,4 @@
-package rules
+package contract
 
 import (
 	"bytes"
@@ -126,7 +126,7 @@ func Select(d *parser.Document, s *config.Selector) []Part {
 	case s.Paragraph != "":
 		var out []Part
 		after := 0 // a paragraph's own lines never start another one
-		forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
+		parser.ForLines(src, d.BodyStart, len(src), func(ls, le int) bool {
 			line := bytes.TrimLeft(src[ls:le], " \t")
 			if ls >= after && bytes.HasPrefix(line, []byte(s.Paragraph)) && !d.InCode(ls) {
 				end := paragraphEnd(src, ls)
@@ -150,64 +150,11 @@ func firstLine(b []byte) ([]byte, int) {
 	return parser.LineAt(b, 0)
 }
 
-// forLines calls fn with the bounds of each line in src[start:end] (le
-// excludes the line terminator); fn returns false to stop.
-func forLines(src []byte, start, end int, fn func(ls, le int) bool) {
-	for ls := start; ls < end; {
-		line, next := parser.LineAt(src[:end], ls)
-		if !fn(ls, ls+len(line)) {
-			return
-		}
-		ls = next
-	}
-}
-
-// forLinesWith calls fn with the bounds of each line of src[start:] that
-// holds one of the needles, in order, each line once. It jumps from match
-// to match rather than walking every line, so files that hold no needle
-// cost one scan per needle.
-func forLinesWith(src []byte, start int, needles [][]byte, fn func(ls, le int) bool) {
-	var next []int // next match offset per needle (-1: none left)
-	for _, n := range needles {
-		i := bytes.Index(src[start:], n)
-		if i >= 0 {
-			i += start
-		}
-		next = append(next, i)
-	}
-	for {
-		at := -1
-		for _, i := range next {
-			if i >= 0 && (at < 0 || i < at) {
-				at = i
-			}
-		}
-		if at < 0 {
-			return
-		}
-		ls, le := parser.LineBounds(src, at)
-		after := max(parser.SkipEOL(src, le), le+1)
-		if !fn(ls, le) {
-			return
-		}
-		for k, n := range needles {
-			if next[k] >= 0 && next[k] < after {
-				next[k] = -1
-				if after < len(src) {
-					if i := bytes.Index(src[after:], n); i >= 0 {
-						next[k] = after + i
-					}
-				}
-			}
-		}
-	}
-}
-
 // paragraphEnd returns the offset after the last line of the paragraph that
 // starts at ls (the first blank line ends it).
 func paragraphEnd(src []byte, ls int) int {
 	end := ls
-	forLines(src, ls, len(src), func(s, e int) bool {
+	parser.ForLines(src, ls, len(src), func(s, e int) bool {
 		if len(bytes.TrimSpace(src[s:e])) == 0 {
 			return false
 		}
@@ -249,13 +196,13 @@ func markerText(line []byte) (string, bool) {
 func MarkerRegions(d *parser.Document, name string) []MarkerRegion {
 	src := d.Src
 	canon := canonicalName(name)
-	if base, _ := splitAttrs(canon); !bytes.Contains(src, []byte(base)) {
+	if base, _ := parser.SplitAttrs(canon); !bytes.Contains(src, []byte(base)) {
 		return nil
 	}
 	var out []MarkerRegion
 	var open *MarkerRegion
 	var openName string // the identity of the open region, with its attributes
-	forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
+	parser.ForLines(src, d.BodyStart, len(src), func(ls, le int) bool {
 		txt, ok := markerText(src[ls:le])
 		if !ok {
 			return true
@@ -282,14 +229,14 @@ func MarkerRegions(d *parser.Document, name string) []MarkerRegion {
 }
 
 // lineMarker reads the text of a marker line as anchor-balance reads a
-// sentinel (ParseMarker): a closer (`/x`, `x end`, `x-end`, `x:end`,
+// sentinel (parser.ParseMarker): a closer (`/x`, `x end`, `x-end`, `x:end`,
 // `END x`) or an opener, whose name is without its `begin`/`start` word.
 // Text that is no sentinel (`@x`) opens the region named by all of it.
-func lineMarker(txt string) (MarkerRole, string) {
-	if role, name, ok := markerRole(txt); ok {
+func lineMarker(txt string) (parser.MarkerRole, string) {
+	if role, name, ok := parser.MarkerRoleOf(txt); ok {
 		return role, name
 	}
-	return MarkerPlain, txt
+	return parser.MarkerPlain, txt
 }
 
 // opens reports whether the marker text txt opens a region that the
@@ -300,24 +247,24 @@ func lineMarker(txt string) (MarkerRole, string) {
 // canonicalName(name).
 func opens(txt, name, canon string) (string, bool) {
 	role, n := lineMarker(txt)
-	if role == MarkerEnd {
+	if role == parser.MarkerEnd {
 		return "", false
 	}
 	if n == name {
 		return n, true
 	}
-	if base, attrs := splitAttrs(n); attrs != "" && (base == name || n == canon) {
+	if base, attrs := parser.SplitAttrs(n); attrs != "" && (base == name || n == canon) {
 		return n, true
 	}
 	return "", false
 }
 
-// canonicalName writes a selector's region name as markerRole writes an
+// canonicalName writes a selector's region name as parser.MarkerRoleOf writes an
 // identity: its attributes sorted and quoted alike.
 func canonicalName(name string) string {
 	t := strings.Join(strings.Fields(name), " ")
-	if base, attrs := cutAttrs(t); attrs != "" {
-		return markerIdent(base, attrs)
+	if base, attrs := parser.CutAttrs(t); attrs != "" {
+		return parser.MarkerIdent(base, attrs)
 	}
 	return t
 }
@@ -327,11 +274,11 @@ func canonicalName(name string) string {
 // words with the same attributes (`/x v1` closes `x v1 draft`).
 func closesRegion(txt, name string) bool {
 	role, n := lineMarker(txt)
-	if role != MarkerEnd {
+	if role != parser.MarkerEnd {
 		return false
 	}
-	base, attrs := splitAttrs(name)
-	nb, na := splitAttrs(n)
+	base, attrs := parser.SplitAttrs(name)
+	nb, na := parser.SplitAttrs(n)
 	return na == attrs && (nb == base || strings.HasPrefix(base, nb+" "))
 }
 
@@ -344,7 +291,7 @@ func BetweenMarkers(d *parser.Document, a, b string) [][3]int {
 	}
 	var out [][3]int
 	start, anchor := -1, -1
-	forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
+	parser.ForLines(src, d.BodyStart, len(src), func(ls, le int) bool {
 		line := string(src[ls:le])
 		next := parser.SkipEOL(src, le)
 		switch {
@@ -376,7 +323,7 @@ func markerRegionsOf(d *parser.Document, names []string) map[string][]MarkerRegi
 	open := map[string]*MarkerRegion{}
 	byWords := map[string]map[string]bool{} // leading words → open names
 	var closing []string
-	forLines(src, d.BodyStart, len(src), func(ls, le int) bool {
+	parser.ForLines(src, d.BodyStart, len(src), func(ls, le int) bool {
 		txt, ok := markerText(src[ls:le])
 		if !ok {
 			return true
@@ -386,7 +333,7 @@ func markerRegionsOf(d *parser.Document, names []string) map[string][]MarkerRegi
 		closing = closing[:0]
 		var opening []string
 		switch role, n := lineMarker(txt); {
-		case role == MarkerEnd:
+		case role == parser.MarkerEnd:
 			if open[n] != nil {
 				closing = append(closing, n)
 			}
@@ -405,13 +352,13 @@ func markerRegionsOf(d *parser.Document, names []string) map[string][]MarkerRegi
 			r.ContentEnd, r.End, r.Closed = ls, next, true
 			out[n] = append(out[n], *r)
 			delete(open, n)
-			for _, w := range nameKeys(n) {
+			for _, w := range parser.CloserNames(n) {
 				delete(byWords[w], n)
 			}
 		}
 		for _, n := range opening {
 			open[n] = &MarkerRegion{Start: ls, ContentStart: next}
-			for _, w := range nameKeys(n) {
+			for _, w := range parser.CloserNames(n) {
 				if byWords[w] == nil {
 					byWords[w] = map[string]bool{}
 				}

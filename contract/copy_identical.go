@@ -1,4 +1,4 @@
-package rules
+package contract
 
 import (
 	"fmt"
@@ -8,19 +8,21 @@ import (
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
 )
 
 // CopyIdentical checks declared copies against their canonical source.
-var CopyIdentical = Register(&Rule{
+var CopyIdentical = rules.Register(&rules.Rule{
 	ID:       "MC401",
 	Name:     "copy-identical",
 	Summary:  "declared copies differ from their canonical source",
-	Severity: Error,
+	Severity: rules.Error,
 	Check:    checkCopyIdentical,
+	Docs:     docs,
 })
 
-func checkCopyIdentical(p *Pass) {
-	for _, ct := range p.contracts("copy") {
+func checkCopyIdentical(p *rules.Pass) {
+	for _, ct := range p.Contracts("copy") {
 		copyIn(p, ct, p.Doc)
 	}
 }
@@ -35,7 +37,7 @@ type copyPrep struct {
 	srcParams      map[string]string
 }
 
-func prepareCopy(p *Pass, ct *config.Contract) (*copyPrep, bool) {
+func prepareCopy(p *rules.Pass, ct *config.Contract) (*copyPrep, bool) {
 	return prepare(p, ct, func() (*copyPrep, string) {
 		cp := ct.Copy
 		src, problem := oneFile(p, ct, "canonical source", cp.Source.File)
@@ -63,9 +65,9 @@ func prepareCopy(p *Pass, ct *config.Contract) (*copyPrep, bool) {
 	})
 }
 
-func copyIn(p *Pass, ct *config.Contract, d *parser.Document) {
+func copyIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 	cp := ct.Copy
-	if d.Kind == parser.KindManifest || !globMatch(cp.Copies, cp.Exclude, d.Path) {
+	if d.Kind == parser.KindManifest || !rules.GlobMatch(cp.Copies, cp.Exclude, d.Path) {
 		return
 	}
 	c, ok := prepareCopy(p, ct)
@@ -81,9 +83,9 @@ func copyIn(p *Pass, ct *config.Contract, d *parser.Document) {
 	}
 	if len(parts) == 0 {
 		if cp.Required {
-			p.ReportContract(ct, Diagnostic{Path: d.Path, Start: d.BodyStart, End: d.BodyStart,
+			p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: d.BodyStart, End: d.BodyStart,
 				Message: fmt.Sprintf("%s lacks %s: it must hold a copy of %s in %s:%d", d.Path, c.copyWhat, c.what, c.src.Path, c.canonLine),
-				Related: []Related{RelatedAt(c.src, c.canon.Anchor, "canonical copy")}})
+				Related: []rules.Related{rules.RelatedAt(c.src, c.canon.Anchor, "canonical copy")}})
 		}
 		return
 	}
@@ -97,7 +99,7 @@ func copyIn(p *Pass, ct *config.Contract, d *parser.Document) {
 		copyParams[cp.Params[i].Name] = v
 	}
 	if missing != "" {
-		p.ReportContract(ct, Diagnostic{Path: d.Path, Start: parts[0].Anchor, End: parts[0].Anchor,
+		p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: parts[0].Anchor, End: parts[0].Anchor,
 			Message: fmt.Sprintf("cannot compare this copy of %s with the canonical one: parameter `%s` has no value in this file", c.copyWhat, missing)})
 		return
 	}
@@ -111,10 +113,10 @@ func copyIn(p *Pass, ct *config.Contract, d *parser.Document) {
 // isCanonical reports whether d is the canonical source of some copy
 // contract. Such a file is never rewritten by a fix: two contracts that
 // disagree would otherwise trade texts on every --fix.
-func isCanonical(p *Pass, d *parser.Document) bool {
+func isCanonical(p *rules.Pass, d *parser.Document) bool {
 	srcs := p.Index.Cached("copy-identical/canonical-sources", func() any {
 		m := map[*parser.Document]bool{}
-		for _, ct := range p.contracts("copy") {
+		for _, ct := range p.Contracts("copy") {
 			if c, ok := prepareCopy(p, ct); ok {
 				m[c.src] = true
 			}
@@ -124,7 +126,7 @@ func isCanonical(p *Pass, d *parser.Document) bool {
 	return srcs[d]
 }
 
-func compareCopy(p *Pass, ct *config.Contract, part Part, want, what, srcPath string, canonLine int, canon Part, fixable bool) {
+func compareCopy(p *rules.Pass, ct *config.Contract, part Part, want, what, srcPath string, canonLine int, canon Part, fixable bool) {
 	got := string(part.Text())
 	norm := ct.Copy.Normalize
 	if normalize(got, norm) == normalize(want, norm) {
@@ -173,18 +175,18 @@ func compareCopy(p *Pass, ct *config.Contract, part Part, want, what, srcPath st
 	}
 	// The fix writes the canonical text in the copy's line endings.
 	fix := want
-	if eol := eolOf([]byte(got)); eol != eolOf([]byte(want)) {
+	if eol := parser.EOLOf([]byte(got)); eol != parser.EOLOf([]byte(want)) {
 		fix = eolRe.ReplaceAllLiteralString(want, eol)
 	}
-	var edits []Edit
+	var edits []rules.Edit
 	if fixable {
-		edits = []Edit{{Start: part.Start, End: part.End, New: fix}}
+		edits = []rules.Edit{{Start: part.Start, End: part.End, New: fix}}
 	}
-	p.ReportContract(ct, Diagnostic{
+	p.ReportContract(ct, rules.Diagnostic{
 		Path: part.Doc.Path, Start: part.Anchor, End: part.End,
 		Message: fmt.Sprintf("this copy of %s differs from the canonical one in %s:%d (%d %s); first at line %d: expected %s, found %s; make it a byte-for-byte copy of the canonical text",
 			what, srcPath, canonLine, n, lines, startLine+i, exp, fnd),
-		Related: []Related{RelatedAt(canon.Doc, canon.Anchor, "canonical copy")},
+		Related: []rules.Related{rules.RelatedAt(canon.Doc, canon.Anchor, "canonical copy")},
 		Fix:     edits,
 	})
 }

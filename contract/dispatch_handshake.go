@@ -1,4 +1,4 @@
-package rules
+package contract
 
 import (
 	"bytes"
@@ -11,17 +11,19 @@ import (
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
 )
 
 // DispatchHandshake checks that every dispatch of a tree-claiming agent
 // builds the environment handshake, in its file or in a dispatcher it
 // delegates to.
-var DispatchHandshake = Register(&Rule{
+var DispatchHandshake = rules.Register(&rules.Rule{
 	ID:       "MC405",
 	Name:     "dispatch-handshake",
 	Summary:  "a dispatch of a tree-claiming agent with no handshake construction in its file or its dispatcher",
-	Severity: Error,
+	Severity: rules.Error,
 	Check:    checkDispatchHandshake,
+	Docs:     docs,
 })
 
 // Default evidence that a file builds the handshake: the inline block, a
@@ -34,10 +36,6 @@ var defaultEvidence = []string{
 	`Get-FreshHandshake`,
 }
 
-var (
-	subagentTypeRe = regexp.MustCompile("subagent_type\\s*[:=]\\s*[\"'`]?([A-Za-z0-9_:.-]+)")
-)
-
 // handshakeVerifiers returns the names (lower case) of agents that verify
 // the handshake: their file holds the Step 0 heading, the decision tree
 // markers or the quoted finding template.
@@ -45,7 +43,7 @@ func handshakeVerifiers(idx *parser.Index) map[string]*parser.Document {
 	out := map[string]*parser.Document{}
 	for _, d := range idx.ByKind(parser.KindAgent) {
 		if isVerifier(d) {
-			for _, n := range agentNames(d) {
+			for _, n := range rules.AgentNames(d) {
 				out[n] = d
 			}
 		}
@@ -62,19 +60,6 @@ func isVerifier(d *parser.Document) bool {
 	return bytes.Contains(d.Src, []byte("<!-- "+decisionTree+" -->")) || bytes.Contains(d.Src, []byte(findingTemplateLine))
 }
 
-// agentNames are the names an agent is dispatched by: its frontmatter
-// name and its file stem, in lower case.
-func agentNames(d *parser.Document) []string {
-	stem := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(path.Base(d.Path), ".md"), ".agent"))
-	names := []string{stem}
-	if k := d.Frontmatter.Get("name"); k != nil && k.Value != nil && k.Value.Value != "" {
-		if n := strings.ToLower(k.Value.Value); n != stem {
-			names = append(names, n)
-		}
-	}
-	return names
-}
-
 // dispatchSite is one place that dispatches a target agent.
 type dispatchSite struct {
 	off    int
@@ -82,13 +67,13 @@ type dispatchSite struct {
 	how    string
 }
 
-func checkDispatchHandshake(p *Pass) {
+func checkDispatchHandshake(p *rules.Pass) {
 	d := p.Doc
 	if d.Kind == parser.KindManifest {
 		return
 	}
-	for _, ct := range p.contracts("dispatch-handshake") {
-		if globMatch(ct.DispatchHandshake.Files, ct.DispatchHandshake.Exclude, d.Path) {
+	for _, ct := range p.Contracts("dispatch-handshake") {
+		if rules.GlobMatch(ct.DispatchHandshake.Files, ct.DispatchHandshake.Exclude, d.Path) {
 			dispatchIn(p, ct, d)
 		}
 	}
@@ -112,7 +97,7 @@ func (dp *dispatchPrep) has(d *parser.Document) bool {
 	}).(bool)
 }
 
-func prepareDispatch(p *Pass, ct *config.Contract) *dispatchPrep {
+func prepareDispatch(p *rules.Pass, ct *config.Contract) *dispatchPrep {
 	dp, _ := prepare(p, ct, func() (*dispatchPrep, string) {
 		dh := ct.DispatchHandshake
 		dp := &dispatchPrep{targets: map[string]*parser.Document{}}
@@ -121,7 +106,7 @@ func prepareDispatch(p *Pass, ct *config.Contract) *dispatchPrep {
 				dp.targets[strings.ToLower(t)] = nil
 			}
 			for _, d := range p.Index.ByKind(parser.KindAgent) {
-				for _, n := range agentNames(d) {
+				for _, n := range rules.AgentNames(d) {
 					if _, ok := dp.targets[n]; ok {
 						dp.targets[n] = d
 					}
@@ -138,7 +123,7 @@ func prepareDispatch(p *Pass, ct *config.Contract) *dispatchPrep {
 			evidence = defaultEvidence
 		}
 		for _, e := range evidence {
-			dp.res = append(dp.res, compile(e))
+			dp.res = append(dp.res, rules.Compile(e))
 		}
 		names := make([]string, 0, len(dp.targets))
 		for n := range dp.targets {
@@ -153,19 +138,19 @@ func prepareDispatch(p *Pass, ct *config.Contract) *dispatchPrep {
 	return dp
 }
 
-func dispatchIn(p *Pass, ct *config.Contract, d *parser.Document) {
+func dispatchIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 	dh := ct.DispatchHandshake
 	checkCapture(p, ct, d)
 	dp := prepareDispatch(p, ct)
 	if dp == nil || len(dp.targets) == 0 {
 		return
 	}
-	if !hostLoaded(d.Kind) || !ownDoc(d) {
+	if !rules.HostLoaded(d.Kind) || !rules.OwnDoc(d) {
 		return // docs, READMEs and history quote dispatches; they make none (quoted.go)
 	}
 	var sites []dispatchSite
 	for _, s := range dispatchSites(d, dp.targets, dp.names) {
-		if ownAt(d, s.off) {
+		if rules.OwnAt(d, s.off) {
 			sites = append(sites, s)
 		}
 	}
@@ -180,7 +165,7 @@ func dispatchIn(p *Pass, ct *config.Contract, d *parser.Document) {
 		if len(dh.Evidence) > 0 {
 			msg = fmt.Sprintf("dispatches `%s` (%s), a tree-claiming agent, but neither this file nor a dispatcher it cites holds the handshake construction the contract asks for (/%s/)", s.target, s.how, strings.Join(dh.Evidence, "/ or /"))
 		}
-		p.ReportContract(ct, Diagnostic{Path: d.Path, Start: s.off, End: s.off, Message: msg})
+		p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: s.off, End: s.off, Message: msg})
 	}
 }
 
@@ -189,9 +174,9 @@ var shellLangs = map[string]bool{"bash": true, "sh": true, "shell": true, "zsh":
 
 // checkCapture applies the contract's capture rules to the shell code
 // blocks of d that capture a handshake field.
-func checkCapture(p *Pass, ct *config.Contract, d *parser.Document) {
-	rules := ct.DispatchHandshake.Capture
-	if len(rules) == 0 {
+func checkCapture(p *rules.Pass, ct *config.Contract, d *parser.Document) {
+	caps := ct.DispatchHandshake.Capture
+	if len(caps) == 0 {
 		return
 	}
 	for _, f := range d.Fences {
@@ -199,17 +184,17 @@ func checkCapture(p *Pass, ct *config.Contract, d *parser.Document) {
 			continue
 		}
 		body := string(d.Src[f.ContentStart:f.ContentEnd])
-		for _, cr := range rules {
+		for _, cr := range caps {
 			if !capturesField(body, cr.Field) {
 				continue
 			}
-			if cr.Use != "" && !compile(cr.Use).MatchString(body) {
-				p.ReportContract(ct, Diagnostic{Path: d.Path, Start: f.Start, End: f.ContentEnd,
+			if cr.Use != "" && !rules.Compile(cr.Use).MatchString(body) {
+				p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: f.Start, End: f.ContentEnd,
 					Message: fmt.Sprintf("this block captures `%s` without %s", cr.Field, captureMsg(cr, "the prescribed command"))})
 			}
 			if cr.Forbid != "" {
-				if loc := compile(cr.Forbid).FindStringIndex(body); loc != nil {
-					p.ReportContract(ct, Diagnostic{Path: d.Path, Start: f.ContentStart + loc[0], End: f.ContentStart + loc[1],
+				if loc := rules.Compile(cr.Forbid).FindStringIndex(body); loc != nil {
+					p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: f.ContentStart + loc[0], End: f.ContentStart + loc[1],
 						Message: fmt.Sprintf("`%s` must not capture `%s`: %s", body[loc[0]:loc[1]], cr.Field, captureMsg(cr, "the handshake skill rules this form out"))})
 				}
 			}
@@ -227,7 +212,7 @@ func captureMsg(cr config.CaptureRule, def string) string {
 // capturesField reports whether a shell block assigns a handshake field
 // (`parent_head=…`, `$parent_head = …`).
 func capturesField(body, field string) bool {
-	for _, line := range strings.FieldsFunc(body, isEOL) {
+	for _, line := range strings.FieldsFunc(body, func(r rune) bool { return r == '\n' || r == '\r' }) {
 		i := strings.Index(line, field)
 		if i < 0 {
 			continue
@@ -278,9 +263,9 @@ func dispatchSites(d *parser.Document, targets map[string]*parser.Document, name
 	// the agent's own names: its invocation lines are not dispatches
 	own := map[string]bool{}
 	if d.Kind == parser.KindAgent || d.Kind == parser.KindAgentBody {
-		mine := agentNames(d)
+		mine := rules.AgentNames(d)
 		for n, td := range targets {
-			if td == d || (td != nil && slices.ContainsFunc(agentNames(td), func(x string) bool { return slices.Contains(mine, x) })) {
+			if td == d || (td != nil && slices.ContainsFunc(rules.AgentNames(td), func(x string) bool { return slices.Contains(mine, x) })) {
 				own[n] = true
 			}
 		}
@@ -303,7 +288,7 @@ func dispatchSites(d *parser.Document, targets map[string]*parser.Document, name
 		}
 	}
 	src := d.Src[:d.ParsedEnd()] // nothing past the markup bound is checked
-	forLinesWith(src, d.BodyStart, dispatchNeedles, func(ls, le int) bool {
+	parser.ForLinesWith(src, d.BodyStart, dispatchNeedles, func(ls, le int) bool {
 		raw := src[ls:le]
 		hasType := bytes.Contains(raw, []byte("subagent_type"))
 		hasAgent := bytes.Contains(raw, []byte("Agent"))
@@ -315,7 +300,7 @@ func dispatchSites(d *parser.Document, targets map[string]*parser.Document, name
 		if isRow && isMappingTable(tableHeader(src, ls), line) {
 			return true
 		}
-		for _, m := range subagentTypeRe.FindAllStringSubmatchIndex(line, -1) {
+		for _, m := range rules.SubagentTypeRe.FindAllStringSubmatchIndex(line, -1) {
 			name := line[m[2]:m[3]]
 			if _, ok := targets[strings.ToLower(name)]; ok && !ownInvocation(line) {
 				add(ls+m[0], name, "`subagent_type: "+name+"`")
@@ -437,14 +422,14 @@ func delegate(idx *parser.Index, d *parser.Document, has func(*parser.Document) 
 			continue
 		}
 		if strings.HasPrefix(dest, "/") {
-			cands = append(cands, fromRoots(idx, d.Path, strings.TrimPrefix(dest, "/"))...)
+			cands = append(cands, rules.FromRoots(idx, d.Path, strings.TrimPrefix(dest, "/"))...)
 		} else {
 			cands = append(cands, path.Join(dir, dest))
 		}
 	}
 	for _, m := range citedPathRe.FindAllSubmatch(d.Src, -1) {
 		p := string(m[1])
-		cands = append(cands, fromRoots(idx, d.Path, p)...)
+		cands = append(cands, rules.FromRoots(idx, d.Path, p)...)
 		cands = append(cands, path.Join(dir, p))
 	}
 	for _, c := range cands {

@@ -1,4 +1,4 @@
-package rules
+package contract
 
 import (
 	"fmt"
@@ -7,32 +7,34 @@ import (
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
 	"go.yaml.in/yaml/v3"
 )
 
 // When checks conditional contracts: files that meet a condition hold another.
-var When = Register(&Rule{
+var When = rules.Register(&rules.Rule{
 	ID:        "MC410",
 	Name:      "when",
 	Summary:   "a file that meets a contract's `when` lacks its `then`",
-	Severity:  Error,
+	Severity:  rules.Error,
 	CheckRepo: checkWhen,
+	Docs:      docs,
 })
 
-func checkWhen(p *Pass) {
-	for _, ct := range p.contracts("when") {
+func checkWhen(p *rules.Pass) {
+	for _, ct := range p.Contracts("when") {
 		w, t := ct.When, ct.Then
 		docs := docsMatching(p.Index, w.Files, w.Exclude)
 		if len(docs) == 0 {
-			p.reportConfig(ct, "`when` selects no file: no file in the repo matches %s; fix the glob or remove the contract", strings.Join(w.Files, ", "))
+			p.ReportConfig(ct, "`when` selects no file: no file in the repo matches %s; fix the glob or remove the contract", strings.Join(w.Files, ", "))
 			continue
 		}
 		var whenRe, thenRe *regexp.Regexp
 		if w.Body != "" {
-			whenRe = compile(w.Body)
+			whenRe = rules.Compile(w.Body)
 		}
 		if t.Body != "" {
-			thenRe = compile(t.Body)
+			thenRe = rules.Compile(t.Body)
 		}
 		for _, d := range docs {
 			if p.Reported(d.Path) {
@@ -42,7 +44,7 @@ func checkWhen(p *Pass) {
 	}
 }
 
-func checkWhenDoc(p *Pass, ct *config.Contract, d *parser.Document, whenRe, thenRe *regexp.Regexp) {
+func checkWhenDoc(p *rules.Pass, ct *config.Contract, d *parser.Document, whenRe, thenRe *regexp.Regexp) {
 	w, t := ct.When, ct.Then
 	if w.Frontmatter != "" && d.Frontmatter.Get(w.Frontmatter) == nil {
 		return
@@ -58,20 +60,20 @@ func checkWhenDoc(p *Pass, ct *config.Contract, d *parser.Document, whenRe, then
 		}
 		at, end = s, e
 		line, _ := d.Position(s)
-		cond += fmt.Sprintf(" has `%s` (line %d)", clip(textLine(d.Src[s:e]), 40), line)
+		cond += fmt.Sprintf(" has `%s` (line %d)", rules.Clip(textLine(d.Src[s:e]), 40), line)
 	} else if w.Frontmatter != "" {
 		cond += fmt.Sprintf(" sets `%s`", w.Frontmatter)
 	} else {
 		cond += fmt.Sprintf(" matches `%s`", strings.Join(w.Files, "`, `"))
 	}
 	var missing, fix string
-	var related []Related
+	var related []rules.Related
 	switch {
 	case thenRe != nil:
 		if _, _, ok := bodyMatch(d, thenRe, t.InCode); ok {
 			return
 		}
-		missing = fmt.Sprintf("nothing in its body matches `%s`", clip(t.Body, 60))
+		missing = fmt.Sprintf("nothing in its body matches `%s`", rules.Clip(t.Body, 60))
 		fix = "add the text the contract expects"
 	default:
 		k := d.Frontmatter.Get(t.Frontmatter)
@@ -88,12 +90,12 @@ func checkWhenDoc(p *Pass, ct *config.Contract, d *parser.Document, whenRe, then
 			missing = fmt.Sprintf("its `%s` does not list `%s`", t.Frontmatter, t.Has)
 			fix = fmt.Sprintf("add `%s` to `%s`", t.Has, t.Frontmatter)
 			if whenRe != nil {
-				related = append(related, RelatedAt(d, at, "the text that makes the contract apply"))
+				related = append(related, rules.RelatedAt(d, at, "the text that makes the contract apply"))
 			}
 			at, end = k.Offset, k.ValueEnd
 		}
 	}
-	p.ReportContract(ct, Diagnostic{Path: d.Path, Start: at, End: end, Related: related,
+	p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: at, End: end, Related: related,
 		Message: fmt.Sprintf("%s, but %s: contract `%s` requires it; %s", cond, missing, ct.ID, fix)})
 }
 
@@ -127,7 +129,7 @@ func textLine(b []byte) string {
 // start and end whatever its terminator; each byte is read once.
 func bodyMatch(d *parser.Document, re *regexp.Regexp, inCode bool) (start, end int, ok bool) {
 	fi := 0 // the next code block that may hold a line
-	forLines(d.Src, d.BodyStart, d.ParsedEnd(), func(ls, le int) bool {
+	parser.ForLines(d.Src, d.BodyStart, d.ParsedEnd(), func(ls, le int) bool {
 		if !inCode {
 			for fi < len(d.Fences) && d.Fences[fi].End <= ls {
 				fi++

@@ -1,4 +1,4 @@
-package rules
+package contract
 
 import (
 	"fmt"
@@ -8,15 +8,17 @@ import (
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
 )
 
 // KeyOrder checks that instance blocks list a schema block's keys in order.
-var KeyOrder = Register(&Rule{
+var KeyOrder = rules.Register(&rules.Rule{
 	ID:       "MC402",
 	Name:     "key-order",
 	Summary:  "key sequences in instance blocks differ from a schema block",
-	Severity: Error,
+	Severity: rules.Error,
 	Check:    checkKeyOrder,
+	Docs:     docs,
 })
 
 var blockKeyRe = regexp.MustCompile(`^\s*(?:-\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*:(?:\s|$)`)
@@ -31,7 +33,7 @@ type blockKey struct {
 func blockKeys(src []byte, start, end int) []blockKey {
 	var keys []blockKey
 	indent := -1
-	forLines(src, start, end, func(ls, le int) bool {
+	parser.ForLines(src, start, end, func(ls, le int) bool {
 		line := string(src[ls:le])
 		// a block quoted in a blockquote: read it without the `>`s
 		for q := strings.TrimLeft(line, " "); strings.HasPrefix(q, ">"); q = strings.TrimLeft(line, " ") {
@@ -65,11 +67,11 @@ type keyOrderPrep struct {
 	names      []string
 }
 
-func checkKeyOrder(p *Pass) {
+func checkKeyOrder(p *rules.Pass) {
 	d := p.Doc
-	for _, ct := range p.contracts("key-order") {
+	for _, ct := range p.Contracts("key-order") {
 		ko := ct.KeyOrder
-		if d.Kind == parser.KindManifest || !globMatch(ko.Instances.Files, ko.Instances.Exclude, d.Path) {
+		if d.Kind == parser.KindManifest || !rules.GlobMatch(ko.Instances.Files, ko.Instances.Exclude, d.Path) {
 			continue
 		}
 		insts := instances(d, &ko.Instances)
@@ -125,7 +127,7 @@ func instances(d *parser.Document, in *config.Instances) [][3]int {
 // blockOrderFix reorders an instance block's key lines into the schema's
 // order when the block holds exactly the schema's keys, each once;
 // otherwise a key is missing or extra and no reordering makes it right.
-func blockOrderFix(src []byte, inst [3]int, got []blockKey, names []string) []Edit {
+func blockOrderFix(src []byte, inst [3]int, got []blockKey, names []string) []rules.Edit {
 	if len(got) != len(names) {
 		return nil
 	}
@@ -142,17 +144,17 @@ func blockOrderFix(src []byte, inst [3]int, got []blockKey, names []string) []Ed
 	}
 	// key lines are identified by offset, so quoted prefixes (`> `) and
 	// indentation stay as written
-	blocks, tail, ok := splitKeyBlocks(src, inst[0], inst[1], func(ls int, _ string) (string, bool) {
+	text, ok := rules.ReorderKeys(src, inst[0], inst[1], func(ls int, _ string) (string, bool) {
 		name, isKey := lineKey[ls]
 		return name, isKey
-	})
-	if !ok || len(blocks) != len(names) {
+	}, names)
+	if !ok {
 		return nil
 	}
-	return []Edit{{Start: inst[0], End: inst[1], New: reorderBlocks(blocks, names, eolOf(src[inst[0]:inst[1]])) + tail}}
+	return []rules.Edit{{Start: inst[0], End: inst[1], New: text}}
 }
 
-func compareKeys(p *Pass, ct *config.Contract, d *parser.Document, inst [3]int, got, want []blockKey, names []string, src *parser.Document, schemaAt, schemaLine int) {
+func compareKeys(p *rules.Pass, ct *config.Contract, d *parser.Document, inst [3]int, got, want []blockKey, names []string, src *parser.Document, schemaAt, schemaLine int) {
 	marker := inst[2]
 	i := 0
 	for i < len(got) && i < len(want) && got[i].name == want[i].name {
@@ -177,11 +179,11 @@ func compareKeys(p *Pass, ct *config.Contract, d *parser.Document, inst [3]int, 
 	for _, k := range got {
 		gotNames = append(gotNames, k.name)
 	}
-	p.ReportContract(ct, Diagnostic{
+	p.ReportContract(ct, rules.Diagnostic{
 		Path: d.Path, Start: at, End: at,
 		Message: fmt.Sprintf("block keys differ from the schema in %s:%d: %s (block: %s; schema: %s); list the schema's keys in its order",
 			src.Path, schemaLine, detail, strings.Join(gotNames, ", "), strings.Join(names, ", ")),
-		Related: []Related{RelatedAt(src, schemaAt, "schema block")},
+		Related: []rules.Related{rules.RelatedAt(src, schemaAt, "schema block")},
 		Fix:     blockOrderFix(d.Src, inst, got, names),
 	})
 }
