@@ -43,6 +43,18 @@ type Config struct {
 	Kinds      map[string]*Kind          `yaml:"kinds"`
 	Profiles   map[string]ProfileSetting `yaml:"profiles"`
 	Contracts  []*Contract               `yaml:"contracts"`
+	// Profile heads a built-in profile's file (ParseProfile); a repo's
+	// config cannot hold one.
+	Profile *ProfileHeader `yaml:"profile"`
+}
+
+// ProfileHeader names a built-in profile and says where it applies.
+type ProfileHeader struct {
+	Name        string `yaml:"name"`
+	Description string `yaml:"description"`
+	// Applies: the profile is on in a repo that holds a file of one of
+	// these sets (every repo, when empty).
+	Applies []FileSet `yaml:"applies"`
 }
 
 // FindingCap is max-per-file's value: a whole number of at least 0.
@@ -262,6 +274,16 @@ func Load(path, root string) (*Config, error) {
 
 // Parse validates config data; name is how messages cite the file.
 func Parse(data []byte, path, name, root string) (*Config, error) {
+	return parse(data, path, name, root, false)
+}
+
+// ParseProfile validates a built-in profile's file: a config whose
+// `profile:` names it and whose contracts are the profile's.
+func ParseProfile(data []byte, name string) (*Config, error) {
+	return parse(data, name, name, "", true)
+}
+
+func parse(data []byte, path, name, root string, profile bool) (*Config, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	fail := func(p Pos, format string, args ...any) error {
 		return Errors{{File: name, Pos: p, Msg: fmt.Sprintf(format, args...)}}
@@ -283,7 +305,7 @@ func Parse(data []byte, path, name, root string) (*Config, error) {
 	if top.Kind != yaml.MappingNode {
 		return nil, fail(Pos{top.Line, top.Column}, "the config must be a mapping of keys (version, include, exclude, rules, kinds, profiles, contracts)")
 	}
-	v := &validator{file: name, root: root}
+	v := &validator{file: name, root: root, profile: profile}
 	v.known(top, typeOfConfig)
 	if len(v.errs) > 0 {
 		return nil, v.errs

@@ -37,6 +37,26 @@ func (c *Contract) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
+// FileSet picks files: those matching one of Files (globs; empty: every
+// file) and none of Exclude, of one of Kinds (when set), that hold one of
+// Holding (when set). It is written inline in a contract kind or a side.
+type FileSet struct {
+	Files   StringList `yaml:"files"`
+	Exclude StringList `yaml:"exclude"`
+	// Kinds are file kinds: built-in (skill, agent, command, …) or ones
+	// declared under `kinds:`.
+	Kinds StringList `yaml:"kinds"`
+	// Holding keeps the files that hold one of these: a heading, written
+	// with its #s (`## Step 0`), as a heading of the file; any other text
+	// (a marker comment, a phrase) anywhere in it.
+	Holding StringList `yaml:"holding"`
+}
+
+// Set reports whether the file set narrows anything beyond its globs.
+func (f *FileSet) Set() bool {
+	return len(f.Files) > 0 || len(f.Exclude) > 0 || len(f.Kinds) > 0 || len(f.Holding) > 0
+}
+
 // Selector picks a part of a file. With only File set it is the whole
 // file; otherwise exactly one of the others says which part.
 type Selector struct {
@@ -122,8 +142,7 @@ type KeyOrder struct {
 
 // Instances are blocks found in files: each region opened by a marker.
 type Instances struct {
-	Files   StringList `yaml:"files"`
-	Exclude StringList `yaml:"exclude"`
+	FileSet `yaml:",inline"`
 	// Region names the marker: `<!-- NAME … -->` opens, `<!-- /… -->` closes.
 	Region string `yaml:"region"`
 	// Between is two marker lines, as in a Selector.
@@ -132,9 +151,7 @@ type Instances struct {
 
 // RequiredSection is a contract: headings that must exist, in order.
 type RequiredSection struct {
-	Files   StringList `yaml:"files"`
-	Kinds   StringList `yaml:"kinds"`
-	Exclude StringList `yaml:"exclude"`
+	FileSet `yaml:",inline"`
 	// Headings are written with their #s (`## Gotchas`).
 	Headings []string `yaml:"headings"`
 	// First: the (first) heading is the first of its level in the file.
@@ -149,9 +166,8 @@ type RequiredSection struct {
 
 // AnchorContract is a contract: facts about an anchored region.
 type AnchorContract struct {
-	Files   StringList `yaml:"files"`
-	Exclude StringList `yaml:"exclude"`
-	Region  string     `yaml:"region"`
+	FileSet `yaml:",inline"`
+	Region  string `yaml:"region"`
 	// Between is two marker lines instead of a region name.
 	Between []string `yaml:"between"`
 	// Items are the first words of the region's list items, in order.
@@ -177,15 +193,18 @@ type Within struct {
 
 // DispatchHandshake is a contract: dispatches of tree-claiming agents carry a handshake.
 type DispatchHandshake struct {
-	Files   StringList `yaml:"files"`
-	Exclude StringList `yaml:"exclude"`
-	// Targets are agent names that claim the tree; empty means every agent
-	// that verifies the handshake (holds the Step 0 heading, the decision
-	// tree markers or the finding template).
-	Targets []string `yaml:"targets"`
+	FileSet `yaml:",inline"`
+	// Targets are the names of the agents whose dispatches must carry the
+	// construction; TargetFiles picks them by their files instead (every
+	// agent of those files, by its name and its file stem).
+	Targets     []string `yaml:"targets"`
+	TargetFiles *FileSet `yaml:"target-files"`
 	// Evidence are regular expressions; one must match in the dispatching
 	// file or in a file it delegates to.
 	Evidence []string `yaml:"evidence"`
+	// Message, when set, is the finding's text; {target} and {how} stand
+	// for the dispatched agent and how it is dispatched.
+	Message string `yaml:"message"`
 	// Capture checks the shell code blocks that capture handshake fields.
 	Capture []CaptureRule `yaml:"capture"`
 }
@@ -215,10 +234,9 @@ type HeadingIndex struct {
 
 // ManifestSet is a contract: a JSON array in a manifest equals a set of files.
 type ManifestSet struct {
-	Manifest string     `yaml:"manifest"`
-	Key      string     `yaml:"key"`
-	Files    StringList `yaml:"files"`
-	Exclude  StringList `yaml:"exclude"`
+	FileSet  `yaml:",inline"`
+	Manifest string `yaml:"manifest"`
+	Key      string `yaml:"key"`
 }
 
 // Registry is a contract: values used across files are listed in a registry.
@@ -234,8 +252,7 @@ type Registry struct {
 
 // Extract pulls values out of files with a pattern.
 type Extract struct {
-	Files   StringList `yaml:"files"`
-	Exclude StringList `yaml:"exclude"`
+	FileSet `yaml:",inline"`
 	// Lines limits matching to lines containing this text.
 	Lines   string `yaml:"lines"`
 	Pattern string `yaml:"pattern"`
@@ -299,8 +316,7 @@ type Table struct {
 // When is the condition of a `when` contract: the files it applies to,
 // narrowed to those whose body matches a pattern and that set a key.
 type When struct {
-	Files   StringList `yaml:"files"`
-	Exclude StringList `yaml:"exclude"`
+	FileSet `yaml:",inline"`
 	// Body is an RE2 pattern searched in the body (outside the
 	// frontmatter and, unless InCode, outside code blocks).
 	Body string `yaml:"body"`
@@ -319,4 +335,34 @@ type Then struct {
 	Has    string `yaml:"has"`
 	Body   string `yaml:"body"`
 	InCode bool   `yaml:"in-code"`
+}
+
+// FileSets returns the file sets a contract declares, for checks that
+// apply to every one of them (their kinds exist, say).
+func (c *Contract) FileSets() []*FileSet {
+	var out []*FileSet
+	add := func(f *FileSet) {
+		if f != nil {
+			out = append(out, f)
+		}
+	}
+	switch {
+	case c.KeyOrder != nil:
+		add(&c.KeyOrder.Instances.FileSet)
+	case c.RequiredSection != nil:
+		add(&c.RequiredSection.FileSet)
+	case c.AnchorContract != nil:
+		add(&c.AnchorContract.FileSet)
+	case c.DispatchHandshake != nil:
+		add(&c.DispatchHandshake.FileSet)
+		add(c.DispatchHandshake.TargetFiles)
+	case c.ManifestSet != nil:
+		add(&c.ManifestSet.FileSet)
+	case c.Registry != nil:
+		add(&c.Registry.Uses.FileSet)
+		add(&c.Registry.Listed.FileSet)
+	case c.When != nil:
+		add(&c.When.FileSet)
+	}
+	return out
 }

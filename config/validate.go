@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"reflect"
 	"regexp"
@@ -19,6 +20,8 @@ type validator struct {
 	file string
 	root string
 	errs Errors
+	// profile: the file is a built-in profile, which must have a header
+	profile bool
 	// node positions by Go pointer are not available after Decode, so
 	// semantic checks use the positions recorded by UnmarshalYAML.
 }
@@ -35,7 +38,11 @@ func yamlKeys(t reflect.Type) map[string]reflect.Type {
 		if !f.IsExported() {
 			continue
 		}
-		tag := strings.Split(f.Tag.Get("yaml"), ",")[0]
+		tag, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if opts == "inline" && f.Type.Kind() == reflect.Struct {
+			maps.Copy(out, yamlKeys(f.Type)) // a FileSet written in line
+			continue
+		}
 		if tag == "-" || tag == "" {
 			continue
 		}
@@ -247,6 +254,16 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 	if c.Version != 1 {
 		v.errorf(keyPos(top, "version"), "`version: 1` is required (the only config version so far), found %d", c.Version)
 	}
+	switch {
+	case c.Profile != nil && !v.profile:
+		v.errorf(keyPos(top, "profile"), "`profile:` heads a built-in profile's file; a repo switches profiles on or off under `profiles:`")
+	case c.Profile == nil && v.profile:
+		v.errorf(Pos{1, 1}, "a profile file needs `profile: {name: …}`")
+	case c.Profile != nil:
+		for i := range c.Profile.Applies {
+			v.fileSet(keyPos(top, "profile"), &c.Profile.Applies[i])
+		}
+	}
 	for i, g := range c.Include {
 		v.glob(keyPos(top, "include", i), g)
 	}
@@ -431,6 +448,17 @@ func (v *validator) selector(p Pos, s *Selector, needFile bool) {
 	}
 }
 
+// fileSet checks a file set's globs and its holding entries.
+func (v *validator) fileSet(p Pos, f *FileSet) {
+	v.globs(p, f.Files)
+	v.globs(p, f.Exclude)
+	for _, h := range f.Holding {
+		if strings.TrimSpace(h) == "" {
+			v.errorf(p, "`holding` has an empty entry: each is a heading (`## Title`) or text a file must hold")
+		}
+	}
+}
+
 func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
 	switch {
 	case c.Copy != nil:
@@ -469,15 +497,13 @@ func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
 	case c.KeyOrder != nil:
 		v.selector(at("schema"), &c.KeyOrder.Schema, true)
 		in := c.KeyOrder.Instances
-		v.globs(at("instances"), in.Files)
-		v.globs(at("instances"), in.Exclude)
+		v.fileSet(at("instances"), &in.FileSet)
 		if in.Region == "" && len(in.Between) != 2 {
 			v.errorf(at("instances"), "instances need a `region` marker name or two `between` marker lines")
 		}
 	case c.RequiredSection != nil:
 		rs := c.RequiredSection
-		v.globs(at("files"), rs.Files)
-		v.globs(at("exclude"), rs.Exclude)
+		v.fileSet(at(), &rs.FileSet)
 		if len(rs.Headings) == 0 {
 			v.errorf(at(), "required-section needs `headings`")
 		}
@@ -488,8 +514,7 @@ func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
 		}
 	case c.AnchorContract != nil:
 		ac := c.AnchorContract
-		v.globs(at("files"), ac.Files)
-		v.globs(at("exclude"), ac.Exclude)
+		v.fileSet(at(), &ac.FileSet)
 		if (ac.Region == "") == (len(ac.Between) == 0) {
 			v.errorf(at(), "anchor-contract needs a `region` name or two `between` marker lines (one of them)")
 		}
@@ -500,8 +525,23 @@ func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
 			v.regexp(at("forbid", i), f)
 		}
 	case c.DispatchHandshake != nil:
-		v.globs(at("files"), c.DispatchHandshake.Files)
-		v.globs(at("exclude"), c.DispatchHandshake.Exclude)
+		dh := c.DispatchHandshake
+		v.fileSet(at(), &dh.FileSet)
+		switch targets := len(dh.Targets) > 0 || dh.TargetFiles != nil; {
+		case targets && len(dh.Evidence) == 0:
+			v.errorf(at(), "dispatch-handshake needs `evidence`: the patterns one of which a file that dispatches the targets (or a dispatcher it cites) must match")
+		case !targets && len(dh.Capture) == 0:
+			v.errorf(at(), "dispatch-handshake needs `targets` (agent names) or `target-files`, with the `evidence` their dispatchers must hold, or `capture` rules")
+		}
+		if t := c.DispatchHandshake.TargetFiles; t != nil {
+			if len(c.DispatchHandshake.Targets) > 0 {
+				v.errorf(at("target-files"), "give `targets` (agent names) or `target-files` (the agents' files), not both")
+			}
+			if !t.Set() {
+				v.errorf(at("target-files"), "`target-files` picks no files: give `files`, `kinds` or `holding`")
+			}
+			v.fileSet(at("target-files"), t)
+		}
 		for i, e := range c.DispatchHandshake.Evidence {
 			v.regexp(at("evidence", i), e)
 		}
@@ -535,15 +575,13 @@ func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
 		if len(ms.Files) == 0 {
 			v.errorf(at(), "manifest-set needs `files`: the globs of the files the list must hold")
 		}
-		v.globs(at("files"), ms.Files)
-		v.globs(at("exclude"), ms.Exclude)
+		v.fileSet(at(), &ms.FileSet)
 	case c.Registry != nil:
 		for _, x := range []struct {
 			e    *Extract
 			name string
 		}{{&c.Registry.Uses, "uses"}, {&c.Registry.Listed, "registry"}} {
-			v.globs(at(x.name), x.e.Files)
-			v.globs(at(x.name), x.e.Exclude)
+			v.fileSet(at(x.name), &x.e.FileSet)
 			switch {
 			case x.e.JSON != "" && x.e.Frontmatter != "":
 				v.errorf(at(x.name), "`%s` reads `json` or `frontmatter`, not both", x.name)
@@ -567,8 +605,7 @@ func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
 		if len(w.Files) == 0 {
 			v.errorf(at(), "`when` needs `files`: the globs of the files the contract applies to")
 		}
-		v.globs(at("files"), w.Files)
-		v.globs(at("exclude"), w.Exclude)
+		v.fileSet(at(), &w.FileSet)
 		if w.Body != "" {
 			v.regexp(at("body"), w.Body)
 		}

@@ -30,7 +30,7 @@ func checkAnchorContract(p *rules.Pass) {
 	}
 	for _, ct := range p.Contracts("anchor-contract") {
 		ac := ct.AnchorContract
-		if rules.GlobMatch(ac.Files, ac.Exclude, d.Path) {
+		if inSet(p, &ac.FileSet, d) {
 			anchorIn(p, ct, d)
 		}
 	}

@@ -134,6 +134,11 @@ func oneFile(p *rules.Pass, ct *config.Contract, what, file string) (*parser.Doc
 	d, err := resolveFile(p.Index, file)
 	var many *manyFilesError
 	switch {
+	case errors.As(err, &many) && ct.Builtin != "":
+		// A repo of several plugins that each vendor a profile's skill:
+		// they are copies of one another; the first in path order stands
+		// for all.
+		return p.Index.Doc(many.paths[0]), ""
 	case errors.As(err, &many):
 		p.ConfigError(ct, "the %s's `file` %s matches %d files (%s); it must name one file", what, many.glob, len(many.paths), strings.Join(many.paths, ", "))
 		return nil, reportedAsConfigError

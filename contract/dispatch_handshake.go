@@ -14,51 +14,17 @@ import (
 	"github.com/mdcontract/mdcontract/rules"
 )
 
-// DispatchHandshake checks that every dispatch of a tree-claiming agent
-// builds the environment handshake, in its file or in a dispatcher it
-// delegates to.
+// DispatchHandshake checks that every dispatch of a target agent carries
+// the construction the contract names (the environment handshake, in the
+// built-in profile), in its file or in a dispatcher it delegates to.
 var DispatchHandshake = rules.Register(&rules.Rule{
 	ID:       "MC405",
 	Name:     "dispatch-handshake",
-	Summary:  "a dispatch of a tree-claiming agent with no handshake construction in its file or its dispatcher",
+	Summary:  "a dispatch of a target agent without the construction its contract asks for, in its file or its dispatcher",
 	Severity: rules.Error,
 	Check:    checkDispatchHandshake,
 	Docs:     docs,
 })
-
-// Default evidence that a file builds the handshake: the inline block, a
-// reference to the handshake skill, or its PowerShell helpers.
-// (A reference to the skill also covers the inline block, whose marker
-// names it; literal patterns keep the scan fast.)
-var defaultEvidence = []string{
-	`subagent-env-handshake`,
-	`New-SubagentDispatchPrompt`,
-	`Get-FreshHandshake`,
-}
-
-// handshakeVerifiers returns the names (lower case) of agents that verify
-// the handshake: their file holds the Step 0 heading, the decision tree
-// markers or the quoted finding template.
-func handshakeVerifiers(idx *parser.Index) map[string]*parser.Document {
-	out := map[string]*parser.Document{}
-	for _, d := range idx.ByKind(parser.KindAgent) {
-		if isVerifier(d) {
-			for _, n := range rules.AgentNames(d) {
-				out[n] = d
-			}
-		}
-	}
-	return out
-}
-
-func isVerifier(d *parser.Document) bool {
-	for i := range d.Headings {
-		if headingMatches(&d.Headings[i], step0Heading, false) {
-			return true
-		}
-	}
-	return bytes.Contains(d.Src, []byte("<!-- "+decisionTree+" -->")) || bytes.Contains(d.Src, []byte(findingTemplateLine))
-}
 
 // dispatchSite is one place that dispatches a target agent.
 type dispatchSite struct {
@@ -73,7 +39,7 @@ func checkDispatchHandshake(p *rules.Pass) {
 		return
 	}
 	for _, ct := range p.Contracts("dispatch-handshake") {
-		if rules.GlobMatch(ct.DispatchHandshake.Files, ct.DispatchHandshake.Exclude, d.Path) {
+		if inSet(p, &ct.DispatchHandshake.FileSet, d) {
 			dispatchIn(p, ct, d)
 		}
 	}
@@ -88,8 +54,12 @@ type dispatchPrep struct {
 
 func (dp *dispatchPrep) has(d *parser.Document) bool {
 	return d.Cached(fmt.Sprintf("dispatch-evidence:%p", dp), func() any {
+		src := d.Src
+		if bytes.IndexByte(src, '\r') >= 0 { // `$` and `^` see "\n" line ends only
+			src = bytes.ReplaceAll(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")), []byte("\r"), []byte("\n"))
+		}
 		for _, re := range dp.res {
-			if re.Match(d.Src) {
+			if re.Match(src) {
 				return true
 			}
 		}
@@ -112,18 +82,18 @@ func prepareDispatch(p *rules.Pass, ct *config.Contract) *dispatchPrep {
 					}
 				}
 			}
-		} else {
-			dp.targets = handshakeVerifiers(p.Index)
+		} else if dh.TargetFiles != nil {
+			for _, d := range setDocs(p, dh.TargetFiles) {
+				for _, n := range rules.AgentNames(d) {
+					dp.targets[n] = d
+				}
+			}
 		}
 		if len(dp.targets) == 0 {
 			return dp, ""
 		}
-		evidence := dh.Evidence
-		if len(evidence) == 0 {
-			evidence = defaultEvidence
-		}
-		for _, e := range evidence {
-			dp.res = append(dp.res, rules.Compile(e))
+		for _, e := range dh.Evidence {
+			dp.res = append(dp.res, rules.Compile("(?m)"+e)) // `^` and `$` are line ends, as in every other pattern
 		}
 		names := make([]string, 0, len(dp.targets))
 		for n := range dp.targets {
@@ -161,9 +131,9 @@ func dispatchIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 		return
 	}
 	for _, s := range sites {
-		msg := fmt.Sprintf("dispatches `%s` (%s), which verifies the environment handshake, but neither this file nor a dispatcher it delegates to builds the handshake: prepend the `<!-- subagent-env-handshake v1 -->` block as the skill `subagent-env-handshake` describes, or cite the file that builds it", s.target, s.how)
-		if len(dh.Evidence) > 0 {
-			msg = fmt.Sprintf("dispatches `%s` (%s), a tree-claiming agent, but neither this file nor a dispatcher it cites holds the handshake construction the contract asks for (/%s/)", s.target, s.how, strings.Join(dh.Evidence, "/ or /"))
+		msg := fmt.Sprintf("dispatches `%s` (%s), but neither this file nor a dispatcher it cites holds what contract `%s` asks of every dispatch of it: text matching /%s/; add it here, or cite the file that holds it", s.target, s.how, ct.ID, strings.Join(dh.Evidence, "/ or /"))
+		if dh.Message != "" {
+			msg = strings.NewReplacer("{target}", s.target, "{how}", s.how).Replace(dh.Message)
 		}
 		p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: s.off, End: s.off, Message: msg})
 	}

@@ -71,7 +71,7 @@ func checkKeyOrder(p *rules.Pass) {
 	d := p.Doc
 	for _, ct := range p.Contracts("key-order") {
 		ko := ct.KeyOrder
-		if d.Kind == parser.KindManifest || !rules.GlobMatch(ko.Instances.Files, ko.Instances.Exclude, d.Path) {
+		if d.Kind == parser.KindManifest || !inSet(p, &ko.Instances.FileSet, d) {
 			continue
 		}
 		insts := instances(d, &ko.Instances)

@@ -74,7 +74,7 @@ func manifestSet(p *rules.Pass, ct *config.Contract) {
 		listed[rel] = i
 	}
 	want := map[string]bool{}
-	for _, d := range docsMatching(p.Index, ms.Files, ms.Exclude) {
+	for _, d := range setDocs(p, &ms.FileSet) {
 		want[d.Path] = true
 	}
 	keyAt := keyOffset(m.Src, ms.Key)

@@ -30,13 +30,13 @@ type extracted struct {
 }
 
 // extract pulls values out of the files an Extract selects.
-func extract(idx *parser.Index, x *config.Extract) (out []extracted, selected bool) {
+func extract(p *rules.Pass, x *config.Extract) (out []extracted, selected bool) {
 	if x.JSON != "" || x.Frontmatter != "" {
-		return extractValues(idx, x), true
+		return extractValues(p, x), true
 	}
 	vp := newValuePattern(x.Pattern)
 	sel := x.Part()
-	for _, d := range docsMatching(idx, x.Files, x.Exclude) {
+	for _, d := range setDocs(p, &x.FileSet) {
 		src := d.Src[:d.ParsedEnd()] // nothing past the markup bound is checked
 		parts := []Part{{Doc: d, Start: d.BodyStart, End: len(src)}}
 		if sel != nil {
@@ -97,7 +97,7 @@ func (vp *valuePattern) each(s string, fn func(start, end int)) {
 // or a frontmatter key's of each matched file, through the pattern if one
 // is given (its value group, else the whole match; a string it does not
 // match yields nothing).
-func extractValues(idx *parser.Index, x *config.Extract) []extracted {
+func extractValues(p *rules.Pass, x *config.Extract) []extracted {
 	var out []extracted
 	vp := newValuePattern(x.Pattern)
 	add := func(d *parser.Document, str string, off int) {
@@ -109,8 +109,8 @@ func extractValues(idx *parser.Index, x *config.Extract) []extracted {
 			out = append(out, extracted{value: str[s:e], doc: d, off: off})
 		})
 	}
-	for _, d := range idx.Docs {
-		if !rules.GlobMatch(x.Files, x.Exclude, d.Path) {
+	for _, d := range p.Index.Docs {
+		if !inSet(p, &x.FileSet, d) {
 			continue
 		}
 		if x.JSON != "" {
@@ -175,7 +175,7 @@ func reportUnselected(p *rules.Pass, ct *config.Contract, side string, x *config
 func checkRegistry(p *rules.Pass) {
 	for _, ct := range p.Contracts("registry") {
 		rg := ct.Registry
-		listed, selected := extract(p.Index, &rg.Listed)
+		listed, selected := extract(p, &rg.Listed)
 		if !selected && rg.Listed.Part() != nil {
 			reportUnselected(p, ct, "registry", &rg.Listed)
 			continue
@@ -201,7 +201,7 @@ func checkRegistry(p *rules.Pass) {
 		in := registryPlace(listed, &rg.Listed)
 		keys := slices.Sorted(maps.Keys(have))
 		budget := suggestBudget
-		uses, selected := extract(p.Index, &rg.Uses)
+		uses, selected := extract(p, &rg.Uses)
 		if !selected && rg.Uses.Part() != nil {
 			reportUnselected(p, ct, "`uses`", &rg.Uses)
 			continue

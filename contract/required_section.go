@@ -27,7 +27,7 @@ func checkRequiredSection(p *rules.Pass) {
 	}
 	for _, ct := range p.Contracts("required-section") {
 		rs := ct.RequiredSection
-		if !rules.GlobMatch(rs.Files, rs.Exclude, d.Path) || !p.Settings.KindIn(d, rs.Kinds) {
+		if !inSet(p, &rs.FileSet, d) {
 			continue
 		}
 		if rs.When != "" && !bytes.Contains(d.Src, []byte(rs.When)) {

@@ -24,7 +24,7 @@ var When = rules.Register(&rules.Rule{
 func checkWhen(p *rules.Pass) {
 	for _, ct := range p.Contracts("when") {
 		w, t := ct.When, ct.Then
-		docs := docsMatching(p.Index, w.Files, w.Exclude)
+		docs := setDocs(p, &w.FileSet)
 		if len(docs) == 0 {
 			p.ReportConfig(ct, "`when` selects no file: no file in the repo matches %s; fix the glob or remove the contract", strings.Join(w.Files, ", "))
 			continue

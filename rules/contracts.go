@@ -75,7 +75,7 @@ type Profile struct {
 	// Parts are the contract ids without the profile prefix, which a
 	// config may disable one by one.
 	Parts     []string
-	Applies   func(idx *parser.Index) bool
+	Applies   func(s *Settings, idx *parser.Index) bool
 	Contracts func(idx *parser.Index) []*config.Contract
 }
 
@@ -99,7 +99,7 @@ func (s *Settings) builtinContracts(idx *parser.Index) []*config.Contract {
 		if configured && !set.Enabled {
 			continue
 		}
-		if !pr.Applies(idx) {
+		if !pr.Applies(s, idx) {
 			continue
 		}
 		for _, ct := range pr.Contracts(idx) {

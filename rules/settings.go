@@ -75,12 +75,11 @@ func Setup(cfg *config.Config) (*Settings, error) {
 	}
 	s.Contracts = append(s.Contracts, cfg.Contracts...)
 	for _, ct := range cfg.Contracts {
-		if ct.RequiredSection == nil {
-			continue
-		}
-		for _, k := range ct.RequiredSection.Kinds {
-			if _, builtin := parser.KindByName(k); !builtin && cfg.Kinds[k] == nil {
-				errs = append(errs, &config.Error{File: cfg.Name, Pos: ct.Pos, Msg: fmt.Sprintf("contract `%s`: unknown kind `%s`; use a built-in kind (skill, skill-resource, agent, agent-body, command, prompt, memory, other) or one under `kinds:`", ct.ID, k)})
+		for _, set := range ct.FileSets() {
+			for _, k := range set.Kinds {
+				if _, builtin := parser.KindByName(k); !builtin && cfg.Kinds[k] == nil {
+					errs = append(errs, &config.Error{File: cfg.Name, Pos: ct.Pos, Msg: fmt.Sprintf("contract `%s`: unknown kind `%s`; use a built-in kind (skill, skill-resource, agent, agent-body, command, prompt, memory, other) or one under `kinds:`", ct.ID, k)})
+				}
 			}
 		}
 	}

@@ -1,0 +1,55 @@
+package contract
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
+)
+
+// inSet reports whether d is one of the files set f picks: its globs, its
+// kinds and what the file must hold.
+func inSet(p *rules.Pass, f *config.FileSet, d *parser.Document) bool {
+	return setHas(p.Settings, f, d)
+}
+
+// setHas is inSet for settings s, outside a pass.
+func setHas(s *rules.Settings, f *config.FileSet, d *parser.Document) bool {
+	return rules.GlobMatch(f.Files, f.Exclude, d.Path) && s.KindIn(d, f.Kinds) && holds(d, f.Holding)
+}
+
+// setDocs returns the documents (no manifests) set f picks, in path order.
+func setDocs(p *rules.Pass, f *config.FileSet) []*parser.Document {
+	var out []*parser.Document
+	for _, d := range docsMatching(p.Index, f.Files, f.Exclude) {
+		if p.Settings.KindIn(d, f.Kinds) && holds(d, f.Holding) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// holds reports whether d holds one of what (every file, when what is
+// empty): an entry written as a heading (`## Title`) is one of d's
+// headings; any other entry is text anywhere in d.
+func holds(d *parser.Document, what []string) bool {
+	if len(what) == 0 {
+		return true
+	}
+	for _, w := range what {
+		if level, _ := headingSpec(w); level > 0 && level <= 6 && strings.HasPrefix(w[level:], " ") {
+			for i := range d.Headings {
+				if headingMatches(&d.Headings[i], w, false) {
+					return true
+				}
+			}
+			continue
+		}
+		if bytes.Contains(d.Src, []byte(w)) {
+			return true
+		}
+	}
+	return false
+}
