@@ -57,11 +57,14 @@ func (f *FileSet) Set() bool {
 	return len(f.Files) > 0 || len(f.Exclude) > 0 || len(f.Kinds) > 0 || len(f.Holding) > 0
 }
 
-// Selector picks a part of a file. With only File set it is the whole
-// file; otherwise exactly one of the others says which part.
+// Selector picks files and a part of each: the language every contract
+// kind reads (`mdcontract explain selectors`). File names one file (a
+// path, or a glob that matches exactly one); the file set (files,
+// exclude, kinds, holding) picks several; at most one part key says
+// which part of each file; none is the whole file.
 type Selector struct {
-	// File is a repo-relative path or glob.
-	File string `yaml:"file"`
+	File    string `yaml:"file"`
+	FileSet `yaml:",inline"`
 	// Section is a heading (`## Title`; the #s fix the level): the heading
 	// line and everything up to the next heading of the same or a higher
 	// level. Headings inside code fences do not count.
@@ -77,20 +80,45 @@ type Selector struct {
 	Paragraph string `yaml:"paragraph"`
 	// Between is two marker lines: the lines strictly between them.
 	Between []string `yaml:"between"`
+	// Column is a table column, by its header: each cell below it, in
+	// every table of the file (or of the section, region, … also given)
+	// whose header row has it.
+	Column string `yaml:"column"`
+	// List picks each list item (its text after the marker), in the file
+	// or in the section, region, … also given.
+	List bool `yaml:"list"`
+	// JSON is a dot path into a JSON file (a manifest): `keywords`,
+	// `plugins.*.name` (`*` is every item of an array or member of an
+	// object); it picks the strings there.
+	JSON string `yaml:"json"`
+	// Frontmatter is a frontmatter key: its value (a string, or each
+	// string of a list).
+	Frontmatter string `yaml:"frontmatter"`
 	// Prefix lets Section and Fence headings match by prefix.
 	Prefix bool `yaml:"prefix"`
-
-	Pos Pos `yaml:"-"`
 }
 
-// UnmarshalYAML records the selector's position.
-func (s *Selector) UnmarshalYAML(n *yaml.Node) error {
-	type plain Selector
-	if err := n.Decode((*plain)(s)); err != nil {
-		return err
+// Part returns the selector's part keys alone (no file, no file set); nil
+// when it picks whole files.
+func (s *Selector) Part() *Selector {
+	p := &Selector{Section: s.Section, Fence: s.Fence, FenceWith: s.FenceWith, Region: s.Region, Paragraph: s.Paragraph,
+		Between: s.Between, Column: s.Column, List: s.List, JSON: s.JSON, Frontmatter: s.Frontmatter, Prefix: s.Prefix}
+	if p.Section == "" && p.Fence == "" && p.FenceWith == "" && p.Region == "" && p.Paragraph == "" && len(p.Between) == 0 &&
+		p.Column == "" && !p.List && p.JSON == "" && p.Frontmatter == "" {
+		return nil
 	}
-	s.Pos = Pos{n.Line, n.Column}
-	return nil
+	return p
+}
+
+// Picked returns the selector's file set, with File as its one glob when
+// it names one file.
+func (s *Selector) Picked() *FileSet {
+	if s.File != "" {
+		f := s.FileSet
+		f.Files = StringList{s.File}
+		return &f
+	}
+	return &s.FileSet
 }
 
 // Copy is a contract: a canonical part and the copies that must match it byte for byte.
@@ -140,13 +168,10 @@ type KeyOrder struct {
 	Instances Instances `yaml:"instances"`
 }
 
-// Instances are blocks found in files: each region opened by a marker.
+// Instances are blocks found in files: each part a selector picks (a
+// region opened by a marker, the lines between two marker lines, …).
 type Instances struct {
-	FileSet `yaml:",inline"`
-	// Region names the marker: `<!-- NAME … -->` opens, `<!-- /… -->` closes.
-	Region string `yaml:"region"`
-	// Between is two marker lines, as in a Selector.
-	Between []string `yaml:"between"`
+	Selector `yaml:",inline"`
 }
 
 // RequiredSection is a contract: headings that must exist, in order.
@@ -164,12 +189,12 @@ type RequiredSection struct {
 	When string `yaml:"when"`
 }
 
-// AnchorContract is a contract: facts about an anchored region.
+// AnchorContract is a contract: facts about an anchored region (or
+// another part a selector picks).
 type AnchorContract struct {
-	FileSet `yaml:",inline"`
-	Region  string `yaml:"region"`
-	// Between is two marker lines instead of a region name.
-	Between []string `yaml:"between"`
+	// Selector picks the files and the part the facts are about: a
+	// region (`*` is every region), two marker lines, a section, ….
+	Selector `yaml:",inline"`
 	// Items are the first words of the region's list items, in order.
 	Items []string `yaml:"items"`
 	// Count is how many times the region must appear (default 1); Min and
@@ -250,40 +275,16 @@ type Registry struct {
 	AllowDuplicates bool `yaml:"allow-duplicates"`
 }
 
-// Extract pulls values out of files with a pattern.
+// Extract pulls values out of files: the strings a selector picks
+// (table cells, list items, JSON strings, frontmatter values) or, in the
+// lines of the part it picks, the matches of a pattern.
 type Extract struct {
-	FileSet `yaml:",inline"`
+	Selector `yaml:",inline"`
 	// Lines limits matching to lines containing this text.
 	Lines   string `yaml:"lines"`
 	Pattern string `yaml:"pattern"`
 	// In is `code` (fenced blocks only), `text` (outside them) or `any`.
 	In string `yaml:"in"`
-	// JSON reads the strings at a dot path of each JSON file (a manifest):
-	// `keywords`, `plugins.*.name` (`*` is every item of an array or every
-	// member of an object). Frontmatter reads a frontmatter key's value
-	// (a string or a list of strings) of each file. With either, Pattern
-	// is optional and applies to each string.
-	JSON        string `yaml:"json"`
-	Frontmatter string `yaml:"frontmatter"`
-	// The part of each file read, as a selector's keys say (the whole
-	// file when none is set).
-	Section   string   `yaml:"section"`
-	Fence     string   `yaml:"fence"`
-	FenceWith string   `yaml:"fence-with"`
-	Region    string   `yaml:"region"`
-	Paragraph string   `yaml:"paragraph"`
-	Between   []string `yaml:"between"`
-	Prefix    bool     `yaml:"prefix"`
-}
-
-// Part returns the selector of the part of each file read; nil for the
-// whole file.
-func (x *Extract) Part() *Selector {
-	s := &Selector{Section: x.Section, Fence: x.Fence, FenceWith: x.FenceWith, Region: x.Region, Paragraph: x.Paragraph, Between: x.Between, Prefix: x.Prefix}
-	if s.Section == "" && s.Fence == "" && s.FenceWith == "" && s.Region == "" && s.Paragraph == "" && len(s.Between) == 0 {
-		return nil
-	}
-	return s
 }
 
 // ValuesAgree is a contract: two key→value maps agree wherever both have a key.
@@ -292,44 +293,39 @@ type ValuesAgree struct {
 	Right Table `yaml:"right"`
 }
 
-// Table extracts a key→value map from a markdown table or list.
+// Table extracts a key→value map from a markdown table or list: the
+// selector picks the file (`file`, or a file set whose files are each
+// compared against the other side) and the part read (a section, a
+// region, …; `list: true` reads the list items as `key: value`).
 type Table struct {
-	File string `yaml:"file"`
-	// Files is a glob: each file it matches is read on its own and
-	// compared against the other side, which is one file.
-	Files   string `yaml:"files"`
-	Section string `yaml:"section"`
+	Selector `yaml:",inline"`
 	// Key and Value are column headers (tables) or, for lists, Pattern
 	// groups named key and value.
 	Key     string `yaml:"key"`
 	Value   string `yaml:"value"`
 	Pattern string `yaml:"pattern"`
-	// List reads the list items under the section: `- key: value`,
-	// `- **key** — value` (instead of Key/Value or Pattern).
-	List bool `yaml:"list"`
 	// Split splits a value cell into several values (e.g. ",").
 	Split string `yaml:"split"`
 	// Invert reads the map value→key (a lookup listing keys per value).
 	Invert bool `yaml:"invert"`
 }
 
-// When is the condition of a `when` contract: the files it applies to,
-// narrowed to those whose body matches a pattern and that set a key.
+// When is the condition of a `when` contract: the files its selector
+// picks in which the part it names exists (a section, a frontmatter key,
+// …), narrowed to those whose body matches a pattern.
 type When struct {
-	FileSet `yaml:",inline"`
+	Selector `yaml:",inline"`
 	// Body is an RE2 pattern searched in the body (outside the
 	// frontmatter and, unless InCode, outside code blocks).
-	Body string `yaml:"body"`
-	// Frontmatter is a key the file must set for the condition to hold.
-	Frontmatter string `yaml:"frontmatter"`
-	InCode      bool   `yaml:"in-code"`
+	Body   string `yaml:"body"`
+	InCode bool   `yaml:"in-code"`
 }
 
-// Then is what a file that meets a `when` contract's condition must hold:
-// a frontmatter key (listing the item Has, when set), or a body that
-// matches a pattern.
+// Then is what a file that meets a `when` contract's condition must
+// hold: the part its selector names (a section, a frontmatter key, …;
+// listing the item Has, when set), or a body that matches a pattern.
 type Then struct {
-	Frontmatter string `yaml:"frontmatter"`
+	Selector `yaml:",inline"`
 	// Has is an item the key lists: a YAML list item, or a word of a
 	// comma- or space-separated string (as Claude Code's `tools` is).
 	Has    string `yaml:"has"`
@@ -363,6 +359,9 @@ func (c *Contract) FileSets() []*FileSet {
 		add(&c.Registry.Listed.FileSet)
 	case c.When != nil:
 		add(&c.When.FileSet)
+	case c.ValuesAgree != nil:
+		add(&c.ValuesAgree.Left.FileSet)
+		add(&c.ValuesAgree.Right.FileSet)
 	}
 	return out
 }

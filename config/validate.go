@@ -419,24 +419,53 @@ func (v *validator) regexp(p Pos, s string) *regexp.Regexp {
 	return re
 }
 
-func (v *validator) selector(p Pos, s *Selector, needFile bool) {
-	if s.Pos.Line != 0 {
-		p = s.Pos
-	}
-	if needFile && s.File == "" {
-		v.errorf(p, "the selector needs a `file`")
+// selectorUse says what a selector may pick where it stands.
+type selectorUse int
+
+const (
+	oneFile  selectorUse = iota // one file and a part: a copy's source, a key-order schema
+	partOnly                    // a part of the file at hand: a copy's `select`
+	fileSets                    // one file or a file set, and a part
+)
+
+// selector checks a selector: what it may pick where it stands, at most
+// one part, and its globs, headings and marker lines.
+func (v *validator) selector(p Pos, s *Selector, use selectorUse) {
+	switch use {
+	case oneFile:
+		if s.File == "" {
+			v.errorf(p, "the selector needs a `file`: the one file it reads")
+		}
+		if s.FileSet.Set() {
+			v.errorf(p, "the selector reads one `file`; `files`, `exclude`, `kinds` and `holding` pick several and do not apply here")
+		}
+	case partOnly:
+		if s.File != "" || s.FileSet.Set() {
+			v.errorf(p, "this selector picks a part of the file at hand: drop `file`, `files`, `exclude`, `kinds` and `holding`")
+		}
+	case fileSets:
+		if s.File != "" && (len(s.Files) > 0 || len(s.Kinds) > 0 || len(s.Holding) > 0) {
+			v.errorf(p, "give `file` (one file) or a file set (`files`, `kinds`, `holding`), not both")
+		}
 	}
 	if s.File != "" {
 		v.glob(p, s.File)
 	}
+	v.fileSet(p, &s.FileSet)
 	n := 0
-	for _, set := range []bool{s.Section != "", s.Fence != "", s.FenceWith != "", s.Region != "", s.Paragraph != "", len(s.Between) > 0} {
+	for _, set := range []bool{s.Section != "", s.Fence != "", s.FenceWith != "", s.Region != "", s.Paragraph != "", len(s.Between) > 0, s.JSON != "", s.Frontmatter != ""} {
 		if set {
 			n++
 		}
 	}
 	if n > 1 {
-		v.errorf(p, "a selector picks one part: give only one of section, fence, fence-with, region, paragraph, between")
+		v.errorf(p, "a selector picks one part: give only one of section, fence, fence-with, region, paragraph, between, json, frontmatter")
+	}
+	if s.Column != "" && s.List {
+		v.errorf(p, "`column` picks table cells and `list` list items: give one of them")
+	}
+	if (s.Column != "" || s.List) && (s.JSON != "" || s.Frontmatter != "") {
+		v.errorf(p, "`column` and `list` narrow a markdown part; they do not apply to `json` or `frontmatter` values")
 	}
 	if len(s.Between) != 0 && len(s.Between) != 2 {
 		v.errorf(p, "`between` takes exactly two marker lines, found %d", len(s.Between))
@@ -463,9 +492,9 @@ func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
 	switch {
 	case c.Copy != nil:
 		cp := c.Copy
-		v.selector(at("source"), &cp.Source, true)
+		v.selector(at("source"), &cp.Source, oneFile)
 		if cp.Select != nil {
-			v.selector(at("select"), cp.Select, false)
+			v.selector(at("select"), cp.Select, partOnly)
 		}
 		v.globs(at("copies"), cp.Copies)
 		v.globs(at("exclude"), cp.Exclude)
@@ -495,11 +524,11 @@ func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
 			}
 		}
 	case c.KeyOrder != nil:
-		v.selector(at("schema"), &c.KeyOrder.Schema, true)
-		in := c.KeyOrder.Instances
-		v.fileSet(at("instances"), &in.FileSet)
-		if in.Region == "" && len(in.Between) != 2 {
-			v.errorf(at("instances"), "instances need a `region` marker name or two `between` marker lines")
+		v.selector(at("schema"), &c.KeyOrder.Schema, oneFile)
+		in := &c.KeyOrder.Instances.Selector
+		v.selector(at("instances"), in, fileSets)
+		if in.Part() == nil {
+			v.errorf(at("instances"), "instances need a part: a `region` marker name, two `between` marker lines, or another part key (see `mdcontract explain selectors`)")
 		}
 	case c.RequiredSection != nil:
 		rs := c.RequiredSection
@@ -514,12 +543,9 @@ func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
 		}
 	case c.AnchorContract != nil:
 		ac := c.AnchorContract
-		v.fileSet(at(), &ac.FileSet)
-		if (ac.Region == "") == (len(ac.Between) == 0) {
-			v.errorf(at(), "anchor-contract needs a `region` name or two `between` marker lines (one of them)")
-		}
-		if len(ac.Between) != 0 && len(ac.Between) != 2 {
-			v.errorf(at("between"), "`between` takes exactly two marker lines")
+		v.selector(at(), &ac.Selector, fileSets)
+		if ac.Part() == nil {
+			v.errorf(at(), "anchor-contract needs the part its facts are about: a `region` name, two `between` marker lines, or another part key (`section`, `fence`, …)")
 		}
 		for i, f := range ac.Forbid {
 			v.regexp(at("forbid", i), f)
@@ -581,14 +607,10 @@ func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
 			e    *Extract
 			name string
 		}{{&c.Registry.Uses, "uses"}, {&c.Registry.Listed, "registry"}} {
-			v.fileSet(at(x.name), &x.e.FileSet)
-			switch {
-			case x.e.JSON != "" && x.e.Frontmatter != "":
-				v.errorf(at(x.name), "`%s` reads `json` or `frontmatter`, not both", x.name)
-			case (x.e.JSON != "" || x.e.Frontmatter != "") && x.e.Part() != nil:
-				v.errorf(at(x.name), "`%s` reads `json` or `frontmatter` values, which a selector (section, region, …) cannot narrow", x.name)
-			case x.e.Pattern == "" && x.e.JSON == "" && x.e.Frontmatter == "":
-				v.errorf(at(x.name), "`%s` needs a `pattern` (or a `json` path or `frontmatter` key to read)", x.name)
+			v.selector(at(x.name), &x.e.Selector, fileSets)
+			values := x.e.JSON != "" || x.e.Frontmatter != "" || x.e.Column != "" || x.e.List
+			if x.e.Pattern == "" && !values {
+				v.errorf(at(x.name), "`%s` needs a `pattern`, or a selector that picks values itself: `column`, `list`, `json` or `frontmatter`", x.name)
 			}
 			if x.e.Pattern != "" {
 				v.regexp(at(x.name, "pattern"), x.e.Pattern)
@@ -596,16 +618,13 @@ func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
 			if x.e.In != "" && !slices.Contains([]string{"code", "text", "any"}, x.e.In) {
 				v.errorf(at(x.name, "in"), "`in` is code, text or any, found %q", x.e.In)
 			}
-			if sel := x.e.Part(); sel != nil {
-				v.selector(at(x.name), sel, false)
-			}
 		}
 	case c.When != nil:
 		w := c.When
-		if len(w.Files) == 0 {
+		if len(w.Files) == 0 && w.File == "" {
 			v.errorf(at(), "`when` needs `files`: the globs of the files the contract applies to")
 		}
-		v.fileSet(at(), &w.FileSet)
+		v.selector(at(), &w.Selector, fileSets)
 		if w.Body != "" {
 			v.regexp(at("body"), w.Body)
 		}
@@ -614,17 +633,17 @@ func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
 			t    *Table
 			name string
 		}{{&c.ValuesAgree.Left, "left"}, {&c.ValuesAgree.Right, "right"}} {
+			v.selector(at(x.name), &x.t.Selector, fileSets)
 			switch {
-			case x.t.File != "" && x.t.Files != "":
-				v.errorf(at(x.name), "`%s` names both `file` and `files`: keep `file` for one file's table, or `files` to compare each file a glob matches", x.name)
-			case x.t.Files != "":
-				v.glob(at(x.name, "files"), x.t.Files)
-			case x.t.File == "":
-				v.errorf(at(x.name), "`%s` needs a `file` (or `files`, a glob whose files are each compared against the other side)", x.name)
-			default:
+			case x.t.File == "" && len(x.t.Files) == 0:
+				v.errorf(at(x.name), "`%s` needs a `file` (or `files`, globs whose files are each compared against the other side)", x.name)
+			case x.t.File != "":
 				if err := inRepo(x.t.File); err != nil {
 					v.errorf(at(x.name, "file"), "%v", err)
 				}
+			}
+			if x.t.Column != "" || x.t.JSON != "" || x.t.Frontmatter != "" {
+				v.errorf(at(x.name), "`%s` reads a table's `key` and `value` columns or `key: value` items: `column`, `json` and `frontmatter` do not apply", x.name)
 			}
 			if x.t.List {
 				if x.t.Pattern != "" || x.t.Key != "" || x.t.Value != "" {
@@ -638,7 +657,7 @@ func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
 				v.errorf(at(x.name), "`%s` needs `key` and `value` columns, or a `pattern` with groups key and value", x.name)
 			}
 		}
-		if c.ValuesAgree.Left.Files != "" && c.ValuesAgree.Right.Files != "" {
+		if len(c.ValuesAgree.Left.Files) > 0 && len(c.ValuesAgree.Right.Files) > 0 {
 			v.errorf(at("right", "files"), "contract `%s`: only one side can be `files`: each of its files is compared against the other side, which is one `file`", c.ID)
 		}
 	}
@@ -651,9 +670,10 @@ func (v *validator) then(c *Contract, at func(path ...any) Pos) {
 		v.errorf(at(), "contract `%s`: `when` needs a `then`: the `frontmatter` key (and the item it `has`) or the `body` pattern a matching file must hold", c.ID)
 		return
 	}
+	v.selector(at(), &t.Selector, partOnly)
 	switch {
-	case (t.Frontmatter == "") == (t.Body == ""):
-		v.errorf(at(), "contract `%s`: `then` needs one of `frontmatter` (a key, with `has` an item it lists) or `body` (a pattern)", c.ID)
+	case (t.Part() == nil) == (t.Body == ""):
+		v.errorf(at(), "contract `%s`: `then` needs one of a part the file must hold (`frontmatter: key`, with `has` an item it lists; `section: \"## Usage\"`, …) or `body` (a pattern)", c.ID)
 	case t.Has != "" && t.Frontmatter == "":
 		v.errorf(at("has"), "contract `%s`: `has` is an item of a frontmatter key: name the key with `frontmatter`", c.ID)
 	case t.Body != "":

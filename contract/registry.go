@@ -131,41 +131,6 @@ func extractValues(p *rules.Pass, x *config.Extract) []extracted {
 	return out
 }
 
-// jsonAt returns the strings at path below v; `*` steps into every item of
-// an array or member of an object, and an array of strings at the end
-// yields each.
-func jsonAt(v *parser.JSONValue, path []string) []*parser.JSONValue {
-	if v == nil {
-		return nil
-	}
-	if len(path) == 0 {
-		switch v.Kind {
-		case parser.JSONString:
-			return []*parser.JSONValue{v}
-		case parser.JSONArray:
-			var out []*parser.JSONValue
-			for _, it := range v.Items {
-				if it.Kind == parser.JSONString {
-					out = append(out, it)
-				}
-			}
-			return out
-		}
-		return nil
-	}
-	if path[0] != "*" {
-		return jsonAt(v.Get(path[0]), path[1:])
-	}
-	var out []*parser.JSONValue
-	for _, it := range v.Items {
-		out = append(out, jsonAt(it, path[1:])...)
-	}
-	for _, m := range v.Members {
-		out = append(out, jsonAt(m.Value, path[1:])...)
-	}
-	return out
-}
-
 // reportUnselected reports, at the contract, a side of a registry whose
 // selector picks nothing in the files it reads: never a silent pass.
 func reportUnselected(p *rules.Pass, ct *config.Contract, side string, x *config.Extract) {

@@ -16,28 +16,172 @@ type Part struct {
 	Start, End int
 	// Anchor is where findings about the part point (a heading or marker).
 	Anchor int
+	// Value is the part read as one value: a JSON string or frontmatter
+	// scalar unquoted, a table cell or list item without its markup.
+	Value string
 }
 
 // Text returns the part's bytes.
 func (p Part) Text() []byte { return p.Doc.Src[p.Start:p.End] }
 
+// frontmatterParts picks a frontmatter key's value: the scalar, or each
+// scalar of a list.
+func frontmatterParts(d *parser.Document, key string) []Part {
+	k := d.Frontmatter.Get(key)
+	if k == nil || k.Value == nil {
+		return nil
+	}
+	firstLine, _ := d.Position(d.Frontmatter.ContentStart)
+	var out []Part
+	for _, n := range parser.Scalars(k.Value) {
+		off := d.Lines.Offset(d.Src, firstLine+n.Line-1, n.Column)
+		end := off
+		if n.Style == 0 { // a plain scalar is written as it reads
+			end = min(off+len(n.Value), d.Frontmatter.ContentEnd)
+		}
+		out = append(out, Part{Doc: d, Start: off, End: end, Anchor: off, Value: n.Value})
+	}
+	return out
+}
+
+// columnCells picks, in each part, the cells of every table whose header
+// row has column (by its text, any case, markup dropped): one part per
+// row, the cell's text trimmed, escaped pipes (`\|`) kept in the cell.
+func columnCells(d *parser.Document, parts []Part, column string) []Part {
+	var out []Part
+	for _, pt := range parts {
+		col := -1 // the column's index in the current table; -2: not ours
+		parser.ForLines(d.Src, pt.Start, min(pt.End, d.ParsedEnd()), func(ls, le int) bool {
+			cells := tableCells(d.Src, ls, le)
+			switch {
+			case cells == nil:
+				col = -1
+			case col == -1:
+				col = -2
+				for i, c := range cells {
+					if strings.EqualFold(cleanCell(string(d.Src[c[0]:c[1]])), column) {
+						col = i
+					}
+				}
+			case col >= 0 && col < len(cells) && !isDelimiterRow(d.Src[ls:le]):
+				c := cells[col]
+				if v := cleanCell(string(d.Src[c[0]:c[1]])); v != "" {
+					out = append(out, Part{Doc: d, Start: c[0], End: c[1], Anchor: c[0], Value: v})
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// tableCells splits a table row (a line whose text starts with `|`) into
+// the byte ranges of its cells, trimmed; nil for a line that is no row.
+func tableCells(src []byte, ls, le int) [][2]int {
+	i := ls
+	for i < le && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	if i >= le || src[i] != '|' {
+		return nil
+	}
+	var out [][2]int
+	start := i + 1
+	for j := i + 1; j < le; j++ {
+		switch src[j] {
+		case '\\':
+			j++ // `\|` is a pipe inside the cell
+		case '|':
+			out = append(out, trimRange(src, start, j))
+			start = j + 1
+		}
+	}
+	if rest := trimRange(src, start, le); rest[1] > rest[0] {
+		out = append(out, rest) // a row without its closing pipe
+	}
+	return out
+}
+
+func trimRange(src []byte, s, e int) [2]int {
+	for s < e && (src[s] == ' ' || src[s] == '\t') {
+		s++
+	}
+	for e > s && (src[e-1] == ' ' || src[e-1] == '\t' || src[e-1] == '\r') {
+		e--
+	}
+	return [2]int{s, e}
+}
+
+// isDelimiterRow reports a table's `| --- | :-: |` row.
+func isDelimiterRow(line []byte) bool {
+	return len(bytes.Trim(line, "|-: \t\r")) == 0
+}
+
+// listItems picks, in each part, every list item outside code: the text
+// after its marker, to the end of the line; its Value is the item's key
+// (listKey).
+func listItems(d *parser.Document, parts []Part) []Part {
+	var out []Part
+	for _, pt := range parts {
+		parser.ForLines(d.Src, pt.Start, min(pt.End, d.ParsedEnd()), func(ls, le int) bool {
+			line := d.Src[ls:le]
+			ind := len(line) - len(bytes.TrimLeft(line, " \t"))
+			if n := parser.ListMarker(line[ind:]); n > 0 && !d.InCode(ls) {
+				r := trimRange(d.Src, ls+ind+n, le)
+				if r[1] > r[0] {
+					out = append(out, Part{Doc: d, Start: r[0], End: r[1], Anchor: ls + ind, Value: listKey(string(d.Src[r[0]:r[1]]))})
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// listKey is what a list item names: the key of a `key: value` item
+// (listEntry), else the whole item without its markup.
+func listKey(item string) string {
+	if k, _, ok := listEntry(item); ok {
+		return k
+	}
+	return cleanCell(item)
+}
+
 // describeSelector says in words what a selector picks.
 func describeSelector(s *config.Selector) string {
-	switch {
-	case s.Section != "":
-		return "section `" + s.Section + "`"
-	case s.Fence != "":
-		return "the fenced block under `" + s.Fence + "`"
-	case s.FenceWith != "":
-		return "the fenced block starting `" + s.FenceWith + "`"
-	case s.Region != "":
-		return "region `" + s.Region + "`"
-	case s.Paragraph != "":
-		return "the paragraph starting `" + s.Paragraph + "`"
-	case len(s.Between) == 2:
-		return fmt.Sprintf("the lines between `%s` and `%s`", s.Between[0], s.Between[1])
+	if s == nil {
+		return "the whole file"
 	}
-	return "the whole file"
+	block := "the whole file"
+	switch {
+	case s.JSON != "":
+		return "the JSON strings at `" + s.JSON + "`"
+	case s.Frontmatter != "":
+		return "frontmatter key `" + s.Frontmatter + "`"
+	case s.Section != "":
+		block = "section `" + s.Section + "`"
+	case s.Fence != "":
+		block = "the fenced block under `" + s.Fence + "`"
+	case s.FenceWith != "":
+		block = "the fenced block starting `" + s.FenceWith + "`"
+	case s.Region != "":
+		block = "region `" + s.Region + "`"
+	case s.Paragraph != "":
+		block = "the paragraph starting `" + s.Paragraph + "`"
+	case len(s.Between) == 2:
+		block = fmt.Sprintf("the lines between `%s` and `%s`", s.Between[0], s.Between[1])
+	}
+	switch {
+	case s.Column != "" && block == "the whole file":
+		return "table column `" + s.Column + "`"
+	case s.Column != "":
+		return "table column `" + s.Column + "` in " + block
+	case s.List && block == "the whole file":
+		return "the list items"
+	case s.List:
+		return "the list items in " + block
+	}
+	return block
 }
 
 // headingSpec splits "## Title" into level 2 and "Title".
@@ -84,8 +228,41 @@ func trimTrailingBlank(src []byte, start, end int) int {
 }
 
 // Select returns every part of d that s picks (a file may hold several
-// regions or paragraphs). The selector's file is not consulted.
+// regions or paragraphs, a column several cells). The selector's file and
+// file set are not consulted.
 func Select(d *parser.Document, s *config.Selector) []Part {
+	switch {
+	case s.JSON != "":
+		var out []Part
+		for _, v := range jsonAt(d.JSON, strings.Split(s.JSON, ".")) {
+			out = append(out, Part{Doc: d, Start: v.Start + 1, End: max(v.Start+1, v.End-1), Anchor: v.Start + 1, Value: v.Str})
+		}
+		return out
+	case s.Frontmatter != "":
+		return frontmatterParts(d, s.Frontmatter)
+	}
+	switch {
+	case s.Column != "":
+		return columnCells(d, blockOrBody(d, s), s.Column)
+	case s.List:
+		return listItems(d, blockOrBody(d, s))
+	}
+	return selectBlock(d, s)
+}
+
+// blockOrBody is selectBlock, or the body (not the frontmatter) when s
+// names no block: where column and list look, and where values-agree
+// reads its table.
+func blockOrBody(d *parser.Document, s *config.Selector) []Part {
+	if s.Section == "" && s.Fence == "" && s.FenceWith == "" && s.Region == "" && s.Paragraph == "" && len(s.Between) == 0 {
+		return []Part{{Doc: d, Start: d.BodyStart, End: len(d.Src), Anchor: d.BodyStart}}
+	}
+	return selectBlock(d, s)
+}
+
+// selectBlock is Select for the parts that are a run of lines: a
+// section, a fence, a region, …, or the whole file.
+func selectBlock(d *parser.Document, s *config.Selector) []Part {
 	src := d.Src
 	switch {
 	case s.Section != "":
@@ -370,6 +547,41 @@ func markerRegionsOf(d *parser.Document, names []string) map[string][]MarkerRegi
 	for n, r := range open {
 		r.ContentEnd, r.End = len(src), len(src)
 		out[n] = append(out[n], *r)
+	}
+	return out
+}
+
+// jsonAt returns the strings at path below v; `*` steps into every item of
+// an array or member of an object, and an array of strings at the end
+// yields each.
+func jsonAt(v *parser.JSONValue, path []string) []*parser.JSONValue {
+	if v == nil {
+		return nil
+	}
+	if len(path) == 0 {
+		switch v.Kind {
+		case parser.JSONString:
+			return []*parser.JSONValue{v}
+		case parser.JSONArray:
+			var out []*parser.JSONValue
+			for _, it := range v.Items {
+				if it.Kind == parser.JSONString {
+					out = append(out, it)
+				}
+			}
+			return out
+		}
+		return nil
+	}
+	if path[0] != "*" {
+		return jsonAt(v.Get(path[0]), path[1:])
+	}
+	var out []*parser.JSONValue
+	for _, it := range v.Items {
+		out = append(out, jsonAt(it, path[1:])...)
+	}
+	for _, m := range v.Members {
+		out = append(out, jsonAt(m.Value, path[1:])...)
 	}
 	return out
 }

@@ -37,7 +37,7 @@ func checkValuesAgree(p *rules.Pass) {
 			name string
 			t    *config.Table
 		}{{"left", &va.Left}, {"right", &va.Right}} {
-			docs, err := sideDocs(p.Index, side.t)
+			docs, err := sideDocs(p, side.t)
 			var many *manyFilesError
 			if errors.As(err, &many) {
 				p.ConfigError(ct, "the %s side's `file` %s matches %d files (%s); a side's `file` is one file's table: name one file, or write `files: %s` to compare each file it matches against the other side", side.name, many.glob, len(many.paths), strings.Join(many.paths, ", "), many.glob)
@@ -74,16 +74,16 @@ func checkValuesAgree(p *rules.Pass) {
 }
 
 // sideDocs returns the files a side reads: the one its `file` names, or
-// every file its `files` glob matches.
-func sideDocs(idx *parser.Index, t *config.Table) ([]*parser.Document, error) {
-	if t.Files != "" {
-		docs := docsMatching(idx, []string{t.Files}, nil)
+// every file its file set picks.
+func sideDocs(p *rules.Pass, t *config.Table) ([]*parser.Document, error) {
+	if t.File == "" {
+		docs := setDocs(p, &t.FileSet)
 		if len(docs) == 0 {
-			return nil, fmt.Errorf("no file in the repo matches `files` %s", t.Files)
+			return nil, fmt.Errorf("no file in the repo matches `files` %s", strings.Join(t.Files, ", "))
 		}
 		return docs, nil
 	}
-	d, err := resolveFile(idx, t.File)
+	d, err := resolveFile(p.Index, t.File)
 	if err != nil {
 		return nil, err
 	}
@@ -146,17 +146,22 @@ func cleanCell(s string) string {
 
 // readTable extracts key → values from a table or list in d.
 func readTable(d *parser.Document, t *config.Table) (map[string][]cell, error) {
-	start, end := d.BodyStart, d.ParsedEnd()
-	if t.Section != "" {
-		secs := findHeadings(d, t.Section, true)
-		if len(secs) == 0 {
-			return nil, fmt.Errorf("%s has no section %s", d.Path, t.Section)
-		}
-		start, end = secs[0].Start, secs[0].End
-	}
+	parts := blockOrBody(d, &t.Selector)
 	where := d.Path
-	if t.Section != "" {
-		where = fmt.Sprintf("%s (section %s)", d.Path, t.Section)
+	if sel := t.Part(); sel != nil {
+		block := *sel
+		block.List = false // the message says what is read
+		if what := describeSelector(&block); what != "the whole file" {
+			where = fmt.Sprintf("%s (%s)", d.Path, what)
+		}
+	}
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("%s has no %s", d.Path, describeSelector(t.Part()))
+	}
+	forLines := func(fn func(ls, le int) bool) {
+		for _, pt := range parts {
+			parser.ForLines(d.Src, pt.Start, min(pt.End, d.ParsedEnd()), fn)
+		}
 	}
 	out := map[string][]cell{}
 	add := func(k, v string, off int) {
@@ -184,7 +189,7 @@ func readTable(d *parser.Document, t *config.Table) (map[string][]cell, error) {
 	if t.Pattern != "" {
 		re := rules.Compile(t.Pattern)
 		ki, vi := re.SubexpIndex("key"), re.SubexpIndex("value")
-		parser.ForLines(d.Src, start, end, func(ls, le int) bool {
+		forLines(func(ls, le int) bool {
 			line := string(d.Src[ls:le])
 			// every match on a line counts, as for a registry's `uses`
 			for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
@@ -200,7 +205,7 @@ func readTable(d *parser.Document, t *config.Table) (map[string][]cell, error) {
 		return out, nil
 	}
 	if t.List {
-		parser.ForLines(d.Src, start, end, func(ls, le int) bool {
+		forLines(func(ls, le int) bool {
 			line := d.Src[ls:le]
 			ind := len(line) - len(strings.TrimLeft(string(line), " \t"))
 			if n := parser.ListMarker(line[ind:]); n > 0 {
@@ -219,7 +224,7 @@ func readTable(d *parser.Document, t *config.Table) (map[string][]cell, error) {
 	// both columns; near* is the first header row that has only one
 	tables, found, nearLine, nearCells, nearMissing := 0, false, 0, []string(nil), ""
 	kc, vc := -1, -1
-	parser.ForLines(d.Src, start, end, func(ls, le int) bool {
+	forLines(func(ls, le int) bool {
 		line := strings.TrimSpace(string(d.Src[ls:le]))
 		if !strings.HasPrefix(line, "|") {
 			kc, vc = -1, -1
