@@ -436,11 +436,11 @@ func (v *validator) selector(p Pos, s *Selector, use selectorUse) {
 		if s.File == "" {
 			v.errorf(p, "the selector needs a `file`: the one file it reads")
 		}
-		if s.FileSet.Set() {
+		if s.Set() {
 			v.errorf(p, "the selector reads one `file`; `files`, `exclude`, `kinds` and `holding` pick several and do not apply here")
 		}
 	case partOnly:
-		if s.File != "" || s.FileSet.Set() {
+		if s.File != "" || s.Set() {
 			v.errorf(p, "this selector picks a part of the file at hand: drop `file`, `files`, `exclude`, `kinds` and `holding`")
 		}
 	case fileSets:
