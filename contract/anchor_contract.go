@@ -28,7 +28,7 @@ func checkAnchorContract(p *rules.Pass) {
 	if d.Kind == parser.KindManifest {
 		return
 	}
-	for _, ct := range p.Contracts("anchor-contract") {
+	for _, ct := range contractsOf(p, "anchor-contract") {
 		ac := ct.AnchorContract
 		if inSet(p, &ac.FileSet, d) {
 			anchorIn(p, ct, d)
@@ -72,12 +72,19 @@ func anchorRegion(p *rules.Pass, ct *config.Contract, d *parser.Document, region
 	ac := ct.AnchorContract
 	var regions []MarkerRegion
 	var name string
-	if len(ac.Between) == 2 {
+	switch {
+	case ac.Region == "" && len(ac.Between) == 0:
+		// another part: a section, a fence, a paragraph, a column's cells, …
+		name = describeSelector(ac.Part())
+		for _, pt := range Select(d, ac.Part()) {
+			regions = append(regions, MarkerRegion{Start: pt.Anchor, End: pt.End, ContentStart: pt.Start, ContentEnd: pt.End, Closed: true})
+		}
+	case len(ac.Between) == 2:
 		name = fmt.Sprintf("the block between `%s` and `%s`", ac.Between[0], ac.Between[1])
 		for _, b := range BetweenMarkers(d, ac.Between[0], ac.Between[1]) {
 			regions = append(regions, MarkerRegion{Start: b[2], End: b[1], ContentStart: b[0], ContentEnd: b[1], Closed: true})
 		}
-	} else {
+	default:
 		regions = MarkerRegions(d, region)
 		name = "region `" + region + "`"
 	}

@@ -22,7 +22,7 @@ var CopyIdentical = rules.Register(&rules.Rule{
 })
 
 func checkCopyIdentical(p *rules.Pass) {
-	for _, ct := range p.Contracts("copy") {
+	for _, ct := range contractsOf(p, "copy") {
 		copyIn(p, ct, p.Doc)
 	}
 }
@@ -116,7 +116,7 @@ func copyIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 func isCanonical(p *rules.Pass, d *parser.Document) bool {
 	srcs := p.Index.Cached("copy-identical/canonical-sources", func() any {
 		m := map[*parser.Document]bool{}
-		for _, ct := range p.Contracts("copy") {
+		for _, ct := range contractsOf(p, "copy") {
 			if c, ok := prepareCopy(p, ct); ok {
 				m[c.src] = true
 			}

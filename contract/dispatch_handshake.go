@@ -38,7 +38,7 @@ func checkDispatchHandshake(p *rules.Pass) {
 	if d.Kind == parser.KindManifest {
 		return
 	}
-	for _, ct := range p.Contracts("dispatch-handshake") {
+	for _, ct := range contractsOf(p, "dispatch-handshake") {
 		if inSet(p, &ct.DispatchHandshake.FileSet, d) {
 			dispatchIn(p, ct, d)
 		}

@@ -53,3 +53,32 @@ func holds(d *parser.Document, what []string) bool {
 	}
 	return false
 }
+
+// selDocs returns the files a selector reads: the one its `file` names
+// (when it exists), or those its file set picks; JSON files (manifests)
+// only when it reads a `json` path.
+func selDocs(p *rules.Pass, s *config.Selector) []*parser.Document {
+	set := s.Picked()
+	var out []*parser.Document
+	for _, d := range p.Index.Docs {
+		if (d.Kind == parser.KindManifest) != (s.JSON != "") {
+			continue
+		}
+		if setHas(p.Settings, set, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// jsonOnly lists the JSON files a selector's globs match, for a message
+// saying why a selector that reads markdown found no file.
+func jsonOnly(p *rules.Pass, s *config.Selector) []string {
+	var out []string
+	for _, d := range p.Index.ByKind(parser.KindManifest) {
+		if rules.GlobMatch(s.Picked().Files, s.Exclude, d.Path) {
+			out = append(out, d.Path)
+		}
+	}
+	return out
+}

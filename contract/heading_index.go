@@ -31,7 +31,7 @@ func checkHeadingIndex(p *rules.Pass) {
 	if d.Kind == parser.KindManifest {
 		return
 	}
-	for _, ct := range p.Contracts("heading-index") {
+	for _, ct := range contractsOf(p, "heading-index") {
 		if rules.GlobMatch(ct.HeadingIndex.Files, nil, d.Path) {
 			headingIndexIn(p, ct, d)
 		}

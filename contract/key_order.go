@@ -69,7 +69,7 @@ type keyOrderPrep struct {
 
 func checkKeyOrder(p *rules.Pass) {
 	d := p.Doc
-	for _, ct := range p.Contracts("key-order") {
+	for _, ct := range contractsOf(p, "key-order") {
 		ko := ct.KeyOrder
 		if d.Kind == parser.KindManifest || !inSet(p, &ko.Instances.FileSet, d) {
 			continue
@@ -121,7 +121,14 @@ func instances(d *parser.Document, in *config.Instances) [][3]int {
 		}
 		return out
 	}
-	return BetweenMarkers(d, in.Between[0], in.Between[1])
+	if len(in.Between) == 2 {
+		return BetweenMarkers(d, in.Between[0], in.Between[1])
+	}
+	var out [][3]int // another part: a fence, a section, …
+	for _, pt := range Select(d, in.Part()) {
+		out = append(out, [3]int{pt.Start, pt.End, pt.Anchor})
+	}
+	return out
 }
 
 // blockOrderFix reorders an instance block's key lines into the schema's

@@ -25,7 +25,7 @@ var ManifestSet = rules.Register(&rules.Rule{
 })
 
 func checkManifestSet(p *rules.Pass) {
-	for _, ct := range p.Contracts("manifest-set") {
+	for _, ct := range contractsOf(p, "manifest-set") {
 		manifestSet(p, ct)
 	}
 }

@@ -29,14 +29,15 @@ type extracted struct {
 	off   int
 }
 
-// extract pulls values out of the files an Extract selects.
+// extract pulls values out of the files an Extract selects: the values
+// its selector picks (cells, items, JSON strings, frontmatter scalars),
+// or the pattern's matches in the lines of the part it picks. selected
+// says whether the part was found in any file.
 func extract(p *rules.Pass, x *config.Extract) (out []extracted, selected bool) {
-	if x.JSON != "" || x.Frontmatter != "" {
-		return extractValues(p, x), true
-	}
 	vp := newValuePattern(x.Pattern)
 	sel := x.Part()
-	for _, d := range setDocs(p, &x.FileSet) {
+	values := x.JSON != "" || x.Frontmatter != "" || x.Column != "" || x.List
+	for _, d := range selDocs(p, &x.Selector) {
 		src := d.Src[:d.ParsedEnd()] // nothing past the markup bound is checked
 		parts := []Part{{Doc: d, Start: d.BodyStart, End: len(src)}}
 		if sel != nil {
@@ -44,6 +45,19 @@ func extract(p *rules.Pass, x *config.Extract) (out []extracted, selected bool) 
 		}
 		for _, pt := range parts {
 			selected = true
+			if values {
+				if inCode := d.InFence(pt.Start); (x.In == "code" && !inCode) || (x.In == "text" && inCode) {
+					continue
+				}
+				if vp == nil {
+					out = append(out, extracted{value: pt.Value, doc: d, off: pt.Start})
+					continue
+				}
+				vp.each(pt.Value, func(s, e int) { // the value as read; the finding at its start
+					out = append(out, extracted{value: pt.Value[s:e], doc: d, off: pt.Start})
+				})
+				continue
+			}
 			parser.ForLines(src, pt.Start, min(pt.End, len(src)), func(ls, le int) bool {
 				line := string(src[ls:le])
 				if x.Lines != "" && !strings.Contains(line, x.Lines) {
@@ -93,57 +107,14 @@ func (vp *valuePattern) each(s string, fn func(start, end int)) {
 	}
 }
 
-// extractValues reads the strings at a JSON path of each matched manifest,
-// or a frontmatter key's of each matched file, through the pattern if one
-// is given (its value group, else the whole match; a string it does not
-// match yields nothing).
-func extractValues(p *rules.Pass, x *config.Extract) []extracted {
-	var out []extracted
-	vp := newValuePattern(x.Pattern)
-	add := func(d *parser.Document, str string, off int) {
-		if vp == nil {
-			out = append(out, extracted{value: str, doc: d, off: off})
-			return
-		}
-		vp.each(str, func(s, e int) {
-			out = append(out, extracted{value: str[s:e], doc: d, off: off})
-		})
-	}
-	for _, d := range p.Index.Docs {
-		if !inSet(p, &x.FileSet, d) {
-			continue
-		}
-		if x.JSON != "" {
-			for _, v := range jsonAt(d.JSON, strings.Split(x.JSON, ".")) {
-				add(d, v.Str, v.Start+1) // inside the quotes
-			}
-			continue
-		}
-		k := d.Frontmatter.Get(x.Frontmatter)
-		if k == nil || k.Value == nil {
-			continue
-		}
-		firstLine, _ := d.Position(d.Frontmatter.ContentStart)
-		for _, n := range parser.Scalars(k.Value) {
-			add(d, n.Value, d.Lines.Offset(d.Src, firstLine+n.Line-1, n.Column))
-		}
-	}
-	return out
-}
 
-// reportUnselected reports, at the contract, a side of a registry whose
-// selector picks nothing in the files it reads: never a silent pass.
-func reportUnselected(p *rules.Pass, ct *config.Contract, side string, x *config.Extract) {
-	p.ReportConfig(ct, "the %s selects nothing: %s is in none of %s; fix the selector or the globs", side, describeSelector(x.Part()), strings.Join(x.Files, ", "))
-}
 
 func checkRegistry(p *rules.Pass) {
-	for _, ct := range p.Contracts("registry") {
+	for _, ct := range contractsOf(p, "registry") {
 		rg := ct.Registry
 		listed, selected := extract(p, &rg.Listed)
 		if !selected && rg.Listed.Part() != nil {
-			reportUnselected(p, ct, "registry", &rg.Listed)
-			continue
+			continue // contractsOf reports a side that selects nothing
 		}
 		if len(listed) == 0 {
 			p.ReportConfig(ct, "the registry (%s, pattern %s) lists no values", strings.Join(rg.Listed.Files, ", "), rg.Listed.Pattern)
@@ -168,8 +139,7 @@ func checkRegistry(p *rules.Pass) {
 		budget := suggestBudget
 		uses, selected := extract(p, &rg.Uses)
 		if !selected && rg.Uses.Part() != nil {
-			reportUnselected(p, ct, "`uses`", &rg.Uses)
-			continue
+			continue // contractsOf reports a side that selects nothing
 		}
 		used := map[string]bool{}
 		for _, u := range uses {

@@ -25,7 +25,7 @@ func checkRequiredSection(p *rules.Pass) {
 	if d.Kind == parser.KindManifest {
 		return
 	}
-	for _, ct := range p.Contracts("required-section") {
+	for _, ct := range contractsOf(p, "required-section") {
 		rs := ct.RequiredSection
 		if !inSet(p, &rs.FileSet, d) {
 			continue

@@ -29,7 +29,7 @@ type cell struct {
 }
 
 func checkValuesAgree(p *rules.Pass) {
-	for _, ct := range p.Contracts("values-agree") {
+	for _, ct := range contractsOf(p, "values-agree") {
 		va := ct.ValuesAgree
 		var tables [2][]map[string][]cell
 		bad := false

@@ -22,11 +22,15 @@ var When = rules.Register(&rules.Rule{
 })
 
 func checkWhen(p *rules.Pass) {
-	for _, ct := range p.Contracts("when") {
+	for _, ct := range contractsOf(p, "when") {
 		w, t := ct.When, ct.Then
-		docs := setDocs(p, &w.FileSet)
+		docs := selDocs(p, &w.Selector)
 		if len(docs) == 0 {
-			p.ReportConfig(ct, "`when` selects no file: no file in the repo matches %s; fix the glob or remove the contract", strings.Join(w.Files, ", "))
+			if js := jsonOnly(p, &w.Selector); len(js) > 0 && w.JSON == "" {
+				p.ReportConfig(ct, "`when` selects no file: %s is JSON, which a contract reads through a `json:` path (`when: {files: %s, json: name}`); `body` and `frontmatter` read markdown", strings.Join(js, ", "), js[0])
+				continue
+			}
+			p.ReportConfig(ct, "`when` selects no file: no file in the repo matches %s; fix the glob or remove the contract", strings.Join(w.Picked().Files, ", "))
 			continue
 		}
 		var whenRe, thenRe *regexp.Regexp
@@ -46,8 +50,8 @@ func checkWhen(p *rules.Pass) {
 
 func checkWhenDoc(p *rules.Pass, ct *config.Contract, d *parser.Document, whenRe, thenRe *regexp.Regexp) {
 	w, t := ct.When, ct.Then
-	if w.Frontmatter != "" && d.Frontmatter.Get(w.Frontmatter) == nil {
-		return
+	if part := w.Part(); part != nil && len(Select(d, part)) == 0 {
+		return // the condition's part is not in this file
 	}
 	// at is where the condition holds: the first match of its pattern, or
 	// the body's start; cond says it to the author.
@@ -63,6 +67,10 @@ func checkWhenDoc(p *rules.Pass, ct *config.Contract, d *parser.Document, whenRe
 		cond += fmt.Sprintf(" has `%s` (line %d)", rules.Clip(textLine(d.Src[s:e]), 40), line)
 	} else if w.Frontmatter != "" {
 		cond += fmt.Sprintf(" sets `%s`", w.Frontmatter)
+	} else if w.JSON != "" {
+		cond += fmt.Sprintf(" has a string at the JSON path `%s`", w.JSON)
+	} else if part := w.Part(); part != nil {
+		cond += " has " + describeSelector(part)
 	} else {
 		cond += fmt.Sprintf(" matches `%s`", strings.Join(w.Files, "`, `"))
 	}
@@ -75,6 +83,16 @@ func checkWhenDoc(p *rules.Pass, ct *config.Contract, d *parser.Document, whenRe
 		}
 		missing = fmt.Sprintf("nothing in its body matches `%s`", rules.Clip(t.Body, 60))
 		fix = "add the text the contract expects"
+	case t.Frontmatter == "":
+		// another part: a section, a region, a table column, a JSON path, …
+		if len(Select(d, t.Part())) > 0 {
+			return
+		}
+		missing = "it has no " + describeSelector(t.Part())
+		if t.JSON != "" {
+			missing = fmt.Sprintf("it has no string at the JSON path `%s`", t.JSON)
+		}
+		fix = "add it"
 	default:
 		k := d.Frontmatter.Get(t.Frontmatter)
 		switch {

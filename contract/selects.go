@@ -1,0 +1,183 @@
+package contract
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
+)
+
+// contractsOf returns the contracts of one kind (rules.Pass.Contracts)
+// after checking, once per run, that each one's selectors select
+// something: a file set that picks no file, a part that none of its files
+// holds, a target that names no agent is a finding at the contract's
+// declaration that names the selector, never a silent pass. (A built-in
+// profile's contracts apply only where their files exist: ReportConfig
+// keeps them silent.)
+func contractsOf(p *rules.Pass, kind string) []*config.Contract {
+	cts := p.Contracts(kind)
+	for _, ct := range cts {
+		if ct.Builtin != "" {
+			continue
+		}
+		p.Index.Cached("selects:"+kind+":"+ct.ID, func() any {
+			checkSelects(p, ct)
+			return true
+		})
+	}
+	return cts
+}
+
+// side is one selector of a contract, for checkSelects.
+type side struct {
+	label string // how the message names it: "the copies", "`uses`"
+	sel   *config.Selector
+	// partReported: a missing part is already a finding in each file
+	// (anchor-contract's count), so only an empty file set is reported
+	partReported bool
+	skip         *parser.Document // a file that does not count (a copy's source)
+}
+
+// verb agrees with the side's label: "the copies select", "`uses` selects".
+func (s side) verb() string {
+	if strings.HasPrefix(s.label, "the ") && strings.HasSuffix(s.label, "s") {
+		return "select"
+	}
+	return "selects"
+}
+
+// checkSelects reports each side of ct that selects nothing.
+func checkSelects(p *rules.Pass, ct *config.Contract) {
+	var sides []side
+	switch {
+	case ct.Copy != nil:
+		cp := ct.Copy
+		sel := config.Selector{FileSet: config.FileSet{Files: cp.Copies, Exclude: cp.Exclude}}
+		part := cp.Select
+		if part == nil {
+			part = cp.Source.Part()
+		}
+		if part != nil {
+			copyPart(&sel, part)
+		}
+		src, _ := resolveFile(p.Index, cp.Source.File)
+		sides = append(sides, side{label: "the copies", sel: &sel, skip: src, partReported: cp.Required})
+	case ct.KeyOrder != nil:
+		sides = append(sides, side{label: "the instances", sel: &ct.KeyOrder.Instances.Selector})
+	case ct.RequiredSection != nil:
+		sides = append(sides, side{label: "the files", sel: &config.Selector{FileSet: ct.RequiredSection.FileSet}})
+	case ct.AnchorContract != nil:
+		ac := ct.AnchorContract
+		sel := ac.Selector
+		if ac.Region == "*" {
+			sel.Region = "" // every region: the file set alone
+		}
+		sides = append(sides, side{label: "the files", sel: &sel, partReported: !ac.Optional})
+	case ct.DispatchHandshake != nil:
+		dh := ct.DispatchHandshake
+		sides = append(sides, side{label: "the dispatching files", sel: &config.Selector{FileSet: dh.FileSet}})
+		if dh.TargetFiles != nil {
+			sides = append(sides, side{label: "`target-files`", sel: &config.Selector{FileSet: *dh.TargetFiles}})
+		}
+		checkTargets(p, ct)
+	case ct.HeadingIndex != nil:
+		sides = append(sides, side{label: "the files", sel: &config.Selector{FileSet: config.FileSet{Files: ct.HeadingIndex.Files}}})
+	case ct.ManifestSet != nil:
+		sides = append(sides, side{label: "the files", sel: &config.Selector{FileSet: ct.ManifestSet.FileSet}})
+	case ct.Registry != nil:
+		sides = append(sides, side{label: "the registry", sel: &ct.Registry.Listed.Selector}, side{label: "`uses`", sel: &ct.Registry.Uses.Selector})
+	}
+	for _, s := range sides {
+		checkSide(p, ct, s)
+	}
+}
+
+// copyPart sets the part keys of dst from part.
+func copyPart(dst, part *config.Selector) {
+	fs, file := dst.FileSet, dst.File
+	*dst = *part
+	dst.FileSet, dst.File = fs, file
+}
+
+// checkSide reports a side that picks no file, or whose part none of its
+// files holds.
+func checkSide(p *rules.Pass, ct *config.Contract, s side) {
+	docs := selDocs(p, s.sel)
+	var picked []*parser.Document
+	for _, d := range docs {
+		if d != s.skip {
+			picked = append(picked, d)
+		}
+	}
+	if len(picked) == 0 {
+		if len(docs) == 0 {
+			p.ReportConfig(ct, "%s %s no file: %s; fix the globs, kinds or holding, or remove the contract", s.label, s.verb(), describePicks(p, s.sel))
+		}
+		return
+	}
+	part := s.sel.Part()
+	if part == nil || s.partReported {
+		return
+	}
+	for _, d := range picked {
+		if strings.Contains(part.Region, "*") && len(markerNames(d, part.Region)) > 0 || len(Select(d, part)) > 0 {
+			return
+		}
+	}
+	where := fmt.Sprintf("is in none of the %d files picked (%s)", len(picked), describePicks(p, s.sel))
+	if len(picked) == 1 {
+		where = "is not in " + picked[0].Path + ", the one file picked"
+	}
+	p.ReportConfig(ct, "%s %s nothing: %s %s; fix the selector or the globs", s.label, s.verb(), describeSelector(part), where)
+}
+
+// describePicks says in words which files a selector's file set picks.
+func describePicks(p *rules.Pass, s *config.Selector) string {
+	f := s.Picked()
+	var parts []string
+	if len(f.Files) > 0 {
+		parts = append(parts, strings.Join(f.Files, ", "))
+	} else {
+		parts = append(parts, "every file")
+	}
+	if len(f.Exclude) > 0 {
+		parts = append(parts, "not "+strings.Join(f.Exclude, ", "))
+	}
+	if len(f.Kinds) > 0 {
+		parts = append(parts, "of kind "+strings.Join(f.Kinds, " or "))
+	}
+	if len(f.Holding) > 0 {
+		parts = append(parts, "holding `"+strings.Join(f.Holding, "` or `")+"`")
+	}
+	out := strings.Join(parts, ", ")
+	if js := jsonOnly(p, s); len(js) > 0 && s.JSON == "" {
+		out += fmt.Sprintf(" (%s is JSON, read only through a `json:` path)", strings.Join(js, ", "))
+	}
+	return out
+}
+
+// checkTargets reports the `targets` of a dispatch contract that name no
+// agent of the repo.
+func checkTargets(p *rules.Pass, ct *config.Contract) {
+	names := map[string]bool{}
+	for _, d := range p.Index.ByKind(parser.KindAgent) {
+		for _, n := range rules.AgentNames(d) {
+			names[n] = true
+		}
+	}
+	var missing []string
+	for _, t := range ct.DispatchHandshake.Targets {
+		if !names[strings.ToLower(t)] {
+			missing = append(missing, "`"+t+"`")
+		}
+	}
+	switch len(missing) {
+	case 0:
+	case 1:
+		p.ReportConfig(ct, "`targets` lists %s, which is no agent of the repo (agents are known by frontmatter `name` or file stem); fix the name", missing[0])
+	default:
+		p.ReportConfig(ct, "`targets` lists %s, which are no agents of the repo (agents are known by frontmatter `name` or file stem); fix the names", strings.Join(missing, ", "))
+	}
+}
