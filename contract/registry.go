@@ -107,8 +107,6 @@ func (vp *valuePattern) each(s string, fn func(start, end int)) {
 	}
 }
 
-
-
 func checkRegistry(p *rules.Pass) {
 	for _, ct := range contractsOf(p, "registry") {
 		rg := ct.Registry
