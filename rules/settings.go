@@ -101,6 +101,11 @@ func Setup(cfg *config.Config) (*Settings, error) {
 		k := cfg.Kinds[name]
 		rk := resolvedKind{name: name, match: k.Match, exclude: k.Exclude}
 		baseName := k.Base
+		if name == parser.KindManifest.String() || baseName == parser.KindManifest.String() {
+			// a manifest is JSON: a kind's fields are frontmatter keys
+			errs = append(errs, &config.Error{File: cfg.Name, Pos: k.Pos, Msg: fmt.Sprintf("kind `%s`: `kinds:` describes the frontmatter of markdown files, and a manifest is JSON with none; check a manifest's keys with a contract that reads a `json:` path (`when: {files: [.claude-plugin/plugin.json], json: name}` with `then: {json: author}`)", name)})
+			continue
+		}
 		if bk, ok := parser.KindByName(name); ok {
 			rk.builtin, rk.hasKind = bk, true
 		} else if baseName != "" {
