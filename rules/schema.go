@@ -75,7 +75,11 @@ const modelHint = "a model alias such as sonnet, opus, haiku or inherit, or a fu
 func invocableFields() []Field {
 	return []Field{
 		{Name: "description", Type: TString},
-		{Name: "argument-hint", Type: TString},
+		// Claude Code's own docs write the hint unquoted, `argument-hint:
+		// [message]`, a YAML list the host shows as written
+		// (https://code.claude.com/docs/en/slash-commands, "Frontmatter",
+		// read 2026-12-01): a list is the documented form, not a defect.
+		{Name: "argument-hint", Type: TStringOrList},
 		{Name: "allowed-tools", Type: TStringOrList},
 		{Name: "disable-model-invocation", Type: TBool},
 		{Name: "user-invocable", Type: TBool},
