@@ -285,6 +285,10 @@ type Extract struct {
 	Pattern string `yaml:"pattern"`
 	// In is `code` (fenced blocks only), `text` (outside them) or `any`.
 	In string `yaml:"in"`
+	// Path reads one value per file picked from its repo path: the
+	// pattern's group named value, else its first group, else the match
+	// (`^plugins/([^/]+)/` for the folder a plugin lives in).
+	Path string `yaml:"path"`
 }
 
 // ValuesAgree is a contract: two key→value maps agree wherever both have a key.
@@ -328,8 +332,12 @@ type Then struct {
 	Selector `yaml:",inline"`
 	// Has is an item the key lists: a YAML list item, or a word of a
 	// comma- or space-separated string (as Claude Code's `tools` is).
-	Has    string `yaml:"has"`
-	Body   string `yaml:"body"`
+	Has  string `yaml:"has"`
+	Body string `yaml:"body"`
+	// Forbid is an RE2 pattern no line of the body may match.
+	Forbid string `yaml:"forbid"`
+	// Path is an RE2 pattern the file's repo path must match.
+	Path   string `yaml:"path"`
 	InCode bool   `yaml:"in-code"`
 }
 

@@ -609,8 +609,13 @@ func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
 		}{{&c.Registry.Uses, "uses"}, {&c.Registry.Listed, "registry"}} {
 			v.selector(at(x.name), &x.e.Selector, fileSets)
 			values := x.e.JSON != "" || x.e.Frontmatter != "" || x.e.Column != "" || x.e.List
-			if x.e.Pattern == "" && !values {
-				v.errorf(at(x.name), "`%s` needs a `pattern`, or a selector that picks values itself: `column`, `list`, `json` or `frontmatter`", x.name)
+			switch {
+			case x.e.Path != "" && (values || x.e.Part() != nil || x.e.Pattern != ""):
+				v.errorf(at(x.name, "path"), "`%s` reads its values from the files' paths with `path`: a part, `pattern` or another value key does not apply", x.name)
+			case x.e.Path != "":
+				v.regexp(at(x.name, "path"), x.e.Path)
+			case x.e.Pattern == "" && !values:
+				v.errorf(at(x.name), "`%s` needs a `pattern`, or a selector that picks values itself: `column`, `list`, `json`, `frontmatter` or `path`", x.name)
 			}
 			if x.e.Pattern != "" {
 				v.regexp(at(x.name, "pattern"), x.e.Pattern)
@@ -671,9 +676,20 @@ func (v *validator) then(c *Contract, at func(path ...any) Pos) {
 		return
 	}
 	v.selector(at(), &t.Selector, partOnly)
+	n := 0
+	for _, set := range []bool{t.Part() != nil, t.Body != "", t.Forbid != "", t.Path != ""} {
+		if set {
+			n++
+		}
+	}
+	for _, re := range []struct{ key, re string }{{"forbid", t.Forbid}, {"path", t.Path}} {
+		if re.re != "" {
+			v.regexp(at(re.key), re.re)
+		}
+	}
 	switch {
-	case (t.Part() == nil) == (t.Body == ""):
-		v.errorf(at(), "contract `%s`: `then` needs one of a part the file must hold (`frontmatter: key`, with `has` an item it lists; `section: \"## Usage\"`, …) or `body` (a pattern)", c.ID)
+	case n != 1:
+		v.errorf(at(), "contract `%s`: `then` needs one of a part the file must hold (`frontmatter: key`, with `has` an item it lists; `section: \"## Usage\"`, …), `body` (a pattern a line must match), `forbid` (a pattern no line may match) or `path` (a pattern the file's path must match)", c.ID)
 	case t.Has != "" && t.Frontmatter == "":
 		v.errorf(at("has"), "contract `%s`: `has` is an item of a frontmatter key: name the key with `frontmatter`", c.ID)
 	case t.Body != "":

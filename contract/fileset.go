@@ -58,10 +58,16 @@ func holds(d *parser.Document, what []string) bool {
 // (when it exists), or those its file set picks; JSON files (manifests)
 // only when it reads a `json` path.
 func selDocs(p *rules.Pass, s *config.Selector) []*parser.Document {
+	return pickDocs(p, s, false)
+}
+
+// pickDocs is selDocs; with anyFile, markdown and JSON files alike (for
+// values read from the paths of the files picked).
+func pickDocs(p *rules.Pass, s *config.Selector, anyFile bool) []*parser.Document {
 	set := s.Picked()
 	var out []*parser.Document
 	for _, d := range p.Index.Docs {
-		if (d.Kind == parser.KindManifest) != (s.JSON != "") {
+		if !anyFile && (d.Kind == parser.KindManifest) != (s.JSON != "") {
 			continue
 		}
 		if setHas(p.Settings, set, d) {

@@ -34,6 +34,16 @@ type extracted struct {
 // or the pattern's matches in the lines of the part it picks. selected
 // says whether the part was found in any file.
 func extract(p *rules.Pass, x *config.Extract) (out []extracted, selected bool) {
+	if x.Path != "" {
+		pp := newValuePattern(x.Path)
+		for _, d := range pickDocs(p, &x.Selector, true) {
+			selected = true
+			pp.each(d.Path, func(s, e int) {
+				out = append(out, extracted{value: d.Path[s:e], doc: d, off: d.BodyStart})
+			})
+		}
+		return out, selected
+	}
 	vp := newValuePattern(x.Pattern)
 	sel := x.Part()
 	values := x.JSON != "" || x.Frontmatter != "" || x.Column != "" || x.List

@@ -38,6 +38,7 @@ type side struct {
 	// (anchor-contract's count), so only an empty file set is reported
 	partReported bool
 	skip         *parser.Document // a file that does not count (a copy's source)
+	anyFile      bool             // markdown and JSON files alike (values from paths)
 }
 
 // verb agrees with the side's label: "the copies select", "`uses` selects".
@@ -87,7 +88,8 @@ func checkSelects(p *rules.Pass, ct *config.Contract) {
 	case ct.ManifestSet != nil:
 		sides = append(sides, side{label: "the files", sel: &config.Selector{FileSet: ct.ManifestSet.FileSet}})
 	case ct.Registry != nil:
-		sides = append(sides, side{label: "the registry", sel: &ct.Registry.Listed.Selector}, side{label: "`uses`", sel: &ct.Registry.Uses.Selector})
+		sides = append(sides, side{label: "the registry", sel: &ct.Registry.Listed.Selector, anyFile: ct.Registry.Listed.Path != ""},
+			side{label: "`uses`", sel: &ct.Registry.Uses.Selector, anyFile: ct.Registry.Uses.Path != ""})
 	}
 	for _, s := range sides {
 		checkSide(p, ct, s)
@@ -104,7 +106,7 @@ func copyPart(dst, part *config.Selector) {
 // checkSide reports a side that picks no file, or whose part none of its
 // files holds.
 func checkSide(p *rules.Pass, ct *config.Contract, s side) {
-	docs := selDocs(p, s.sel)
+	docs := pickDocs(p, s.sel, s.anyFile)
 	var picked []*parser.Document
 	for _, d := range docs {
 		if d != s.skip {

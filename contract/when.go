@@ -40,12 +40,68 @@ func checkWhen(p *rules.Pass) {
 		if t.Body != "" {
 			thenRe = rules.Compile(t.Body)
 		}
+		if t.Forbid != "" || t.Path != "" {
+			for _, d := range docs {
+				if p.Reported(d.Path) && whenHolds(d, ct, whenRe) {
+					checkThenNot(p, ct, d)
+				}
+			}
+			continue
+		}
 		for _, d := range docs {
 			if p.Reported(d.Path) {
 				checkWhenDoc(p, ct, d, whenRe, thenRe)
 			}
 		}
 	}
+}
+
+// whenHolds reports whether d meets the contract's condition: the part
+// it names exists, its body pattern matches.
+func whenHolds(d *parser.Document, ct *config.Contract, whenRe *regexp.Regexp) bool {
+	if part := ct.When.Part(); part != nil && len(Select(d, part)) == 0 {
+		return false
+	}
+	if whenRe != nil {
+		_, _, ok := bodyMatch(d, whenRe, ct.When.InCode)
+		return ok
+	}
+	return true
+}
+
+// checkThenNot checks a `then` that forbids: a path that must match a
+// pattern, or lines that no pattern may match (each such line is a
+// finding).
+func checkThenNot(p *rules.Pass, ct *config.Contract, d *parser.Document) {
+	t := ct.Then
+	why := ""
+	if ct.Description != "" {
+		why = " (" + strings.TrimSuffix(ct.Description, ".") + ")"
+	}
+	if t.Path != "" {
+		if !rules.Compile(t.Path).MatchString(d.Path) {
+			p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: d.BodyStart, End: d.BodyStart,
+				Message: fmt.Sprintf("the path %s does not match `%s`, which contract `%s` requires of %s%s; rename the file", d.Path, t.Path, ct.ID, describePicks(p, &ct.When.Selector), why)})
+		}
+		return
+	}
+	re := rules.Compile(t.Forbid)
+	fi := 0
+	parser.ForLines(d.Src, d.BodyStart, d.ParsedEnd(), func(ls, le int) bool {
+		if !t.InCode {
+			for fi < len(d.Fences) && d.Fences[fi].End <= ls {
+				fi++
+			}
+			if fi < len(d.Fences) && d.Fences[fi].Start <= ls {
+				return true
+			}
+		}
+		if m := re.FindIndex(d.Src[ls:le]); m != nil {
+			p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: ls + m[0], End: ls + m[1],
+				Message: fmt.Sprintf("`%s` matches `%s`, which contract `%s` forbids here%s; remove or rewrite it", rules.Clip(string(d.Src[ls+m[0]:ls+m[1]]), 60), rules.Clip(t.Forbid, 60), ct.ID, why)})
+		}
+		return true
+	})
 }
 
 func checkWhenDoc(p *rules.Pass, ct *config.Contract, d *parser.Document, whenRe, thenRe *regexp.Regexp) {
