@@ -36,10 +36,14 @@ type extracted struct {
 func extract(p *rules.Pass, x *config.Extract) (out []extracted, selected bool) {
 	if x.Path != "" {
 		pp := newValuePattern(x.Path)
+		seen := map[string]bool{} // a folder's name, once: from its first file
 		for _, d := range pickDocs(p, &x.Selector, true) {
 			selected = true
 			pp.each(d.Path, func(s, e int) {
-				out = append(out, extracted{value: d.Path[s:e], doc: d, off: d.BodyStart})
+				if v := d.Path[s:e]; !seen[v] {
+					seen[v] = true
+					out = append(out, extracted{value: v, doc: d, off: d.BodyStart})
+				}
 			})
 		}
 		return out, selected

@@ -135,9 +135,18 @@ func checkSide(p *rules.Pass, ct *config.Contract, s side) {
 	p.ReportConfig(ct, "%s %s nothing: %s %s; fix the selector or the globs", s.label, s.verb(), describeSelector(part), where)
 }
 
-// describePicks says in words which files a selector's file set picks.
+// describePicks says in words which files a selector's file set picks,
+// and which of its globs' files are JSON (read only through `json:`).
 func describePicks(p *rules.Pass, s *config.Selector) string {
-	f := s.Picked()
+	out := setWords(s.Picked())
+	if js := jsonOnly(p, s); len(js) > 0 && s.JSON == "" {
+		out += fmt.Sprintf(" (%s is JSON, read only through a `json:` path)", strings.Join(js, ", "))
+	}
+	return out
+}
+
+// setWords says in words which files a file set picks.
+func setWords(f *config.FileSet) string {
 	var parts []string
 	if len(f.Files) > 0 {
 		parts = append(parts, strings.Join(f.Files, ", "))
@@ -153,11 +162,7 @@ func describePicks(p *rules.Pass, s *config.Selector) string {
 	if len(f.Holding) > 0 {
 		parts = append(parts, "holding `"+strings.Join(f.Holding, "` or `")+"`")
 	}
-	out := strings.Join(parts, ", ")
-	if js := jsonOnly(p, s); len(js) > 0 && s.JSON == "" {
-		out += fmt.Sprintf(" (%s is JSON, read only through a `json:` path)", strings.Join(js, ", "))
-	}
-	return out
+	return strings.Join(parts, ", ")
 }
 
 // checkTargets reports the `targets` of a dispatch contract that name no

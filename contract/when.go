@@ -24,7 +24,8 @@ var When = rules.Register(&rules.Rule{
 func checkWhen(p *rules.Pass) {
 	for _, ct := range contractsOf(p, "when") {
 		w, t := ct.When, ct.Then
-		docs := selDocs(p, &w.Selector)
+		// a `then` that forbids a text or checks a path reads JSON files too
+		docs := pickDocs(p, &w.Selector, (t.Forbid != "" || t.Path != "") && w.Part() == nil && w.Body == "")
 		if len(docs) == 0 {
 			if js := jsonOnly(p, &w.Selector); len(js) > 0 && w.JSON == "" {
 				p.ReportConfig(ct, "`when` selects no file: %s is JSON, which a contract reads through a `json:` path (`when: {files: %s, json: name}`); `body` and `frontmatter` read markdown", strings.Join(js, ", "), js[0])
@@ -81,7 +82,7 @@ func checkThenNot(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 	if t.Path != "" {
 		if !rules.Compile(t.Path).MatchString(d.Path) {
 			p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: d.BodyStart, End: d.BodyStart,
-				Message: fmt.Sprintf("the path %s does not match `%s`, which contract `%s` requires of %s%s; rename the file", d.Path, t.Path, ct.ID, describePicks(p, &ct.When.Selector), why)})
+				Message: fmt.Sprintf("the path %s does not match `%s`, which contract `%s` requires of %s%s; rename the file", d.Path, t.Path, ct.ID, setWords(ct.When.Picked()), why)})
 		}
 		return
 	}
