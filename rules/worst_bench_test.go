@@ -43,6 +43,8 @@ contracts:
   - id: dispatch
     dispatch-handshake:
       files: ["**/*.md"]
+      target-files: {kinds: [agent], holding: ["## Step 0: Environment Handshake Verification", "<!-- subagent-env-handshake v1 decision tree -->"]}
+      evidence: [subagent-env-handshake]
 `
 
 // BenchmarkWorst checks each generated worst case (worstcase.Markdown) at
