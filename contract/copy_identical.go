@@ -126,21 +126,16 @@ func isCanonical(p *rules.Pass, d *parser.Document) bool {
 	return srcs[d]
 }
 
-func compareCopy(p *rules.Pass, ct *config.Contract, part Part, want, what, srcPath string, canonLine int, canon Part, fixable bool) {
-	got := string(part.Text())
-	norm := ct.Copy.Normalize
-	if normalize(got, norm) == normalize(want, norm) {
-		return
-	}
-	gl := splitKeepCR(normalize(got, norm))
-	wl := splitKeepCR(normalize(want, norm))
-	n := diffCount(wl, gl)
-	i := 0
+// describeDiff says how got differs from want: the number of lines that
+// differ, the index of the first one, and that line of each (whitespace
+// made visible, from a little before the first byte that differs).
+func describeDiff(want, got string) (n, i int, exp, fnd string) {
+	gl := splitKeepCR(got)
+	wl := splitKeepCR(want)
+	n = diffCount(wl, gl)
 	for i < len(gl) && i < len(wl) && gl[i] == wl[i] {
 		i++
 	}
-	startLine, _ := part.Doc.Position(part.Start)
-	exp, fnd := "(end of text)", "(end of text)"
 	var a, b string
 	if i < len(wl) {
 		a = wl[i]
@@ -148,10 +143,18 @@ func compareCopy(p *rules.Pass, ct *config.Contract, part Part, want, what, srcP
 	if i < len(gl) {
 		b = gl[i]
 	}
+	exp, fnd = describeLines(a, b, i < len(wl), i < len(gl))
+	return n, i, exp, fnd
+}
+
+// describeLines shows two lines that differ (a missing one as the end of
+// the text), from a little before the first byte that differs, with
+// their whitespace made visible.
+func describeLines(a, b string, hasA, hasB bool) (exp, fnd string) {
+	exp, fnd = "(end of text)", "(end of text)"
 	if strings.HasSuffix(a, "\r") && strings.HasSuffix(b, "\r") {
 		a, b = a[:len(a)-1], b[:len(b)-1] // the same line end: not the difference
 	}
-	// Show both lines from a little before the first byte that differs.
 	c := 0
 	for c < len(a) && c < len(b) && a[c] == b[c] {
 		c++
@@ -163,12 +166,23 @@ func compareCopy(p *rules.Pass, ct *config.Contract, part Part, want, what, srcP
 			from--
 		}
 	}
-	if i < len(wl) {
+	if hasA {
 		exp = visible(a, from)
 	}
-	if i < len(gl) {
+	if hasB {
 		fnd = visible(b, from)
 	}
+	return exp, fnd
+}
+
+func compareCopy(p *rules.Pass, ct *config.Contract, part Part, want, what, srcPath string, canonLine int, canon Part, fixable bool) {
+	got := string(part.Text())
+	norm := ct.Copy.Normalize
+	if normalize(got, norm) == normalize(want, norm) {
+		return
+	}
+	n, i, exp, fnd := describeDiff(normalize(want, norm), normalize(got, norm))
+	startLine, _ := part.Doc.Position(part.Start)
 	lines := "lines differ"
 	if n == 1 {
 		lines = "line differs"

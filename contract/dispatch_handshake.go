@@ -381,33 +381,50 @@ var citedPathRe = regexp.MustCompile("`([A-Za-z0-9_./-]+\\.md)`")
 // delegate returns a file that d cites (by link or backticked path) and
 // that holds the evidence, or "".
 func delegate(idx *parser.Index, d *parser.Document, has func(*parser.Document) bool) string {
-	dir := path.Dir(d.Path)
-	var cands []string
-	for _, l := range d.Links {
-		dest := l.Destination
-		if i := strings.IndexAny(dest, "#?"); i >= 0 {
-			dest = dest[:i]
-		}
-		if dest == "" || strings.Contains(dest, "://") {
-			continue
-		}
-		if strings.HasPrefix(dest, "/") {
-			cands = append(cands, rules.FromRoots(idx, d.Path, strings.TrimPrefix(dest, "/"))...)
-		} else {
-			cands = append(cands, path.Join(dir, dest))
-		}
-	}
-	for _, m := range citedPathRe.FindAllSubmatch(d.Src, -1) {
-		p := string(m[1])
-		cands = append(cands, rules.FromRoots(idx, d.Path, p)...)
-		cands = append(cands, path.Join(dir, p))
-	}
-	for _, c := range cands {
-		if t := idx.Doc(c); t != nil && t != d && has(t) {
+	for _, t := range cited(idx, d) {
+		if has(t) {
 			return t.Path
 		}
 	}
 	return ""
+}
+
+// cited returns the files of the repo that d cites by link or backticked
+// `path.md` (root-relative paths from its plugin root, then the repo
+// root), each once, in the order cited; computed once per file.
+func cited(idx *parser.Index, d *parser.Document) []*parser.Document {
+	return d.Cached(fmt.Sprintf("cited:%p", idx), func() any {
+		dir := path.Dir(d.Path)
+		var cands []string
+		for _, l := range d.Links {
+			dest := l.Destination
+			if i := strings.IndexAny(dest, "#?"); i >= 0 {
+				dest = dest[:i]
+			}
+			if dest == "" || strings.Contains(dest, "://") {
+				continue
+			}
+			if strings.HasPrefix(dest, "/") {
+				cands = append(cands, rules.FromRoots(idx, d.Path, strings.TrimPrefix(dest, "/"))...)
+			} else {
+				cands = append(cands, path.Join(dir, dest))
+			}
+		}
+		for _, m := range citedPathRe.FindAllSubmatch(d.Src, -1) {
+			p := string(m[1])
+			cands = append(cands, rules.FromRoots(idx, d.Path, p)...)
+			cands = append(cands, path.Join(dir, p))
+		}
+		var out []*parser.Document
+		seen := map[*parser.Document]bool{}
+		for _, c := range cands {
+			if t := idx.Doc(c); t != nil && t != d && !seen[t] {
+				seen[t] = true
+				out = append(out, t)
+			}
+		}
+		return out
+	}).([]*parser.Document)
 }
 
 // ownInvocation reports whether s tells how to invoke the agent itself

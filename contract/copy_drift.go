@@ -1,0 +1,709 @@
+package contract
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"maps"
+	"path"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
+)
+
+// CopyDrift finds, with no contract declared, the blocks that are copies
+// of one another across files (sections, fenced blocks, anchored regions,
+// long paragraphs) and reports the member that almost matches: probable
+// drift from the canonical copy.
+var CopyDrift = rules.Register(&rules.Rule{
+	ID:        "MC411",
+	Name:      "copy-drift",
+	Summary:   "a block that nearly matches the copies of it in other files: probable drift, found without a contract",
+	Severity:  rules.Warning,
+	CheckRepo: checkCopyDrift,
+	Docs:      docs,
+})
+
+// The measures of a copy group (contract/docs/copy-drift.md).
+const (
+	// A block takes part when it has this many non-blank lines and
+	// characters (headings, short lines and one-liners are boilerplate).
+	driftMinLines = 3
+	driftMinChars = 120
+	// A paragraph takes part from this many characters.
+	driftMinParagraph = 200
+	// Copies are recognised by a key (a section's heading, a fence's info
+	// string and first line, a region's name, a paragraph's first words),
+	// then by their text: a member is a near copy of the canonical text
+	// when at most this share of its lines differ (one line, at least).
+	driftMaxShare = 0.2
+	// The text most copies share is canonical from this many copies.
+	driftMinMajority = 3
+	// Blocks longer than this many lines are not compared line by line.
+	driftMaxBlockLines = 400
+)
+
+// block is one candidate member of a copy group.
+type block struct {
+	doc  *parser.Document
+	part Part
+	kind string // section, fence, region, paragraph
+	key  string // what copies share besides their text
+	// sel picks the block in a file (for messages and init --infer)
+	sel config.Selector
+	// text is the block normalised (line ends, trailing space) with the
+	// file's own names replaced (param); hash is its hash
+	text  string
+	raw   string // the normalised text as written
+	hash  uint64
+	param map[string]string // placeholder → this file's value
+}
+
+// CopyGroup is a set of blocks that are copies of one another: the
+// canonical one, the identical copies and the near copies (drift).
+type CopyGroup struct {
+	Kind     string
+	Selector config.Selector
+	Canon    *block
+	// Why says how the canonical copy was chosen; Cited is true when it
+	// is the copy the other copies' files cite.
+	Why       string
+	Cited     bool
+	Identical []*block
+	Drifted   []*block
+	// Params are the names that the copies hold in place of the canonical
+	// one's (a file's stem, its frontmatter name).
+	Params []string
+}
+
+// textLangs are the fence languages of quoted text and templates, which
+// copies keep in step; a program's or a shell's block (`bash`, `pwsh`,
+// `python`) holds an invocation written for its place.
+var textLangs = map[string]bool{"": true, "text": true, "txt": true, "plain": true, "plaintext": true,
+	"markdown": true, "md": true, "yaml": true, "yml": true, "json": true, "jsonc": true, "toml": true, "xml": true, "html": true}
+
+// commandWords start the first line of a block of commands.
+var commandWords = map[string]bool{"pwsh": true, "powershell": true, "bash": true, "sh": true, "zsh": true, "python": true, "python3": true,
+	"node": true, "npm": true, "npx": true, "pnpm": true, "yarn": true, "git": true, "gh": true, "go": true, "cargo": true, "make": true,
+	"curl": true, "docker": true, "uv": true, "uvx": true, "pip": true, "claude": true, "cd": true, "mkdir": true, "cp": true, "export": true}
+
+// boilerplateTitles are section headings whose bodies repeat across files
+// without being copies of a contract: licences, tables of contents, ….
+var boilerplateTitles = regexp.MustCompile(`(?i)^(licen[cs]e|copyright|table of contents|contents|toc|changelog|change log|credits|acknowledg|contributors?|authors?)\b`)
+
+// fileParams are the names a file may hold in place of another file's in
+// a parameterised copy: its stem, its folder (for SKILL.md and the like)
+// and its frontmatter name.
+func fileParams(d *parser.Document) map[string]string {
+	out := map[string]string{}
+	base := path.Base(d.Path)
+	stem := strings.TrimSuffix(strings.TrimSuffix(base, ".md"), ".agent")
+	switch strings.ToLower(stem) {
+	case "skill", "readme", "index", "claude", "agents", "gemini":
+		stem = path.Base(path.Dir(d.Path))
+	}
+	if len(stem) >= 3 && stem != "." {
+		out["{stem}"] = stem
+	}
+	if k := d.Frontmatter.Get("name"); k != nil && k.Value != nil && len(k.Value.Value) >= 3 && k.Value.Value != stem {
+		out["{name}"] = k.Value.Value
+	}
+	return out
+}
+
+// normDrift normalises a block's text as the copies are compared: line
+// ends as "\n", trailing space dropped, blank lines at both ends dropped.
+func normDrift(b []byte) string {
+	s := eolRe.ReplaceAllLiteralString(string(b), "\n")
+	s = trailingSpaceRe.ReplaceAllString(s, "$1")
+	return strings.Trim(s, "\n")
+}
+
+// paramReplacer writes a placeholder where a text holds a file's name as
+// a whole word.
+type paramReplacer struct {
+	ph string
+	re *regexp.Regexp
+}
+
+func paramReplacers(params map[string]string) []paramReplacer {
+	var out []paramReplacer
+	for _, ph := range slices.Sorted(maps.Keys(params)) {
+		out = append(out, paramReplacer{ph, regexp.MustCompile(`(^|[^A-Za-z0-9_-])` + regexp.QuoteMeta(params[ph]) + `($|[^A-Za-z0-9_-])`)})
+	}
+	return out
+}
+
+func replaceParams(text string, reps []paramReplacer) string {
+	for _, r := range reps {
+		for { // adjacent names share the byte between them: replace until none is left
+			n := r.re.ReplaceAllString(text, "${1}"+r.ph+"${2}")
+			if n == text {
+				break
+			}
+			text = n
+		}
+	}
+	return text
+}
+
+// nonBlank counts a text's non-blank lines and characters.
+func nonBlank(s string) (lines, chars int) {
+	for _, l := range strings.Split(s, "\n") {
+		if t := strings.TrimSpace(l); t != "" {
+			lines++
+			chars += len(t)
+		}
+	}
+	return
+}
+
+// driftBlocks returns the candidate blocks of d, computed once per file.
+func driftBlocks(d *parser.Document) []*block {
+	return d.Cached("copy-drift:blocks", func() any {
+		var out []*block
+		params := fileParams(d)
+		reps := paramReplacers(params)
+		add := func(kind, key string, sel config.Selector, pt Part) {
+			text := normDrift(pt.Text())
+			lines, chars := nonBlank(text)
+			if lines < driftMinLines || chars < driftMinChars || strings.Count(text, "\n") >= driftMaxBlockLines {
+				return
+			}
+			b := &block{doc: d, part: pt, kind: kind, key: kind + "\x00" + key, sel: sel, param: params, raw: text}
+			b.text = replaceParams(text, reps)
+			h := fnv.New64a()
+			h.Write([]byte(b.text))
+			b.hash = h.Sum64()
+			out = append(out, b)
+		}
+		end := d.ParsedEnd()
+		for i := range d.Sections {
+			sec := &d.Sections[i]
+			if sec.Start >= end || boilerplateTitles.MatchString(sec.Heading.Text) || tocLike(d, sec) {
+				continue
+			}
+			spec := strings.Repeat("#", sec.Heading.Level) + " " + sec.Heading.Raw
+			for _, pt := range Select(d, &config.Selector{Section: spec}) {
+				if pt.Start == sec.Start {
+					add("section", spec, config.Selector{Section: spec}, pt)
+				}
+			}
+		}
+		for _, f := range d.Fences {
+			if f.Indented || f.Start >= end || !textLangs[strings.ToLower(f.Lang)] {
+				continue // a program's block is an invocation written for its place
+			}
+			first, _ := firstLine(d.Src[f.ContentStart:f.ContentEnd])
+			fl := strings.TrimSpace(string(first))
+			if w, _, _ := strings.Cut(fl, " "); commandWords[strings.TrimPrefix(w, "$")] {
+				continue // untagged, but commands all the same
+			}
+			if len(fl) < 8 {
+				continue // a fence is known by its first line; a short one says nothing
+			}
+			add("fence", f.Lang+"\x00"+fl, config.Selector{FenceWith: fl}, Part{Doc: d, Start: f.ContentStart, End: f.ContentEnd, Anchor: f.Start})
+		}
+		for _, r := range parser.Regions(d, nil) {
+			if r.Begin.Start >= end {
+				continue
+			}
+			start, stop := parser.SkipEOL(d.Src, r.Begin.End), parser.LineStartAt(d.Src, r.End.Start)
+			if start < stop {
+				add("region", r.Name, config.Selector{Region: r.Name}, Part{Doc: d, Start: start, End: stop, Anchor: r.Begin.Start})
+			}
+		}
+		for _, pt := range paragraphs(d) {
+			first, _ := firstLine(pt.Text())
+			key := strings.TrimSpace(string(first))
+			if len(key) > 48 {
+				key = key[:48]
+			}
+			if len(normDrift(pt.Text())) >= driftMinParagraph {
+				add("paragraph", key, config.Selector{Paragraph: key}, pt)
+			}
+		}
+		return out
+	}).([]*block)
+}
+
+// tocLike reports a section that is a table of contents: its body's
+// non-blank lines are mostly list items that link.
+func tocLike(d *parser.Document, sec *parser.Section) bool {
+	lines, links := 0, 0
+	parser.ForLines(d.Src, sec.ContentStart, sec.End, func(ls, le int) bool {
+		l := bytes.TrimSpace(d.Src[ls:le])
+		if len(l) == 0 {
+			return true
+		}
+		lines++
+		if parser.ListMarker(l) > 0 && bytes.Contains(l, []byte("](")) {
+			links++
+		}
+		return true
+	})
+	return lines > 0 && links*10 >= lines*6
+}
+
+// paragraphs returns d's paragraphs outside code, lists, tables and
+// headings: runs of text lines between blank lines.
+func paragraphs(d *parser.Document) []Part {
+	var out []Part
+	start := -1
+	flush := func(end int) {
+		if start >= 0 {
+			out = append(out, Part{Doc: d, Start: start, End: end, Anchor: start})
+			start = -1
+		}
+	}
+	parser.ForLines(d.Src, d.BodyStart, d.ParsedEnd(), func(ls, le int) bool {
+		l := bytes.TrimLeft(d.Src[ls:le], " \t")
+		text := len(bytes.TrimSpace(l)) > 0 && !d.InCode(ls) && l[0] != '#' && l[0] != '|' && l[0] != '<' && l[0] != '>' && parser.ListMarker(l) == 0
+		switch {
+		case !text:
+			flush(ls)
+		case start < 0:
+			start = ls
+		}
+		return true
+	})
+	flush(d.ParsedEnd())
+	return out
+}
+
+// DiscoverCopies groups the blocks of the files a host loads as
+// instructions (skills and their files, agents, commands, prompts,
+// memory files; not docs, READMEs, examples or history) into copy
+// groups; covered says which blocks a copy contract already names (they
+// are left to copy-identical). Hashing, not pairwise comparison: blocks
+// meet by key, then by hash; only a member outside the canonical text's
+// hash is compared with it, once.
+func DiscoverCopies(idx *parser.Index, covered func(b *block) bool) []*CopyGroup {
+	byKey := map[string][]*block{}
+	var keys []string
+	for _, d := range idx.Docs {
+		if !rules.HostLoaded(d.Kind) || !rules.OwnDoc(d) {
+			continue // the copies that matter are the ones a host loads as instructions
+		}
+		for _, b := range driftBlocks(d) {
+			if _, ok := byKey[b.key]; !ok {
+				keys = append(keys, b.key)
+			}
+			byKey[b.key] = append(byKey[b.key], b)
+		}
+	}
+	sort.Strings(keys)
+	var groups []*CopyGroup
+	for _, k := range keys {
+		if g := copyGroup(idx, byKey[k], covered); g != nil {
+			groups = append(groups, g)
+		}
+	}
+	return groups
+}
+
+// same reports whether two blocks are identical copies: their texts are
+// equal as written, or once each file's names are read as parameters.
+func same(a, b *block) bool { return a.raw == b.raw || a.hash == b.hash && a.text == b.text }
+
+// clusters splits blocks into sets of identical copies, largest first
+// (ties: the earliest path).
+func clusters(bs []*block) [][]*block {
+	var out [][]*block
+	for _, b := range bs {
+		placed := false
+		for i := range out {
+			if same(out[i][0], b) {
+				out[i] = append(out[i], b)
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			out = append(out, []*block{b})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
+// copyGroup makes a copy group of the blocks that share a key, or nil
+// when they are no copies of one canonical text.
+func copyGroup(idx *parser.Index, members []*block, covered func(b *block) bool) *CopyGroup {
+	files := map[*parser.Document]bool{}
+	for _, b := range members {
+		files[b.doc] = true
+	}
+	if len(files) < 2 {
+		return nil
+	}
+	g := citedGroup(idx, members)
+	if g == nil {
+		g = majorityGroup(members)
+	}
+	if g == nil || len(g.Identical)+len(g.Drifted) == 0 {
+		return nil
+	}
+	if covered != nil && (covered(g.Canon) || slices.ContainsFunc(g.Drifted, covered)) {
+		return nil // a copy contract names these copies: copy-identical checks them
+	}
+	for _, b := range append([]*block{g.Canon}, g.Identical...) {
+		if b.raw == g.Canon.raw {
+			continue
+		}
+		for ph := range b.param {
+			if strings.Contains(b.text, ph) && !slices.Contains(g.Params, ph) {
+				g.Params = append(g.Params, ph)
+			}
+		}
+	}
+	sort.Strings(g.Params)
+	return g
+}
+
+// split sorts the members other than canon into identical copies and
+// near copies; the rest are no copies.
+func split(canon *block, members []*block) (identical, drifted []*block) {
+	for _, b := range members {
+		switch {
+		case b == canon:
+		case same(b, canon):
+			identical = append(identical, b)
+		case b.doc != canon.doc && near(canon, b):
+			drifted = append(drifted, b)
+		}
+	}
+	return identical, drifted
+}
+
+// citedGroup is the group whose canonical copy is the member in the file
+// that at least half of the other members' files cite (a shell that
+// quotes its skill's template cites the skill). It holds only when the
+// near copies drifted the same way (they are identical to one another),
+// or one copy drifted: copies that each differ otherwise are variants
+// written for their files, not drift.
+func citedGroup(idx *parser.Index, members []*block) *CopyGroup {
+	var best *block
+	bestCites := 0
+	for _, b := range members {
+		n := 0
+		for _, o := range members {
+			if o.doc != b.doc && slices.Contains(cited(idx, o.doc), b.doc) {
+				n++
+			}
+		}
+		if n > bestCites || n == bestCites && n > 0 && b.doc.Path < best.doc.Path {
+			best, bestCites = b, n
+		}
+	}
+	if best == nil || bestCites*2 < len(members)-1 {
+		return nil
+	}
+	identical, drifted := split(best, members)
+	if len(drifted) > 1 && len(clusters(drifted)) > 1 || len(identical)+len(drifted) < 2 {
+		return nil // variants written for their files; or a pair, which cannot say which one drifted
+	}
+	return &CopyGroup{Kind: best.kind, Selector: best.sel, Canon: best, Identical: identical, Drifted: drifted,
+		Cited: true, Why: fmt.Sprintf("the file %d of the other copies cite", bestCites)}
+}
+
+// majorityGroup is the group whose canonical text is the one most members
+// share: held in two files or more, by at least two thirds of the copies
+// (identical and near). Fewer, and the members are variants written for
+// their files, not drift.
+func majorityGroup(members []*block) *CopyGroup {
+	cs := clusters(members)
+	top := cs[0]
+	if len(top) < driftMinMajority || len(cs) > 1 && len(cs[1]) == len(top) {
+		return nil
+	}
+	files := map[*parser.Document]bool{}
+	canon := top[0]
+	for _, b := range top {
+		files[b.doc] = true
+		if b.doc.Path < canon.doc.Path || b.doc == canon.doc && b.part.Start < canon.part.Start {
+			canon = b
+		}
+	}
+	if len(files) < 2 {
+		return nil
+	}
+	identical, drifted := split(canon, members)
+	if 3*(len(identical)+1) < 2*(len(identical)+1+len(drifted)) {
+		return nil
+	}
+
+	return &CopyGroup{Kind: canon.kind, Selector: canon.sel, Canon: canon, Identical: identical, Drifted: drifted,
+		Why: fmt.Sprintf("the text %d of the %d copies share", len(identical)+1, len(identical)+1+len(drifted))}
+}
+
+// near reports whether b is a near copy of canon: it differs only in
+// typography (dashes, quotes, spaces), or a few of its lines differ (one,
+// or driftMaxShare of the longer) and not only by one name in each
+// changed line, which makes it a copy written for its file.
+func near(canon, b *block) bool {
+	if typographic(canon.raw) == typographic(b.raw) || typographic(canon.text) == typographic(b.text) {
+		return true
+	}
+	found := false
+	for _, t := range [][2]string{{canon.raw, b.raw}, {canon.text, b.text}} {
+		al, bl := strings.Split(t[0], "\n"), strings.Split(t[1], "\n")
+		if onlyNames(al, bl) {
+			return false
+		}
+		n := diffCount(al, bl)
+		longer := max(len(al), len(bl))
+		if n > 0 && n < longer && float64(n) <= max(1, driftMaxShare*float64(longer)) {
+			found = true
+		}
+	}
+	return found
+}
+
+// typography maps the characters copies lose or gain when retyped to one
+// form: dashes, quotes, ellipses and non-breaking spaces.
+var typography = strings.NewReplacer("—", "-", "–", "-", "‘", "'", "’", "'", "“", `"`, "”", `"`, "…", "...", "\u00a0", " ")
+
+func typographic(s string) string { return typography.Replace(s) }
+
+// onlyNames reports whether a and b differ only by one word in each
+// changed line (`/plan` for `/design`, `-Mode plan` for `-Mode design`):
+// after the lines they share at both ends, as many lines on each side,
+// each pair the same but for one name.
+func onlyNames(a, b []string) bool {
+	for len(a) > 0 && len(b) > 0 && a[0] == b[0] {
+		a, b = a[1:], b[1:]
+	}
+	for len(a) > 0 && len(b) > 0 && a[len(a)-1] == b[len(b)-1] {
+		a, b = a[:len(a)-1], b[:len(b)-1]
+	}
+	if len(a) == 0 || len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] && !oneName(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// oneName reports whether two lines are the same but for one word (a run
+// of letters, digits, `_`, `.` or `-`) in the same place.
+func oneName(a, b string) bool {
+	wa, wb := nameWordRe.FindAllString(a, -1), nameWordRe.FindAllString(b, -1)
+	if len(wa) != len(wb) {
+		return false
+	}
+	diff := 0
+	for i := range wa {
+		if wa[i] != wb[i] {
+			if diff++; diff > 1 || !isWord(wa[i]) || !isWord(wb[i]) {
+				return false
+			}
+		}
+	}
+	return diff == 1
+}
+
+// nameWordRe splits a line into words and the text between them.
+var nameWordRe = regexp.MustCompile(`[A-Za-z0-9_.-]+|[^A-Za-z0-9_.-]+`)
+
+// isWord reports whether w is a word of nameWordRe with a letter in it.
+func isWord(w string) bool {
+	return strings.IndexFunc(w, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) >= 0 &&
+		strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") == ""
+}
+
+// coveredByContracts reports the blocks that lie in a part a copy
+// contract (configured or built-in) already names, as its canonical part
+// or a copy.
+func coveredByContracts(p *rules.Pass) func(b *block) bool {
+	type span struct{ start, end int }
+	spans := map[*parser.Document][]span{}
+	// read without reporting: copy-identical reports a contract's problems
+	for _, ct := range p.Contracts("copy") {
+		cp := ct.Copy
+		src, err := resolveFile(p.Index, cp.Source.File)
+		if err != nil {
+			var many *manyFilesError
+			if !errors.As(err, &many) || ct.Builtin == "" {
+				continue
+			}
+			src = p.Index.Doc(many.paths[0]) // as oneFile takes a profile's
+		}
+		for _, pt := range Select(src, &cp.Source) {
+			spans[src] = append(spans[src], span{pt.Start, pt.End})
+		}
+		sel := cp.Source
+		sel.File = ""
+		if cp.Select != nil {
+			sel = *cp.Select
+		}
+		for _, d := range p.Index.Docs {
+			if d.Kind == parser.KindManifest || !rules.GlobMatch(cp.Copies, cp.Exclude, d.Path) {
+				continue
+			}
+			for _, pt := range Select(d, &sel) {
+				spans[d] = append(spans[d], span{pt.Start, pt.End})
+			}
+		}
+	}
+	return func(b *block) bool {
+		for _, s := range spans[b.doc] {
+			if b.part.Start >= s.start && b.part.End <= s.end {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+func checkCopyDrift(p *rules.Pass) {
+	groups := DiscoverCopies(p.Index, coveredByContracts(p))
+	// One drift, one finding: a drifted block whose difference lies in a
+	// drifted block inside it is reported through that one, which says
+	// where the drift is; a drifted block inside another, compared with a
+	// part of that one's canonical copy, is part of its drift.
+	var drifted []drift
+	for _, g := range groups {
+		for _, b := range g.Drifted {
+			drifted = append(drifted, drift{g, b})
+		}
+	}
+	byDoc := map[*parser.Document][]drift{}
+	for _, x := range drifted {
+		byDoc[x.b.doc] = append(byDoc[x.b.doc], x)
+	}
+	for _, x := range drifted {
+		if !p.Reported(x.b.doc.Path) || holdsOther(x, byDoc[x.b.doc]) || partOfOther(x, byDoc[x.b.doc]) {
+			continue
+		}
+		reportDrift(p, x.g, x.b)
+	}
+}
+
+// drift is a drifted block and its group.
+type drift struct {
+	g *CopyGroup
+	b *block
+}
+
+// inside reports whether block o lies inside block b, and is smaller.
+func inside(o, b *block) bool {
+	return o.doc == b.doc && o.part.Start >= b.part.Start && o.part.End <= b.part.End && o.part.End-o.part.Start < b.part.End-b.part.Start
+}
+
+// holdsOther reports whether x holds another drifted block of its file in
+// which all of x's own difference from its canonical text lies.
+func holdsOther(x drift, others []drift) bool {
+	first, last := diffLines(x.g.Canon.raw, x.b.raw)
+	startLine, _ := x.b.doc.Position(x.b.part.Start)
+	first, last = startLine+first, startLine+last
+	for _, o := range others {
+		if !inside(o.b, x.b) {
+			continue
+		}
+		from, _ := o.b.doc.Position(o.b.part.Start)
+		to, _ := o.b.doc.Position(max(o.b.part.Start, o.b.part.End-1))
+		if first >= from && last <= to {
+			return true
+		}
+	}
+	return false
+}
+
+// partOfOther reports whether x lies in another drifted block of its file
+// whose canonical copy holds x's canonical copy (a subsection of a
+// drifted section): x's drift is that block's, reported there, unless
+// that block is reported through x (holdsOther).
+func partOfOther(x drift, others []drift) bool {
+	for _, o := range others {
+		if inside(x.b, o.b) && inside(x.g.Canon, o.g.Canon) && !holdsOther(o, others) {
+			return true
+		}
+	}
+	return false
+}
+
+// diffLines returns the first and last line (0-based, in got) where got
+// differs from want, past the lines they share at both ends.
+func diffLines(want, got string) (first, last int) {
+	a, b := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for first < len(a) && first < len(b) && a[first] == b[first] {
+		first++
+	}
+	ea, eb := len(a), len(b)
+	for ea > first && eb > first && a[ea-1] == b[eb-1] {
+		ea, eb = ea-1, eb-1
+	}
+	return first, max(first, eb-1)
+}
+
+func reportDrift(p *rules.Pass, g *CopyGroup, b *block) {
+	canon := g.Canon
+	n, at, exp, fnd := describeDiff(canon.raw, b.raw)
+	if pn, pat, _, _ := describeDiff(canon.text, b.text); pn < n {
+		// the copy names its own file where the canonical one names its
+		// own: show the first line that differs otherwise, as written
+		wl, gl := strings.Split(canon.raw, "\n"), strings.Split(b.raw, "\n")
+		n, at = pn, pat
+		exp, fnd = describeLines(lineAt(wl, at), lineAt(gl, at), at < len(wl), at < len(gl))
+	}
+	startLine, _ := b.doc.Position(b.part.Start)
+	canonLine, _ := canon.doc.Position(canon.part.Anchor)
+	lines := "lines differ"
+	if n == 1 {
+		lines = "line differs"
+	}
+	if typographic(canon.raw) == typographic(b.raw) || typographic(canon.text) == typographic(b.text) {
+		lines += ", only in dashes, quotes or spaces"
+	}
+	var msg string
+	if others := len(g.Drifted) - 1; g.Cited {
+		same := ""
+		if others > 0 {
+			same = fmt.Sprintf(" (%d other cop%s drifted the same way)", others, map[bool]string{true: "y", false: "ies"}[others == 1])
+		}
+		msg = fmt.Sprintf("this %s nearly matches the canonical copy %s:%d, %s%s: %d %s; first at line %d: expected %s, found %s; make it a copy of the canonical text, or, if it differs on purpose, declare the copies with `mdcontract init --infer` and exclude this file",
+			describeBlock(g), canon.doc.Path, canonLine, g.Why, same, n, lines, startLine+at, exp, fnd)
+	} else {
+		copies := len(g.Identical) + 1
+		msg = fmt.Sprintf("this %s nearly matches its %d identical copies in other files (%d %s): probable drift from the canonical copy %s:%d, %s; first at line %d: expected %s, found %s; make it a copy of the canonical text, or, if it differs on purpose, declare the copies with `mdcontract init --infer` and exclude this file",
+			describeBlock(g), copies, n, lines, canon.doc.Path, canonLine, g.Why, startLine+at, exp, fnd)
+	}
+	related := []rules.Related{rules.RelatedAt(canon.doc, canon.part.Anchor, "the canonical copy ("+g.Why+")")}
+	for i, o := range g.Identical {
+		if i == 3 {
+			break
+		}
+		related = append(related, rules.RelatedAt(o.doc, o.part.Anchor, "an identical copy"))
+	}
+	p.Report(rules.Diagnostic{Path: b.doc.Path, Start: b.part.Anchor, End: b.part.End, Message: msg, Related: related})
+}
+
+func lineAt(ls []string, i int) string {
+	if i < len(ls) {
+		return ls[i]
+	}
+	return ""
+}
+
+// describeBlock names a group's blocks for a message.
+func describeBlock(g *CopyGroup) string {
+	switch g.Kind {
+	case "section":
+		return "section `" + g.Selector.Section + "`"
+	case "fence":
+		return "fenced block starting `" + rules.Clip(g.Selector.FenceWith, 60) + "`"
+	case "region":
+		return "region `" + g.Selector.Region + "`"
+	}
+	return "paragraph starting `" + rules.Clip(g.Selector.Paragraph, 40) + "…`"
+}
