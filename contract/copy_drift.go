@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"hash/fnv"
+	"hash/maphash"
 	"maps"
 	"path"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
@@ -55,14 +59,194 @@ type block struct {
 	part Part
 	kind string // section, fence, region, paragraph
 	key  string // what copies share besides their text
-	// sel picks the block in a file (for messages and init --infer)
-	sel config.Selector
-	// text is the block normalised (line ends, trailing space) with the
-	// file's own names replaced (param); hash is its hash
-	text  string
-	raw   string // the normalised text as written
-	hash  uint64
-	param map[string]string // placeholder → this file's value
+	// name is what the block's selector names: the heading, the fence's
+	// first line, the region, the paragraph's first words (selector)
+	name string
+	// rawHash is the hash of the block normalised (line ends, trailing
+	// space, blank lines at both ends); textHash of that with the file's
+	// own names read as parameters (param)
+	rawHash, textHash uint64
+	param             map[string]string // placeholder → this file's value
+	reps              []paramReplacer
+	once              sync.Once
+	small             bool // too short to take part (boilerplate)
+
+	rawOnce, paramOnce sync.Once
+	rawText, paramText string
+}
+
+// prepare hashes the block's text, once, as it streams past (no copy):
+// only blocks whose key other files share are read, and only the ones
+// compared line by line are ever copied (raw, text). A section's hash
+// combines the hash of its own lines with its subsections', so nested
+// sections read each byte once.
+func (b *block) prepare() {
+	b.once.Do(func() {
+		var st textStats
+		if b.kind == "section" {
+			st = sectionStats(b.doc)[b.part.Start]
+		} else {
+			st = streamStats(b.part.Text(), b.reps)
+		}
+		if st.lines < driftMinLines || st.chars < driftMinChars || st.newlines >= driftMaxBlockLines ||
+			b.kind == "section" && tocLike(b.doc, b.part, st.lines) {
+			b.small = true
+			return
+		}
+		b.rawHash, b.textHash = st.raw, st.text
+	})
+}
+
+// textStats are a text's hashes (as written and with the file's names
+// read as parameters) and its size, normalised as normDrift does.
+type textStats struct {
+	raw, text              uint64
+	lines, chars, newlines int
+}
+
+// hashSeed is the seed of the text hashes: they are compared within a
+// run only.
+var hashSeed = maphash.MakeSeed()
+
+// streamStats hashes src line by line: line ends as "\n", trailing space
+// dropped, blank lines at both ends dropped (their count inside kept).
+func streamStats(src []byte, reps []paramReplacer) textStats {
+	var raw, text maphash.Hash
+	raw.SetSeed(hashSeed)
+	text.SetSeed(hashSeed)
+	var st textStats
+	pending := 0
+	crlf := bytes.IndexByte(src, '\r') >= 0
+	for len(src) > 0 {
+		var i int
+		if crlf {
+			i = bytes.IndexAny(src, "\r\n")
+		} else {
+			i = bytes.IndexByte(src, '\n')
+		}
+		line := src
+		if i >= 0 {
+			line = src[:i]
+		}
+		line = bytes.TrimRight(line, " \t")
+		if len(line) > 0 {
+			if st.lines > 0 {
+				for ; pending > 0; pending-- {
+					raw.WriteByte('\n')
+					text.WriteByte('\n')
+					st.newlines++
+				}
+			}
+			pending = 0
+			raw.Write(line)
+			if p := paramLine(line, reps); p != nil {
+				text.Write(p)
+			} else {
+				text.Write(line)
+			}
+			st.lines++
+			st.chars += len(bytes.TrimSpace(line))
+		}
+		if i < 0 {
+			break
+		}
+		pending++
+		if src[i] == '\r' && i+1 < len(src) && src[i+1] == '\n' {
+			i++
+		}
+		src = src[i+1:]
+	}
+	st.raw, st.text = raw.Sum64(), text.Sum64()
+	return st
+}
+
+// paramLine is line with the file's names read as parameters, or nil
+// when it holds none.
+func paramLine(line []byte, reps []paramReplacer) []byte {
+	for _, r := range reps {
+		if bytes.Contains(line, []byte(r.value)) {
+			return []byte(replaceParams(string(line), reps))
+		}
+	}
+	return nil
+}
+
+// sectionStats returns the stats of every section of d by its start,
+// computed once per file: each section's own lines (up to its first
+// subsection) are hashed once, and a section's hash combines them with
+// its subsections' hashes, in order.
+func sectionStats(d *parser.Document) map[int]textStats {
+	return d.Cached("copy-drift:sections", func() any {
+		reps := paramReplacers(fileParams(d))
+		out := map[int]textStats{}
+		secs := d.Sections
+		for i := len(secs) - 1; i >= 0; i-- {
+			sec := &secs[i]
+			end := trimTrailingBlank(d.Src, sec.Start, sec.End)
+			own := end
+			var kids []int
+			for j := i + 1; j < len(secs) && secs[j].Start < sec.End; j++ {
+				if len(kids) == 0 {
+					own = secs[j].Start
+				}
+				if secs[j].Heading.Level > sec.Heading.Level && (len(kids) == 0 || secs[j].Start >= secs[kids[len(kids)-1]].End) {
+					kids = append(kids, j)
+				}
+			}
+			st := streamStats(d.Src[sec.Start:min(own, end)], reps)
+			if len(kids) > 0 {
+				var raw, text maphash.Hash
+				raw.SetSeed(hashSeed)
+				text.SetSeed(hashSeed)
+				writeUint(&raw, st.raw)
+				writeUint(&text, st.text)
+				for _, k := range kids {
+					ks := out[secs[k].Start]
+					writeUint(&raw, ks.raw)
+					writeUint(&text, ks.text)
+					st.lines += ks.lines
+					st.chars += ks.chars
+					st.newlines += ks.newlines + 1
+				}
+				st.raw, st.text = raw.Sum64(), text.Sum64()
+			}
+			out[sec.Start] = st
+		}
+		return out
+	}).(map[int]textStats)
+}
+
+func writeUint(h *maphash.Hash, v uint64) {
+	var b [8]byte
+	for i := range b {
+		b[i] = byte(v >> (8 * i))
+	}
+	h.Write(b[:])
+}
+
+// selector picks the block in a file, by its kind and name.
+func (b *block) selector() config.Selector {
+	switch b.kind {
+	case "section":
+		return config.Selector{Section: b.name}
+	case "fence":
+		return config.Selector{FenceWith: b.name}
+	case "region":
+		return config.Selector{Region: b.name}
+	}
+	return config.Selector{Paragraph: b.name}
+}
+
+// raw is the block's text normalised (normDrift); text is raw with the
+// file's names read as parameters. Both are made on first use.
+func (b *block) raw() string {
+	b.rawOnce.Do(func() { b.rawText = normDrift(b.part.Text()) })
+	return b.rawText
+}
+
+func (b *block) text() string {
+	b.paramOnce.Do(func() { b.paramText = replaceParams(b.raw(), b.reps) })
+	return b.paramText
 }
 
 // CopyGroup is a set of blocks that are copies of one another: the
@@ -120,37 +304,68 @@ func fileParams(d *parser.Document) map[string]string {
 // normDrift normalises a block's text as the copies are compared: line
 // ends as "\n", trailing space dropped, blank lines at both ends dropped.
 func normDrift(b []byte) string {
-	s := eolRe.ReplaceAllLiteralString(string(b), "\n")
-	s = trailingSpaceRe.ReplaceAllString(s, "$1")
-	return strings.Trim(s, "\n")
+	var out strings.Builder
+	out.Grow(len(b))
+	for len(b) > 0 {
+		i := bytes.IndexAny(b, "\r\n")
+		line := b
+		if i >= 0 {
+			line = b[:i]
+		}
+		out.Write(bytes.TrimRight(line, " \t"))
+		if i < 0 {
+			break
+		}
+		out.WriteByte('\n')
+		if b[i] == '\r' && i+1 < len(b) && b[i+1] == '\n' {
+			i++
+		}
+		b = b[i+1:]
+	}
+	return strings.Trim(out.String(), "\n")
 }
 
 // paramReplacer writes a placeholder where a text holds a file's name as
-// a whole word.
-type paramReplacer struct {
-	ph string
-	re *regexp.Regexp
-}
+// a whole word (not inside a longer name of letters, digits, `_`, `-`).
+type paramReplacer struct{ ph, value string }
 
 func paramReplacers(params map[string]string) []paramReplacer {
 	var out []paramReplacer
 	for _, ph := range slices.Sorted(maps.Keys(params)) {
-		out = append(out, paramReplacer{ph, regexp.MustCompile(`(^|[^A-Za-z0-9_-])` + regexp.QuoteMeta(params[ph]) + `($|[^A-Za-z0-9_-])`)})
+		out = append(out, paramReplacer{ph, params[ph]})
 	}
 	return out
 }
 
 func replaceParams(text string, reps []paramReplacer) string {
 	for _, r := range reps {
-		for { // adjacent names share the byte between them: replace until none is left
-			n := r.re.ReplaceAllString(text, "${1}"+r.ph+"${2}")
-			if n == text {
+		if !strings.Contains(text, r.value) {
+			continue
+		}
+		var out strings.Builder
+		rest := text
+		for {
+			i := strings.Index(rest, r.value)
+			if i < 0 {
+				out.WriteString(rest)
 				break
 			}
-			text = n
+			end := i + len(r.value)
+			if (i == 0 || !nameChar(rest[i-1])) && (end == len(rest) || !nameChar(rest[end])) {
+				out.WriteString(rest[:i])
+				out.WriteString(r.ph)
+			} else {
+				out.WriteString(rest[:end])
+			}
+			rest = rest[end:]
 		}
+		text = out.String()
 	}
 	return text
+}
+
+func nameChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
 // nonBlank counts a text's non-blank lines and characters.
@@ -170,31 +385,20 @@ func driftBlocks(d *parser.Document) []*block {
 		var out []*block
 		params := fileParams(d)
 		reps := paramReplacers(params)
-		add := func(kind, key string, sel config.Selector, pt Part) {
-			text := normDrift(pt.Text())
-			lines, chars := nonBlank(text)
-			if lines < driftMinLines || chars < driftMinChars || strings.Count(text, "\n") >= driftMaxBlockLines {
+		add := func(kind, key, name string, pt Part) {
+			if pt.End-pt.Start < driftMinChars {
 				return
 			}
-			b := &block{doc: d, part: pt, kind: kind, key: kind + "\x00" + key, sel: sel, param: params, raw: text}
-			b.text = replaceParams(text, reps)
-			h := fnv.New64a()
-			h.Write([]byte(b.text))
-			b.hash = h.Sum64()
-			out = append(out, b)
+			out = append(out, &block{doc: d, part: pt, kind: kind, key: kind + "\x00" + key, name: name, param: params, reps: reps})
 		}
 		end := d.ParsedEnd()
 		for i := range d.Sections {
 			sec := &d.Sections[i]
-			if sec.Start >= end || boilerplateTitles.MatchString(sec.Heading.Text) || tocLike(d, sec) {
+			if sec.Start >= end || boilerplateTitles.MatchString(sec.Heading.Text) {
 				continue
 			}
 			spec := strings.Repeat("#", sec.Heading.Level) + " " + sec.Heading.Raw
-			for _, pt := range Select(d, &config.Selector{Section: spec}) {
-				if pt.Start == sec.Start {
-					add("section", spec, config.Selector{Section: spec}, pt)
-				}
-			}
+			add("section", spec, spec, Part{Doc: d, Start: sec.Start, End: trimTrailingBlank(d.Src, sec.Start, sec.End), Anchor: sec.Start})
 		}
 		for _, f := range d.Fences {
 			if f.Indented || f.Start >= end || !textLangs[strings.ToLower(f.Lang)] {
@@ -208,7 +412,7 @@ func driftBlocks(d *parser.Document) []*block {
 			if len(fl) < 8 {
 				continue // a fence is known by its first line; a short one says nothing
 			}
-			add("fence", f.Lang+"\x00"+fl, config.Selector{FenceWith: fl}, Part{Doc: d, Start: f.ContentStart, End: f.ContentEnd, Anchor: f.Start})
+			add("fence", f.Lang+"\x00"+fl, fl, Part{Doc: d, Start: f.ContentStart, End: f.ContentEnd, Anchor: f.Start})
 		}
 		for _, r := range parser.Regions(d, nil) {
 			if r.Begin.Start >= end {
@@ -216,39 +420,47 @@ func driftBlocks(d *parser.Document) []*block {
 			}
 			start, stop := parser.SkipEOL(d.Src, r.Begin.End), parser.LineStartAt(d.Src, r.End.Start)
 			if start < stop {
-				add("region", r.Name, config.Selector{Region: r.Name}, Part{Doc: d, Start: start, End: stop, Anchor: r.Begin.Start})
+				add("region", r.Name, r.Name, Part{Doc: d, Start: start, End: stop, Anchor: r.Begin.Start})
 			}
 		}
 		for _, pt := range paragraphs(d) {
+			if pt.End-pt.Start < driftMinParagraph {
+				continue
+			}
 			first, _ := firstLine(pt.Text())
 			key := strings.TrimSpace(string(first))
-			if len(key) > 48 {
-				key = key[:48]
+			if cut := 48; len(key) > cut {
+				for cut > 0 && !utf8.RuneStart(key[cut]) {
+					cut-- // not inside a character
+				}
+				key = key[:cut]
 			}
-			if len(normDrift(pt.Text())) >= driftMinParagraph {
-				add("paragraph", key, config.Selector{Paragraph: key}, pt)
-			}
+			add("paragraph", key, key, pt)
 		}
 		return out
 	}).([]*block)
 }
 
-// tocLike reports a section that is a table of contents: its body's
-// non-blank lines are mostly list items that link.
-func tocLike(d *parser.Document, sec *parser.Section) bool {
-	lines, links := 0, 0
-	parser.ForLines(d.Src, sec.ContentStart, sec.End, func(ls, le int) bool {
-		l := bytes.TrimSpace(d.Src[ls:le])
-		if len(l) == 0 {
-			return true
+// tocLike reports a section that is a table of contents: most of its
+// non-blank lines hold a link.
+func tocLike(d *parser.Document, pt Part, lines int) bool {
+	starts := linkLines(d)
+	i := sort.SearchInts(starts, pt.Start)
+	j := sort.SearchInts(starts, pt.End)
+	return lines > 1 && (j-i)*10 >= (lines-1)*6
+}
+
+// linkLines returns the starts of the lines that hold a link, sorted,
+// each once; computed once per file.
+func linkLines(d *parser.Document) []int {
+	return d.Cached("copy-drift:link-lines", func() any {
+		var out []int
+		for _, l := range d.Links {
+			out = append(out, parser.LineStartAt(d.Src, l.Start))
 		}
-		lines++
-		if parser.ListMarker(l) > 0 && bytes.Contains(l, []byte("](")) {
-			links++
-		}
-		return true
-	})
-	return lines > 0 && links*10 >= lines*6
+		sort.Ints(out)
+		return slices.Compact(out)
+	}).([]int)
 }
 
 // paragraphs returns d's paragraphs outside code, lists, tables and
@@ -256,24 +468,35 @@ func tocLike(d *parser.Document, sec *parser.Section) bool {
 func paragraphs(d *parser.Document) []Part {
 	var out []Part
 	start := -1
-	flush := func(end int) {
-		if start >= 0 {
-			out = append(out, Part{Doc: d, Start: start, End: end, Anchor: start})
-			start = -1
+	src, end := d.Src, d.ParsedEnd()
+	fi := 0 // the next fence that may hold a line
+	for ls := d.BodyStart; ls < end; {
+		le := bytes.IndexByte(src[ls:end], '\n')
+		next := end
+		if le < 0 {
+			le = end
+		} else {
+			le += ls
+			next = le + 1
 		}
-	}
-	parser.ForLines(d.Src, d.BodyStart, d.ParsedEnd(), func(ls, le int) bool {
-		l := bytes.TrimLeft(d.Src[ls:le], " \t")
-		text := len(bytes.TrimSpace(l)) > 0 && !d.InCode(ls) && l[0] != '#' && l[0] != '|' && l[0] != '<' && l[0] != '>' && parser.ListMarker(l) == 0
+		for fi < len(d.Fences) && d.Fences[fi].End <= ls {
+			fi++
+		}
+		inCode := fi < len(d.Fences) && d.Fences[fi].Start <= ls
+		l := bytes.TrimLeft(src[ls:le], " \t")
+		text := !inCode && len(bytes.TrimSpace(l)) > 0 && l[0] != '#' && l[0] != '|' && l[0] != '<' && l[0] != '>' && parser.ListMarker(l) == 0
 		switch {
-		case !text:
-			flush(ls)
-		case start < 0:
+		case !text && start >= 0:
+			out = append(out, Part{Doc: d, Start: start, End: ls, Anchor: start})
+			start = -1
+		case text && start < 0:
 			start = ls
 		}
-		return true
-	})
-	flush(d.ParsedEnd())
+		ls = next
+	}
+	if start >= 0 {
+		out = append(out, Part{Doc: d, Start: start, End: end, Anchor: start})
+	}
 	return out
 }
 
@@ -285,12 +508,16 @@ func paragraphs(d *parser.Document) []Part {
 // meet by key, then by hash; only a member outside the canonical text's
 // hash is compared with it, once.
 func DiscoverCopies(idx *parser.Index, covered func(b *block) bool) []*CopyGroup {
+	var docs []*parser.Document
+	for _, d := range idx.Docs {
+		if rules.HostLoaded(d.Kind) && rules.OwnDoc(d) {
+			docs = append(docs, d) // the copies that matter are the ones a host loads as instructions
+		}
+	}
+	parallel(len(docs), func(i int) { driftBlocks(docs[i]) })
 	byKey := map[string][]*block{}
 	var keys []string
-	for _, d := range idx.Docs {
-		if !rules.HostLoaded(d.Kind) || !rules.OwnDoc(d) {
-			continue // the copies that matter are the ones a host loads as instructions
-		}
+	for _, d := range docs {
 		for _, b := range driftBlocks(d) {
 			if _, ok := byKey[b.key]; !ok {
 				keys = append(keys, b.key)
@@ -299,34 +526,71 @@ func DiscoverCopies(idx *parser.Index, covered func(b *block) bool) []*CopyGroup
 		}
 	}
 	sort.Strings(keys)
+	var shared []*block // the blocks of keys several files share: read them all, in parallel
+	for _, k := range keys {
+		if bs := byKey[k]; len(bs) >= 3 && bs[0].doc != bs[len(bs)-1].doc {
+			shared = append(shared, bs...)
+		}
+	}
+	parallel(len(shared), func(i int) { shared[i].prepare() })
 	var groups []*CopyGroup
 	for _, k := range keys {
-		if g := copyGroup(idx, byKey[k], covered); g != nil {
+		bs := byKey[k]
+		if len(bs) < 3 || bs[0].doc == bs[len(bs)-1].doc {
+			continue // a pair says nothing; one file holds no copies
+		}
+		var members []*block
+		for _, b := range bs {
+			if !b.small {
+				members = append(members, b)
+			}
+		}
+		if g := copyGroup(idx, members, covered); g != nil {
 			groups = append(groups, g)
 		}
 	}
 	return groups
 }
 
+// parallel calls fn(0) … fn(n-1) on as many goroutines as there are CPUs.
+func parallel(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
 // same reports whether two blocks are identical copies: their texts are
 // equal as written, or once each file's names are read as parameters.
-func same(a, b *block) bool { return a.raw == b.raw || a.hash == b.hash && a.text == b.text }
+func same(a, b *block) bool { return a.rawHash == b.rawHash || a.textHash == b.textHash }
 
 // clusters splits blocks into sets of identical copies, largest first
 // (ties: the earliest path).
 func clusters(bs []*block) [][]*block {
 	var out [][]*block
+	byRaw, byText := map[uint64]int{}, map[uint64]int{}
 	for _, b := range bs {
-		placed := false
-		for i := range out {
-			if same(out[i][0], b) {
-				out[i] = append(out[i], b)
-				placed = true
-				break
-			}
+		i, ok := byRaw[b.rawHash]
+		if !ok {
+			i, ok = byText[b.textHash]
 		}
-		if !placed {
-			out = append(out, []*block{b})
+		if !ok {
+			i = len(out)
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], b)
+		if _, seen := byRaw[b.rawHash]; !seen {
+			byRaw[b.rawHash] = i
+		}
+		if _, seen := byText[b.textHash]; !seen {
+			byText[b.textHash] = i
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
@@ -340,8 +604,8 @@ func copyGroup(idx *parser.Index, members []*block, covered func(b *block) bool)
 	for _, b := range members {
 		files[b.doc] = true
 	}
-	if len(files) < 2 {
-		return nil
+	if len(files) < 2 || len(clusters(members)) < 2 {
+		return nil // one text: no copy drifted
 	}
 	g := citedGroup(idx, members)
 	if g == nil {
@@ -354,11 +618,11 @@ func copyGroup(idx *parser.Index, members []*block, covered func(b *block) bool)
 		return nil // a copy contract names these copies: copy-identical checks them
 	}
 	for _, b := range append([]*block{g.Canon}, g.Identical...) {
-		if b.raw == g.Canon.raw {
+		if b.rawHash == g.Canon.rawHash {
 			continue
 		}
 		for ph := range b.param {
-			if strings.Contains(b.text, ph) && !slices.Contains(g.Params, ph) {
+			if strings.Contains(b.text(), ph) && !slices.Contains(g.Params, ph) {
 				g.Params = append(g.Params, ph)
 			}
 		}
@@ -389,15 +653,24 @@ func split(canon *block, members []*block) (identical, drifted []*block) {
 // or one copy drifted: copies that each differ otherwise are variants
 // written for their files, not drift.
 func citedGroup(idx *parser.Index, members []*block) *CopyGroup {
+	// how many members' files cite each member's file: one pass over
+	// what each file cites
+	inGroup := map[*parser.Document]bool{}
+	for _, b := range members {
+		inGroup[b.doc] = true
+	}
+	citing := map[*parser.Document]int{}
+	for _, o := range members {
+		for _, c := range cited(idx, o.doc) {
+			if inGroup[c] {
+				citing[c]++
+			}
+		}
+	}
 	var best *block
 	bestCites := 0
 	for _, b := range members {
-		n := 0
-		for _, o := range members {
-			if o.doc != b.doc && slices.Contains(cited(idx, o.doc), b.doc) {
-				n++
-			}
-		}
+		n := citing[b.doc]
 		if n > bestCites || n == bestCites && n > 0 && b.doc.Path < best.doc.Path {
 			best, bestCites = b, n
 		}
@@ -409,7 +682,7 @@ func citedGroup(idx *parser.Index, members []*block) *CopyGroup {
 	if len(drifted) > 1 && len(clusters(drifted)) > 1 || len(identical)+len(drifted) < 2 {
 		return nil // variants written for their files; or a pair, which cannot say which one drifted
 	}
-	return &CopyGroup{Kind: best.kind, Selector: best.sel, Canon: best, Identical: identical, Drifted: drifted,
+	return &CopyGroup{Kind: best.kind, Selector: best.selector(), Canon: best, Identical: identical, Drifted: drifted,
 		Cited: true, Why: fmt.Sprintf("the file %d of the other copies cite", bestCites)}
 }
 
@@ -439,7 +712,7 @@ func majorityGroup(members []*block) *CopyGroup {
 		return nil
 	}
 
-	return &CopyGroup{Kind: canon.kind, Selector: canon.sel, Canon: canon, Identical: identical, Drifted: drifted,
+	return &CopyGroup{Kind: canon.kind, Selector: canon.selector(), Canon: canon, Identical: identical, Drifted: drifted,
 		Why: fmt.Sprintf("the text %d of the %d copies share", len(identical)+1, len(identical)+1+len(drifted))}
 }
 
@@ -448,11 +721,11 @@ func majorityGroup(members []*block) *CopyGroup {
 // or driftMaxShare of the longer) and not only by one name in each
 // changed line, which makes it a copy written for its file.
 func near(canon, b *block) bool {
-	if typographic(canon.raw) == typographic(b.raw) || typographic(canon.text) == typographic(b.text) {
+	if typographic(canon.raw()) == typographic(b.raw()) || typographic(canon.text()) == typographic(b.text()) {
 		return true
 	}
 	found := false
-	for _, t := range [][2]string{{canon.raw, b.raw}, {canon.text, b.text}} {
+	for _, t := range [][2]string{{canon.raw(), b.raw()}, {canon.text(), b.text()}} {
 		al, bl := strings.Split(t[0], "\n"), strings.Split(t[1], "\n")
 		if onlyNames(al, bl) {
 			return false
@@ -603,7 +876,7 @@ func inside(o, b *block) bool {
 // holdsOther reports whether x holds another drifted block of its file in
 // which all of x's own difference from its canonical text lies.
 func holdsOther(x drift, others []drift) bool {
-	first, last := diffLines(x.g.Canon.raw, x.b.raw)
+	first, last := diffLines(x.g.Canon.raw(), x.b.raw())
 	startLine, _ := x.b.doc.Position(x.b.part.Start)
 	first, last = startLine+first, startLine+last
 	for _, o := range others {
@@ -648,11 +921,11 @@ func diffLines(want, got string) (first, last int) {
 
 func reportDrift(p *rules.Pass, g *CopyGroup, b *block) {
 	canon := g.Canon
-	n, at, exp, fnd := describeDiff(canon.raw, b.raw)
-	if pn, pat, _, _ := describeDiff(canon.text, b.text); pn < n {
+	n, at, exp, fnd := describeDiff(canon.raw(), b.raw())
+	if pn, pat, _, _ := describeDiff(canon.text(), b.text()); pn < n {
 		// the copy names its own file where the canonical one names its
 		// own: show the first line that differs otherwise, as written
-		wl, gl := strings.Split(canon.raw, "\n"), strings.Split(b.raw, "\n")
+		wl, gl := strings.Split(canon.raw(), "\n"), strings.Split(b.raw(), "\n")
 		n, at = pn, pat
 		exp, fnd = describeLines(lineAt(wl, at), lineAt(gl, at), at < len(wl), at < len(gl))
 	}
@@ -662,7 +935,7 @@ func reportDrift(p *rules.Pass, g *CopyGroup, b *block) {
 	if n == 1 {
 		lines = "line differs"
 	}
-	if typographic(canon.raw) == typographic(b.raw) || typographic(canon.text) == typographic(b.text) {
+	if typographic(canon.raw()) == typographic(b.raw()) || typographic(canon.text()) == typographic(b.text()) {
 		lines += ", only in dashes, quotes or spaces"
 	}
 	var msg string

@@ -410,10 +410,11 @@ func cited(idx *parser.Index, d *parser.Document) []*parser.Document {
 				cands = append(cands, path.Join(dir, dest))
 			}
 		}
-		for _, m := range citedPathRe.FindAllSubmatch(d.Src, -1) {
-			p := string(m[1])
-			cands = append(cands, rules.FromRoots(idx, d.Path, p)...)
-			cands = append(cands, path.Join(dir, p))
+		for _, sp := range d.CodeSpans { // a backticked `path.md`
+			if p := sp.Text; strings.HasSuffix(p, ".md") && citedPathRe.MatchString("`"+p+"`") {
+				cands = append(cands, rules.FromRoots(idx, d.Path, p)...)
+				cands = append(cands, path.Join(dir, p))
+			}
 		}
 		var out []*parser.Document
 		seen := map[*parser.Document]bool{}
