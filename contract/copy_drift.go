@@ -368,17 +368,6 @@ func nameChar(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
-// nonBlank counts a text's non-blank lines and characters.
-func nonBlank(s string) (lines, chars int) {
-	for _, l := range strings.Split(s, "\n") {
-		if t := strings.TrimSpace(l); t != "" {
-			lines++
-			chars += len(t)
-		}
-	}
-	return
-}
-
 // driftBlocks returns the candidate blocks of d, computed once per file.
 func driftBlocks(d *parser.Document) []*block {
 	return d.Cached("copy-drift:blocks", func() any {
