@@ -249,9 +249,9 @@ func (b *block) text() string {
 	return b.paramText
 }
 
-// CopyGroup is a set of blocks that are copies of one another: the
+// driftGroup is a set of blocks that are copies of one another: the
 // canonical one, the identical copies and the near copies (drift).
-type CopyGroup struct {
+type driftGroup struct {
 	Kind     string
 	Selector config.Selector
 	Canon    *block
@@ -489,14 +489,14 @@ func paragraphs(d *parser.Document) []Part {
 	return out
 }
 
-// DiscoverCopies groups the blocks of the files a host loads as
+// discoverCopies groups the blocks of the files a host loads as
 // instructions (skills and their files, agents, commands, prompts,
 // memory files; not docs, READMEs, examples or history) into copy
 // groups; covered says which blocks a copy contract already names (they
 // are left to copy-identical). Hashing, not pairwise comparison: blocks
 // meet by key, then by hash; only a member outside the canonical text's
 // hash is compared with it, once.
-func DiscoverCopies(idx *parser.Index, covered func(b *block) bool) []*CopyGroup {
+func discoverCopies(idx *parser.Index, covered func(b *block) bool, all bool) []*driftGroup {
 	var docs []*parser.Document
 	for _, d := range idx.Docs {
 		if rules.HostLoaded(d.Kind) && rules.OwnDoc(d) {
@@ -522,7 +522,7 @@ func DiscoverCopies(idx *parser.Index, covered func(b *block) bool) []*CopyGroup
 		}
 	}
 	parallel(len(shared), func(i int) { shared[i].prepare() })
-	var groups []*CopyGroup
+	var groups []*driftGroup
 	for _, k := range keys {
 		bs := byKey[k]
 		if len(bs) < 3 || bs[0].doc == bs[len(bs)-1].doc {
@@ -534,7 +534,7 @@ func DiscoverCopies(idx *parser.Index, covered func(b *block) bool) []*CopyGroup
 				members = append(members, b)
 			}
 		}
-		if g := copyGroup(idx, members, covered); g != nil {
+		if g := copyGroup(idx, members, covered, all); g != nil {
 			groups = append(groups, g)
 		}
 	}
@@ -588,12 +588,12 @@ func clusters(bs []*block) [][]*block {
 
 // copyGroup makes a copy group of the blocks that share a key, or nil
 // when they are no copies of one canonical text.
-func copyGroup(idx *parser.Index, members []*block, covered func(b *block) bool) *CopyGroup {
+func copyGroup(idx *parser.Index, members []*block, covered func(b *block) bool, all bool) *driftGroup {
 	files := map[*parser.Document]bool{}
 	for _, b := range members {
 		files[b.doc] = true
 	}
-	if len(files) < 2 || len(clusters(members)) < 2 {
+	if len(files) < 2 || !all && len(clusters(members)) < 2 {
 		return nil // one text: no copy drifted
 	}
 	g := citedGroup(idx, members)
@@ -641,7 +641,7 @@ func split(canon *block, members []*block) (identical, drifted []*block) {
 // near copies drifted the same way (they are identical to one another),
 // or one copy drifted: copies that each differ otherwise are variants
 // written for their files, not drift.
-func citedGroup(idx *parser.Index, members []*block) *CopyGroup {
+func citedGroup(idx *parser.Index, members []*block) *driftGroup {
 	// how many members' files cite each member's file: one pass over
 	// what each file cites
 	inGroup := map[*parser.Document]bool{}
@@ -671,7 +671,7 @@ func citedGroup(idx *parser.Index, members []*block) *CopyGroup {
 	if len(drifted) > 1 && len(clusters(drifted)) > 1 || len(identical)+len(drifted) < 2 {
 		return nil // variants written for their files; or a pair, which cannot say which one drifted
 	}
-	return &CopyGroup{Kind: best.kind, Selector: best.selector(), Canon: best, Identical: identical, Drifted: drifted,
+	return &driftGroup{Kind: best.kind, Selector: best.selector(), Canon: best, Identical: identical, Drifted: drifted,
 		Cited: true, Why: fmt.Sprintf("the file %d of the other copies cite", bestCites)}
 }
 
@@ -679,7 +679,7 @@ func citedGroup(idx *parser.Index, members []*block) *CopyGroup {
 // share: held in two files or more, by at least two thirds of the copies
 // (identical and near). Fewer, and the members are variants written for
 // their files, not drift.
-func majorityGroup(members []*block) *CopyGroup {
+func majorityGroup(members []*block) *driftGroup {
 	cs := clusters(members)
 	top := cs[0]
 	if len(top) < driftMinMajority || len(cs) > 1 && len(cs[1]) == len(top) {
@@ -701,7 +701,7 @@ func majorityGroup(members []*block) *CopyGroup {
 		return nil
 	}
 
-	return &CopyGroup{Kind: canon.kind, Selector: canon.selector(), Canon: canon, Identical: identical, Drifted: drifted,
+	return &driftGroup{Kind: canon.kind, Selector: canon.selector(), Canon: canon, Identical: identical, Drifted: drifted,
 		Why: fmt.Sprintf("the text %d of the %d copies share", len(identical)+1, len(identical)+1+len(drifted))}
 }
 
@@ -786,19 +786,19 @@ func isWord(w string) bool {
 // coveredByContracts reports the blocks that lie in a part a copy
 // contract (configured or built-in) already names, as its canonical part
 // or a copy.
-func coveredByContracts(p *rules.Pass) func(b *block) bool {
+func coveredByContracts(idx *parser.Index, cts []*config.Contract) func(b *block) bool {
 	type span struct{ start, end int }
 	spans := map[*parser.Document][]span{}
 	// read without reporting: copy-identical reports a contract's problems
-	for _, ct := range p.Contracts("copy") {
+	for _, ct := range cts {
 		cp := ct.Copy
-		src, err := resolveFile(p.Index, cp.Source.File)
+		src, err := resolveFile(idx, cp.Source.File)
 		if err != nil {
 			var many *manyFilesError
 			if !errors.As(err, &many) || ct.Builtin == "" {
 				continue
 			}
-			src = p.Index.Doc(many.paths[0]) // as oneFile takes a profile's
+			src = idx.Doc(many.paths[0]) // as oneFile takes a profile's
 		}
 		for _, pt := range Select(src, &cp.Source) {
 			spans[src] = append(spans[src], span{pt.Start, pt.End})
@@ -808,7 +808,7 @@ func coveredByContracts(p *rules.Pass) func(b *block) bool {
 		if cp.Select != nil {
 			sel = *cp.Select
 		}
-		for _, d := range p.Index.Docs {
+		for _, d := range idx.Docs {
 			if d.Kind == parser.KindManifest || !rules.GlobMatch(cp.Copies, cp.Exclude, d.Path) {
 				continue
 			}
@@ -828,7 +828,7 @@ func coveredByContracts(p *rules.Pass) func(b *block) bool {
 }
 
 func checkCopyDrift(p *rules.Pass) {
-	groups := DiscoverCopies(p.Index, coveredByContracts(p))
+	groups := discoverCopies(p.Index, coveredByContracts(p.Index, p.Contracts("copy")), false)
 	// One drift, one finding: a drifted block whose difference lies in a
 	// drifted block inside it is reported through that one, which says
 	// where the drift is; a drifted block inside another, compared with a
@@ -853,7 +853,7 @@ func checkCopyDrift(p *rules.Pass) {
 
 // drift is a drifted block and its group.
 type drift struct {
-	g *CopyGroup
+	g *driftGroup
 	b *block
 }
 
@@ -908,7 +908,7 @@ func diffLines(want, got string) (first, last int) {
 	return first, max(first, eb-1)
 }
 
-func reportDrift(p *rules.Pass, g *CopyGroup, b *block) {
+func reportDrift(p *rules.Pass, g *driftGroup, b *block) {
 	canon := g.Canon
 	n, at, exp, fnd := describeDiff(canon.raw(), b.raw())
 	if pn, pat, _, _ := describeDiff(canon.text(), b.text()); pn < n {
@@ -958,7 +958,7 @@ func lineAt(ls []string, i int) string {
 }
 
 // describeBlock names a group's blocks for a message.
-func describeBlock(g *CopyGroup) string {
+func describeBlock(g *driftGroup) string {
 	switch g.Kind {
 	case "section":
 		return "section `" + g.Selector.Section + "`"

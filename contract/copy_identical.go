@@ -104,26 +104,33 @@ func copyIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 		return
 	}
 	want := substitute(string(c.canon.Text()), c.srcParams, copyParams)
-	fixable := !isCanonical(p, d)
 	for _, part := range parts {
-		compareCopy(p, ct, part, want, c.copyWhat, c.src.Path, c.canonLine, c.canon, fixable)
+		compareCopy(p, ct, part, want, c.copyWhat, c.src.Path, c.canonLine, c.canon, !holdsCanonical(p, part))
 	}
 }
 
-// isCanonical reports whether d is the canonical source of some copy
-// contract. Such a file is never rewritten by a fix: two contracts that
-// disagree would otherwise trade texts on every --fix.
-func isCanonical(p *rules.Pass, d *parser.Document) bool {
-	srcs := p.Index.Cached("copy-identical/canonical-sources", func() any {
-		m := map[*parser.Document]bool{}
+// holdsCanonical reports whether part holds the canonical part of some
+// copy contract. Such a part is never rewritten by a fix: two contracts
+// that disagree would otherwise trade texts on every --fix. A copy inside
+// a canonical part (a quoted template inside a copied section) is fixed:
+// the canonical part then follows it, and its own copies in the next
+// round.
+func holdsCanonical(p *rules.Pass, part Part) bool {
+	canon := p.Index.Cached("copy-identical/canonical-parts", func() any {
+		m := map[*parser.Document][]Part{}
 		for _, ct := range contractsOf(p, "copy") {
 			if c, ok := prepareCopy(p, ct); ok {
-				m[c.src] = true
+				m[c.src] = append(m[c.src], c.canon)
 			}
 		}
 		return m
-	}).(map[*parser.Document]bool)
-	return srcs[d]
+	}).(map[*parser.Document][]Part)
+	for _, c := range canon[part.Doc] {
+		if part.Start <= c.Start && c.End <= part.End {
+			return true
+		}
+	}
+	return false
 }
 
 // describeDiff says how got differs from want: the number of lines that

@@ -665,3 +665,27 @@ func TestMaxPerFile(t *testing.T) {
 		cl.exit(true)
 	}
 }
+
+// TestCopyDriftInBuffer: a copy edited in the editor shows drift against
+// the other copies on disk at once, and the finding goes when the edit
+// is undone.
+func TestCopyDriftInBuffer(t *testing.T) {
+	section := "## Ground rules\n\nRead the issue before you touch the tree.\nNever push to the default branch; open a pull request.\nRun the whole test suite before you report success.\n"
+	files := map[string]string{}
+	for _, n := range []string{"a", "b", "c", "d"} {
+		files["agents/"+n+".md"] = "---\nname: " + n + "\ndescription: Agent " + n + ".\n---\n" + section
+	}
+	root := writeRepo(t, files)
+	c := startServer(t)
+	c.initialize(root)
+	uri := c.open(root, "agents/d.md")
+	if ds := c.waitDiagnostics(uri, "no drift yet", func([]Diagnostic) bool { return true }); len(ds) != 0 {
+		t.Fatalf("diagnostics %s, want none before the edit", mustJSON(t, ds))
+	}
+	drifted := strings.Replace(files["agents/d.md"], "; open a pull request.", ".", 1)
+	c.change(uri, 2, drifted)
+	c.waitDiagnostics(uri, "copy-drift after the edit", hasCode("MC411/copy-drift"))
+	c.change(uri, 3, files["agents/d.md"])
+	c.waitDiagnostics(uri, "no drift after the undo", func(ds []Diagnostic) bool { return len(ds) == 0 })
+	c.exit(true)
+}

@@ -12,13 +12,19 @@ import (
 // Contracts returns the contracts of one kind (config key), configured and
 // built-in.
 func (p *Pass) Contracts(kind string) []*config.Contract {
+	return p.Settings.ContractsOf(kind, p.Index)
+}
+
+// ContractsOf returns the contracts of one kind (config key) for the repo
+// of idx: the config's, then the built-in profiles' that apply.
+func (s *Settings) ContractsOf(kind string, idx *parser.Index) []*config.Contract {
 	var out []*config.Contract
-	for _, ct := range p.Settings.Contracts {
+	for _, ct := range s.Contracts {
 		if k := ct.Kinds(); len(k) == 1 && k[0] == kind {
 			out = append(out, ct)
 		}
 	}
-	for _, ct := range p.Settings.builtinContracts(p.Index) {
+	for _, ct := range s.builtinContracts(idx) {
 		if k := ct.Kinds(); len(k) == 1 && k[0] == kind {
 			out = append(out, ct)
 		}

@@ -5,6 +5,9 @@
 #
 #   scripts/bench.sh [DIR] [RUNS]      (default: ../shared/corpus/agent-orchestra, 15)
 #   SCALE=20 scripts/bench.sh          (DIR copied 20 times into a temporary folder)
+#
+# A third row, "no-drift", is mdcontract with copy-drift (MC411) off: the
+# cost of discovering the copy groups is the ratio of the two.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-../shared/corpus/agent-orchestra}
@@ -35,10 +38,12 @@ measure() { # name command...
   echo "$name $(tail -n 1 "$work/t")" >>"$work/samples"
 }
 : >"$work/samples"
+printf 'version: 1\nrules:\n  copy-drift: off\n' >"$work/no-drift.yaml"
 "$work/mdfloor" "$target" >/dev/null; "$work/mdcontract" --root "$target" >/dev/null 2>&1 || true # warm the page cache
 for _ in $(seq 1 "$runs"); do
   measure floor "$work/mdfloor" "$target"
   measure mdcontract "$work/mdcontract" --root "$target"
+  measure no-drift "$work/mdcontract" --root "$target" --config "$work/no-drift.yaml"
 done
 
 python3 - "$work/samples" <<'PY'
@@ -48,9 +53,11 @@ for line in open(sys.argv[1]):
     name, wall, user, sys_, rss = line.split()
     rows.setdefault(name, []).append((float(wall), float(user) + float(sys_), int(rss) / 1024))
 med = {n: tuple(statistics.median(x[i] for x in v) for i in range(3)) for n, v in rows.items()}
-for n in ("floor", "mdcontract"):
+for n in ("floor", "mdcontract", "no-drift"):
     w, c, m = med[n]
     print(f"{n:11} wall {w*1000:7.0f} ms   cpu {c*1000:7.0f} ms   peak {m:7.1f} MiB   ({len(rows[n])} runs, medians)")
 f, m = med["floor"], med["mdcontract"]
 print(f"ratio       wall {m[0]/f[0]:.2f}x      cpu {m[1]/f[1]:.2f}x")
+d = med["no-drift"]
+print(f"copy-drift  wall {m[0]/d[0]:.2f}x      cpu {m[1]/d[1]:.2f}x   (mdcontract over no-drift)")
 PY

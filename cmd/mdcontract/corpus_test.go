@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -429,6 +431,75 @@ func TestCorpusSideBySide(t *testing.T) {
 	for k, n := range want {
 		if got[k] != n {
 			t.Errorf("side by side: %s reported %d times, want %d", k, got[k], n)
+		}
+	}
+}
+
+// driftSet lists the findings of rule name (copy-drift, or copy-identical
+// of configured contracts) as path:line.
+func driftSet(out jsonOut, name string) []string {
+	var got []string
+	for _, d := range out.Diagnostics {
+		if d.Name == name && !strings.HasPrefix(d.Contract, "subagent-env-handshake/") {
+			got = append(got, d.Path+":"+strconv.Itoa(d.Line))
+		}
+	}
+	sort.Strings(got)
+	return got
+}
+
+// TestCorpusCopyDrift: with the handshake profile off and no config,
+// copy-drift reports the thirteen shells whose quoted finding template
+// drifted from the skill they cite, and the Step 0 section of
+// code-conductor.md, and nothing else.
+func TestCorpusCopyDrift(t *testing.T) {
+	dir := copyTree(t, testcorpus.Dir(t, "agent-orchestra"))
+	off := filepath.Join(t.TempDir(), "off.yaml")
+	if err := os.WriteFile(off, []byte("version: 1\nprofiles:\n  subagent-env-handshake/v1: off\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := checkJSON(t, "--root", dir, "--config", off)
+	got := driftSet(out, "copy-drift")
+	var shells int
+	for _, d := range out.Diagnostics {
+		if d.Name == "copy-drift" && strings.Contains(d.Message, "`## Finding: environment-divergence (halting)`") && strings.Contains(d.Message, "skills/subagent-env-handshake/SKILL.md") {
+			shells++
+		}
+	}
+	if shells != 13 || !slices.Contains(got, "agents/code-conductor.md:16") || len(got) != 14 {
+		t.Errorf("copy-drift found %d template copies and %v; want the 13 shells' templates and agents/code-conductor.md:16, nothing else", shells, got)
+	}
+}
+
+// TestCorpusInferCopies: init --infer on the corpus writes contracts with
+// which check reports, as copy-identical errors, exactly the drift
+// copy-drift reported at zero config, and --fix then re-syncs every copy.
+func TestCorpusInferCopies(t *testing.T) {
+	dir := copyTree(t, testcorpus.Dir(t, "agent-orchestra"))
+	out, _ := checkJSON(t, "--root", dir)
+	drift := driftSet(out, "copy-drift")
+	if len(drift) == 0 {
+		t.Fatal("copy-drift reports nothing on the corpus")
+	}
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"init", "--infer"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("init --infer: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	out, _ = checkJSON(t, "--root", dir)
+	if got := driftSet(out, "copy-identical"); !slices.Equal(got, drift) {
+		t.Errorf("with the inferred contracts, copy-identical reports %v; copy-drift reported %v at zero config", got, drift)
+	}
+	if got := driftSet(out, "copy-drift"); len(got) != 0 {
+		t.Errorf("copy-drift still reports %v once the contracts name the copies", got)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	run([]string{"check", "--fix", "--root", dir}, strings.NewReader(""), &stdout, &stderr)
+	out, _ = checkJSON(t, "--root", dir)
+	for _, d := range out.Diagnostics {
+		if d.Name == "copy-identical" || d.Name == "copy-drift" {
+			t.Errorf("after --fix: %s:%d %s %s", d.Path, d.Line, d.Name, d.Contract)
 		}
 	}
 }

@@ -2,12 +2,14 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/contract"
 	"github.com/mdcontract/mdcontract/parser"
 )
 
@@ -69,8 +71,14 @@ version: 1
 `
 
 func initConfig(args []string, stdout io.Writer) error {
-	if len(args) > 0 {
-		return usageError{"init takes no arguments; it writes " + config.FileName + " in the repo root"}
+	infer := false
+	for _, a := range args {
+		switch a {
+		case "--infer", "-infer":
+			infer = true
+		default:
+			return usageError{"init takes no arguments but --infer; it writes " + config.FileName + " in the repo root"}
+		}
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -78,6 +86,28 @@ func initConfig(args []string, stdout io.Writer) error {
 	}
 	root := parser.FindRoot(cwd)
 	path := filepath.Join(root, config.FileName)
+	text := starterConfig
+	if infer {
+		cfg, settings, load, err := openRepo(root, cwd, "")
+		if err != nil {
+			return err
+		}
+		inf := contract.Infer(parser.Load(root, load), settings)
+		for _, s := range inf.Skipped {
+			sayf(stdout, "not written: %s", s)
+		}
+		if cfg != nil {
+			// a config exists: show the contracts to paste into it
+			fmt.Fprintf(stdout, "# %d copy contracts for %s (under `contracts:`); %d copies differ from their canonical text today:\n%s", inf.Groups, cfg.Name, inf.Drifted, inf.YAML)
+			return nil
+		}
+		if inf.Groups == 0 {
+			sayf(stdout, "found no copy groups to declare")
+		} else {
+			text += "\n# Copy groups found by `mdcontract init --infer`: each copy must match its\n# canonical source (`mdcontract check --fix` re-syncs them).\ncontracts:\n" + inf.YAML
+		}
+		sayf(stdout, "%d copy contracts; %d copies differ from their canonical text today (`mdcontract check` shows them, `--fix` re-syncs them)", inf.Groups, inf.Drifted)
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		if errors.Is(err, fs.ErrExist) {
@@ -85,7 +115,7 @@ func initConfig(args []string, stdout io.Writer) error {
 		}
 		return err
 	}
-	if _, err := io.WriteString(f, starterConfig); err != nil {
+	if _, err := io.WriteString(f, text); err != nil {
 		f.Close()
 		return err
 	}

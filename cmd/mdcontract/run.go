@@ -247,25 +247,12 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		return exitUsage, err
 	}
 
-	var cfg *config.Config
-	if path := config.Find(root, cwd, o.config); path != "" {
-		if cfg, err = config.Load(path, root); err != nil {
-			return exitUsage, err
-		}
-	}
-	settings, err := rules.Setup(cfg)
+	cfg, settings, load, err := openRepo(root, cwd, o.config)
 	if err != nil {
 		return exitUsage, err
 	}
 	if cfg != nil && cfg.MaxPerFile != nil && !flagSet(fs, "max-per-file") {
 		o.maxPerFile = int(*cfg.MaxPerFile)
-	}
-	load := parser.LoadOptions{Classify: settings.Classify}
-	if cfg != nil {
-		load.Include, load.Exclude = cfg.Include, cfg.Exclude
-		if cfg.MaxFileSize != "" {
-			load.MaxFileSize, _ = config.ParseSize(cfg.MaxFileSize)
-		}
 	}
 	var want []target
 	if o.stdinFilename != "" {
@@ -431,4 +418,28 @@ func useColor(w io.Writer, noColor bool) bool {
 	}
 	f, ok := w.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+// openRepo loads the config that applies at cwd in the repo at root (the
+// one named by explicit, if given) and says how to load the repo's files.
+func openRepo(root, cwd, explicit string) (*config.Config, *rules.Settings, parser.LoadOptions, error) {
+	var cfg *config.Config
+	if path := config.Find(root, cwd, explicit); path != "" {
+		var err error
+		if cfg, err = config.Load(path, root); err != nil {
+			return nil, nil, parser.LoadOptions{}, err
+		}
+	}
+	settings, err := rules.Setup(cfg)
+	if err != nil {
+		return nil, nil, parser.LoadOptions{}, err
+	}
+	load := parser.LoadOptions{Classify: settings.Classify}
+	if cfg != nil {
+		load.Include, load.Exclude = cfg.Include, cfg.Exclude
+		if cfg.MaxFileSize != "" {
+			load.MaxFileSize, _ = config.ParseSize(cfg.MaxFileSize)
+		}
+	}
+	return cfg, settings, load, nil
 }
