@@ -58,21 +58,36 @@ type block struct {
 	doc  *parser.Document
 	part Part
 	kind string // section, fence, region, paragraph
-	key  string // what copies share besides their text
 	// name is what the block's selector names: the heading, the fence's
-	// first line, the region, the paragraph's first words (selector)
-	name string
+	// first line, the region, the paragraph's first words (selector);
+	// lang is a fence's language. With kind they are the block's key:
+	// what copies share besides their text.
+	name, lang string
 	// rawHash is the hash of the block normalised (line ends, trailing
 	// space, blank lines at both ends); textHash of that with the file's
-	// own names read as parameters (param)
+	// own names read as parameters (params)
 	rawHash, textHash uint64
-	param             map[string]string // placeholder → this file's value
-	reps              []paramReplacer
 	once              sync.Once
 	small             bool // too short to take part (boilerplate)
+}
 
-	rawOnce, paramOnce sync.Once
-	rawText, paramText string
+// copyKey is what the copies of a group share besides their text.
+type copyKey struct{ kind, lang, name string }
+
+func (b *block) key() copyKey { return copyKey{b.kind, b.lang, b.name} }
+
+// docParams are a file's names (fileParams) and their replacers, once
+// per file.
+type docParams struct {
+	params map[string]string
+	reps   []paramReplacer
+}
+
+func paramsOf(d *parser.Document) *docParams {
+	return d.Cached("copy-drift:params", func() any {
+		p := fileParams(d)
+		return &docParams{p, paramReplacers(p)}
+	}).(*docParams)
 }
 
 // prepare hashes the block's text, once, as it streams past (no copy):
@@ -84,9 +99,11 @@ func (b *block) prepare() {
 	b.once.Do(func() {
 		var st textStats
 		if b.kind == "section" {
-			st = sectionStats(b.doc)[b.part.Start]
+			secs := b.doc.Sections
+			i := sort.Search(len(secs), func(i int) bool { return secs[i].Start >= b.part.Start })
+			st = sectionStats(b.doc)[i]
 		} else {
-			st = streamStats(b.part.Text(), b.reps)
+			st = streamStats(b.part.Text(), paramsOf(b.doc).reps)
 		}
 		if st.lines < driftMinLines || st.chars < driftMinChars || st.newlines >= driftMaxBlockLines ||
 			b.kind == "section" && tocLike(b.doc, b.part, st.lines) {
@@ -171,14 +188,14 @@ func paramLine(line []byte, reps []paramReplacer) []byte {
 	return nil
 }
 
-// sectionStats returns the stats of every section of d by its start,
-// computed once per file: each section's own lines (up to its first
+// sectionStats returns the stats of every section of d, in the order of
+// d.Sections, computed once per file: each section's own lines (up to its first
 // subsection) are hashed once, and a section's hash combines them with
 // its subsections' hashes, in order.
-func sectionStats(d *parser.Document) map[int]textStats {
+func sectionStats(d *parser.Document) []textStats {
 	return d.Cached("copy-drift:sections", func() any {
-		reps := paramReplacers(fileParams(d))
-		out := map[int]textStats{}
+		reps := paramsOf(d).reps
+		out := make([]textStats, len(d.Sections))
 		secs := d.Sections
 		for i := len(secs) - 1; i >= 0; i-- {
 			sec := &secs[i]
@@ -201,7 +218,7 @@ func sectionStats(d *parser.Document) map[int]textStats {
 				writeUint(&raw, st.raw)
 				writeUint(&text, st.text)
 				for _, k := range kids {
-					ks := out[secs[k].Start]
+					ks := out[k]
 					writeUint(&raw, ks.raw)
 					writeUint(&text, ks.text)
 					st.lines += ks.lines
@@ -210,10 +227,10 @@ func sectionStats(d *parser.Document) map[int]textStats {
 				}
 				st.raw, st.text = raw.Sum64(), text.Sum64()
 			}
-			out[sec.Start] = st
+			out[i] = st
 		}
 		return out
-	}).(map[int]textStats)
+	}).([]textStats)
 }
 
 func writeUint(h *maphash.Hash, v uint64) {
@@ -224,11 +241,23 @@ func writeUint(h *maphash.Hash, v uint64) {
 	h.Write(b[:])
 }
 
+// hashes write a heading's level.
+var hashes = [...]string{"", "#", "##", "###", "####", "#####", "######"}
+
+// spec is a section block's heading as a selector writes it (`## T`),
+// else its name.
+func (b *block) spec() string {
+	if b.kind == "section" {
+		return b.lang + " " + b.name
+	}
+	return b.name
+}
+
 // selector picks the block in a file, by its kind and name.
 func (b *block) selector() config.Selector {
 	switch b.kind {
 	case "section":
-		return config.Selector{Section: b.name}
+		return config.Selector{Section: b.spec()}
 	case "fence":
 		return config.Selector{FenceWith: b.name}
 	case "region":
@@ -238,16 +267,11 @@ func (b *block) selector() config.Selector {
 }
 
 // raw is the block's text normalised (normDrift); text is raw with the
-// file's names read as parameters. Both are made on first use.
-func (b *block) raw() string {
-	b.rawOnce.Do(func() { b.rawText = normDrift(b.part.Text()) })
-	return b.rawText
-}
+// file's names read as parameters. They are made for the few blocks
+// compared line by line, and not kept.
+func (b *block) raw() string { return normDrift(b.part.Text()) }
 
-func (b *block) text() string {
-	b.paramOnce.Do(func() { b.paramText = replaceParams(b.raw(), b.reps) })
-	return b.paramText
-}
+func (b *block) text() string { return replaceParams(b.raw(), paramsOf(b.doc).reps) }
 
 // driftGroup is a set of blocks that are copies of one another: the
 // canonical one, the identical copies and the near copies (drift).
@@ -372,13 +396,11 @@ func nameChar(c byte) bool {
 func driftBlocks(d *parser.Document) []*block {
 	return d.Cached("copy-drift:blocks", func() any {
 		var out []*block
-		params := fileParams(d)
-		reps := paramReplacers(params)
-		add := func(kind, key, name string, pt Part) {
+		add := func(kind, lang, name string, pt Part) {
 			if pt.End-pt.Start < driftMinChars {
 				return
 			}
-			out = append(out, &block{doc: d, part: pt, kind: kind, key: kind + "\x00" + key, name: name, param: params, reps: reps})
+			out = append(out, &block{doc: d, part: pt, kind: kind, lang: lang, name: name})
 		}
 		end := d.ParsedEnd()
 		for i := range d.Sections {
@@ -386,8 +408,8 @@ func driftBlocks(d *parser.Document) []*block {
 			if sec.Start >= end || boilerplateTitles.MatchString(sec.Heading.Text) {
 				continue
 			}
-			spec := strings.Repeat("#", sec.Heading.Level) + " " + sec.Heading.Raw
-			add("section", spec, spec, Part{Doc: d, Start: sec.Start, End: trimTrailingBlank(d.Src, sec.Start, sec.End), Anchor: sec.Start})
+			// the heading's level and its text, no copy: spec writes them
+			add("section", hashes[min(sec.Heading.Level, 6)], sec.Heading.Raw, Part{Doc: d, Start: sec.Start, End: trimTrailingBlank(d.Src, sec.Start, sec.End), Anchor: sec.Start})
 		}
 		for _, f := range d.Fences {
 			if f.Indented || f.Start >= end || !textLangs[strings.ToLower(f.Lang)] {
@@ -401,7 +423,7 @@ func driftBlocks(d *parser.Document) []*block {
 			if len(fl) < 8 {
 				continue // a fence is known by its first line; a short one says nothing
 			}
-			add("fence", f.Lang+"\x00"+fl, fl, Part{Doc: d, Start: f.ContentStart, End: f.ContentEnd, Anchor: f.Start})
+			add("fence", f.Lang, fl, Part{Doc: d, Start: f.ContentStart, End: f.ContentEnd, Anchor: f.Start})
 		}
 		for _, r := range parser.Regions(d, nil) {
 			if r.Begin.Start >= end {
@@ -409,7 +431,7 @@ func driftBlocks(d *parser.Document) []*block {
 			}
 			start, stop := parser.SkipEOL(d.Src, r.Begin.End), parser.LineStartAt(d.Src, r.End.Start)
 			if start < stop {
-				add("region", r.Name, r.Name, Part{Doc: d, Start: start, End: stop, Anchor: r.Begin.Start})
+				add("region", "", r.Name, Part{Doc: d, Start: start, End: stop, Anchor: r.Begin.Start})
 			}
 		}
 		for _, pt := range paragraphs(d) {
@@ -424,7 +446,7 @@ func driftBlocks(d *parser.Document) []*block {
 				}
 				key = key[:cut]
 			}
-			add("paragraph", key, key, pt)
+			add("paragraph", "", key, pt)
 		}
 		return out
 	}).([]*block)
@@ -504,17 +526,21 @@ func discoverCopies(idx *parser.Index, covered func(b *block) bool, all bool) []
 		}
 	}
 	parallel(len(docs), func(i int) { driftBlocks(docs[i]) })
-	byKey := map[string][]*block{}
-	var keys []string
+	byKey := map[copyKey][]*block{}
+	var keys []copyKey
 	for _, d := range docs {
 		for _, b := range driftBlocks(d) {
-			if _, ok := byKey[b.key]; !ok {
-				keys = append(keys, b.key)
+			k := b.key()
+			if _, ok := byKey[k]; !ok {
+				keys = append(keys, k)
 			}
-			byKey[b.key] = append(byKey[b.key], b)
+			byKey[k] = append(byKey[k], b)
 		}
 	}
-	sort.Strings(keys)
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		return a.kind < b.kind || a.kind == b.kind && (a.lang < b.lang || a.lang == b.lang && a.name < b.name)
+	})
 	var shared []*block // the blocks of keys several files share: read them all, in parallel
 	for _, k := range keys {
 		if bs := byKey[k]; len(bs) >= 3 && bs[0].doc != bs[len(bs)-1].doc {
@@ -610,7 +636,7 @@ func copyGroup(idx *parser.Index, members []*block, covered func(b *block) bool,
 		if b.rawHash == g.Canon.rawHash {
 			continue
 		}
-		for ph := range b.param {
+		for ph := range paramsOf(b.doc).params {
 			if strings.Contains(b.text(), ph) && !slices.Contains(g.Params, ph) {
 				g.Params = append(g.Params, ph)
 			}

@@ -57,7 +57,7 @@ func Infer(idx *parser.Index, s *rules.Settings) Inferred {
 		fmt.Fprintf(&b, "  - id: %s\n", id)
 		fmt.Fprintf(&b, "    description: %s\n", yamlQuoted(fmt.Sprintf("%d files hold a copy of %s; the canonical copy is %s (%s). Written by mdcontract init --infer.", len(copies)+1, describeBlock(g), g.Canon.doc.Path, g.Why)))
 		fmt.Fprintf(&b, "    copy:\n")
-		fmt.Fprintf(&b, "      source: {file: %s, %s: %s}\n", yamlQuoted(g.Canon.doc.Path), selectorKey(g.Kind), yamlQuoted(g.Canon.name))
+		fmt.Fprintf(&b, "      source: {file: %s, %s: %s}\n", yamlQuoted(g.Canon.doc.Path), selectorKey(g.Kind), yamlQuoted(g.Canon.spec()))
 		fmt.Fprintf(&b, "      copies:\n")
 		for _, c := range copies {
 			fmt.Fprintf(&b, "        - %s\n", yamlQuoted(c))
