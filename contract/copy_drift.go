@@ -63,6 +63,9 @@ type block struct {
 	// lang is a fence's language. With kind they are the block's key:
 	// what copies share besides their text.
 	name, lang string
+	// h stands for name in the key of a paragraph, whose name (its first
+	// words) is read from the text when a message needs it
+	h uint64
 	// rawHash is the hash of the block normalised (line ends, trailing
 	// space, blank lines at both ends); textHash of that with the file's
 	// own names read as parameters (params)
@@ -72,9 +75,35 @@ type block struct {
 }
 
 // copyKey is what the copies of a group share besides their text.
-type copyKey struct{ kind, lang, name string }
+type copyKey struct {
+	kind, lang, name string
+	h                uint64
+}
 
-func (b *block) key() copyKey { return copyKey{b.kind, b.lang, b.name} }
+func (b *block) key() copyKey { return copyKey{b.kind, b.lang, b.name, b.h} }
+
+// paragraphKey is a paragraph's first words: its first line, trimmed, to
+// 48 bytes (not inside a character).
+func paragraphKey(text []byte) []byte {
+	first, _ := firstLine(text)
+	key := bytes.TrimSpace(first)
+	if cut := 48; len(key) > cut {
+		for cut > 0 && !utf8.RuneStart(key[cut]) {
+			cut--
+		}
+		key = key[:cut]
+	}
+	return key
+}
+
+// blockName is what a block's selector names (name; a paragraph's first
+// words).
+func (b *block) blockName() string {
+	if b.kind == "paragraph" {
+		return string(paragraphKey(b.part.Text()))
+	}
+	return b.name
+}
 
 // docParams are a file's names (fileParams) and their replacers, once
 // per file.
@@ -250,7 +279,7 @@ func (b *block) spec() string {
 	if b.kind == "section" {
 		return b.lang + " " + b.name
 	}
-	return b.name
+	return b.blockName()
 }
 
 // selector picks the block in a file, by its kind and name.
@@ -263,7 +292,7 @@ func (b *block) selector() config.Selector {
 	case "region":
 		return config.Selector{Region: b.name}
 	}
-	return config.Selector{Paragraph: b.name}
+	return config.Selector{Paragraph: b.blockName()}
 }
 
 // raw is the block's text normalised (normDrift); text is raw with the
@@ -301,9 +330,19 @@ var commandWords = map[string]bool{"pwsh": true, "powershell": true, "bash": tru
 	"node": true, "npm": true, "npx": true, "pnpm": true, "yarn": true, "git": true, "gh": true, "go": true, "cargo": true, "make": true,
 	"curl": true, "docker": true, "uv": true, "uvx": true, "pip": true, "claude": true, "cd": true, "mkdir": true, "cp": true, "export": true}
 
-// boilerplateTitles are section headings whose bodies repeat across files
-// without being copies of a contract: licences, tables of contents, ….
-var boilerplateTitles = regexp.MustCompile(`(?i)^(licen[cs]e|copyright|table of contents|contents|toc|changelog|change log|credits|acknowledg|contributors?|authors?)\b`)
+// boilerplateTitles start the headings of sections whose bodies repeat
+// across files without being copies of a contract: licences, tables of
+// contents, ….
+var boilerplateTitles = []string{"licence", "license", "copyright", "table of contents", "contents", "toc", "changelog", "change log", "credits", "acknowledg", "contributor", "author"}
+
+func boilerplateTitle(t string) bool {
+	for _, b := range boilerplateTitles {
+		if len(t) >= len(b) && strings.EqualFold(t[:len(b)], b) && (len(t) == len(b) || b == "acknowledg" || !nameChar(t[len(b)]) || t[len(b)] == 's') {
+			return true
+		}
+	}
+	return false
+}
 
 // fileParams are the names a file may hold in place of another file's in
 // a parameterised copy: its stem, its folder (for SKILL.md and the like)
@@ -405,7 +444,7 @@ func driftBlocks(d *parser.Document) []*block {
 		end := d.ParsedEnd()
 		for i := range d.Sections {
 			sec := &d.Sections[i]
-			if sec.Start >= end || boilerplateTitles.MatchString(sec.Heading.Text) {
+			if sec.Start >= end || boilerplateTitle(sec.Heading.Text) {
 				continue
 			}
 			// the heading's level and its text, no copy: spec writes them
@@ -435,18 +474,9 @@ func driftBlocks(d *parser.Document) []*block {
 			}
 		}
 		for _, pt := range paragraphs(d) {
-			if pt.End-pt.Start < driftMinParagraph {
-				continue
+			if pt.End-pt.Start >= driftMinParagraph {
+				out = append(out, &block{doc: d, part: pt, kind: "paragraph", h: maphash.Bytes(hashSeed, paragraphKey(pt.Text()))})
 			}
-			first, _ := firstLine(pt.Text())
-			key := strings.TrimSpace(string(first))
-			if cut := 48; len(key) > cut {
-				for cut > 0 && !utf8.RuneStart(key[cut]) {
-					cut-- // not inside a character
-				}
-				key = key[:cut]
-			}
-			add("paragraph", "", key, pt)
 		}
 		return out
 	}).([]*block)
@@ -539,7 +569,15 @@ func discoverCopies(idx *parser.Index, covered func(b *block) bool, all bool) []
 	}
 	sort.Slice(keys, func(i, j int) bool {
 		a, b := keys[i], keys[j]
-		return a.kind < b.kind || a.kind == b.kind && (a.lang < b.lang || a.lang == b.lang && a.name < b.name)
+		switch {
+		case a.kind != b.kind:
+			return a.kind < b.kind
+		case a.lang != b.lang:
+			return a.lang < b.lang
+		case a.name != b.name:
+			return a.name < b.name
+		}
+		return a.h < b.h
 	})
 	var shared []*block // the blocks of keys several files share: read them all, in parallel
 	for _, k := range keys {

@@ -45,7 +45,7 @@ func Infer(idx *parser.Index, s *rules.Settings) Inferred {
 			out.Skipped = append(out.Skipped, fmt.Sprintf("%s in %s: %s", describeBlock(g), g.Canon.doc.Path, why))
 			continue
 		}
-		id := uniqueID(ids, "copy-"+slug(g.Canon.name))
+		id := uniqueID(ids, "copy-"+slug(g.Canon.blockName()))
 		var copies []string
 		seen := map[string]bool{g.Canon.doc.Path: true}
 		for _, m := range append(append([]*block{}, g.Identical...), g.Drifted...) {
