@@ -72,6 +72,14 @@ type block struct {
 	rawHash, textHash uint64
 	once              sync.Once
 	small             bool // too short to take part (boilerplate)
+
+	// the last near test, and the last group made with this block first,
+	// kept: an editor's next run asks them again
+	mu        sync.Mutex // guards nearOf, nearValue
+	nearOf    *block
+	nearValue bool
+	memoMu    sync.Mutex // guards memo
+	memo      *groupMemo
 }
 
 // copyKey is what the copies of a group share besides their text.
@@ -567,6 +575,15 @@ func discoverCopies(idx *parser.Index, covered func(b *block) bool, all bool) []
 			byKey[k] = append(byKey[k], b)
 		}
 	}
+	// only keys that several files share make groups: sort those
+	n := 0
+	for _, k := range keys {
+		if bs := byKey[k]; len(bs) >= 3 && bs[0].doc != bs[len(bs)-1].doc {
+			keys[n] = k
+			n++
+		}
+	}
+	keys = keys[:n]
 	sort.Slice(keys, func(i, j int) bool {
 		a, b := keys[i], keys[j]
 		switch {
@@ -653,6 +670,41 @@ func clusters(bs []*block) [][]*block {
 // copyGroup makes a copy group of the blocks that share a key, or nil
 // when they are no copies of one canonical text.
 func copyGroup(idx *parser.Index, members []*block, covered func(b *block) bool, all bool) *driftGroup {
+	g := memoGroup(idx, members, all)
+	if g == nil || covered != nil && (covered(g.Canon) || slices.ContainsFunc(g.Drifted, covered)) {
+		return nil // none; or a copy contract names these copies: copy-identical checks them
+	}
+	return g
+}
+
+// memoGroup is groupOf, kept in the group's first block for the next run
+// over the same blocks (an editor's, after a change to another file): it
+// is made again when a member changed or a file came or went.
+func memoGroup(idx *parser.Index, members []*block, all bool) *driftGroup {
+	if len(members) < 3 {
+		return nil // a pair says nothing
+	}
+	first := members[0]
+	first.memoMu.Lock()
+	defer first.memoMu.Unlock()
+	if m := first.memo; m != nil && m.all == all && m.docs == len(idx.Docs) && slices.Equal(m.members, members) {
+		return m.group
+	}
+	g := groupOf(idx, members, all)
+	first.memo = &groupMemo{members: slices.Clone(members), docs: len(idx.Docs), all: all, group: g}
+	return g
+}
+
+// groupMemo is a group made from members, in an index of docs files.
+type groupMemo struct {
+	members []*block
+	docs    int
+	all     bool
+	group   *driftGroup
+}
+
+// groupOf makes the copy group of members, or nil.
+func groupOf(idx *parser.Index, members []*block, all bool) *driftGroup {
 	files := map[*parser.Document]bool{}
 	for _, b := range members {
 		files[b.doc] = true
@@ -666,9 +718,6 @@ func copyGroup(idx *parser.Index, members []*block, covered func(b *block) bool,
 	}
 	if g == nil || len(g.Identical)+len(g.Drifted) == 0 {
 		return nil
-	}
-	if covered != nil && (covered(g.Canon) || slices.ContainsFunc(g.Drifted, covered)) {
-		return nil // a copy contract names these copies: copy-identical checks them
 	}
 	for _, b := range append([]*block{g.Canon}, g.Identical...) {
 		if b.rawHash == g.Canon.rawHash {
@@ -774,6 +823,15 @@ func majorityGroup(members []*block) *driftGroup {
 // or driftMaxShare of the longer) and not only by one name in each
 // changed line, which makes it a copy written for its file.
 func near(canon, b *block) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.nearOf != canon {
+		b.nearOf, b.nearValue = canon, nearText(canon, b)
+	}
+	return b.nearValue
+}
+
+func nearText(canon, b *block) bool {
 	if typographic(canon.raw()) == typographic(b.raw()) || typographic(canon.text()) == typographic(b.text()) {
 		return true
 	}

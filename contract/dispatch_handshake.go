@@ -391,11 +391,11 @@ func delegate(idx *parser.Index, d *parser.Document, has func(*parser.Document) 
 
 // cited returns the files of the repo that d cites by link or backticked
 // `path.md` (root-relative paths from its plugin root, then the repo
-// root), each once, in the order cited; computed once per file.
+// root), each once, in the order cited. What d cites is read once per
+// file; only its resolution, a few map lookups, is redone per index.
 func cited(idx *parser.Index, d *parser.Document) []*parser.Document {
-	return d.Cached(fmt.Sprintf("cited:%p", idx), func() any {
-		dir := path.Dir(d.Path)
-		var cands []string
+	refs := d.Cached("cited", func() any {
+		var out []citeRef
 		for _, l := range d.Links {
 			dest := l.Destination
 			if i := strings.IndexAny(dest, "#?"); i >= 0 {
@@ -405,27 +405,43 @@ func cited(idx *parser.Index, d *parser.Document) []*parser.Document {
 				continue
 			}
 			if strings.HasPrefix(dest, "/") {
-				cands = append(cands, rules.FromRoots(idx, d.Path, strings.TrimPrefix(dest, "/"))...)
+				out = append(out, citeRef{strings.TrimPrefix(dest, "/"), true})
 			} else {
-				cands = append(cands, path.Join(dir, dest))
+				out = append(out, citeRef{path.Join(path.Dir(d.Path), dest), false})
 			}
 		}
 		for _, sp := range d.CodeSpans { // a backticked `path.md`
 			if p := sp.Text; strings.HasSuffix(p, ".md") && citedPathRe.MatchString("`"+p+"`") {
-				cands = append(cands, rules.FromRoots(idx, d.Path, p)...)
-				cands = append(cands, path.Join(dir, p))
-			}
-		}
-		var out []*parser.Document
-		seen := map[*parser.Document]bool{}
-		for _, c := range cands {
-			if t := idx.Doc(c); t != nil && t != d && !seen[t] {
-				seen[t] = true
-				out = append(out, t)
+				out = append(out, citeRef{p, true}, citeRef{path.Join(path.Dir(d.Path), p), false})
 			}
 		}
 		return out
-	}).([]*parser.Document)
+	}).([]citeRef)
+	var out []*parser.Document
+	seen := map[*parser.Document]bool{}
+	add := func(c string) {
+		if t := idx.Doc(c); t != nil && t != d && !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	for _, r := range refs {
+		if !r.rooted {
+			add(r.path)
+			continue
+		}
+		for _, c := range rules.FromRoots(idx, d.Path, r.path) {
+			add(c)
+		}
+	}
+	return out
+}
+
+// citeRef is a path a file cites: relative to the file's folder already
+// joined, or rooted (resolved from the plugin root, then the repo root).
+type citeRef struct {
+	path   string
+	rooted bool
 }
 
 // ownInvocation reports whether s tells how to invoke the agent itself
