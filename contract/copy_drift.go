@@ -645,6 +645,9 @@ func same(a, b *block) bool { return a.rawHash == b.rawHash || a.textHash == b.t
 // (ties: the earliest path).
 func clusters(bs []*block) [][]*block {
 	var out [][]*block
+	if few := clustersFew(bs); few != nil {
+		return few
+	}
 	byRaw, byText := map[uint64]int{}, map[uint64]int{}
 	for _, b := range bs {
 		i, ok := byRaw[b.rawHash]
@@ -661,6 +664,31 @@ func clusters(bs []*block) [][]*block {
 		}
 		if _, seen := byText[b.textHash]; !seen {
 			byText[b.textHash] = i
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
+// clustersFew is clusters for blocks of a few texts (the usual case),
+// found by comparing each with the first of each cluster; nil when there
+// are more than a few, for the maps of clusters.
+func clustersFew(bs []*block) [][]*block {
+	var out [][]*block
+	for _, b := range bs {
+		placed := false
+		for i := range out {
+			if same(out[i][0], b) {
+				out[i] = append(out[i], b)
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			if len(out) == 8 {
+				return nil
+			}
+			out = append(out, []*block{b})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
@@ -705,11 +733,10 @@ type groupMemo struct {
 
 // groupOf makes the copy group of members, or nil.
 func groupOf(idx *parser.Index, members []*block, all bool) *driftGroup {
-	files := map[*parser.Document]bool{}
-	for _, b := range members {
-		files[b.doc] = true
+	if !slices.ContainsFunc(members, func(b *block) bool { return b.doc != members[0].doc }) {
+		return nil // one file holds no copies
 	}
-	if len(files) < 2 || !all && len(clusters(members)) < 2 {
+	if !all && !slices.ContainsFunc(members, func(b *block) bool { return !same(b, members[0]) }) {
 		return nil // one text: no copy drifted
 	}
 	g := citedGroup(idx, members)
