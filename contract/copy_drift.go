@@ -56,6 +56,7 @@ const (
 // block is one candidate member of a copy group.
 type block struct {
 	doc  *parser.Document
+	i    int // its place among its file's blocks
 	part Part
 	kind string // section, fence, region, paragraph
 	// name is what the block's selector names: the heading, the fence's
@@ -447,7 +448,7 @@ func driftBlocks(d *parser.Document) []*block {
 			if pt.End-pt.Start < driftMinChars {
 				return
 			}
-			out = append(out, &block{doc: d, part: pt, kind: kind, lang: lang, name: name})
+			out = append(out, &block{doc: d, i: len(out), part: pt, kind: kind, lang: lang, name: name})
 		}
 		end := d.ParsedEnd()
 		for i := range d.Sections {
@@ -483,7 +484,7 @@ func driftBlocks(d *parser.Document) []*block {
 		}
 		for _, pt := range paragraphs(d) {
 			if pt.End-pt.Start >= driftMinParagraph {
-				out = append(out, &block{doc: d, part: pt, kind: "paragraph", h: maphash.Bytes(hashSeed, paragraphKey(pt.Text()))})
+				out = append(out, &block{doc: d, i: len(out), part: pt, kind: "paragraph", h: maphash.Bytes(hashSeed, paragraphKey(pt.Text()))})
 			}
 		}
 		return out
@@ -602,7 +603,23 @@ func discoverCopies(idx *parser.Index, covered func(b *block) bool, all bool) []
 			shared = append(shared, bs...)
 		}
 	}
-	parallel(len(shared), func(i int) { shared[i].prepare() })
+	// a file vendored as is (the same bytes, the same names) has the same
+	// blocks: hash them once, in the first such file
+	twin := twins(docs)
+	var own []*block
+	for _, b := range shared {
+		if twin[b.doc] == nil {
+			own = append(own, b)
+		}
+	}
+	parallel(len(own), func(i int) { own[i].prepare() })
+	for _, b := range shared {
+		if t := twin[b.doc]; t != nil {
+			tb := driftBlocks(t)[b.i]
+			tb.prepare()
+			b.once.Do(func() { b.rawHash, b.textHash, b.small = tb.rawHash, tb.textHash, tb.small })
+		}
+	}
 	var groups []*driftGroup
 	for _, k := range keys {
 		bs := byKey[k]
@@ -620,6 +637,27 @@ func discoverCopies(idx *parser.Index, covered func(b *block) bool, all bool) []
 		}
 	}
 	return groups
+}
+
+// twins maps each file whose bytes and names (fileParams) another file
+// of docs has too, earlier, to that file.
+func twins(docs []*parser.Document) map[*parser.Document]*parser.Document {
+	type key struct {
+		h     uint64
+		names string
+	}
+	first := map[key]*parser.Document{}
+	out := map[*parser.Document]*parser.Document{}
+	for _, d := range docs {
+		p := paramsOf(d).params
+		k := key{maphash.Bytes(hashSeed, d.Src), p["{stem}"] + "\x00" + p["{name}"]}
+		if t, ok := first[k]; ok {
+			out[d] = t
+		} else {
+			first[k] = d
+		}
+	}
+	return out
 }
 
 // parallel calls fn(0) … fn(n-1) on as many goroutines as there are CPUs.
