@@ -141,7 +141,7 @@ func anchorRegions(p *rules.Pass, ct *config.Contract, d *parser.Document, name 
 			}
 		}
 		p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: at, End: at,
-			Message: fmt.Sprintf("%s appears %d times in %s; the contract wants %s", name, len(regions), d.Path, want)})
+			Message: fmt.Sprintf("%s appears %d times in %s; the contract wants %s; %s", name, len(regions), d.Path, want, countFix(len(regions), lo))})
 	}
 	for _, r := range regions {
 		if !r.Closed {
@@ -150,21 +150,26 @@ func anchorRegions(p *rules.Pass, ct *config.Contract, d *parser.Document, name 
 			continue
 		}
 		body := string(d.Src[r.ContentStart:r.ContentEnd])
-		if ac.NonEmpty && strings.TrimSpace(body) == "" {
-			p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: r.Start, End: r.End,
-				Message: fmt.Sprintf("%s is empty; it must hold its content between the markers", name)})
+		if strings.TrimSpace(body) == "" && (ac.NonEmpty || len(ac.Contains) > 0) {
+			// one finding: an empty part holds none of the required texts either
+			msg := fmt.Sprintf("%s is empty; it must hold its content between the markers", name)
+			if len(ac.Contains) > 0 {
+				msg += fmt.Sprintf(", with `%s`", strings.Join(ac.Contains, "`, `"))
+			}
+			p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: r.Start, End: r.End, Message: msg})
+			continue
 		}
 		for _, want := range ac.Contains {
 			if !strings.Contains(body, want) {
 				p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: r.Start, End: r.End,
-					Message: fmt.Sprintf("%s does not contain the required text `%s`", name, want)})
+					Message: fmt.Sprintf("%s does not contain the required text `%s`; add it", name, want)})
 			}
 		}
 		for _, f := range ac.Forbid {
 			if loc := rules.Compile(f).FindStringIndex(body); loc != nil {
 				off := r.ContentStart + loc[0]
 				p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: off, End: r.ContentStart + loc[1],
-					Message: fmt.Sprintf("%s contains `%s`, which the contract forbids (/%s/)", name, body[loc[0]:loc[1]], f)})
+					Message: fmt.Sprintf("%s contains `%s`, which the contract forbids (/%s/); remove or rewrite it", name, body[loc[0]:loc[1]], f)})
 			}
 		}
 		if len(ac.Items) > 0 {
@@ -212,6 +217,14 @@ func markerNames(d *parser.Document, pattern string) []string {
 	return out
 }
 
+// countFix says how to meet a count: add the part, or remove copies.
+func countFix(n, lo int) string {
+	if n < lo {
+		return "add it"
+	}
+	return "remove the extra ones"
+}
+
 func orNone(xs []string) string {
 	if len(xs) == 0 {
 		return "no items"
@@ -230,8 +243,14 @@ func withinHeading(p *rules.Pass, ct *config.Contract, d *parser.Document, r Mar
 		}
 	}
 	if under == nil {
+		where := "before any heading"
+		for i := range d.Sections {
+			if s := &d.Sections[i]; r.Start >= s.ContentStart && r.Start < s.End {
+				where = "under `" + strings.Repeat("#", s.Heading.Level) + " " + s.Heading.Raw + "`" // the innermost, last
+			}
+		}
 		p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: r.Start, End: r.Start,
-			Message: fmt.Sprintf("%s must stand under the heading `%s`", name, w.Heading)})
+			Message: fmt.Sprintf("%s stands %s; the contract wants it under the heading `%s`: move it there", name, where, w.Heading)})
 		return
 	}
 	if w.Lines > 0 {
