@@ -31,7 +31,7 @@ func TestLSP(t *testing.T) {
 		t.Fatalf("exit status %d; stderr:\n%s", code, stderr.String())
 	}
 	out := stdout.String()
-	for _, want := range []string{`"id":1`, `"name":"mdcontract","version":"` + version + `"`, `"codeActionProvider":true`, `"id":2,"result":null`} {
+	for _, want := range []string{`"id":1`, `"name":"mdcontract","version":"` + toolVersion() + `"`, `"codeActionProvider":true`, `"id":2,"result":null`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %s:\n%s", want, out)
 		}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 
@@ -20,8 +21,43 @@ import (
 	"github.com/mdcontract/mdcontract/textsafe"
 )
 
-// version is the release; -ldflags can override it.
-var version = "0.1.0"
+// version is the release when the build sets it (`-ldflags "-X
+// main.version=1.2.0"`); empty, toolVersion reads the build info.
+var version = ""
+
+// toolVersion is what `version`, `--version` and the reports say: the
+// version set at build, else the module version `go install …@v1.2.0`
+// records, else the VCS revision the build stamped (`devel+0123abcd`,
+// `-dirty` with uncommitted changes), else `devel`.
+func toolVersion() string {
+	if version != "" {
+		return version
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return strings.TrimPrefix(v, "v")
+	}
+	rev, dirty := "", false
+	for _, st := range bi.Settings {
+		switch st.Key {
+		case "vcs.revision":
+			rev = st.Value
+		case "vcs.modified":
+			dirty = st.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "devel"
+	}
+	out := "devel+" + rev[:min(12, len(rev))]
+	if dirty {
+		out += "-dirty"
+	}
+	return out
+}
 
 // Exit statuses.
 const (
@@ -40,7 +76,7 @@ Usage:
   mdcontract explain NAME                 a rule's documentation (id or name), a contract kind's
                                           rule, or a topic (selectors)
   mdcontract init                         write a starter .mdcontract.yaml
-  mdcontract version
+  mdcontract version                      (also --version)
 
 Flags of check:
 `
@@ -58,6 +94,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			cmd, args = args[0], args[1:]
 		case "-h", "--help", "-help":
 			cmd = "help"
+		case "--version", "-version":
+			cmd, args = "version", args[1:]
 		}
 	}
 	var err error
@@ -70,7 +108,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 		return exitOK
 	case "version":
-		fmt.Fprintf(stdout, "mdcontract %s\n", version)
+		fmt.Fprintf(stdout, "mdcontract %s\n", toolVersion())
 	case "rules":
 		err = listRules(stdout, args)
 	case "explain":
@@ -340,7 +378,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 	var capped int
 	res.Diagnostics, capped = rules.CapPerFile(all, o.maxPerFile)
 	r := &report.Run{
-		Tool:        report.Tool{Name: "mdcontract", Version: version, URI: "https://github.com/mdcontract/mdcontract"},
+		Tool:        report.Tool{Name: "mdcontract", Version: toolVersion(), URI: "https://github.com/mdcontract/mdcontract"},
 		Files:       res.Files,
 		Paths:       res.Paths,
 		Diagnostics: res.Diagnostics,
