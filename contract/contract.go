@@ -127,18 +127,36 @@ type prepResult[T any] struct {
 // report.
 const reportedAsConfigError = "\x00config error"
 
+// contractFile is resolveFile for contract ct. In a repo of several
+// plugins that each vendor a profile's skill, the copies stand for one
+// another: a built-in contract takes the first in path order.
+func contractFile(idx *parser.Index, ct *config.Contract, file string) (*parser.Document, error) {
+	d, err := resolveFile(idx, file)
+	var many *manyFilesError
+	if errors.As(err, &many) && ct.Builtin != "" {
+		return idx.Doc(many.paths[0]), nil
+	}
+	return d, err
+}
+
+// copySelector is the part each copy of contract cp holds: its `select`,
+// else the source's part (a selector without the source's file).
+func copySelector(cp *config.Copy) config.Selector {
+	if cp.Select != nil {
+		return *cp.Select
+	}
+	sel := cp.Source
+	sel.File, sel.FileSet = "", config.FileSet{}
+	return sel
+}
+
 // oneFile resolves a selector's file for contract ct; a glob that matches
 // several files is a configuration error (exit 2) naming what, and the
 // problem returned is then reportedAsConfigError.
 func oneFile(p *rules.Pass, ct *config.Contract, what, file string) (*parser.Document, string) {
-	d, err := resolveFile(p.Index, file)
+	d, err := contractFile(p.Index, ct, file)
 	var many *manyFilesError
 	switch {
-	case errors.As(err, &many) && ct.Builtin != "":
-		// A repo of several plugins that each vendor a profile's skill:
-		// they are copies of one another; the first in path order stands
-		// for all.
-		return p.Index.Doc(many.paths[0]), ""
 	case errors.As(err, &many):
 		p.ConfigError(ct, "the %s's `file` %s matches %d files (%s); it must name one file", what, many.glob, len(many.paths), strings.Join(many.paths, ", "))
 		return nil, reportedAsConfigError

@@ -2,7 +2,6 @@ package contract
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"hash/maphash"
 	"maps"
@@ -979,22 +978,14 @@ func coveredByContracts(idx *parser.Index, cts []*config.Contract) func(b *block
 	// read without reporting: copy-identical reports a contract's problems
 	for _, ct := range cts {
 		cp := ct.Copy
-		src, err := resolveFile(idx, cp.Source.File)
+		src, err := contractFile(idx, ct, cp.Source.File)
 		if err != nil {
-			var many *manyFilesError
-			if !errors.As(err, &many) || ct.Builtin == "" {
-				continue
-			}
-			src = idx.Doc(many.paths[0]) // as oneFile takes a profile's
+			continue
 		}
 		for _, pt := range Select(src, &cp.Source) {
 			spans[src] = append(spans[src], span{pt.Start, pt.End})
 		}
-		sel := cp.Source
-		sel.File = ""
-		if cp.Select != nil {
-			sel = *cp.Select
-		}
+		sel := copySelector(cp)
 		for _, d := range idx.Docs {
 			if d.Kind == parser.KindManifest || !rules.GlobMatch(cp.Copies, cp.Exclude, d.Path) {
 				continue

@@ -51,11 +51,7 @@ func prepareCopy(p *rules.Pass, ct *config.Contract) (*copyPrep, bool) {
 		}
 		c.canon = canonParts[0]
 		c.canonLine, _ = src.Position(c.canon.Anchor)
-		c.sel = cp.Source
-		c.sel.File = ""
-		if cp.Select != nil {
-			c.sel = *cp.Select
-		}
+		c.sel = copySelector(cp)
 		c.copyWhat = describeSelector(&c.sel)
 		c.srcParams = map[string]string{}
 		for i := range cp.Params {

@@ -20,15 +20,9 @@ func setHas(s *rules.Settings, f *config.FileSet, d *parser.Document) bool {
 	return rules.GlobMatch(f.Files, f.Exclude, d.Path) && s.KindIn(d, f.Kinds) && holds(d, f.Holding)
 }
 
-// setDocs returns the documents (no manifests) set f picks, in path order.
+// setDocs returns the markdown documents set f picks, in path order.
 func setDocs(p *rules.Pass, f *config.FileSet) []*parser.Document {
-	var out []*parser.Document
-	for _, d := range docsMatching(p.Index, f.Files, f.Exclude) {
-		if p.Settings.KindIn(d, f.Kinds) && holds(d, f.Holding) {
-			out = append(out, d)
-		}
-	}
-	return out
+	return selDocs(p, &config.Selector{FileSet: *f})
 }
 
 // holds reports whether d holds one of what (every file, when what is

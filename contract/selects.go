@@ -55,14 +55,8 @@ func checkSelects(p *rules.Pass, ct *config.Contract) {
 	switch {
 	case ct.Copy != nil:
 		cp := ct.Copy
-		sel := config.Selector{FileSet: config.FileSet{Files: cp.Copies, Exclude: cp.Exclude}}
-		part := cp.Select
-		if part == nil {
-			part = cp.Source.Part()
-		}
-		if part != nil {
-			copyPart(&sel, part)
-		}
+		sel := copySelector(cp)
+		sel.File, sel.FileSet = "", config.FileSet{Files: cp.Copies, Exclude: cp.Exclude}
 		src, _ := resolveFile(p.Index, cp.Source.File)
 		sides = append(sides, side{label: "the copies", sel: &sel, skip: src, partReported: cp.Required})
 	case ct.KeyOrder != nil:
@@ -94,13 +88,6 @@ func checkSelects(p *rules.Pass, ct *config.Contract) {
 	for _, s := range sides {
 		checkSide(p, ct, s)
 	}
-}
-
-// copyPart sets the part keys of dst from part.
-func copyPart(dst, part *config.Selector) {
-	fs, file := dst.FileSet, dst.File
-	*dst = *part
-	dst.FileSet, dst.File = fs, file
 }
 
 // checkSide reports a side that picks no file, or whose part none of its
