@@ -41,7 +41,7 @@ func anchorIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 	if ac.Region == "*" {
 		// every balanced region of the file must hold something
 		for _, r := range parser.Regions(d, nil) {
-			if ac.NonEmpty && strings.TrimSpace(string(d.Src[r.Begin.End:r.End.Start])) == "" {
+			if ac.NonEmpty && strings.TrimSpace(d.Text()[r.Begin.End:r.End.Start]) == "" {
 				p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: r.Begin.Start, End: r.End.End,
 					Message: fmt.Sprintf("region `%s` is empty; it must hold its content between the markers", r.Name)})
 			}
@@ -149,7 +149,7 @@ func anchorRegions(p *rules.Pass, ct *config.Contract, d *parser.Document, name 
 				Message: fmt.Sprintf("%s opens here but never closes", name)})
 			continue
 		}
-		body := string(d.Src[r.ContentStart:r.ContentEnd])
+		body := d.Text()[r.ContentStart:r.ContentEnd]
 		if strings.TrimSpace(body) == "" && (ac.NonEmpty || len(ac.Contains) > 0) {
 			// one finding: an empty part holds none of the required texts either
 			msg := fmt.Sprintf("%s is empty; it must hold its content between the markers", name)
@@ -175,7 +175,7 @@ func anchorRegions(p *rules.Pass, ct *config.Contract, d *parser.Document, name 
 		if len(ac.Items) > 0 {
 			var items []string
 			parser.ForLines(d.Src, r.ContentStart, r.ContentEnd, func(ls, le int) bool {
-				if m := listItemRe.FindStringSubmatch(string(d.Src[ls:le])); m != nil {
+				if m := listItemRe.FindStringSubmatch(d.Text()[ls:le]); m != nil {
 					items = append(items, m[1])
 				}
 				return true

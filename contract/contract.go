@@ -71,7 +71,7 @@ func paramValue(d *parser.Document, pr *config.Param) string {
 	case "path":
 		return groupValue(rules.Compile(pr.Pattern), d.Path, pr.Name)
 	case "content":
-		return groupValue(rules.Compile(pr.Pattern), string(d.Src), pr.Name)
+		return groupValue(rules.Compile(pr.Pattern), d.Text(), pr.Name)
 	case "frontmatter":
 		if k := d.Frontmatter.Get(pr.Key); k != nil && k.Value != nil {
 			return k.Value.Value

@@ -153,7 +153,7 @@ func checkCapture(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 		if f.Indented || !shellLangs[strings.ToLower(f.Lang)] {
 			continue
 		}
-		body := string(d.Src[f.ContentStart:f.ContentEnd])
+		body := d.Text()[f.ContentStart:f.ContentEnd]
 		for _, cr := range caps {
 			if !capturesField(body, cr.Field) {
 				continue

@@ -209,7 +209,7 @@ func indexTarget(idx *parser.Index, d *parser.Document, hi *config.HeadingIndex,
 	if t := citedTarget(idx, d, line); t != nil {
 		return t
 	}
-	return citedTarget(idx, d, string(d.Src))
+	return citedTarget(idx, d, d.Text())
 }
 
 // citedTarget returns the first other document a `.md` path in text names.

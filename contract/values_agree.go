@@ -190,7 +190,7 @@ func readTable(d *parser.Document, t *config.Table) (map[string][]cell, error) {
 		re := rules.Compile(t.Pattern)
 		ki, vi := re.SubexpIndex("key"), re.SubexpIndex("value")
 		forLines(func(ls, le int) bool {
-			line := string(d.Src[ls:le])
+			line := d.Text()[ls:le]
 			// every match on a line counts, as for a registry's `uses`
 			for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
 				if ki > 0 && vi > 0 && m[2*ki] >= 0 && m[2*vi] >= 0 {
@@ -225,7 +225,7 @@ func readTable(d *parser.Document, t *config.Table) (map[string][]cell, error) {
 	tables, found, nearLine, nearCells, nearMissing := 0, false, 0, []string(nil), ""
 	kc, vc := -1, -1
 	forLines(func(ls, le int) bool {
-		line := strings.TrimSpace(string(d.Src[ls:le]))
+		line := strings.TrimSpace(d.Text()[ls:le])
 		if !strings.HasPrefix(line, "|") {
 			kc, vc = -1, -1
 			return true

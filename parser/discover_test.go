@@ -172,3 +172,21 @@ func TestDiscoverGitignoreTooLarge(t *testing.T) {
 		t.Errorf("errors: %v, want sub/.gitignore too large", errs)
 	}
 }
+
+// Load tells the caller how many bytes it has read, as it reads them.
+func TestLoadReportsBytesRead(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.md": "# A\n", "b/c.md": strings.Repeat("y", 100)})
+	var last int64
+	calls := 0
+	Load(root, LoadOptions{Read: func(total int64) {
+		if total < last {
+			t.Errorf("total went down: %d after %d", total, last)
+		}
+		last = total
+		calls++
+	}})
+	if calls != 2 || last != 104 {
+		t.Errorf("Read called %d times, last total %d; want 2 calls, 104 bytes", calls, last)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -18,6 +19,8 @@ import (
 )
 
 // Document is one parsed file. All offsets are byte offsets into Src.
+// Src is never written once the document is made (Text shares its bytes):
+// a changed file is a new Document.
 type Document struct {
 	Path string // repo-relative, slash-separated
 	Kind Kind
@@ -60,6 +63,13 @@ func (d *Document) ParsedEnd() int {
 		return d.Unparsed
 	}
 	return len(d.Src)
+}
+
+// Text is Src as a string sharing its bytes (no copy: Src is never
+// written), so texts the rules and the model keep are slices of the file
+// rather than copies of it.
+func (d *Document) Text() string {
+	return unsafe.String(unsafe.SliceData(d.Src), len(d.Src))
 }
 
 // Cached returns the value stored under key for this document, computing
@@ -209,6 +219,11 @@ func (d *Document) parseBody() {
 	// the original at the same offsets
 	root := md.Parser().Parse(text.NewReader(safe[:limit]))
 	w := walker{d: d, body: body, base: d.BodyStart}
+	if len(body) > 0 && &body[0] == &d.Src[d.BodyStart] {
+		w.text = d.Text()[d.BodyStart:]
+	} else {
+		w.text = string(body)
+	}
 	w.walk(root)
 	d.buildSections()
 }
@@ -243,6 +258,9 @@ func (w *walker) walk(n ast.Node) {
 type walker struct {
 	d    *Document
 	body []byte
+	// text is body as a string: a slice of d.Text() when body is Src
+	// itself (no lone CR was rewritten), else a copy of body.
+	text string
 	base int
 }
 
@@ -317,7 +335,7 @@ func (w *walker) heading(n *ast.Heading) {
 	if lines.Len() > 0 {
 		first, last := lines.At(0), lines.At(lines.Len()-1)
 		h.TextStart, h.TextEnd = first.Start+w.base, last.Stop+w.base
-		h.Raw = strings.TrimSpace(string(w.body[first.Start:last.Stop]))
+		h.Raw = strings.TrimSpace(w.text[first.Start:last.Stop])
 		ls, _ := w.lineBounds(first.Start)
 		_, le := w.lineBounds(max(last.Stop-1, first.Start))
 		if p := w.pos(n); p >= 0 && p < ls {
@@ -512,7 +530,7 @@ func (w *walker) codeSpan(n *ast.CodeSpan) {
 	if ok && first.NextSibling() == nil {
 		// the usual case: one segment, one line
 		s, e = first.Segment.Start, first.Segment.Stop
-		txt = string(w.body[s:e])
+		txt = w.text[s:e]
 	} else {
 		var b strings.Builder
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {

@@ -57,6 +57,9 @@ type LoadOptions struct {
 	// Classify, when set, decides a file's kind from its path and the kind
 	// its path alone gives.
 	Classify func(rel string, byPath Kind) Kind
+	// Read, when set, is told the running total of the bytes read so
+	// far, one call at a time: a caller sizes its memory to the input.
+	Read func(total int64)
 }
 
 // Load discovers and parses every file under root, in parallel.
@@ -72,6 +75,7 @@ func Load(root string, opt LoadOptions) *Index {
 	// walk is done (a plugin below the root changes the kind of its
 	// agents/ and commands/).
 	var mu sync.Mutex
+	var read int64 // bytes, under mu
 	var wg sync.WaitGroup
 	work := make(chan Discovered, 64)
 	for range runtime.GOMAXPROCS(0) {
@@ -83,6 +87,9 @@ func Load(root string, opt LoadOptions) *Index {
 				mu.Lock()
 				if doc != nil {
 					idx.Docs = append(idx.Docs, doc)
+					if read += int64(len(doc.Src)); opt.Read != nil {
+						opt.Read(read)
+					}
 				}
 				if ferr != nil {
 					idx.Errors = append(idx.Errors, *ferr)

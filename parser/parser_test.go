@@ -377,3 +377,23 @@ func TestCROnlyFile(t *testing.T) {
 		})
 	}
 }
+
+// Texts of the model are slices of the file, not copies, and read the
+// same as the source: code spans, and headings' raw text.
+func TestTextsShareSource(t *testing.T) {
+	d := Parse("a.md", KindOther, []byte("# Use `tool` here\n\nRun `make x`.\n"))
+	if d.Text() != string(d.Src) {
+		t.Fatalf("Text() = %q", d.Text())
+	}
+	if len(d.CodeSpans) != 2 || d.CodeSpans[1].Text != "make x" {
+		t.Fatalf("code spans = %+v", d.CodeSpans)
+	}
+	if d.Headings[0].Raw != "Use `tool` here" {
+		t.Errorf("heading raw = %q", d.Headings[0].Raw)
+	}
+	// a lone CR is read as a line ending in a copy: texts still read right
+	cr := Parse("b.md", KindOther, []byte("# T\r\rSay `hi`.\r"))
+	if len(cr.CodeSpans) != 1 || cr.CodeSpans[0].Text != "hi" {
+		t.Errorf("code spans with lone CRs = %+v", cr.CodeSpans)
+	}
+}

@@ -75,7 +75,7 @@ func checkPlain(p *Pass, d *parser.Document, s *KindSchema, key string, n *yaml.
 	if start >= lineEnd {
 		return
 	}
-	text := string(d.Src[start:lineEnd])
+	text := d.Text()[start:lineEnd]
 	// A ` #` (or tab #) on the value's line starts a comment.
 	cut := -1
 	for i := 1; i < len(text); i++ {

@@ -115,7 +115,7 @@ func checkPath(p *Pass, start, end int, written, target string, fixable bool) (e
 				}
 				if fixable {
 					// the destination as written: after `(` (or `(<`)
-					src := string(d.Src[start:end])
+					src := d.Text()[start:end]
 					if isWrittenPath(src, written, target) { // an HTML attribute value
 						fix = []Edit{{Start: start, End: start + len(target), New: good}}
 					}

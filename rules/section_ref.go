@@ -86,7 +86,7 @@ func findSectionRefs(d *parser.Document) []sectionRef {
 			continue
 		}
 		if text == "" {
-			text = srcText(d)
+			text = d.Text()
 		}
 		if span := codeSpanAt(d, at); span != nil {
 			// a code span holds one reference, read at its first sign
@@ -308,12 +308,6 @@ func parseRefAt(d *parser.Document, text string, at, signLen int, ln *refLine) (
 		return r, false // `a.md › b.md`: an order of files, not a section
 	}
 	return r, true
-}
-
-// srcText is d's source as a string, made once, so that the text around
-// each sign is read without a copy of it.
-func srcText(d *parser.Document) string {
-	return d.Cached("section-ref/src", func() any { return string(d.Src) }).(string)
 }
 
 // titleEnd finds where a run-on title ends in rest, the text after the

@@ -97,7 +97,7 @@ func namesOwnFile(d *parser.Document, off int) bool {
 	if off-ls > 12 {
 		return false
 	}
-	before := strings.TrimLeft(string(d.Src[ls:off]), " \t")
+	before := strings.TrimLeft(d.Text()[ls:off], " \t")
 	if before == "- " || before == "* " || before == "" {
 		if h := headingBefore(d, off); h != nil && fileListHeadingRe.MatchString(h.Text) {
 			return true

@@ -4,20 +4,11 @@ package main
 
 import (
 	"os"
-	"runtime/debug"
 	"runtime/pprof"
 )
 
 func main() {
-	// A run is short and its heap small: collect garbage less often than
-	// the default (GOGC, when set, still decides).
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(200)
-	}
-	// …but on a large repo, work harder before growing past 256 MiB.
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(256 << 20)
-	}
+	setupGC()
 	// MDCONTRACT_CPUPROFILE and MDCONTRACT_MEMPROFILE name files to write
 	// pprof profiles of the run to (see README § Performance).
 	os.Exit(profiled(func() int { return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }))

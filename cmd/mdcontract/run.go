@@ -472,7 +472,7 @@ func openRepo(root, cwd, explicit string) (*config.Config, *rules.Settings, pars
 	if err != nil {
 		return nil, nil, parser.LoadOptions{}, err
 	}
-	load := parser.LoadOptions{Classify: settings.Classify}
+	load := parser.LoadOptions{Classify: settings.Classify, Read: sizeMemory}
 	if cfg != nil {
 		load.Include, load.Exclude = cfg.Include, cfg.Exclude
 		if cfg.MaxFileSize != "" {
