@@ -916,7 +916,7 @@ func nearText(canon, b *block) bool {
 
 // typography maps the characters copies lose or gain when retyped to one
 // form: dashes, quotes, ellipses and non-breaking spaces.
-var typography = strings.NewReplacer("—", "-", "–", "-", "‘", "'", "’", "'", "“", `"`, "”", `"`, "…", "...", "\u00a0", " ")
+var typography = strings.NewReplacer("—", "-", "–", "-", "--", "-", "‘", "'", "’", "'", "“", `"`, "”", `"`, "…", "...", "\u00a0", " ")
 
 func typographic(s string) string { return typography.Replace(s) }
 
@@ -1089,12 +1089,14 @@ func diffLines(want, got string) (first, last int) {
 func reportDrift(p *rules.Pass, g *driftGroup, b *block) {
 	canon := g.Canon
 	n, at, exp, fnd := describeDiff(canon.raw(), b.raw())
-	if pn, pat, _, _ := describeDiff(canon.text(), b.text()); pn < n {
+	named := canon.text() != canon.raw() || b.text() != b.raw()
+	if pn, pat, _, _ := describeDiff(canon.text(), b.text()); named && pn <= n {
 		// the copy names its own file where the canonical one names its
 		// own: show the first line that differs otherwise, as written
 		wl, gl := strings.Split(canon.raw(), "\n"), strings.Split(b.raw(), "\n")
+		nw, ng := strings.Split(canon.text(), "\n"), strings.Split(b.text(), "\n")
 		n, at = pn, pat
-		exp, fnd = describeLines(lineAt(wl, at), lineAt(gl, at), at < len(wl), at < len(gl))
+		exp, fnd = describeNamed(lineAt(wl, at), lineAt(gl, at), lineAt(nw, at), lineAt(ng, at), at < len(wl), at < len(gl))
 	}
 	startLine, _ := b.doc.Position(b.part.Start)
 	canonLine, _ := canon.doc.Position(canon.part.Anchor)
@@ -1126,6 +1128,36 @@ func reportDrift(p *rules.Pass, g *driftGroup, b *block) {
 		related = append(related, rules.RelatedAt(o.doc, o.part.Anchor, "an identical copy"))
 	}
 	p.Report(rules.Diagnostic{Path: b.doc.Path, Start: b.part.Anchor, End: b.part.End, Message: msg, Related: related})
+}
+
+// describeNamed shows the lines a and b as written, from a little before
+// where they differ once names are replaced (na, nb): a line where the
+// copy names its own file and also drifted is shown at the drift, not at
+// the name. Past the first difference the named and written lines end
+// alike, so the difference stands as far from each line's end.
+func describeNamed(a, b, na, nb string, hasA, hasB bool) (exp, fnd string) {
+	c := 0
+	for c < len(na) && c < len(nb) && na[c] == nb[c] {
+		c++
+	}
+	from := func(l string, at int) int {
+		if at <= 40 {
+			return 0
+		}
+		f := min(at-30, len(l))
+		for f > 0 && f < len(l) && !utf8.RuneStart(l[f]) {
+			f--
+		}
+		return f
+	}
+	exp, fnd = "(end of text)", "(end of text)"
+	if hasA {
+		exp = visible(a, from(a, len(a)-(len(na)-c)))
+	}
+	if hasB {
+		fnd = visible(b, from(b, len(b)-(len(nb)-c)))
+	}
+	return exp, fnd
 }
 
 func lineAt(ls []string, i int) string {
