@@ -31,11 +31,8 @@ func checkFrontmatterUnknownKey(p *Pass) {
 		if k.NotString || s.Field(k.Name) != nil { // frontmatter-syntax reports a key that is not a name
 			continue
 		}
-		if sib, ok := sameFileKinds[d.Kind]; ok && builtinSchemas[sib].Field(k.Name) != nil {
-			continue // written for the other host that loads this file
-		}
-		if (d.Kind == parser.KindAgent || d.Kind == parser.KindAgentBody) && otherHostAgentKeys[k.Name] {
-			continue // another host's agent key, for a file written for several hosts
+		if hostKeys[d.Kind][k.Name] {
+			continue // another host's key, for a file written for several hosts (hosts/*.yaml)
 		}
 		msg := "`" + k.Name + "` is not a " + kindNoun(d.Kind) + " frontmatter key (" + s.Source + "); the host ignores it"
 		switch near, other := closestField(s, k.Name), kindDefining(k.Name, d.Kind); {
@@ -52,25 +49,6 @@ func checkFrontmatterUnknownKey(p *Pass) {
 		}
 		p.Reportf(k.Offset, k.Offset+len(k.Name), "%s", msg)
 	}
-}
-
-// sameFileKinds are kinds one file is loaded as by different hosts: VS Code
-// Copilot loads Claude Code subagent files as custom agents
-// (https://code.visualstudio.com/docs/agents/reference/custom-agent-file-reference,
-// "Claude agent format", read 2026-12-01), so a custom agent's key on a
-// subagent is written for that host, not on the wrong file.
-var sameFileKinds = map[parser.Kind]parser.Kind{
-	parser.KindAgent:     parser.KindAgentBody,
-	parser.KindAgentBody: parser.KindAgent,
-}
-
-// otherHostAgentKeys are agent frontmatter keys of hosts mdcontract has no
-// kind for, which plugins write so that one agent file serves them too:
-// OpenCode's agent options (https://opencode.ai/docs/agents/, "Options",
-// read 2026-12-01).
-var otherHostAgentKeys = map[string]bool{
-	"mode": true, "temperature": true, "top_p": true, "prompt": true, "permission": true,
-	"disable": true, "hidden": true, "steps": true, "maxSteps": true,
 }
 
 // kindDefining names another built-in kind whose frontmatter defines key

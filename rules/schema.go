@@ -2,6 +2,9 @@ package rules
 
 import (
 	"regexp"
+	"slices"
+
+	"github.com/mdcontract/mdcontract/hosts"
 
 	"github.com/mdcontract/mdcontract/parser"
 )
@@ -59,128 +62,94 @@ func (s *KindSchema) Field(n string) *Field {
 	return nil
 }
 
-var (
-	skillName = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-	// Model aliases come and go with model families, so any single
-	// lowercase token passes: what fails is prose, spaces or capitals
-	// ("Opus 4", "Claude Sonnet").
-	modelRe    = regexp.MustCompile(`^[a-z][a-z0-9.\-]*(\[[a-z0-9]+\])?$`)
-	effortEnum = []string{"low", "medium", "high", "xhigh", "max", "inherit"}
-)
-
-const modelHint = "a model alias such as sonnet, opus, haiku or inherit, or a full model ID such as claude-sonnet-4-5 (one lowercase word)"
-
-// Claude Code fields shared by skills and commands (commands and skills are
-// one mechanism in Claude Code).
-func invocableFields() []Field {
-	return []Field{
-		{Name: "description", Type: TString},
-		// Claude Code's own docs write the hint unquoted, `argument-hint:
-		// [message]`, a YAML list the host shows as written
-		// (https://code.claude.com/docs/en/slash-commands, "Frontmatter",
-		// read 2026-12-01): a list is the documented form, not a defect.
-		{Name: "argument-hint", Type: TStringOrList},
-		{Name: "allowed-tools", Type: TStringOrList},
-		{Name: "disable-model-invocation", Type: TBool},
-		{Name: "user-invocable", Type: TBool},
-		{Name: "model", Type: TString, Pattern: modelRe, PatternHint: modelHint},
-		{Name: "effort", Type: TString, Enum: effortEnum},
-		{Name: "context", Type: TString, Enum: []string{"fork", "inherit"}},
-		{Name: "agent", Type: TString},
-		{Name: "hooks", Type: TMap},
-		{Name: "paths", Type: TStringOrList},
-		{Name: "shell", Type: TString, Enum: []string{"bash", "powershell"}},
-		{Name: "when_to_use", Type: TString},
-	}
-}
-
-// BuiltinSchemas are the per-kind defaults, following the published
-// schemas: Claude Code skills, subagents and slash commands, the Agent
-// Skills specification (agentskills.io), and GitHub Copilot custom agents
-// and prompt files.
+// BuiltinSchemas are the per-kind defaults, read from the host files
+// (package hosts): a kind that several default hosts read takes the
+// fields of each (the first host's declaration of a key wins, with the
+// smallest length limit of any), the union of their required keys, and
+// needs frontmatter when any of them does.
 func BuiltinSchemas() map[parser.Kind]*KindSchema {
-	skill := &KindSchema{
-		Needs:    true,
-		Required: []string{"name", "description"},
-		Source:   "the Agent Skills specification (agentskills.io) and Claude Code's skill frontmatter",
-		Fields: append([]Field{
-			{Name: "name", Type: TString, Pattern: skillName, PatternHint: "lowercase letters, digits and single hyphens", MaxLen: 64},
-			{Name: "license", Type: TString},
-			{Name: "compatibility", Type: TString, MaxLen: 500},
-			{Name: "metadata", Type: TMap},
-		}, invocableFields()...),
+	out := map[parser.Kind]*KindSchema{}
+	for _, h := range hosts.All() {
+		if !h.Default {
+			continue
+		}
+		for kname, hk := range h.Kinds {
+			kind, ok := parser.KindByName(kname)
+			if !ok {
+				panic("hosts/" + h.File + ": no kind " + kname) // the tests check the data
+			}
+			s := out[kind]
+			if s == nil {
+				s = &KindSchema{}
+				out[kind] = s
+			}
+			addHostKind(s, hk)
+		}
 	}
-	skill.Field("description").MaxLen = 1024
-	command := &KindSchema{
-		Source: "Claude Code's slash command frontmatter",
-		Fields: append([]Field{{Name: "name", Type: TString}}, invocableFields()...),
+	return out
+}
+
+// addHostKind lays one host's reading of a kind over s.
+func addHostKind(s *KindSchema, hk *hosts.Kind) {
+	if s.Source == "" {
+		s.Source = hk.Title
+	} else {
+		s.Source += " and " + hk.Title
 	}
-	agent := &KindSchema{
-		Needs:    true,
-		Required: []string{"name", "description"},
-		Source:   "Claude Code's subagent frontmatter",
-		Fields: []Field{
-			{Name: "name", Type: TString, Pattern: skillName, PatternHint: "lowercase letters, digits and hyphens"},
-			{Name: "description", Type: TString},
-			{Name: "tools", Type: TStringOrList},
-			{Name: "disallowedTools", Type: TStringOrList},
-			{Name: "model", Type: TString, Pattern: modelRe, PatternHint: modelHint},
-			{Name: "permissionMode", Type: TString, Enum: []string{"default", "acceptEdits", "dontAsk", "bypassPermissions", "plan", "auto"}},
-			{Name: "maxTurns", Type: TInt},
-			{Name: "skills", Type: TStringOrList},
-			{Name: "mcpServers", Type: TAny},
-			{Name: "hooks", Type: TMap},
-			{Name: "memory", Type: TString, Enum: []string{"user", "project", "local"}},
-			{Name: "background", Type: TBool},
-			{Name: "effort", Type: TString, Enum: effortEnum},
-			{Name: "isolation", Type: TString, Enum: []string{"worktree"}},
-			{Name: "color", Type: TString},
-			{Name: "initialPrompt", Type: TString},
-		},
+	s.Needs = s.Needs || hk.Frontmatter == "required"
+	for _, r := range hk.Required {
+		if !slices.Contains(s.Required, r) {
+			s.Required = append(s.Required, r)
+		}
 	}
-	body := &KindSchema{
-		Needs:    true,
-		Required: []string{"description"},
-		Source:   "GitHub Copilot's custom agent frontmatter",
-		Fields: []Field{
-			{Name: "name", Type: TString},
-			{Name: "description", Type: TString},
-			{Name: "argument-hint", Type: TString},
-			{Name: "tools", Type: TList},
-			{Name: "agents", Type: TList},
-			{Name: "model", Type: TStringOrList},
-			{Name: "target", Type: TString, Enum: []string{"vscode", "github-copilot"}},
-			{Name: "handoffs", Type: TAny},
-			{Name: "infer", Type: TBool},
-			{Name: "user-invocable", Type: TBool},
-			{Name: "user-invokable", Type: TBool},
-			{Name: "disable-model-invocation", Type: TBool},
-			{Name: "mcp-servers", Type: TMap},
-			{Name: "metadata", Type: TMap},
-		},
-	}
-	prompt := &KindSchema{
-		Source: "GitHub Copilot's prompt file frontmatter",
-		Fields: []Field{
-			{Name: "name", Type: TString},
-			{Name: "description", Type: TString},
-			{Name: "argument-hint", Type: TString},
-			{Name: "agent", Type: TString},
-			{Name: "mode", Type: TString},
-			{Name: "model", Type: TString},
-			{Name: "tools", Type: TList},
-		},
-	}
-	return map[parser.Kind]*KindSchema{
-		parser.KindSkill:     skill,
-		parser.KindCommand:   command,
-		parser.KindAgent:     agent,
-		parser.KindAgentBody: body,
-		parser.KindPrompt:    prompt,
+	for _, hf := range hk.Fields {
+		if f := s.Field(hf.Name); f != nil {
+			if hf.Max > 0 && (f.MaxLen == 0 || hf.Max < f.MaxLen) {
+				f.MaxLen = hf.Max
+			}
+			continue
+		}
+		f := Field{Name: hf.Name, Type: fieldType(hf.Type), Enum: hf.Enum, PatternHint: hf.Hint, MaxLen: hf.Max}
+		if hf.Pattern != "" {
+			f.Pattern = regexp.MustCompile(hf.Pattern)
+		}
+		s.Fields = append(s.Fields, f)
 	}
 }
 
-var builtinSchemas = BuiltinSchemas()
+// foreignKeys are, per kind, the keys that hosts read in files of that
+// kind beyond its own schema: a non-default host's keys (OpenCode's agent
+// options), and the keys of another kind whose host loads these files as
+// that kind (VS Code reads Claude Code subagents as custom agents). A
+// plugin writes them so that one file serves those hosts too.
+func foreignKeys() map[parser.Kind]map[string]bool {
+	out := map[parser.Kind]map[string]bool{}
+	add := func(kname string, fields []*hosts.Field) {
+		kind, _ := parser.KindByName(kname)
+		if out[kind] == nil {
+			out[kind] = map[string]bool{}
+		}
+		for _, f := range fields {
+			out[kind][f.Name] = true
+		}
+	}
+	for _, h := range hosts.All() {
+		for kname, hk := range h.Kinds {
+			if !h.Default {
+				add(kname, hk.Fields)
+			}
+			for _, other := range hk.Also {
+				add(other, hk.Fields)
+			}
+		}
+	}
+	return out
+}
+
+var (
+	builtinSchemas = BuiltinSchemas()
+	hostKeys       = foreignKeys()
+)
 
 // schema returns the frontmatter schema for the pass's document: a
 // configured kind's, else the built-in one of its kind, or nil.

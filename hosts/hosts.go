@@ -1,0 +1,216 @@
+// Package hosts holds what each host (Claude Code, the Agent Skills
+// specification, GitHub Copilot, …) loads: the kinds of file it reads and
+// the frontmatter fields of each, with the published source of every fact
+// and the date it was read. The facts are data, one YAML file per host
+// (README.md describes the format); this package only reads them.
+package hosts
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+//go:embed *.yaml
+var files embed.FS
+
+// Host is one host file.
+type Host struct {
+	ID   string `yaml:"host"`
+	Name string `yaml:"name"`
+	// Default hosts are checked in every repo; the others' keys are known
+	// (written so that one file serves that host too) but not checked.
+	Default bool               `yaml:"default"`
+	Sources map[string]*Source `yaml:"sources"`
+	// Patterns are named patterns fields refer to by name.
+	Patterns  map[string]*Pattern `yaml:"patterns"`
+	FieldSets map[string][]*Field `yaml:"field-sets"`
+	Kinds     map[string]*Kind    `yaml:"kinds"`
+	// File is the data file the host was read from.
+	File string `yaml:"-"`
+}
+
+// Source is a published page a fact was read from, and when.
+type Source struct {
+	URL  string `yaml:"url"`
+	Read string `yaml:"read"`
+}
+
+// Pattern is a regular expression a value must match, and what it wants
+// in words.
+type Pattern struct {
+	Regexp string `yaml:"regexp"`
+	Hint   string `yaml:"hint"`
+}
+
+// Kind is the frontmatter a host reads in one kind of file.
+type Kind struct {
+	// Title names the schema in messages ("Claude Code's skill frontmatter").
+	Title string `yaml:"title"`
+	// Frontmatter is "required" when the host loads no file of the kind
+	// without frontmatter; else "optional" (the default).
+	Frontmatter string   `yaml:"frontmatter"`
+	Required    []string `yaml:"required"`
+	Source      string   `yaml:"source"`
+	// Also names kinds whose files this host loads as this kind too: this
+	// kind's keys are not unknown on them.
+	Also   []string `yaml:"also"`
+	Fields []*Field `yaml:"fields"`
+}
+
+// Field is one frontmatter key.
+type Field struct {
+	// Use, alone, stands for the fields of the host's field set so named.
+	Use  string `yaml:"use"`
+	Name string `yaml:"name"`
+	// Type is string, bool, int, list, string-or-list, map or any.
+	Type string   `yaml:"type"`
+	Enum []string `yaml:"enum"`
+	// Pattern is a regular expression, or the name of one of the host's
+	// patterns; Hint says in words what it wants.
+	Pattern string `yaml:"pattern"`
+	Hint    string `yaml:"hint"`
+	// Max is the most characters a value may hold.
+	Max     int    `yaml:"max"`
+	Default string `yaml:"default"`
+	Source  string `yaml:"source"`
+}
+
+// Types are the field types a host file may name.
+var Types = []string{"string", "bool", "int", "list", "string-or-list", "map", "any"}
+
+var all = mustLoad()
+
+// All returns every host, in the order of their files' names: where two
+// hosts read the same kind, the first one's field comes first.
+func All() []*Host { return all }
+
+func mustLoad() []*Host {
+	hs, err := Load(files)
+	if err != nil {
+		panic(err) // the embedded data is checked by the tests
+	}
+	return hs
+}
+
+// Load reads every *.yaml host file of fsys, resolving field sets and
+// named patterns, and checks that every fact cites a source.
+func Load(fsys fs.FS) ([]*Host, error) {
+	names, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, err
+	}
+	var out []*Host
+	for _, e := range names {
+		if path.Ext(e.Name()) != ".yaml" {
+			continue
+		}
+		b, err := fs.ReadFile(fsys, e.Name())
+		if err != nil {
+			return nil, err
+		}
+		h, err := parse(e.Name(), b)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
+	return out, nil
+}
+
+func parse(name string, b []byte) (*Host, error) {
+	h := &Host{File: name}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(h); err != nil {
+		return nil, fmt.Errorf("hosts/%s: %w", name, err)
+	}
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("hosts/%s: %s", name, fmt.Sprintf(format, a...))
+	}
+	if h.ID == "" || h.Name == "" {
+		return nil, bad("needs `host` and `name`")
+	}
+	for id, s := range h.Sources {
+		if s == nil || !strings.HasPrefix(s.URL, "https://") || len(s.Read) != len("2006-01-02") {
+			return nil, bad("source %s needs an https `url` and the date it was `read` (YYYY-MM-DD)", id)
+		}
+	}
+	cites := func(what, src string) error {
+		if h.Sources[src] == nil {
+			return bad("%s cites source %q, which `sources` does not list", what, src)
+		}
+		return nil
+	}
+	for _, kname := range sortedKeys(h.Kinds) {
+		k := h.Kinds[kname]
+		if err := cites("kind "+kname, k.Source); err != nil {
+			return nil, err
+		}
+		switch k.Frontmatter {
+		case "", "optional", "required":
+		default:
+			return nil, bad("kind %s: `frontmatter` is required or optional, not %q", kname, k.Frontmatter)
+		}
+		var fields []*Field
+		for _, f := range k.Fields {
+			if f.Use == "" {
+				fields = append(fields, f)
+				continue
+			}
+			set, ok := h.FieldSets[f.Use]
+			if !ok || f.Name != "" {
+				return nil, bad("kind %s: `use: %s` names no field set (and stands alone)", kname, f.Use)
+			}
+			fields = append(fields, set...)
+		}
+		seen := map[string]bool{}
+		resolved := make([]*Field, 0, len(fields))
+		for _, f := range fields {
+			what := fmt.Sprintf("kind %s: field %s", kname, f.Name)
+			if f.Name == "" || seen[f.Name] {
+				return nil, bad("kind %s: a field has no name, or %q comes twice", kname, f.Name)
+			}
+			seen[f.Name] = true
+			if !slices.Contains(Types, f.Type) {
+				return nil, bad("%s: type %q is not one of %s", what, f.Type, strings.Join(Types, ", "))
+			}
+			if err := cites(what, f.Source); err != nil {
+				return nil, err
+			}
+			c := *f // field sets are shared: resolve a copy
+			if p, ok := h.Patterns[c.Pattern]; ok {
+				c.Pattern, c.Hint = p.Regexp, p.Hint
+			}
+			if _, err := regexp.Compile(c.Pattern); err != nil {
+				return nil, bad("%s: pattern: %v", what, err)
+			}
+			resolved = append(resolved, &c)
+		}
+		k.Fields = resolved
+		for _, r := range k.Required {
+			if !seen[r] {
+				return nil, bad("kind %s: required key %s is not one of its fields", kname, r)
+			}
+		}
+	}
+	return h, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,67 @@
+package hosts
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// The embedded host files load, and each cites where its facts come from.
+func TestEmbeddedHostsLoad(t *testing.T) {
+	hs, err := Load(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hs) < 3 {
+		t.Fatalf("%d host files, want at least agent-skills, claude-code and copilot", len(hs))
+	}
+	for _, h := range hs {
+		if len(h.Kinds) == 0 || len(h.Sources) == 0 {
+			t.Errorf("%s: no kinds or no sources", h.File)
+		}
+		if h.File != h.ID+".yaml" {
+			t.Errorf("%s holds host %q: name the file after the host", h.File, h.ID)
+		}
+	}
+}
+
+// A host file that breaks the format is refused, saying where and why.
+func TestBadHostFiles(t *testing.T) {
+	const head = "host: x\nname: X\nsources:\n  s: {url: https://example.com/x, read: 2026-12-01}\n"
+	cases := map[string]struct{ data, want string }{
+		"unknown key":       {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - {name: a, type: string, source: s, maxlen: 3}\n", "field maxlen not found"},
+		"uncited field":     {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - {name: a, type: string}\n", "field a cites source \"\""},
+		"unknown source":    {head + "kinds:\n  skill:\n    title: T\n    source: nope\n", "kind skill cites source \"nope\""},
+		"undated source":    {"host: x\nname: X\nsources:\n  s: {url: https://example.com/x}\n", "the date it was `read`"},
+		"bad type":          {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - {name: a, type: text, source: s}\n", `type "text" is not one of`},
+		"bad pattern":       {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - {name: a, type: string, pattern: '(', source: s}\n", "pattern: error parsing regexp"},
+		"no field set":      {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - use: nope\n", "names no field set"},
+		"required unknown":  {head + "kinds:\n  skill:\n    title: T\n    source: s\n    required: [a]\n", "required key a is not one of its fields"},
+		"field twice":       {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - {name: a, type: string, source: s}\n      - {name: a, type: bool, source: s}\n", `"a" comes twice`},
+		"frontmatter value": {head + "kinds:\n  skill:\n    title: T\n    source: s\n    frontmatter: always\n", "`frontmatter` is required or optional"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := Load(fstest.MapFS{"x.yaml": {Data: []byte(c.data)}})
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "hosts/x.yaml") {
+				t.Errorf("error = %v, want one naming hosts/x.yaml and saying %q", err, c.want)
+			}
+		})
+	}
+}
+
+// Field sets and named patterns resolve into each kind's fields.
+func TestFieldSetsAndPatterns(t *testing.T) {
+	data := "host: x\nname: X\nsources:\n  s: {url: https://example.com/x, read: 2026-12-01}\n" +
+		"patterns:\n  word: {regexp: '^[a-z]+$', hint: one word}\n" +
+		"field-sets:\n  common:\n    - {name: m, type: string, pattern: word, source: s}\n" +
+		"kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - {name: a, type: bool, source: s}\n      - use: common\n"
+	hs, err := Load(fstest.MapFS{"x.yaml": {Data: []byte(data)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := hs[0].Kinds["skill"].Fields
+	if len(fs) != 2 || fs[1].Name != "m" || fs[1].Pattern != "^[a-z]+$" || fs[1].Hint != "one word" {
+		t.Errorf("fields = %+v %+v", fs[0], fs[len(fs)-1])
+	}
+}
