@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -55,6 +56,13 @@ type Pattern struct {
 type Kind struct {
 	// Title names the schema in messages ("Claude Code's skill frontmatter").
 	Title string `yaml:"title"`
+	// Noun names a file of the kind in messages ("slash command"); one
+	// host gives it.
+	Noun string `yaml:"noun"`
+	// Paths are the globs (from the repo root, `**` for any folders) of a
+	// kind that mdcontract does not tell by path itself: a file they take
+	// is of this kind. One host gives them.
+	Paths []string `yaml:"paths"`
 	// Frontmatter is "required" when the host loads no file of the kind
 	// without frontmatter; else "optional" (the default).
 	Frontmatter string   `yaml:"frontmatter"`
@@ -156,6 +164,11 @@ func parse(name string, b []byte) (*Host, error) {
 		if err := cites("kind "+kname, k.Source); err != nil {
 			return nil, err
 		}
+		for _, g := range k.Paths {
+			if !doublestar.ValidatePattern(g) {
+				return nil, bad("kind %s: path %q is not a glob", kname, g)
+			}
+		}
 		switch k.Frontmatter {
 		case "", "optional", "required":
 		default:
@@ -204,6 +217,48 @@ func parse(name string, b []byte) (*Host, error) {
 		}
 	}
 	return h, nil
+}
+
+// Noun names a file of kind name in messages, from the host that gives
+// it, or "".
+func Noun(name string) string {
+	for _, h := range all {
+		if k := h.Kinds[name]; k != nil && k.Noun != "" {
+			return k.Noun
+		}
+	}
+	return ""
+}
+
+// PathKind is a kind told by the globs a host file gives.
+type PathKind struct {
+	Name  string
+	Paths []string
+	// Frontmatter is true when some host reads fields in its files.
+	Frontmatter bool
+}
+
+// PathKinds returns the kinds the host files tell by globs, by name.
+func PathKinds() []PathKind {
+	byName := map[string]*PathKind{}
+	for _, h := range all {
+		for name, k := range h.Kinds {
+			pk := byName[name]
+			if pk == nil {
+				pk = &PathKind{Name: name}
+				byName[name] = pk
+			}
+			pk.Paths = append(pk.Paths, k.Paths...)
+			pk.Frontmatter = pk.Frontmatter || len(k.Fields) > 0
+		}
+	}
+	var out []PathKind
+	for _, name := range sortedKeys(byName) {
+		if len(byName[name].Paths) > 0 {
+			out = append(out, *byName[name])
+		}
+	}
+	return out
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -1,8 +1,13 @@
 package parser
 
 import (
+	"slices"
+
 	"path"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/mdcontract/mdcontract/hosts"
 )
 
 // Kind is what a file is to an agent plugin, decided by its path.
@@ -21,7 +26,38 @@ const (
 	KindManifest                  // .claude-plugin/plugin.json or marketplace.json
 )
 
-var kindNames = [...]string{"other", "skill", "skill-resource", "agent", "agent-body", "command", "prompt", "memory", "manifest"}
+// builtinKinds are the kinds told by path in KindOf.
+var builtinKinds = []string{"other", "skill", "skill-resource", "agent", "agent-body", "command", "prompt", "memory", "manifest"}
+
+// kindNames names every kind: the built-in ones, then those the host files
+// tell by globs (hosts/*.yaml `paths`); dataKinds holds the latter, the
+// first of them being kind KindManifest+1.
+var kindNames, dataKinds = registerDataKinds()
+
+func registerDataKinds() ([]string, []hosts.PathKind) {
+	names := slices.Clone(builtinKinds)
+	var data []hosts.PathKind
+	for _, pk := range hosts.PathKinds() {
+		if slices.Contains(builtinKinds, pk.Name) {
+			panic("hosts: kind " + pk.Name + " is told by path in parser/kind.go, not by `paths`") // the tests check the data
+		}
+		names = append(names, pk.Name)
+		data = append(data, pk)
+	}
+	return names, data
+}
+
+// dataKindOf returns the kind whose host globs take rel, if any.
+func dataKindOf(rel string) (Kind, bool) {
+	for i, pk := range dataKinds {
+		for _, g := range pk.Paths {
+			if ok, _ := doublestar.Match(g, rel); ok {
+				return KindManifest + 1 + Kind(i), true
+			}
+		}
+	}
+	return 0, false
+}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -46,6 +82,9 @@ func (k Kind) HasFrontmatter() bool {
 	switch k {
 	case KindSkill, KindAgent, KindAgentBody, KindCommand, KindPrompt:
 		return true
+	}
+	if i := int(k - KindManifest - 1); i >= 0 && i < len(dataKinds) {
+		return dataKinds[i].Frontmatter
 	}
 	return false
 }
@@ -109,6 +148,9 @@ func KindOf(rel string, pluginRoots []string) Kind {
 	switch base {
 	case "CLAUDE.md", "AGENTS.md", "GEMINI.md":
 		return KindMemory
+	}
+	if k, ok := dataKindOf(rel); ok {
+		return k
 	}
 	return KindOther
 }

@@ -397,3 +397,22 @@ func TestTextsShareSource(t *testing.T) {
 		t.Errorf("code spans with lone CRs = %+v", cr.CodeSpans)
 	}
 }
+
+// Kinds the host files tell by globs (hosts/*.yaml `paths`) are kinds
+// like the built-in ones: by name, by path, with frontmatter.
+func TestDataKinds(t *testing.T) {
+	k, ok := KindByName("instructions")
+	if !ok || k <= KindManifest || k.String() != "instructions" || !k.HasFrontmatter() {
+		t.Fatalf("kind instructions = %v (%v), frontmatter %v", k, ok, k.HasFrontmatter())
+	}
+	for rel, want := range map[string]Kind{
+		".github/instructions/py.instructions.md":     k,
+		".github/instructions/a/b/go.instructions.md": k,
+		"docs/py.instructions.md":                     KindOther,
+		".github/instructions/notes.md":               KindOther,
+	} {
+		if got := KindOf(rel, nil); got != want {
+			t.Errorf("KindOf(%s) = %v, want %v", rel, got, want)
+		}
+	}
+}

@@ -22,11 +22,11 @@ func checkFrontmatterRequired(p *Pass) {
 	for _, name := range s.Required {
 		k := fm.Get(name)
 		if k == nil {
-			p.Reportf(fm.Start, d.Lines.LineEnd(d.Src, 1), "frontmatter has no `%s`: a %s requires it (%s)", name, kindNoun(d.Kind), s.Source)
+			p.Reportf(fm.Start, d.Lines.LineEnd(d.Src, 1), "frontmatter has no `%s`: %s requires it (%s)", name, aKind(d.Kind), s.Source)
 			continue
 		}
 		if isEmpty(k.Value) {
-			p.Reportf(k.Offset, k.Offset+len(k.Name), "frontmatter `%s` is empty: a %s requires a value (%s)", name, kindNoun(d.Kind), s.Source)
+			p.Reportf(k.Offset, k.Offset+len(k.Name), "frontmatter `%s` is empty: %s requires a value (%s)", name, aKind(d.Kind), s.Source)
 		}
 	}
 }

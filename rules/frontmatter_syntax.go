@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mdcontract/mdcontract/hosts"
 	"github.com/mdcontract/mdcontract/parser"
 	"go.yaml.in/yaml/v3"
 )
@@ -67,8 +68,8 @@ func checkFrontmatterSyntax(p *Pass) {
 	if fm == nil {
 		if s := p.schema(); s != nil && s.Needs {
 			end := d.Lines.LineEnd(d.Src, 1)
-			p.Reportf(d.BodyStart, end, "%s has no frontmatter: a %s must start with a `---` line, its YAML keys (%s), and a closing `---` line",
-				d.Path, kindNoun(d.Kind), strings.Join(s.Required, ", "))
+			p.Reportf(d.BodyStart, end, "%s has no frontmatter: %s must start with a `---` line, its YAML keys (%s), and a closing `---` line",
+				d.Path, aKind(d.Kind), strings.Join(s.Required, ", "))
 		}
 		return
 	}
@@ -128,18 +129,19 @@ func collectionNoun(n *yaml.Node) string {
 	return "mapping"
 }
 
+// aKind is kindNoun with its article ("a subagent", "an instructions
+// file").
+func aKind(k parser.Kind) string {
+	n := kindNoun(k)
+	if strings.ContainsRune("aeiou", rune(n[0])) {
+		return "an " + n
+	}
+	return "a " + n
+}
+
 func kindNoun(k parser.Kind) string {
-	switch k {
-	case parser.KindSkill:
-		return "skill (SKILL.md)"
-	case parser.KindAgent:
-		return "subagent"
-	case parser.KindAgentBody:
-		return "custom agent (.agent.md)"
-	case parser.KindCommand:
-		return "slash command"
-	case parser.KindPrompt:
-		return "prompt file"
+	if n := hosts.Noun(k.String()); n != "" {
+		return n
 	}
 	return k.String() + " file"
 }

@@ -34,12 +34,12 @@ func checkFrontmatterUnknownKey(p *Pass) {
 		if hostKeys[d.Kind][k.Name] {
 			continue // another host's key, for a file written for several hosts (hosts/*.yaml)
 		}
-		msg := "`" + k.Name + "` is not a " + kindNoun(d.Kind) + " frontmatter key (" + s.Source + "); the host ignores it"
+		msg := "`" + k.Name + "` is not " + aKind(d.Kind) + " frontmatter key (" + s.Source + "); the host ignores it"
 		switch near, other := closestField(s, k.Name), kindDefining(k.Name, d.Kind); {
 		case other != "" && near != "":
-			msg += "; it is a " + other + " key, and does nothing here: did you mean `" + near + "`?"
+			msg += "; it is " + other + " key, and does nothing here: did you mean `" + near + "`?"
 		case other != "":
-			msg += "; it is a " + other + " key, and does nothing here: remove it, or move what it means to a key this kind has"
+			msg += "; it is " + other + " key, and does nothing here: remove it, or move what it means to a key this kind has"
 		case near != "":
 			msg += "; did you mean `" + near + "`?"
 		default:
@@ -64,7 +64,7 @@ func kindDefining(n string, self parser.Kind) string {
 		return ""
 	}
 	sort.Slice(kinds, func(i, j int) bool { return kinds[i] < kinds[j] })
-	return kindNoun(kinds[0])
+	return aKind(kinds[0])
 }
 
 var keySeparators = strings.NewReplacer("-", "", "_", "")
