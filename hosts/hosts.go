@@ -35,6 +35,9 @@ type Host struct {
 	Patterns  map[string]*Pattern `yaml:"patterns"`
 	FieldSets map[string][]*Field `yaml:"field-sets"`
 	Kinds     map[string]*Kind    `yaml:"kinds"`
+	// Limits are the host's caps (a description's length, a memory
+	// chain's bytes, an import depth), by name.
+	Limits map[string]*Limit `yaml:"limits"`
 	// File is the data file the host was read from.
 	File string `yaml:"-"`
 }
@@ -43,6 +46,32 @@ type Host struct {
 type Source struct {
 	URL  string `yaml:"url"`
 	Read string `yaml:"read"`
+}
+
+// Limit is one cap of a host: at most Value of Unit in what it applies to.
+type Limit struct {
+	Value int `yaml:"value"`
+	// Unit is characters (Unicode code points), bytes, or levels (of
+	// imports followed).
+	Unit string `yaml:"unit"`
+	// Of says in words what is counted ("a skill's description and
+	// when_to_use, as listed").
+	Of     string `yaml:"of"`
+	Source string `yaml:"source"`
+}
+
+// Units are the units a limit may count in.
+var Units = []string{"characters", "bytes", "levels"}
+
+// LimitOf returns the limit named name of host id.
+func LimitOf(id, name string) (*Limit, bool) {
+	for _, h := range all {
+		if h.ID == id {
+			l, ok := h.Limits[name]
+			return l, ok
+		}
+	}
+	return nil, false
 }
 
 // Pattern is a regular expression a value must match, and what it wants
@@ -158,6 +187,15 @@ func parse(name string, b []byte) (*Host, error) {
 			return bad("%s cites source %q, which `sources` does not list", what, src)
 		}
 		return nil
+	}
+	for _, name := range sortedKeys(h.Limits) {
+		l := h.Limits[name]
+		if l == nil || l.Value <= 0 || !slices.Contains(Units, l.Unit) || l.Of == "" {
+			return nil, bad("limit %s needs a positive `value`, a `unit` (%s) and what it is `of`", name, strings.Join(Units, ", "))
+		}
+		if err := cites("limit "+name, l.Source); err != nil {
+			return nil, err
+		}
 	}
 	for _, kname := range sortedKeys(h.Kinds) {
 		k := h.Kinds[kname]

@@ -38,6 +38,8 @@ func TestBadHostFiles(t *testing.T) {
 		"no field set":      {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - use: nope\n", "names no field set"},
 		"required unknown":  {head + "kinds:\n  skill:\n    title: T\n    source: s\n    required: [a]\n", "required key a is not one of its fields"},
 		"field twice":       {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - {name: a, type: string, source: s}\n      - {name: a, type: bool, source: s}\n", `"a" comes twice`},
+		"limit unit":        {head + "limits:\n  x: {value: 3, unit: words, of: a thing, source: s}\n", "limit x needs"},
+		"limit uncited":     {head + "limits:\n  x: {value: 3, unit: bytes, of: a thing}\n", "limit x cites source"},
 		"frontmatter value": {head + "kinds:\n  skill:\n    title: T\n    source: s\n    frontmatter: always\n", "`frontmatter` is required or optional"},
 	}
 	for name, c := range cases {
