@@ -38,11 +38,14 @@ type Config struct {
 	MaxFileSize string   `yaml:"max-file-size"`
 	// MaxPerFile is how many findings of one rule in one file are
 	// reported (0: all); nil when unset (rules.DefaultMaxPerFile).
-	MaxPerFile *FindingCap               `yaml:"max-per-file"`
-	Rules      map[string]RuleSetting    `yaml:"rules"`
-	Kinds      map[string]*Kind          `yaml:"kinds"`
-	Profiles   map[string]ProfileSetting `yaml:"profiles"`
-	Contracts  []*Contract               `yaml:"contracts"`
+	MaxPerFile *FindingCap `yaml:"max-per-file"`
+	// Targets are the hosts the repo ships to (hosts/*.yaml ids); empty,
+	// the hosts its layout implies.
+	Targets   []string                  `yaml:"targets"`
+	Rules     map[string]RuleSetting    `yaml:"rules"`
+	Kinds     map[string]*Kind          `yaml:"kinds"`
+	Profiles  map[string]ProfileSetting `yaml:"profiles"`
+	Contracts []*Contract               `yaml:"contracts"`
 	// Profile heads a built-in profile's file (ParseProfile); a repo's
 	// config cannot hold one.
 	Profile *ProfileHeader `yaml:"profile"`

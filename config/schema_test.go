@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdcontract/mdcontract/hosts"
 	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
@@ -542,5 +543,21 @@ contracts:
 				}
 			}
 		})
+	}
+}
+
+// The schema's targets are the host files' ids.
+func TestSchemaTargetsAreHosts(t *testing.T) {
+	doc := readSchemaDoc(t)
+	props, _ := doc["properties"].(map[string]any)
+	tg, _ := props["targets"].(map[string]any)
+	items, _ := tg["items"].(map[string]any)
+	enum, _ := items["enum"].([]any)
+	var got []string
+	for _, e := range enum {
+		got = append(got, e.(string))
+	}
+	if want := hosts.IDs(); !slices.Equal(got, want) {
+		t.Errorf("schema targets enum = %v, want the hosts %v", got, want)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mdcontract/mdcontract/hosts"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -262,6 +263,11 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 	case c.Profile != nil:
 		for i := range c.Profile.Applies {
 			v.fileSet(keyPos(top, "profile"), &c.Profile.Applies[i])
+		}
+	}
+	for i, t := range c.Targets {
+		if hosts.Get(t) == nil {
+			v.errorf(keyPos(top, "targets", i), "unknown target `%s`; the hosts are: %s", t, strings.Join(hosts.IDs(), ", "))
 		}
 	}
 	for i, g := range c.Include {

@@ -63,6 +63,36 @@ type Limit struct {
 // Units are the units a limit may count in.
 var Units = []string{"characters", "bytes", "levels"}
 
+// Get returns the host whose id is id, or nil.
+func Get(id string) *Host {
+	for _, h := range all {
+		if h.ID == id {
+			return h
+		}
+	}
+	return nil
+}
+
+// IDs lists every host's id, in file order.
+func IDs() []string {
+	out := make([]string, len(all))
+	for i, h := range all {
+		out[i] = h.ID
+	}
+	return out
+}
+
+// Defaults lists the ids of the default hosts, in file order.
+func Defaults() []string {
+	var out []string
+	for _, h := range all {
+		if h.Default {
+			out = append(out, h.ID)
+		}
+	}
+	return out
+}
+
 // LimitOf returns the limit named name of host id.
 func LimitOf(id, name string) (*Limit, bool) {
 	for _, h := range all {
@@ -99,8 +129,14 @@ type Kind struct {
 	Source      string   `yaml:"source"`
 	// Also names kinds whose files this host loads as this kind too: this
 	// kind's keys are not unknown on them.
-	Also   []string `yaml:"also"`
-	Fields []*Field `yaml:"fields"`
+	Also []string `yaml:"also"`
+	// Strict: the host refuses a file holding any key that is not one of
+	// Fields (an upload that fails), where others ignore such a key.
+	Strict bool `yaml:"strict"`
+	// SelfContained: the host installs a file of the kind with its folder
+	// alone, so everything the file points at must be inside that folder.
+	SelfContained bool     `yaml:"self-contained"`
+	Fields        []*Field `yaml:"fields"`
 }
 
 // Field is one frontmatter key.
