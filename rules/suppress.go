@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/mdcontract/mdcontract/internal/suggest"
+
 	"github.com/mdcontract/mdcontract/parser"
 )
 
@@ -123,7 +125,18 @@ func applySuppressions(idx *parser.Index, ds []Diagnostic, reported func(string)
 			case len(dir.rules) == 0 && len(dir.unknown) == 0:
 				report(fmt.Sprintf("`%s` names no rule: write `<!-- %s RULE -- reason -->`", kind, kind))
 			case len(dir.unknown) > 0:
-				report(fmt.Sprintf("`%s` names %s, which is no rule (`mdcontract rules` lists them)", kind, strings.Join(dir.unknown, ", ")))
+				names := make([]string, len(dir.unknown))
+				for i, u := range dir.unknown {
+					names[i] = u
+					if near, ok := suggest.Closest(u, Names()); ok {
+						names[i] += fmt.Sprintf(" (did you mean `%s`?)", near)
+					}
+				}
+				what := "which is no rule"
+				if len(names) > 1 {
+					what = "which are no rules"
+				}
+				report(fmt.Sprintf("`%s` names %s, %s (`mdcontract rules` lists them)", kind, strings.Join(names, ", "), what))
 			}
 			if dir.reason == "" {
 				report(fmt.Sprintf("`%s` gives no reason: add ` -- why this is fine` before `-->`, so the next reader knows", kind))
