@@ -23,6 +23,8 @@ type validator struct {
 	errs Errors
 	// profile: the file is a built-in profile, which must have a header
 	profile bool
+	// suggest bounds the "did you mean" lookups of the file
+	suggest suggest.Budget
 	// node positions by Go pointer are not available after Decode, so
 	// semantic checks use the positions recorded by UnmarshalYAML.
 }
@@ -122,7 +124,7 @@ func (v *validator) knownKeys(n *yaml.Node, keys map[string]reflect.Type, explai
 				}
 			}
 			msg := fmt.Sprintf("unknown key `%s`", k.Value)
-			if near, ok := suggest.Closest(k.Value, sortedKeys(keys)); ok {
+			if near, ok := v.suggest.Closest(k.Value, sortedKeys(keys)); ok {
 				msg += fmt.Sprintf("; did you mean `%s`?", near)
 			} else {
 				msg += fmt.Sprintf("; known keys here: %s", strings.Join(sortedKeys(keys), ", "))
@@ -215,9 +217,9 @@ func keyPos(top *yaml.Node, path ...any) Pos {
 var severities = []string{"off", "error", "warning", "info"}
 
 // badSeverity says that s is no severity, and which it may have meant.
-func badSeverity(s string) string {
+func (v *validator) badSeverity(s string) string {
 	msg := fmt.Sprintf("severity %q is not one of %s", s, strings.Join(severities, ", "))
-	if near, ok := suggest.Closest(s, severities); ok {
+	if near, ok := v.suggest.Closest(s, severities); ok {
 		msg += fmt.Sprintf("; did you mean `%s`?", near)
 	}
 	return msg
@@ -265,7 +267,7 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 		case r.Severity == "" && len(r.Open) > 0:
 			// options alone keep the rule's default severity
 		case !slices.Contains(severities, r.Severity):
-			v.errorf(r.Pos, "rule `%s`: %s", name, badSeverity(r.Severity))
+			v.errorf(r.Pos, "rule `%s`: %s", name, v.badSeverity(r.Severity))
 		}
 		for i, pat := range r.Open {
 			if err := validRegionPattern(pat); err != nil {
@@ -312,7 +314,7 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 			ids[ct.ID] = p
 		}
 		if ct.Severity != "" && !slices.Contains(severities, ct.Severity) {
-			v.errorf(keyPos(top, "contracts", i, "severity"), "%s", badSeverity(ct.Severity))
+			v.errorf(keyPos(top, "contracts", i, "severity"), "%s", v.badSeverity(ct.Severity))
 		}
 		kinds := ct.Kinds()
 		switch len(kinds) {

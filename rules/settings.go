@@ -51,12 +51,13 @@ func Setup(cfg *config.Config) (*Settings, error) {
 		return s, nil
 	}
 	var errs config.Errors
+	var sg suggest.Budget
 	for _, name := range sortedMapKeys(cfg.Rules) {
 		set := cfg.Rules[name]
 		r := Lookup(name)
 		if r == nil {
 			msg := fmt.Sprintf("unknown rule `%s`", name)
-			if near, ok := suggest.Closest(name, Names()); ok {
+			if near, ok := sg.Closest(name, Names()); ok {
 				msg += fmt.Sprintf(" (did you mean `%s`?)", near)
 			}
 			errs = append(errs, &config.Error{File: cfg.Name, Pos: set.Pos, Msg: msg + "; `mdcontract rules` lists them"})

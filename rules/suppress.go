@@ -109,7 +109,9 @@ func applySuppressions(idx *parser.Index, ds []Diagnostic, reported func(string)
 	if sev(Suppression) == Off {
 		return out
 	}
+	ruleNames := Names()
 	for _, path := range sortedMapKeys(byPath) {
+		var sg suggest.Budget // the first names of a file get suggestions
 		for _, dir := range byPath[path] {
 			report := func(msg string) {
 				d := Diagnostic{Path: path, Start: dir.comment.Start, End: dir.comment.End,
@@ -125,18 +127,18 @@ func applySuppressions(idx *parser.Index, ds []Diagnostic, reported func(string)
 			case len(dir.rules) == 0 && len(dir.unknown) == 0:
 				report(fmt.Sprintf("`%s` names no rule: write `<!-- %s RULE -- reason -->`", kind, kind))
 			case len(dir.unknown) > 0:
-				names := make([]string, len(dir.unknown))
+				unknown := make([]string, len(dir.unknown))
 				for i, u := range dir.unknown {
-					names[i] = u
-					if near, ok := suggest.Closest(u, Names()); ok {
-						names[i] += fmt.Sprintf(" (did you mean `%s`?)", near)
+					unknown[i] = u
+					if near, ok := sg.Closest(u, ruleNames); ok {
+						unknown[i] += fmt.Sprintf(" (did you mean `%s`?)", near)
 					}
 				}
 				what := "which is no rule"
-				if len(names) > 1 {
+				if len(unknown) > 1 {
 					what = "which are no rules"
 				}
-				report(fmt.Sprintf("`%s` names %s, %s (`mdcontract rules` lists them)", kind, strings.Join(names, ", "), what))
+				report(fmt.Sprintf("`%s` names %s, %s (`mdcontract rules` lists them)", kind, strings.Join(unknown, ", "), what))
 			}
 			if dir.reason == "" {
 				report(fmt.Sprintf("`%s` gives no reason: add ` -- why this is fine` before `-->`, so the next reader knows", kind))

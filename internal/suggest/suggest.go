@@ -90,3 +90,21 @@ func Distance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// PerInput is how many words of one input (a config, a file's comments)
+// a Budget looks up: a hostile input of many thousands of unknown names
+// gets suggestions for the first ones only, so its check stays fast.
+const PerInput = 100
+
+// Budget counts the lookups left for one input; the zero value has
+// PerInput.
+type Budget struct{ used int }
+
+// Closest is Closest while the budget lasts, then finds nothing.
+func (b *Budget) Closest(word string, candidates []string) (string, bool) {
+	if b.used >= PerInput {
+		return "", false
+	}
+	b.used++
+	return Closest(word, candidates)
+}

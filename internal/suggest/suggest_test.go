@@ -102,3 +102,15 @@ func BenchmarkClosest(b *testing.B) {
 		Closest(word, cands)
 	}
 }
+
+func TestBudget(t *testing.T) {
+	var b Budget
+	for i := range PerInput {
+		if _, ok := b.Closest("chek", []string{"check"}); !ok {
+			t.Fatalf("lookup %d found nothing within the budget", i+1)
+		}
+	}
+	if got, ok := b.Closest("chek", []string{"check"}); ok {
+		t.Errorf("lookup past the budget found %q", got)
+	}
+}
