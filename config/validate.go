@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/internal/suggest"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -23,6 +24,8 @@ type validator struct {
 	errs Errors
 	// profile: the file is a built-in profile, which must have a header
 	profile bool
+	// suggest bounds the "did you mean" lookups of the file
+	suggest suggest.Budget
 	// node positions by Go pointer are not available after Decode, so
 	// semantic checks use the positions recorded by UnmarshalYAML.
 }
@@ -122,7 +125,7 @@ func (v *validator) knownKeys(n *yaml.Node, keys map[string]reflect.Type, explai
 				}
 			}
 			msg := fmt.Sprintf("unknown key `%s`", k.Value)
-			if near := nearest(k.Value, sortedKeys(keys)); near != "" {
+			if near, ok := v.suggest.Closest(k.Value, sortedKeys(keys)); ok {
 				msg += fmt.Sprintf("; did you mean `%s`?", near)
 			} else {
 				msg += fmt.Sprintf("; known keys here: %s", strings.Join(sortedKeys(keys), ", "))
@@ -178,39 +181,6 @@ func sortedKeys[T any](m map[string]T) []string {
 	return out
 }
 
-// nearest suggests a known word one or two edits away from w.
-func nearest(w string, known []string) string {
-	best, bestD := "", 3
-	for _, k := range known {
-		if d := EditDistance(strings.ToLower(w), k); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	return best
-}
-
-// EditDistance is the Levenshtein distance of two strings (bytes), for
-// "did you mean" suggestions.
-func EditDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
 // keyPos finds the position of a key path ("contracts", 3, "copy") in the
 // document, for semantic errors on values that carry no position of their own.
 func keyPos(top *yaml.Node, path ...any) Pos {
@@ -247,6 +217,15 @@ func keyPos(top *yaml.Node, path ...any) Pos {
 
 var severities = []string{"off", "error", "warning", "info"}
 
+// badSeverity says that s is no severity, and which it may have meant.
+func (v *validator) badSeverity(s string) string {
+	msg := fmt.Sprintf("severity %q is not one of %s", s, strings.Join(severities, ", "))
+	if near, ok := v.suggest.Closest(s, severities); ok {
+		msg += fmt.Sprintf("; did you mean `%s`?", near)
+	}
+	return msg
+}
+
 // FieldTypes are the names a kind's field type may take.
 var FieldTypes = []string{"string", "bool", "int", "list", "string-or-list", "map", "any"}
 
@@ -267,7 +246,11 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 	}
 	for i, t := range c.Targets {
 		if hosts.Get(t) == nil {
-			v.errorf(keyPos(top, "targets", i), "unknown target `%s`; the hosts are: %s", t, strings.Join(hosts.IDs(), ", "))
+			msg := fmt.Sprintf("unknown target `%s`; the hosts are: %s", t, strings.Join(hosts.IDs(), ", "))
+			if near, ok := v.suggest.Closest(t, hosts.IDs()); ok {
+				msg = fmt.Sprintf("unknown target `%s` (did you mean `%s`?); the hosts are: %s", t, near, strings.Join(hosts.IDs(), ", "))
+			}
+			v.errorf(keyPos(top, "targets", i), "%s", msg)
 		}
 	}
 	for i, g := range c.Include {
@@ -294,7 +277,7 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 		case r.Severity == "" && len(r.Open) > 0:
 			// options alone keep the rule's default severity
 		case !slices.Contains(severities, r.Severity):
-			v.errorf(r.Pos, "rule `%s`: severity %q is not one of %s", name, r.Severity, strings.Join(severities, ", "))
+			v.errorf(r.Pos, "rule `%s`: %s", name, v.badSeverity(r.Severity))
 		}
 		for i, pat := range r.Open {
 			if err := validRegionPattern(pat); err != nil {
@@ -341,7 +324,7 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 			ids[ct.ID] = p
 		}
 		if ct.Severity != "" && !slices.Contains(severities, ct.Severity) {
-			v.errorf(keyPos(top, "contracts", i, "severity"), "severity %q is not one of %s", ct.Severity, strings.Join(severities, ", "))
+			v.errorf(keyPos(top, "contracts", i, "severity"), "%s", v.badSeverity(ct.Severity))
 		}
 		kinds := ct.Kinds()
 		switch len(kinds) {

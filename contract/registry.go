@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mdcontract/mdcontract/internal/suggest"
+
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
@@ -330,7 +332,7 @@ func nearestValue(v string, keys []string, budget *int) string {
 		if *budget -= len(k) * len(v); *budget < 0 {
 			return ""
 		}
-		if d := config.EditDistance(v, k); d < bestD {
+		if d := suggest.Distance(v, k); d < bestD {
 			best, bestD = k, d
 		}
 	}

@@ -4,7 +4,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/internal/suggest"
+
 	"github.com/mdcontract/mdcontract/parser"
 )
 
@@ -77,7 +78,7 @@ func closestField(s *KindSchema, n string) string {
 	}
 	var cands []string
 	for _, f := range s.Fields {
-		if norm(f.Name) == norm(n) || config.EditDistance(norm(f.Name), norm(n)) <= 1 {
+		if norm(f.Name) == norm(n) || suggest.Distance(norm(f.Name), norm(n)) <= 1 {
 			cands = append(cands, f.Name)
 		}
 	}

@@ -7,7 +7,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/internal/suggest"
+
 	"github.com/mdcontract/mdcontract/parser"
 )
 
@@ -141,7 +142,7 @@ func (sg *suggester) search(frag string, keys []string) string {
 			continue
 		}
 		sg.budget -= len(frag) * len(a)
-		if d := config.EditDistance(frag, a); d < bestD {
+		if d := suggest.Distance(frag, a); d < bestD {
 			best, bestD = a, d
 		}
 		if sg.budget <= 0 {

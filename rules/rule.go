@@ -155,6 +155,16 @@ func All() []*Rule {
 	return out
 }
 
+// Names returns the names of the rules, sorted by ID: what a mistyped
+// rule name is matched against (suggest.Closest).
+func Names() []string {
+	var out []string
+	for _, r := range All() {
+		out = append(out, r.Name)
+	}
+	return out
+}
+
 // Related is a second location that explains a finding.
 type Related struct {
 	Path      string `json:"path"`

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mdcontract/mdcontract/internal/suggest"
+
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
@@ -49,11 +51,16 @@ func Setup(cfg *config.Config) (*Settings, error) {
 		return s, nil
 	}
 	var errs config.Errors
+	var sg suggest.Budget
 	for _, name := range sortedMapKeys(cfg.Rules) {
 		set := cfg.Rules[name]
 		r := Lookup(name)
 		if r == nil {
-			errs = append(errs, &config.Error{File: cfg.Name, Pos: set.Pos, Msg: fmt.Sprintf("unknown rule `%s`; `mdcontract rules` lists them", name)})
+			msg := fmt.Sprintf("unknown rule `%s`", name)
+			if near, ok := sg.Closest(name, Names()); ok {
+				msg += fmt.Sprintf(" (did you mean `%s`?)", near)
+			}
+			errs = append(errs, &config.Error{File: cfg.Name, Pos: set.Pos, Msg: msg + "; `mdcontract rules` lists them"})
 			continue
 		}
 		if set.Severity != "" {

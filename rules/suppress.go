@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/mdcontract/mdcontract/internal/suggest"
+
 	"github.com/mdcontract/mdcontract/parser"
 )
 
@@ -107,7 +109,9 @@ func applySuppressions(idx *parser.Index, ds []Diagnostic, reported func(string)
 	if sev(Suppression) == Off {
 		return out
 	}
+	ruleNames := Names()
 	for _, path := range sortedMapKeys(byPath) {
+		var sg suggest.Budget // the first names of a file get suggestions
 		for _, dir := range byPath[path] {
 			report := func(msg string) {
 				d := Diagnostic{Path: path, Start: dir.comment.Start, End: dir.comment.End,
@@ -123,7 +127,18 @@ func applySuppressions(idx *parser.Index, ds []Diagnostic, reported func(string)
 			case len(dir.rules) == 0 && len(dir.unknown) == 0:
 				report(fmt.Sprintf("`%s` names no rule: write `<!-- %s RULE -- reason -->`", kind, kind))
 			case len(dir.unknown) > 0:
-				report(fmt.Sprintf("`%s` names %s, which is no rule (`mdcontract rules` lists them)", kind, strings.Join(dir.unknown, ", ")))
+				unknown := make([]string, len(dir.unknown))
+				for i, u := range dir.unknown {
+					unknown[i] = u
+					if near, ok := sg.Closest(u, ruleNames); ok {
+						unknown[i] += fmt.Sprintf(" (did you mean `%s`?)", near)
+					}
+				}
+				what := "which is no rule"
+				if len(unknown) > 1 {
+					what = "which are no rules"
+				}
+				report(fmt.Sprintf("`%s` names %s, %s (`mdcontract rules` lists them)", kind, strings.Join(unknown, ", "), what))
 			}
 			if dir.reason == "" {
 				report(fmt.Sprintf("`%s` gives no reason: add ` -- why this is fine` before `-->`, so the next reader knows", kind))

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
@@ -42,22 +41,10 @@ func writeBaseline(file string, idx *parser.Index, ds []rules.Diagnostic) error 
 		return err
 	}
 	data = textsafe.JSON(data) // people read the file too: no raw control characters
-	tmp, err := os.CreateTemp(filepath.Dir(file), ".mdcontract-baseline-*")
-	if err != nil {
+	if err := writeAtomic(file, append(data, '\n')); err != nil {
 		return fmt.Errorf("writing the baseline: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing the baseline: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing the baseline: %w", err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), file)
+	return nil
 }
 
 // maxBaselineSize bounds the baseline file read (a finding takes about

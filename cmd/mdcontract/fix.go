@@ -25,7 +25,7 @@ func plan(idx *parser.Index, res *rules.Result, opt rules.Options) []*fix.FileFi
 
 // showDiff prints every fix as a unified diff and writes nothing. The exit
 // status is that of the check.
-func showDiff(idx *parser.Index, res *rules.Result, opt rules.Options, stdout, stderr io.Writer) int {
+func showDiff(idx *parser.Index, res *rules.Result, opt rules.Options, stdout, stderr, notes io.Writer) int {
 	plans := plan(idx, res, opt)
 	n, files := 0, 0
 	for _, ff := range plans {
@@ -40,7 +40,7 @@ func showDiff(idx *parser.Index, res *rules.Result, opt rules.Options, stdout, s
 			files++
 		}
 	}
-	sayf(stderr, "mdcontract: %d fixes in %d files (nothing written; --fix applies them)", n, files)
+	sayf(notes, "mdcontract: %d fixes in %d files (nothing written; --fix applies them)", n, files)
 	for _, d := range res.Diagnostics {
 		if d.Severity == rules.Error {
 			return exitFindings
@@ -55,8 +55,8 @@ var afterPlan func()
 
 // applyFixes writes the fixed files; it returns how many findings it fixed.
 // A file that cannot be written safely (see fix.Write) is left as it is,
-// with a message.
-func applyFixes(idx *parser.Index, res *rules.Result, opt rules.Options, stderr io.Writer) (int, error) {
+// with a message on stderr; notes gets the count fixed.
+func applyFixes(idx *parser.Index, res *rules.Result, opt rules.Options, stderr, notes io.Writer) (int, error) {
 	plans := plan(idx, res, opt)
 	if afterPlan != nil {
 		afterPlan()
@@ -81,6 +81,6 @@ func applyFixes(idx *parser.Index, res *rules.Result, opt rules.Options, stderr 
 		n += ff.Applied
 		files++
 	}
-	sayf(stderr, "mdcontract: fixed %d findings in %d files", n, files)
+	sayf(notes, "mdcontract: fixed %d findings in %d files", n, files)
 	return n, nil
 }

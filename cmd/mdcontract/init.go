@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -70,16 +71,22 @@ version: 1
 #       headings: ["## Gotchas"]
 `
 
+func initFlags() (*flag.FlagSet, *bool) {
+	fs := newFlags("init")
+	infer := fs.Bool("infer", false, "add a copy contract for each copy group found (the groups copy-drift reports); with a config already there, print them to paste into it")
+	return fs, infer
+}
+
 func initConfig(args []string, stdout io.Writer) error {
-	infer := false
-	for _, a := range args {
-		switch a {
-		case "--infer", "-infer":
-			infer = true
-		default:
-			return usageError{"init takes no arguments but --infer; it writes " + config.FileName + " in the repo root"}
-		}
+	flags, inferFlag := initFlags()
+	rest, err := parseFlags("init", flags, args)
+	if err != nil {
+		return err
 	}
+	if len(rest) > 0 {
+		return usageError{"init takes no arguments but --infer; it writes " + config.FileName + " in the repo root"}
+	}
+	infer := *inferFlag
 	cwd, err := os.Getwd()
 	if err != nil {
 		return err

@@ -9,8 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/mdcontract/mdcontract/internal/suggest"
 
 	"github.com/mattn/go-isatty"
 	"github.com/mdcontract/mdcontract/config"
@@ -18,7 +21,6 @@ import (
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/report"
 	"github.com/mdcontract/mdcontract/rules"
-	"github.com/mdcontract/mdcontract/textsafe"
 )
 
 // version is the release when the build sets it (`-ldflags "-X
@@ -66,21 +68,6 @@ const (
 	exitUsage    = 2
 )
 
-const usage = `mdcontract checks agent markdown (skills, agents, slash commands) and the
-contracts between files.
-
-Usage:
-  mdcontract [check] [flags] [path ...]   check a repo (default: the repo holding the cwd)
-  mdcontract lsp                          language server on stdin/stdout
-  mdcontract rules                        list rules: id, name, severity, summary
-  mdcontract explain NAME                 a rule's documentation (id or name), a contract kind's
-                                          rule, or a topic (selectors)
-  mdcontract init                         write a starter .mdcontract.yaml
-  mdcontract version                      (also --version)
-
-Flags of check:
-`
-
 // usageError is a bad invocation: exit 2 with the message.
 type usageError struct{ msg string }
 
@@ -89,26 +76,38 @@ func (e usageError) Error() string { return e.msg }
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd := "check"
 	if len(args) > 0 {
-		switch args[0] {
-		case "check", "rules", "explain", "version", "help", "init", "lsp":
-			cmd, args = args[0], args[1:]
-		case "-h", "--help", "-help":
-			cmd = "help"
-		case "--version", "-version":
+		switch a := args[0]; {
+		case slices.Contains(commands, a):
+			cmd, args = a, args[1:]
+		case a == "-h" || a == "--help" || a == "-help":
+			cmd, args = "help", nil
+		case a == "--version" || a == "-version":
 			cmd, args = "version", args[1:]
+		default:
+			if err := unknownCommand(a); err != nil {
+				printError(stderr, err)
+				return exitUsage
+			}
 		}
+	}
+	if cmd == "lsp" {
+		// the arguments are ignored, but for a call for help
+		if slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "--help" || a == "-help" }) {
+			printHelp(stdout, cmd)
+			return exitOK
+		}
+		return runLSP(stdin, stdout, stderr)
 	}
 	var err error
 	code := exitOK
 	switch cmd {
 	case "help":
-		fmt.Fprint(stdout, usage)
-		fs, _ := checkFlags(io.Discard)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		return exitOK
+		err = help(stdout, args)
 	case "version":
-		fmt.Fprintf(stdout, "mdcontract %s\n", toolVersion())
+		err = noArgs(cmd, args)
+		if err == nil {
+			fmt.Fprintf(stdout, "mdcontract %s\n", toolVersion())
+		}
 	case "rules":
 		err = listRules(stdout, args)
 	case "explain":
@@ -117,8 +116,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = initConfig(args, stdout)
 	case "check":
 		code, err = check(args, stdin, stdout, stderr)
-	case "lsp":
-		return runLSP(stdin, stdout, stderr)
+	}
+	if errors.Is(err, errHelp) {
+		printHelp(stdout, cmd)
+		return exitOK
 	}
 	if err != nil {
 		printError(stderr, err)
@@ -127,9 +128,44 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return code
 }
 
+// help prints the help of mdcontract, or of the command named.
+func help(w io.Writer, args []string) error {
+	rest, err := parseFlags("help", newFlags("help"), args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(rest) == 0:
+		fmt.Fprint(w, usage)
+		printFlags(w, flagsOf("check"))
+	case len(rest) == 1 && slices.Contains(commands, rest[0]):
+		printHelp(w, rest[0])
+	default:
+		msg := fmt.Sprintf("help takes one command, one of: %s", strings.Join(commands, ", "))
+		if len(rest) == 1 {
+			msg = fmt.Sprintf("no command `%s`", rest[0])
+			if near, ok := suggest.Closest(rest[0], commands); ok {
+				msg += fmt.Sprintf(" (did you mean `%s`?)", near)
+			}
+			msg += "; the commands are " + strings.Join(commands, ", ")
+		}
+		return usageError{msg}
+	}
+	return nil
+}
+
+// noArgs parses the flags of a command that takes none but -h.
+func noArgs(cmd string, args []string) error {
+	rest, err := parseFlags(cmd, newFlags(cmd), args)
+	if err == nil && len(rest) > 0 {
+		err = usageError{cmd + " takes no arguments"}
+	}
+	return err
+}
+
 func listRules(w io.Writer, args []string) error {
-	if len(args) > 0 {
-		return usageError{"rules takes no arguments"}
+	if err := noArgs("rules", args); err != nil {
+		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tNAME\tSEVERITY\tSUMMARY")
@@ -140,6 +176,10 @@ func listRules(w io.Writer, args []string) error {
 }
 
 func explain(w io.Writer, args []string) error {
+	args, err := parseFlags("explain", newFlags("explain"), args)
+	if err != nil {
+		return err
+	}
 	if len(args) != 1 {
 		return usageError{"explain takes one rule ID or name, contract kind or topic, e.g. `mdcontract explain copy-identical`, `mdcontract explain copy`, `mdcontract explain selectors`"}
 	}
@@ -166,29 +206,23 @@ func explain(w io.Writer, args []string) error {
 	return nil
 }
 
-// closestExplainable is the rule name, contract kind or topic nearest to w,
-// or "" when none is close (more edits than a third of the longer word).
+// closestExplainable is the rule name, contract kind or topic nearest to
+// w, or "".
 func closestExplainable(w string) string {
-	w = strings.ToLower(w)
 	known := append(append([]string{}, config.ContractKinds...), rules.Topics()...)
-	for _, r := range rules.All() {
-		known = append(known, r.Name)
-	}
-	best, bestD := "", 0
-	for _, k := range known {
-		d := config.EditDistance(w, k)
-		if d <= max(len(w), len(k))/3 && (best == "" || d < bestD) {
-			best, bestD = k, d
-		}
-	}
-	return best
+	known = append(known, rules.Names()...)
+	near, _ := suggest.Closest(w, known)
+	return near
 }
 
 type checkOptions struct {
 	config        string
 	format        string
 	root          string
+	color         colorMode
 	noColor       bool
+	quiet         bool
+	outputs       outputs
 	strict        bool
 	stdinFilename string
 	baseline      string
@@ -197,65 +231,37 @@ type checkOptions struct {
 	maxPerFile    int
 }
 
-func checkFlags(stderr io.Writer) (*flag.FlagSet, *checkOptions) {
-	o := &checkOptions{}
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&o.config, "config", "", "the config file (default: the nearest "+config.FileName+" from the working directory up to the repo root)")
-	fs.StringVar(&o.format, "format", "text", "output format: "+strings.Join(report.Formats(), ", "))
-	fs.StringVar(&o.root, "root", "", "the repo root (default: the nearest folder above the working directory holding .git or .mdcontract.yaml)")
-	fs.BoolVar(&o.noColor, "no-color", false, "never colour the text output")
+func checkFlags() (*flag.FlagSet, *checkOptions) {
+	o := &checkOptions{color: "auto"}
+	fs := newFlags("check")
+	fs.StringVar(&o.config, "config", "", "the config `FILE` (default: the nearest "+config.FileName+" from the working directory up to the repo root)")
+	fs.StringVar(&o.format, "format", "text", "the output `FORMAT` on standard output: "+strings.Join(report.Formats(), ", "))
+	fs.Var(&o.outputs, "output", "also write the report in `FORMAT=FILE` (repeatable: --output sarif=findings.sarif --output junit=junit.xml); FILE is relative to the working directory and written atomically, `-` is standard output instead of --format")
+	fs.StringVar(&o.root, "root", "", "the repo root `DIR` (default: the nearest folder above the working directory holding .git or .mdcontract.yaml)")
+	fs.Var(&o.color, "color", "colour the text output: `WHEN` is auto (on a terminal, unless NO_COLOR is set), always or never")
+	fs.BoolVar(&o.noColor, "no-color", false, "never colour the text output (--color never)")
+	fs.BoolVar(&o.quiet, "quiet", false, "print only the findings: no summary line, no notes; nothing when there are none")
+	fs.BoolVar(&o.quiet, "q", false, "")
 	fs.BoolVar(&o.strict, "strict", false, "warnings fail the run too")
 	fs.BoolVar(&o.fix, "fix", false, "apply the fixes of fixable findings (files are rewritten atomically), then report what remains")
 	fs.BoolVar(&o.diff, "diff", false, "print the fixes as a unified diff and write nothing")
-	fs.StringVar(&o.baseline, "baseline", "", "findings recorded in this baseline file pass; new ones fail")
-	fs.StringVar(&o.writeBaseline, "write-baseline", "", "record every finding in this file (then a check with --baseline FILE passes)")
+	fs.StringVar(&o.baseline, "baseline", "", "findings recorded in this baseline `FILE` pass; new ones fail")
+	fs.StringVar(&o.writeBaseline, "write-baseline", "", "record every finding in this `FILE` (then a check with --baseline FILE passes)")
 	fs.IntVar(&o.maxPerFile, "max-per-file", rules.DefaultMaxPerFile, "report at most `N` findings of one rule in one file, and one more that counts the rest (at the first left out, as severe as the most severe of them: the exit status is the same); 0 reports every finding. Overrides max-per-file in the config; --write-baseline and --fix always see every finding")
-	fs.StringVar(&o.stdinFilename, "stdin-filename", "", "check standard input as the content of this file (give `-` as the path)")
+	fs.StringVar(&o.stdinFilename, "stdin-filename", "", "check standard input as the content of this `PATH` (give `-` as the path)")
 	return fs, o
 }
 
-// parseInterspersed parses flags that may stand before or after paths.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var paths []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return paths, nil
-		}
-		if rest[0] == "--" {
-			return append(paths, rest[1:]...), nil
-		}
-		paths = append(paths, rest[0])
-		args = rest[1:]
-	}
-}
-
 func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, err error) {
-	// The flag package echoes a bad argument (which a workflow may take
-	// from file names) before its usage: that line is dropped here and
-	// printed through the gate as a usage error; the usage is ours.
-	var flagOut bytes.Buffer
-	fs, o := checkFlags(&flagOut)
+	fs, o := checkFlags()
 	defer func() {
 		if err != nil && o.format == "github" {
 			err = githubError{err}
 		}
 	}()
-	paths, err := parseInterspersed(fs, args)
-	out := flagOut.String()
+	paths, err := parseFlags("check", fs, args)
 	if err != nil {
-		out = strings.TrimPrefix(out, err.Error()+"\n")
-	}
-	fmt.Fprint(stderr, textsafe.Text(out))
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK, nil
-		}
-		return exitUsage, usageError{err.Error()}
+		return exitUsage, err
 	}
 	if o.maxPerFile < 0 {
 		return exitUsage, usageError{fmt.Sprintf("--max-per-file %d: give 0 (report every finding) or the most findings of one rule to report in one file", o.maxPerFile)}
@@ -266,9 +272,22 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 	if o.fix && o.stdinFilename != "" {
 		return exitUsage, usageError{"--fix rewrites files on disk; with --stdin-filename use --diff"}
 	}
-	printer, ok := report.Lookup(o.format)
-	if !ok {
-		return exitUsage, usageError{fmt.Sprintf("unknown format %q; use one of: %s", o.format, strings.Join(report.Formats(), ", "))}
+	if o.noColor {
+		if flagSet(fs, "color") && o.color != "never" {
+			return exitUsage, usageError{fmt.Sprintf("--no-color and --color %s contradict each other; give one", o.color)}
+		}
+		o.color = "never"
+	}
+	if _, ok := report.Lookup(o.format); !ok {
+		return exitUsage, usageError{unknownFormat(o.format)}
+	}
+	outs, err := planOutputs(o, flagSet(fs, "format"))
+	if err != nil {
+		return exitUsage, err
+	}
+	notes := stderr // what is not a finding: summaries, what was written
+	if o.quiet {
+		notes = io.Discard
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -346,10 +365,10 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		return exitUsage, res.ConfigErrors // a contract the repo shows is wrong
 	}
 	if o.diff {
-		return showDiff(idx, res, opt, stdout, stderr), nil
+		return showDiff(idx, res, opt, stdout, stderr, notes), nil
 	}
 	if o.fix {
-		fixed, err := applyFixes(idx, res, opt, stderr)
+		fixed, err := applyFixes(idx, res, opt, stderr, notes)
 		if err != nil {
 			return exitUsage, err
 		}
@@ -369,7 +388,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		if err := writeBaseline(o.writeBaseline, idx, res.Diagnostics); err != nil {
 			return exitUsage, err
 		}
-		sayf(stderr, "mdcontract: wrote %d findings to %s", len(res.Diagnostics), o.writeBaseline)
+		sayf(notes, "mdcontract: wrote %d findings to %s", len(res.Diagnostics), o.writeBaseline)
 		return exitOK, nil
 	}
 	// Last, so that a finding suppressed or baselined never counts, and
@@ -388,12 +407,13 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 			}
 			return nil
 		},
-		Color: o.format == "text" && useColor(stdout, o.noColor),
 	}
-	if err := printer.Print(stdout, r); err != nil {
-		return exitUsage, fmt.Errorf("writing the report: %w", err)
+	for _, out := range outs {
+		if err := writeOutput(out, r, o.color, stdout); err != nil {
+			return exitUsage, err
+		}
 	}
-	if o.format == "text" {
+	if outs[0].format == "text" {
 		// every finding, shown or not
 		line := report.SummaryLine(&report.Run{Files: r.Files, Diagnostics: all})
 		if known > 0 {
@@ -402,7 +422,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		if capped > 0 {
 			line += fmt.Sprintf(" (%d of them only counted, past %d of one rule in a file; `--max-per-file 0` shows each)", capped, o.maxPerFile)
 		}
-		sayf(stderr, "mdcontract: %s", line)
+		sayf(notes, "mdcontract: %s", line)
 	}
 	for _, msg := range res.Internal {
 		printFatal(stderr, msg, o.format == "github")
@@ -450,8 +470,72 @@ func relToRoot(root, cwd, p string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
-func useColor(w io.Writer, noColor bool) bool {
-	if noColor || os.Getenv("NO_COLOR") != "" {
+// planOutputs returns the reports to write: the one on standard output
+// first (--format, or the --output to `-`), then the files of --output.
+func planOutputs(o *checkOptions, formatSet bool) ([]output, error) {
+	outs := []output{{o.format, "-"}}
+	files := map[string]bool{}
+	stdoutSet := false
+	for _, out := range o.outputs {
+		if out.file != "-" {
+			abs, err := filepath.Abs(out.file)
+			if err != nil {
+				return nil, err
+			}
+			if files[abs] {
+				return nil, usageError{fmt.Sprintf("--output %s=%s: a second report to %s", out.format, out.file, out.file)}
+			}
+			files[abs] = true
+			outs = append(outs, out)
+			continue
+		}
+		switch {
+		case stdoutSet:
+			return nil, usageError{fmt.Sprintf("--output %s=-: a second report to standard output", out.format)}
+		case formatSet:
+			return nil, usageError{fmt.Sprintf("--format %s and --output %s=- both write to standard output; give one", o.format, out.format)}
+		}
+		stdoutSet = true
+		outs[0] = out
+	}
+	if len(outs) > 1 && (o.diff || o.writeBaseline != "") {
+		return nil, usageError{"--output writes reports, which --diff and --write-baseline do not print"}
+	}
+	return outs, nil
+}
+
+// writeOutput prints r in out's format, to stdout or to out's file.
+func writeOutput(out output, r *report.Run, color colorMode, stdout io.Writer) error {
+	printer, _ := report.Lookup(out.format)
+	rr := *r
+	if out.file == "-" {
+		rr.Color = out.format == "text" && useColor(stdout, color)
+		if err := printer.Print(stdout, &rr); err != nil {
+			return fmt.Errorf("writing the report: %w", err)
+		}
+		return nil
+	}
+	var buf bytes.Buffer
+	rr.Color = out.format == "text" && color == "always"
+	if err := printer.Print(&buf, &rr); err != nil {
+		return fmt.Errorf("writing the report: %w", err)
+	}
+	if err := writeAtomic(out.file, buf.Bytes()); err != nil {
+		return fmt.Errorf("--output %s=%s: %w", out.format, out.file, cleanPathErr(err))
+	}
+	return nil
+}
+
+// useColor reports whether the text report on w is coloured: always, never,
+// or (auto) when w is a terminal and NO_COLOR is not set.
+func useColor(w io.Writer, mode colorMode) bool {
+	switch mode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	if os.Getenv("NO_COLOR") != "" {
 		return false
 	}
 	f, ok := w.(*os.File)

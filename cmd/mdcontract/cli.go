@@ -1,0 +1,299 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/internal/suggest"
+	"github.com/mdcontract/mdcontract/report"
+)
+
+// commands are the subcommands, as `help` lists them.
+var commands = []string{"check", "rules", "explain", "init", "lsp", "version", "help"}
+
+const usage = `mdcontract checks agent markdown (skills, agents, slash commands) and the
+contracts between files.
+
+Usage:
+  mdcontract [check] [flags] [path ...]   check a repo (default: the repo holding the cwd)
+  mdcontract lsp                          language server on stdin/stdout
+  mdcontract rules                        list rules: id, name, severity, summary
+  mdcontract explain NAME                 a rule's documentation (id or name), a contract kind's
+                                          rule, or a topic (selectors)
+  mdcontract init                         write a starter .mdcontract.yaml
+  mdcontract version                      (also --version)
+  mdcontract help [COMMAND]               this help, or a command's (also COMMAND --help)
+
+Flags of check:
+`
+
+// commandHelp is the help of each command but check's flags (the flags
+// follow, listed from the command's flag set).
+var commandHelp = map[string]string{
+	"check": `Usage: mdcontract [check] [flags] [path ...]
+
+Checks the repo holding the working directory (or --root): every file is
+read, and the findings in the paths given (default: all) are reported.
+Flags may stand before or after the paths; after ` + "`--`" + ` all are paths.
+
+Exit status: 0 when no finding fails the run, 1 when one does (an error,
+or a warning with --strict), 2 for a bad invocation, a config error or an
+internal error.
+`,
+	"rules": `Usage: mdcontract rules
+
+Lists the rules: ID, name, default severity and summary.
+`,
+	"explain": `Usage: mdcontract explain NAME
+
+Prints the documentation of a rule (by ID or name), of the rule that checks
+a contract kind (e.g. copy), or of a topic (selectors).
+`,
+	"init": `Usage: mdcontract init [--infer]
+
+Writes a starter .mdcontract.yaml in the repo root (never over an existing
+one).
+`,
+	"lsp": `Usage: mdcontract lsp
+
+Serves the Language Server Protocol on standard input and output until the
+client says exit; the server's log goes to standard error. Other arguments
+are ignored (some clients add --stdio).
+`,
+	"version": `Usage: mdcontract version (or mdcontract --version)
+
+Prints the version: the one set at build, else the module version
+` + "`go install …@vX`" + ` records, else the VCS revision the build stamped
+(devel+0123abcd), else devel.
+`,
+	"help": `Usage: mdcontract help [COMMAND]
+
+Prints the help of mdcontract, or of COMMAND (the same as
+` + "`mdcontract COMMAND --help`" + `).
+`,
+}
+
+// shortFlags are the one-letter aliases of long flags: the help lists
+// them together, as `-q, --quiet`.
+var shortFlags = map[string]string{"quiet": "q"}
+
+// newFlags returns a flag set for cmd that prints nothing itself: parse
+// turns its errors into one usage error each, and help goes to stdout.
+func newFlags(cmd string) *flag.FlagSet {
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// flagsOf returns the flag set of cmd, for its help.
+func flagsOf(cmd string) *flag.FlagSet {
+	switch cmd {
+	case "check":
+		fs, _ := checkFlags()
+		return fs
+	case "init":
+		fs, _ := initFlags()
+		return fs
+	}
+	return newFlags(cmd)
+}
+
+// printHelp writes the help of cmd: what it does, then its flags.
+func printHelp(w io.Writer, cmd string) {
+	fmt.Fprint(w, commandHelp[cmd])
+	fmt.Fprint(w, "\nFlags:\n")
+	printFlags(w, flagsOf(cmd))
+}
+
+// printFlags lists the flags of fs, a short alias with its long flag,
+// each flag's text on the line below it, as the flag package does, and
+// -h, --help last.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	alias := map[string]bool{}
+	for _, s := range shortFlags {
+		alias[s] = true
+	}
+	fs.VisitAll(func(f *flag.Flag) {
+		if alias[f.Name] {
+			return
+		}
+		name, text := flag.UnquoteUsage(f)
+		line := "  --" + f.Name
+		if s, ok := shortFlags[f.Name]; ok {
+			line = "  -" + s + ", --" + f.Name
+		}
+		if name != "" {
+			line += " " + name
+		}
+		if d := f.DefValue; d != "" && d != "false" && d != "0" && d != "[]" {
+			text += fmt.Sprintf(" (default %s)", d)
+		}
+		fmt.Fprintf(w, "%s\n        %s\n", line, text)
+	})
+	fmt.Fprint(w, "  -h, --help\n        print this help\n")
+}
+
+// errHelp is the error of a parse that met -h or --help.
+var errHelp = flag.ErrHelp
+
+// parseFlags parses the flags of cmd, which may stand before or after its
+// other arguments (all are arguments after `--`). A bad flag is one usage
+// error, an unknown one with the flag nearest it; -h or --help is errHelp.
+func parseFlags(cmd string, fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, flagError(cmd, fs, err)
+		}
+		left := fs.Args()
+		if len(left) == 0 {
+			return rest, nil
+		}
+		if left[0] == "--" {
+			return append(rest, left[1:]...), nil
+		}
+		rest = append(rest, left[0])
+		args = left[1:]
+	}
+}
+
+// flagError rewrites an error of the flag package: flags are written with
+// two dashes (one for a one-letter flag), and an unknown one gets the
+// flag nearest it.
+func flagError(cmd string, fs *flag.FlagSet, err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return errHelp
+	}
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		msg = "unknown flag " + dashed(name)
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		if near, ok := suggest.Closest(strings.TrimPrefix(name, "-"), names); ok {
+			msg += "; did you mean " + dashed(near) + "?"
+		}
+	} else {
+		// invalid value "x" for flag -color: …; flag needs an argument: -format
+		msg = flagNameRe.ReplaceAllStringFunc(msg, func(m string) string {
+			i := strings.LastIndex(m, " -") + 1
+			if fs.Lookup(m[i+1:]) == nil {
+				return m
+			}
+			return m[:i] + dashed(m[i+1:])
+		})
+	}
+	return usageError{msg + " (`mdcontract " + cmd + " --help` lists the flags)"}
+}
+
+// flagNameRe finds the flag names in the flag package's messages.
+var flagNameRe = regexp.MustCompile(`(?:for flag |for |argument: )-[A-Za-z0-9][A-Za-z0-9-]*`)
+
+// dashed writes a flag name as typed: -q, --format.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// unknownCommand is the error for a first argument that is no command
+// and no file or folder, but close to a command (`mdcontract chek`); nil
+// when it may be a path to check (the check says if it is missing).
+func unknownCommand(arg string) error {
+	if strings.HasPrefix(arg, "-") {
+		return nil
+	}
+	if _, err := os.Lstat(arg); err == nil {
+		return nil
+	}
+	near, ok := suggest.Closest(arg, commands)
+	if !ok {
+		return nil
+	}
+	return usageError{fmt.Sprintf("%s: no such command, file or folder; did you mean `mdcontract %s`?", arg, near)}
+}
+
+// colorModes are the values of --color.
+var colorModes = []string{"auto", "always", "never"}
+
+// colorMode is --color: auto (on a terminal, unless NO_COLOR is set),
+// always or never.
+type colorMode string
+
+func (c *colorMode) String() string { return string(*c) }
+
+func (c *colorMode) Set(s string) error {
+	if !slices.Contains(colorModes, s) {
+		msg := "give auto, always or never"
+		if near, ok := suggest.Closest(s, colorModes); ok {
+			msg = "did you mean `" + near + "`? (" + msg + ")"
+		}
+		return errors.New(msg)
+	}
+	*c = colorMode(s)
+	return nil
+}
+
+// output is one --output FORMAT=FILE.
+type output struct{ format, file string }
+
+// outputs are the --output flags, in order.
+type outputs []output
+
+func (o *outputs) String() string {
+	var s []string
+	for _, x := range *o {
+		s = append(s, x.format+"="+x.file)
+	}
+	return strings.Join(s, ",")
+}
+
+func (o *outputs) Set(s string) error {
+	format, file, ok := strings.Cut(s, "=")
+	if !ok || format == "" || file == "" {
+		return errors.New("write FORMAT=FILE, e.g. sarif=findings.sarif (FILE `-` is standard output)")
+	}
+	if _, ok := report.Lookup(format); !ok {
+		return errors.New(unknownFormat(format))
+	}
+	*o = append(*o, output{format, file})
+	return nil
+}
+
+// unknownFormat says that format is none, and which it may have meant.
+func unknownFormat(format string) string {
+	msg := fmt.Sprintf("unknown format %q", format)
+	if near, ok := suggest.Closest(format, report.Formats()); ok {
+		msg += fmt.Sprintf(" (did you mean `%s`?)", near)
+	}
+	return msg + "; use one of: " + strings.Join(report.Formats(), ", ")
+}
+
+// writeAtomic replaces file with data: written to a temporary file in the
+// same folder, then renamed over it, so a reader never sees half a file.
+func writeAtomic(file string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".mdcontract-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), file)
+}

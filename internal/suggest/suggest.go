@@ -1,0 +1,110 @@
+// Package suggest finds the known word a mistyped one was meant to be: the
+// one "did you mean" of the command line (subcommands, flags, formats,
+// colour modes), the config (keys, rule names, severities), suppression
+// comments and `explain`.
+package suggest
+
+import "strings"
+
+// MaxWord is the longest word Closest looks at: a longer one gets no
+// suggestion, so that a hostile config or comment costs little.
+const MaxWord = 64
+
+// Closest returns the candidate word was probably meant to be, and
+// whether there is one:
+//
+//   - a candidate equal to word but for case;
+//   - else the candidate fewest edits away (Distance, case ignored),
+//     provided the edits are at most a third of the longer word's length
+//     (`copi` → `copy`, `chekc` → `check`, `formt` → `format`);
+//   - else the only candidate word (3 bytes or more) begins (`warn` →
+//     `warning`).
+//
+// Ties go to the candidate earlier in candidates. The work is linear in
+// the candidates' total length: word is at most MaxWord bytes, and a
+// candidate whose length is too far from word's is not compared.
+func Closest(word string, candidates []string) (string, bool) {
+	if word == "" || len(word) > MaxWord {
+		return "", false
+	}
+	w := strings.ToLower(word)
+	for _, c := range candidates {
+		if strings.EqualFold(c, word) {
+			return c, true
+		}
+	}
+	best, bestD := "", -1
+	for _, c := range candidates {
+		limit := max(len(w), len(c)) / 3
+		if len(c)-len(w) > limit || len(w)-len(c) > limit {
+			continue // more edits apart than the length differs
+		}
+		d := Distance(w, strings.ToLower(c))
+		if d <= limit && (bestD < 0 || d < bestD) {
+			best, bestD = c, d
+		}
+	}
+	if bestD >= 0 {
+		return best, true
+	}
+	if len(w) < 3 {
+		return "", false
+	}
+	prefixed := ""
+	for _, c := range candidates {
+		if len(c) > len(w) && strings.EqualFold(c[:len(w)], w) {
+			if prefixed != "" && prefixed != c {
+				return "", false // `anchor`: anchor-balance or anchor-contract
+			}
+			prefixed = c
+		}
+	}
+	return prefixed, prefixed != ""
+}
+
+// Distance is the optimal string alignment distance of a and b, in bytes:
+// the fewest insertions, deletions, substitutions and swaps of two
+// neighbours that turn one into the other (Levenshtein's, with a swap as
+// one edit). It takes len(a)×len(b) steps: callers bound their inputs.
+func Distance(a, b string) int {
+	// three rows: the one before the previous is needed for swaps
+	pp := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := 1
+			if a[i-1] == b[j-1] {
+				c = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], pp[j-2]+1)
+			}
+		}
+		pp, prev, cur = prev, cur, pp
+	}
+	return prev[len(b)]
+}
+
+// PerInput is how many words of one input (a config, a file's comments)
+// a Budget looks up: a hostile input of many thousands of unknown names
+// gets suggestions for the first ones only, so its check stays fast.
+const PerInput = 100
+
+// Budget counts the lookups left for one input; the zero value has
+// PerInput.
+type Budget struct{ used int }
+
+// Closest is Closest while the budget lasts, then finds nothing.
+func (b *Budget) Closest(word string, candidates []string) (string, bool) {
+	if b.used >= PerInput {
+		return "", false
+	}
+	b.used++
+	return Closest(word, candidates)
+}
