@@ -32,7 +32,7 @@ func checkFrontmatterUnknownKey(p *Pass) {
 		if k.NotString || s.Field(k.Name) != nil { // frontmatter-syntax reports a key that is not a name
 			continue
 		}
-		if hostKeys[d.Kind][k.Name] {
+		if p.Settings.view().foreign[d.Kind][k.Name] {
 			continue // another host's key, for a file written for several hosts (hosts/*.yaml)
 		}
 		msg := "`" + k.Name + "` is not " + aKind(d.Kind) + " frontmatter key (" + s.Source + "); the host ignores it"

@@ -62,32 +62,65 @@ func (s *KindSchema) Field(n string) *Field {
 	return nil
 }
 
-// BuiltinSchemas are the per-kind defaults, read from the host files
-// (package hosts): a kind that several default hosts read takes the
-// fields of each (the first host's declaration of a key wins, with the
-// smallest length limit of any), the union of their required keys, and
-// needs frontmatter when any of them does.
-func BuiltinSchemas() map[parser.Kind]*KindSchema {
-	out := map[parser.Kind]*KindSchema{}
+// hostView is what a set of target hosts read: each kind's schema, merged
+// from the targets that read it (the first host's declaration of a key
+// wins, with the smallest length limit of any; required keys are the
+// union; frontmatter is needed when any target says so), and the keys
+// other hosts read in files of each kind.
+type hostView struct {
+	targets []string
+	schemas map[parser.Kind]*KindSchema
+	foreign map[parser.Kind]map[string]bool
+}
+
+// defaultView is the view of the hosts a repo's layout implies.
+var defaultView = viewOf(hosts.Defaults())
+
+func viewOf(targets []string) *hostView {
+	v := &hostView{targets: targets, schemas: map[parser.Kind]*KindSchema{}, foreign: map[parser.Kind]map[string]bool{}}
 	for _, h := range hosts.All() {
-		if !h.Default {
-			continue
-		}
-		for kname, hk := range h.Kinds {
+		targeted := slices.Contains(targets, h.ID)
+		for _, kname := range sortedMapKeys(h.Kinds) {
+			hk := h.Kinds[kname]
 			kind, ok := parser.KindByName(kname)
 			if !ok {
 				panic("hosts/" + h.File + ": no kind " + kname) // the tests check the data
 			}
-			s := out[kind]
+			if !targeted {
+				v.addForeign(kind, hk.Fields)
+			}
+			for _, other := range hk.Also {
+				k, _ := parser.KindByName(other)
+				v.addForeign(k, hk.Fields)
+			}
+			if !targeted {
+				continue
+			}
+			s := v.schemas[kind]
 			if s == nil {
 				s = &KindSchema{}
-				out[kind] = s
+				v.schemas[kind] = s
 			}
 			addHostKind(s, hk)
 		}
 	}
-	return out
+	return v
 }
+
+// addForeign records fields as keys another host reads in files of kind:
+// a plugin writes them so that one file serves that host too.
+func (v *hostView) addForeign(kind parser.Kind, fields []*hosts.Field) {
+	if v.foreign[kind] == nil {
+		v.foreign[kind] = map[string]bool{}
+	}
+	for _, f := range fields {
+		v.foreign[kind][f.Name] = true
+	}
+}
+
+// BuiltinSchemas are the per-kind defaults, read from the host files
+// (package hosts) of the hosts a repo's layout implies.
+func BuiltinSchemas() map[parser.Kind]*KindSchema { return defaultView.schemas }
 
 // addHostKind lays one host's reading of a kind over s.
 func addHostKind(s *KindSchema, hk *hosts.Kind) {
@@ -117,39 +150,7 @@ func addHostKind(s *KindSchema, hk *hosts.Kind) {
 	}
 }
 
-// foreignKeys are, per kind, the keys that hosts read in files of that
-// kind beyond its own schema: a non-default host's keys (OpenCode's agent
-// options), and the keys of another kind whose host loads these files as
-// that kind (VS Code reads Claude Code subagents as custom agents). A
-// plugin writes them so that one file serves those hosts too.
-func foreignKeys() map[parser.Kind]map[string]bool {
-	out := map[parser.Kind]map[string]bool{}
-	add := func(kname string, fields []*hosts.Field) {
-		kind, _ := parser.KindByName(kname)
-		if out[kind] == nil {
-			out[kind] = map[string]bool{}
-		}
-		for _, f := range fields {
-			out[kind][f.Name] = true
-		}
-	}
-	for _, h := range hosts.All() {
-		for kname, hk := range h.Kinds {
-			if !h.Default {
-				add(kname, hk.Fields)
-			}
-			for _, other := range hk.Also {
-				add(other, hk.Fields)
-			}
-		}
-	}
-	return out
-}
-
-var (
-	builtinSchemas = BuiltinSchemas()
-	hostKeys       = foreignKeys()
-)
+var builtinSchemas = BuiltinSchemas()
 
 // schema returns the frontmatter schema for the pass's document: a
 // configured kind's, else the built-in one of its kind, or nil.

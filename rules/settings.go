@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mdcontract/mdcontract/hosts"
 	"github.com/mdcontract/mdcontract/internal/suggest"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -29,6 +31,8 @@ type Settings struct {
 	openRegions []string
 	// profiles the config switched on or off, by name
 	profiles map[string]config.ProfileSetting
+	// hosts are what the config's targets read (nil: the default hosts)
+	hosts *hostView
 
 	mu         sync.Mutex
 	builtinFor *parser.Index
@@ -81,6 +85,9 @@ func Setup(cfg *config.Config) (*Settings, error) {
 		}
 	}
 	s.Contracts = append(s.Contracts, cfg.Contracts...)
+	if len(cfg.Targets) > 0 {
+		s.hosts = viewOf(cfg.Targets)
+	}
 	for _, ct := range cfg.Contracts {
 		for _, set := range ct.FileSets() {
 			for _, k := range set.Kinds {
@@ -128,7 +135,7 @@ func Setup(cfg *config.Config) (*Settings, error) {
 		}
 		var base *KindSchema
 		if rk.hasKind {
-			base = builtinSchemas[rk.builtin]
+			base = s.view().schemas[rk.builtin]
 		}
 		rk.schema = mergeSchema(base, k, name)
 		s.kinds = append(s.kinds, rk)
@@ -242,6 +249,7 @@ func (s *Settings) SchemaFor(d *parser.Document) *KindSchema {
 	if s == nil {
 		return builtinSchemas[d.Kind]
 	}
+	base := s.view().schemas
 	for _, k := range s.kinds {
 		if len(k.match) > 0 && GlobMatch(k.match, k.exclude, d.Path) {
 			return k.schema
@@ -252,7 +260,33 @@ func (s *Settings) SchemaFor(d *parser.Document) *KindSchema {
 			return k.schema
 		}
 	}
-	return builtinSchemas[d.Kind]
+	return base[d.Kind]
+}
+
+// CheckTargets says which of ids (as `--target` gives them) is no host.
+func CheckTargets(ids []string) error {
+	for _, id := range ids {
+		if hosts.Get(id) == nil {
+			msg := fmt.Sprintf("unknown target %s; the hosts are: %s", id, strings.Join(hosts.IDs(), ", "))
+			if near, ok := suggest.Closest(id, hosts.IDs()); ok {
+				msg = fmt.Sprintf("unknown target %s (did you mean %s?); the hosts are: %s", id, near, strings.Join(hosts.IDs(), ", "))
+			}
+			return errors.New(msg)
+		}
+	}
+	return nil
+}
+
+// Targets lists the hosts the repo ships to: the config's or
+// `--target`'s, else the hosts its layout implies.
+func (s *Settings) Targets() []string { return s.view().targets }
+
+// view is what the targets read.
+func (s *Settings) view() *hostView {
+	if s == nil || s.hosts == nil {
+		return defaultView
+	}
+	return s.hosts
 }
 
 // GlobMatch reports whether p matches one of include and none of exclude.
