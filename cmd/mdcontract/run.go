@@ -189,6 +189,7 @@ type checkOptions struct {
 	format        string
 	root          string
 	noColor       bool
+	oneline       bool
 	strict        bool
 	stdinFilename string
 	baseline      string
@@ -205,6 +206,7 @@ func checkFlags(stderr io.Writer) (*flag.FlagSet, *checkOptions) {
 	fs.StringVar(&o.format, "format", "text", "output format: "+strings.Join(report.Formats(), ", "))
 	fs.StringVar(&o.root, "root", "", "the repo root (default: the nearest folder above the working directory holding .git or .mdcontract.yaml)")
 	fs.BoolVar(&o.noColor, "no-color", false, "never colour the text output")
+	fs.BoolVar(&o.oneline, "oneline", false, "text output: one line a finding, without the source line and carets under it (for editors and scripts)")
 	fs.BoolVar(&o.strict, "strict", false, "warnings fail the run too")
 	fs.BoolVar(&o.fix, "fix", false, "apply the fixes of fixable findings (files are rewritten atomically), then report what remains")
 	fs.BoolVar(&o.diff, "diff", false, "print the fixes as a unified diff and write nothing")
@@ -388,7 +390,8 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 			}
 			return nil
 		},
-		Color: o.format == "text" && useColor(stdout, o.noColor),
+		Color:   o.format == "text" && useColor(stdout, o.noColor),
+		OneLine: o.oneline,
 	}
 	if err := printer.Print(stdout, r); err != nil {
 		return exitUsage, fmt.Errorf("writing the report: %w", err)
