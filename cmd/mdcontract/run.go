@@ -151,7 +151,7 @@ func explain(w io.Writer, args []string) error {
 	r := rules.Lookup(name)
 	if r == nil {
 		if r = rules.KindRule(name); r != nil {
-			fmt.Fprintf(w, "The contract kind `%s` is checked by %s %s (default severity: %s)\n\n%s", name, r.ID, r.Name, r.Severity, r.Doc())
+			fmt.Fprintf(w, "The contract kind `%s` is checked by %s %s (default severity: %s)\n\n%s\nOnline: %s\n", name, r.ID, r.Name, r.Severity, r.Doc(), rules.DocURL(r))
 			return nil
 		}
 	}
@@ -162,7 +162,7 @@ func explain(w io.Writer, args []string) error {
 		}
 		return usageError{msg + "; `mdcontract rules` lists the rules, the contract kinds are " + strings.Join(config.ContractKinds, ", ") + ", the topics " + strings.Join(rules.Topics(), ", ")}
 	}
-	fmt.Fprintf(w, "%s %s (default severity: %s)\n\n%s", r.ID, r.Name, r.Severity, r.Doc())
+	fmt.Fprintf(w, "%s %s (default severity: %s)\n\n%s\nOnline: %s\n", r.ID, r.Name, r.Severity, r.Doc(), rules.DocURL(r))
 	return nil
 }
 
