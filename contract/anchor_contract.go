@@ -19,6 +19,7 @@ var AnchorContract = rules.Register(&rules.Rule{
 	Severity: rules.Error,
 	Check:    checkAnchorContract,
 	Docs:     docs,
+	DocsDir:  "contract/docs",
 })
 
 var listItemRe = regexp.MustCompile(`^\s*(?:\d+[.)]|[-*+])\s+(\S+)`)

@@ -31,6 +31,7 @@ var CopyDrift = rules.Register(&rules.Rule{
 	Severity:  rules.Warning,
 	CheckRepo: checkCopyDrift,
 	Docs:      docs,
+	DocsDir:   "contract/docs",
 })
 
 // The measures of a copy group (contract/docs/copy-drift.md).

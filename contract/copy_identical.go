@@ -19,6 +19,7 @@ var CopyIdentical = rules.Register(&rules.Rule{
 	Severity: rules.Error,
 	Check:    checkCopyIdentical,
 	Docs:     docs,
+	DocsDir:  "contract/docs",
 })
 
 func checkCopyIdentical(p *rules.Pass) {

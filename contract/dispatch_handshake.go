@@ -24,6 +24,7 @@ var DispatchHandshake = rules.Register(&rules.Rule{
 	Severity: rules.Error,
 	Check:    checkDispatchHandshake,
 	Docs:     docs,
+	DocsDir:  "contract/docs",
 })
 
 // dispatchSite is one place that dispatches a target agent.

@@ -20,6 +20,7 @@ var HeadingIndex = rules.Register(&rules.Rule{
 	Severity: rules.Error,
 	Check:    checkHeadingIndex,
 	Docs:     docs,
+	DocsDir:  "contract/docs",
 })
 
 var (

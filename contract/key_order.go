@@ -19,6 +19,7 @@ var KeyOrder = rules.Register(&rules.Rule{
 	Severity: rules.Error,
 	Check:    checkKeyOrder,
 	Docs:     docs,
+	DocsDir:  "contract/docs",
 })
 
 var blockKeyRe = regexp.MustCompile(`^\s*(?:-\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*:(?:\s|$)`)

@@ -22,6 +22,7 @@ var ManifestSet = rules.Register(&rules.Rule{
 	Severity:  rules.Error,
 	CheckRepo: checkManifestSet,
 	Docs:      docs,
+	DocsDir:   "contract/docs",
 })
 
 func checkManifestSet(p *rules.Pass) {

@@ -23,6 +23,7 @@ var RegistryRule = rules.Register(&rules.Rule{
 	Severity:  rules.Error,
 	CheckRepo: checkRegistry,
 	Docs:      docs,
+	DocsDir:   "contract/docs",
 })
 
 type extracted struct {

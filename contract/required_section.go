@@ -18,6 +18,7 @@ var RequiredSection = rules.Register(&rules.Rule{
 	Severity: rules.Error,
 	Check:    checkRequiredSection,
 	Docs:     docs,
+	DocsDir:  "contract/docs",
 })
 
 func checkRequiredSection(p *rules.Pass) {

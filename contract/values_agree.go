@@ -20,6 +20,7 @@ var ValuesAgree = rules.Register(&rules.Rule{
 	Severity:  rules.Error,
 	CheckRepo: checkValuesAgree,
 	Docs:      docs,
+	DocsDir:   "contract/docs",
 })
 
 type cell struct {

@@ -19,6 +19,7 @@ var When = rules.Register(&rules.Rule{
 	Severity:  rules.Error,
 	CheckRepo: checkWhen,
 	Docs:      docs,
+	DocsDir:   "contract/docs",
 })
 
 func checkWhen(p *rules.Pass) {

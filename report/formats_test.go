@@ -62,8 +62,10 @@ func TestSARIFValidates(t *testing.T) {
 			Tool struct {
 				Driver struct {
 					Rules []struct {
-						ID   string
-						Help struct{ Markdown string }
+						ID, Name   string
+						Help       struct{ Markdown string }
+						HelpURI    string
+						Properties struct{ Tags []string }
 					}
 				}
 			}
@@ -93,6 +95,12 @@ func TestSARIFValidates(t *testing.T) {
 	for _, ru := range r.Tool.Driver.Rules {
 		if ru.Help.Markdown == "" {
 			t.Errorf("rule %s has no help from its doc", ru.ID)
+		}
+		if want := rules.DocURL(rules.Lookup(ru.ID)); ru.HelpURI != want || !strings.HasSuffix(want, "/"+ru.Name+".md") {
+			t.Errorf("rule %s: helpUri %q, want %q", ru.ID, ru.HelpURI, want)
+		}
+		if len(ru.Properties.Tags) != 1 || ru.Properties.Tags[0] != rules.Family(rules.Lookup(ru.ID)) || ru.Properties.Tags[0] == "" {
+			t.Errorf("rule %s: tags %q", ru.ID, ru.Properties.Tags)
 		}
 	}
 }

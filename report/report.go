@@ -26,6 +26,9 @@ type Run struct {
 	Diagnostics []rules.Diagnostic
 	// Color enables colour in the text format.
 	Color bool
+	// OneLine prints each finding of the text format on one line, without
+	// its source line and carets (for editors and scripts).
+	OneLine bool
 	// Paths are the files checked (reported on), sorted.
 	Paths []string
 	// Source returns a checked file's content, for formats that count

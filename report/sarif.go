@@ -52,7 +52,13 @@ type sarifRule struct {
 	ShortDescription     sarifMsg     `json:"shortDescription"`
 	FullDescription      *sarifMsg    `json:"fullDescription,omitempty"`
 	Help                 *sarifMsg    `json:"help,omitempty"`
+	HelpURI              string       `json:"helpUri,omitempty"`
 	DefaultConfiguration sarifDefault `json:"defaultConfiguration"`
+	Properties           *sarifProps  `json:"properties,omitempty"`
+}
+
+type sarifProps struct {
+	Tags []string `json:"tags"`
 }
 
 type sarifDefault struct {
@@ -133,7 +139,11 @@ func (SARIF) Print(w io.Writer, r *Run) error {
 	for i, ru := range all {
 		index[ru.ID] = i
 		sr := sarifRule{ID: ru.ID, Name: ru.Name, ShortDescription: sarifMsg{Text: ru.Summary},
+			HelpURI:              rules.DocURL(ru),
 			DefaultConfiguration: sarifDefault{Level: sarifLevel(ru.Severity)}}
+		if f := rules.Family(ru); f != "" {
+			sr.Properties = &sarifProps{Tags: []string{f}}
+		}
 		if doc := ru.Doc(); doc != "" {
 			sr.FullDescription = &sarifMsg{Text: firstParagraph(doc)}
 			sr.Help = &sarifMsg{Text: doc, Markdown: doc}

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mdcontract/mdcontract/hosts"
 	"github.com/mdcontract/mdcontract/parser"
@@ -62,6 +63,82 @@ func flowStart(src []byte, ls, le int) (at int, key string, ok bool) {
 	return ls + len(line) - len(rest), strings.TrimSpace(line[:i]), true
 }
 
+// flowProblem says in plain words what YAML makes of val, the value of key
+// that opens a flow collection (`[a] [b]`, `{a: x`), and how to fix it.
+func flowProblem(p *Pass, key, val, yamlMsg string) string {
+	noun := "list"
+	if val[0] == '{' {
+		noun = "mapping"
+	}
+	dropped := "; the whole frontmatter is dropped (Claude Code loads the file with empty metadata, stricter hosts skip it)"
+	n := flowEnd(val)
+	if n < 0 {
+		return fmt.Sprintf("`%s`, the value of `%s`, opens a YAML %s with `%c` that never closes (%s)%s: close it, or quote the whole value (%s) if it is text",
+			shortValue(val), key, noun, val[0], yamlMsg, dropped, quoteValue(val))
+	}
+	fix := "quote the whole value (" + quoteValue(val) + ")"
+	if s := p.schema(); s != nil {
+		if f := s.Field(key); f != nil && (f.Type == TString || f.Type == TStringOrList) {
+			fix = fmt.Sprintf("`%s` takes a string (%s): %s", key, s.Source, fix)
+		}
+	}
+	return fmt.Sprintf("`%s`, the value of `%s`, starts with `%s`, which YAML reads as a %s, and goes on after it (%s)%s; %s",
+		shortValue(val), key, shortValue(val[:n]), noun, yamlMsg, dropped, fix)
+}
+
+// flowEnd returns the length of the flow collection val starts with (up
+// to its closing bracket), or -1 when it never closes on the line.
+// Brackets inside quotes do not count.
+func flowEnd(val string) int {
+	depth := 0
+	var quote byte
+	for i := 0; i < len(val); i++ {
+		c := val[i]
+		switch {
+		case quote == '"' && c == '\\':
+			i++
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '[' || c == '{':
+			depth++
+		case c == ']' || c == '}':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return -1
+}
+
+// shortValue is val for a message, cut to 60 bytes (at a character) with …
+func shortValue(val string) string {
+	if len(val) <= 60 {
+		return val
+	}
+	cut := 57
+	for cut > 0 && !utf8.RuneStart(val[cut]) {
+		cut--
+	}
+	return val[:cut] + "…"
+}
+
+// quoteValue writes val as a YAML quoted string for a message: in double
+// quotes, in single quotes when it holds `"` or `\\`, or as "…" when long.
+func quoteValue(val string) string {
+	switch {
+	case len(val) > 60:
+		return `"…"`
+	case strings.ContainsAny(val, `"\\`):
+		return "'" + strings.ReplaceAll(val, "'", "''") + "'"
+	}
+	return `"` + val + `"`
+}
+
 func checkFrontmatterSyntax(p *Pass) {
 	d := p.Doc
 	fm := d.Frontmatter
@@ -88,7 +165,7 @@ func checkFrontmatterSyntax(p *Pass) {
 			return
 		}
 		if at, key, ok := flowStart(d.Src, fm.Err.Offset, end); ok {
-			p.Reportf(at, end, "invalid YAML in frontmatter: the value of `%s` starts with `%c`, which makes YAML read it as a list or mapping, and as one it is invalid (%s); the whole frontmatter is dropped (Claude Code loads the file with empty metadata, stricter hosts skip it): quote the whole value (\"…\")", key, d.Src[at], fm.Err.Msg)
+			p.Reportf(at, end, "invalid YAML in frontmatter: %s", flowProblem(p, key, strings.TrimRight(string(d.Src[at:end]), " \t"), fm.Err.Msg))
 			return
 		}
 		p.Reportf(fm.Err.Offset, end, "invalid YAML in frontmatter: %s", fm.Err.Msg)

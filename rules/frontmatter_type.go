@@ -34,6 +34,22 @@ func checkFrontmatterType(p *Pass) {
 		if f == nil || isEmpty(k.Value) {
 			continue
 		}
+		if f.Type == TString && k.Value.Kind != yaml.ScalarNode && k.Value.Style&yaml.FlowStyle != 0 {
+			// `description: [a, b]`: brackets meant as text
+			end := valueEnd(d, k)
+			val, _ := parser.LineAt(d.Src[:end], k.ValueOffset)
+			noun, marks := "list", "brackets"
+			if k.Value.Kind == yaml.MappingNode {
+				noun, marks = "mapping", "braces"
+			}
+			shown, quoted := shortValue(string(val)), quoteValue(string(val))
+			if flowEnd(string(val)) < 0 { // it goes on on the next lines
+				shown, quoted = shortValue(string(val)+" …"), `"…"`
+			}
+			p.Reportf(k.ValueOffset, end, "`%s` is `%s`, which YAML reads as a %s (the %s make one), but `%s` takes a string (%s): quote the whole value (%s) if the %s are meant literally",
+				k.Name, shown, noun, marks, k.Name, s.Source, quoted, marks)
+			continue
+		}
 		if msg := typeProblem(f, k.Value, firstLine-1); msg != "" {
 			p.Reportf(k.ValueOffset, valueEnd(d, k), "`%s` %s (%s)", k.Name, msg, s.Source)
 		}
@@ -63,7 +79,7 @@ func typeProblem(f *Field, v *yaml.Node, lineBase int) string {
 		return ""
 	case TString:
 		if v.Kind != yaml.ScalarNode {
-			return fmt.Sprintf("must be %s, found %s; quote it if the brackets are meant literally", f.Type, nodeNoun(v))
+			return fmt.Sprintf("must be %s, found %s", f.Type, nodeNoun(v)) // a flow collection: checkFrontmatterType
 		}
 		if plainMisread(v) {
 			return "" // frontmatter-plain-scalar

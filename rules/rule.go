@@ -66,6 +66,48 @@ type Rule struct {
 	// Docs holds the rule's documentation, docs/<name>.md; nil means the
 	// built-in rules' folder, rules/docs.
 	Docs fs.FS
+	// DocsDir is the folder of this repository that Docs embeds
+	// ("contract/docs"), for DocURL; "" is rules/docs.
+	DocsDir string
+}
+
+// DocsBase is where the rule docs are published: the repository's files
+// on its main branch.
+const DocsBase = "https://github.com/mdcontract/mdcontract/blob/main/"
+
+// Family names the group a rule belongs to, by the hundred of its ID:
+// "file" (MC0xx: reading and suppressions), "frontmatter" (MC1xx),
+// "markup" (MC2xx: comments and sentinel markers), "reference" (MC3xx:
+// links, § references, names, manifest paths) and "contract" (MC4xx: the
+// contract kinds and copy drift); "" for an ID outside them.
+func Family(r *Rule) string {
+	if len(r.ID) < 3 {
+		return ""
+	}
+	switch r.ID[:3] {
+	case "MC0":
+		return "file"
+	case "MC1":
+		return "frontmatter"
+	case "MC2":
+		return "markup"
+	case "MC3":
+		return "reference"
+	case "MC4":
+		return "contract"
+	}
+	return ""
+}
+
+// DocURL returns the web address of r's documentation:
+// DocsBase + "rules/docs/<name>.md" for a built-in rule, the folder of
+// DocsDir for one documented elsewhere (a contract kind's rule).
+func DocURL(r *Rule) string {
+	dir := r.DocsDir
+	if dir == "" {
+		dir = "rules/docs"
+	}
+	return DocsBase + dir + "/" + r.Name + ".md"
 }
 
 // Doc returns the rule's embedded documentation.

@@ -72,6 +72,17 @@ func modifiable(prev rune) bool {
 	return !unicode.Is(unicode.M, prev)
 }
 
+// Kept reports whether Line writes the character r as it is when it
+// follows prev (-1 at the start of the text, utf8.RuneError after a byte
+// that is not UTF-8): r is safe and, for a BMP variation selector, follows
+// a character it may modify. A printer that lays out text one character
+// at a time (the source line under a finding) writes r raw when Kept, and
+// Line(string(r)) otherwise (a byte that is not UTF-8 is never kept:
+// Line writes it as `\xff`), and so writes what Line would.
+func Kept(prev, r rune) bool {
+	return !Unsafe(r) && (!bmpSelector(r) || modifiable(prev))
+}
+
 // Line returns s for one line of output: every unsafe character, newlines
 // and tabs included, is written visibly (`\n`, `\t`, `\x1b`, `\u202e`).
 // Text without any is returned as is.

@@ -142,3 +142,31 @@ func BenchmarkLine(b *testing.B) {
 		Line(s)
 	}
 }
+
+// Writing each character raw when Kept and through Line otherwise gives
+// what Line gives for the whole text.
+func TestKeptMatchesLine(t *testing.T) {
+	for _, s := range []string{
+		"plain", "a\tb\x1b[2J", "😀\ufe0f\ufe0f", "\ufe0fstart", "x\u200d\ufe0f", "e\u0301\ufe0e",
+		"\xff\ufe0f", "ok\u202eevil", "1\ufe0f\u20e3", "\t\ufe0f", "\U000e0100x",
+	} {
+		var b strings.Builder
+		prev := rune(-1)
+		for i := 0; i < len(s); {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			switch {
+			case r == utf8.RuneError && n == 1:
+				b.WriteString(Line(s[i : i+1]))
+			case Kept(prev, r):
+				b.WriteRune(r)
+			default:
+				b.WriteString(Line(string(r)))
+			}
+			prev = r
+			i += n
+		}
+		if b.String() != Line(s) {
+			t.Errorf("per character %q = %q, Line = %q", s, b.String(), Line(s))
+		}
+	}
+}

@@ -191,7 +191,7 @@ func explain(w io.Writer, args []string) error {
 	r := rules.Lookup(name)
 	if r == nil {
 		if r = rules.KindRule(name); r != nil {
-			fmt.Fprintf(w, "The contract kind `%s` is checked by %s %s (default severity: %s)\n\n%s", name, r.ID, r.Name, r.Severity, r.Doc())
+			fmt.Fprintf(w, "The contract kind `%s` is checked by %s %s (default severity: %s)\n\n%s\nOnline: %s\n", name, r.ID, r.Name, r.Severity, r.Doc(), rules.DocURL(r))
 			return nil
 		}
 	}
@@ -202,7 +202,7 @@ func explain(w io.Writer, args []string) error {
 		}
 		return usageError{msg + "; `mdcontract rules` lists the rules, the contract kinds are " + strings.Join(config.ContractKinds, ", ") + ", the topics " + strings.Join(rules.Topics(), ", ")}
 	}
-	fmt.Fprintf(w, "%s %s (default severity: %s)\n\n%s", r.ID, r.Name, r.Severity, r.Doc())
+	fmt.Fprintf(w, "%s %s (default severity: %s)\n\n%s\nOnline: %s\n", r.ID, r.Name, r.Severity, r.Doc(), rules.DocURL(r))
 	return nil
 }
 
@@ -223,6 +223,7 @@ type checkOptions struct {
 	noColor       bool
 	quiet         bool
 	outputs       outputs
+	oneline       bool
 	strict        bool
 	stdinFilename string
 	baseline      string
@@ -242,6 +243,7 @@ func checkFlags() (*flag.FlagSet, *checkOptions) {
 	fs.BoolVar(&o.noColor, "no-color", false, "never colour the text output (--color never)")
 	fs.BoolVar(&o.quiet, "quiet", false, "print only the findings: no summary line, no notes; nothing when there are none")
 	fs.BoolVar(&o.quiet, "q", false, "")
+	fs.BoolVar(&o.oneline, "oneline", false, "text output: one line a finding, without the source line and carets under it (for editors and scripts)")
 	fs.BoolVar(&o.strict, "strict", false, "warnings fail the run too")
 	fs.BoolVar(&o.fix, "fix", false, "apply the fixes of fixable findings (files are rewritten atomically), then report what remains")
 	fs.BoolVar(&o.diff, "diff", false, "print the fixes as a unified diff and write nothing")
@@ -407,6 +409,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 			}
 			return nil
 		},
+		OneLine: o.oneline,
 	}
 	for _, out := range outs {
 		if err := writeOutput(out, r, o.color, stdout); err != nil {
