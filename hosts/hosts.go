@@ -155,6 +155,8 @@ type Field struct {
 	Max     int    `yaml:"max"`
 	Default string `yaml:"default"`
 	Source  string `yaml:"source"`
+	// Regexp is Pattern compiled (nil without one).
+	Regexp *regexp.Regexp `yaml:"-"`
 }
 
 // Types are the field types a host file may name.
@@ -278,8 +280,12 @@ func parse(name string, b []byte) (*Host, error) {
 			if p, ok := h.Patterns[c.Pattern]; ok {
 				c.Pattern, c.Hint = p.Regexp, p.Hint
 			}
-			if _, err := regexp.Compile(c.Pattern); err != nil {
-				return nil, bad("%s: pattern: %v", what, err)
+			if c.Pattern != "" {
+				re, err := regexp.Compile(c.Pattern)
+				if err != nil {
+					return nil, bad("%s: pattern: %v", what, err)
+				}
+				c.Regexp = re
 			}
 			resolved = append(resolved, &c)
 		}

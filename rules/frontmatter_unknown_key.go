@@ -35,6 +35,9 @@ func checkFrontmatterUnknownKey(p *Pass) {
 		if p.Settings.view().foreign[d.Kind][k.Name] {
 			continue // another host's key, for a file written for several hosts (hosts/*.yaml)
 		}
+		if refusedByTarget(p, k.Name) {
+			continue // host-rejects-key reports it: a target refuses the file
+		}
 		msg := "`" + k.Name + "` is not " + aKind(d.Kind) + " frontmatter key (" + s.Source + "); the host ignores it"
 		switch near, other := closestField(s, k.Name), kindDefining(k.Name, d.Kind); {
 		case other != "" && near != "":

@@ -127,26 +127,33 @@ func (r *Rule) Doc() string {
 var docs embed.FS
 
 // topics are the docs that belong to no rule: parts several rules share.
-var topics = map[string]fs.FS{}
+var topics = map[string]func() string{}
 
 // RegisterTopic adds a documentation topic (`selectors`), read from
 // docs/<name>.md in fsys.
-func RegisterTopic(name string, fsys fs.FS) { topics[name] = fsys }
+func RegisterTopic(name string, fsys fs.FS) {
+	topics[name] = func() string {
+		b, err := fs.ReadFile(fsys, "docs/"+name+".md")
+		if err != nil {
+			return ""
+		}
+		return string(b)
+	}
+}
+
+// RegisterTopicText adds a documentation topic whose text is made when
+// asked for (from data, as `hosts` is).
+func RegisterTopicText(name string, text func() string) { topics[name] = text }
 
 // Topics lists the documentation topics, sorted.
 func Topics() []string { return sortedMapKeys(topics) }
 
 // Topic returns the documentation of a topic ("selectors"), or "".
 func Topic(name string) string {
-	fsys := topics[name]
-	if fsys == nil {
-		return ""
+	if text := topics[name]; text != nil {
+		return text()
 	}
-	b, err := fs.ReadFile(fsys, "docs/"+name+".md")
-	if err != nil {
-		return ""
-	}
-	return string(b)
+	return ""
 }
 
 // KindRule returns the rule that checks a contract kind, by its config key

@@ -71,13 +71,26 @@ type hostView struct {
 	targets []string
 	schemas map[parser.Kind]*KindSchema
 	foreign map[parser.Kind]map[string]bool
+	// strict are, per kind, the targets that refuse a file holding a key
+	// they do not list (claude.ai's upload)
+	strict map[parser.Kind][]hostKind
+	// selfContained are, per kind, the targets that install a file of the
+	// kind with its folder alone
+	selfContained map[parser.Kind][]*hosts.Host
+}
+
+// hostKind is one host's reading of a kind.
+type hostKind struct {
+	host *hosts.Host
+	kind *hosts.Kind
 }
 
 // defaultView is the view of the hosts a repo's layout implies.
 var defaultView = viewOf(hosts.Defaults())
 
 func viewOf(targets []string) *hostView {
-	v := &hostView{targets: targets, schemas: map[parser.Kind]*KindSchema{}, foreign: map[parser.Kind]map[string]bool{}}
+	v := &hostView{targets: targets, schemas: map[parser.Kind]*KindSchema{}, foreign: map[parser.Kind]map[string]bool{},
+		strict: map[parser.Kind][]hostKind{}, selfContained: map[parser.Kind][]*hosts.Host{}}
 	for _, h := range hosts.All() {
 		targeted := slices.Contains(targets, h.ID)
 		for _, kname := range sortedMapKeys(h.Kinds) {
@@ -95,6 +108,12 @@ func viewOf(targets []string) *hostView {
 			}
 			if !targeted {
 				continue
+			}
+			if hk.Strict {
+				v.strict[kind] = append(v.strict[kind], hostKind{h, hk})
+			}
+			if hk.SelfContained {
+				v.selfContained[kind] = append(v.selfContained[kind], h)
 			}
 			s := v.schemas[kind]
 			if s == nil {
@@ -143,9 +162,7 @@ func addHostKind(s *KindSchema, hk *hosts.Kind) {
 			continue
 		}
 		f := Field{Name: hf.Name, Type: fieldType(hf.Type), Enum: hf.Enum, PatternHint: hf.Hint, MaxLen: hf.Max}
-		if hf.Pattern != "" {
-			f.Pattern = regexp.MustCompile(hf.Pattern)
-		}
+		f.Pattern = hf.Regexp
 		s.Fields = append(s.Fields, f)
 	}
 }

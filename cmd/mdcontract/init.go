@@ -95,7 +95,7 @@ func initConfig(args []string, stdout io.Writer) error {
 	path := filepath.Join(root, config.FileName)
 	text := starterConfig
 	if infer {
-		cfg, settings, load, err := openRepo(root, cwd, "")
+		cfg, settings, load, err := openRepo(root, cwd, "", nil)
 		if err != nil {
 			return err
 		}

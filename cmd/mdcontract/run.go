@@ -224,6 +224,7 @@ type checkOptions struct {
 	quiet         bool
 	outputs       outputs
 	oneline       bool
+	targets       string
 	strict        bool
 	stdinFilename string
 	baseline      string
@@ -244,6 +245,7 @@ func checkFlags() (*flag.FlagSet, *checkOptions) {
 	fs.BoolVar(&o.quiet, "quiet", false, "print only the findings: no summary line, no notes; nothing when there are none")
 	fs.BoolVar(&o.quiet, "q", false, "")
 	fs.BoolVar(&o.oneline, "oneline", false, "text output: one line a finding, without the source line and carets under it (for editors and scripts)")
+	fs.StringVar(&o.targets, "target", "", "the `HOSTS` the repo ships to, comma-separated (over the config's `targets`; `mdcontract explain hosts` lists them)")
 	fs.BoolVar(&o.strict, "strict", false, "warnings fail the run too")
 	fs.BoolVar(&o.fix, "fix", false, "apply the fixes of fixable findings (files are rewritten atomically), then report what remains")
 	fs.BoolVar(&o.diff, "diff", false, "print the fixes as a unified diff and write nothing")
@@ -306,7 +308,16 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		return exitUsage, err
 	}
 
-	cfg, settings, load, err := openRepo(root, cwd, o.config)
+	var targets []string
+	if o.targets != "" {
+		for _, t := range strings.Split(o.targets, ",") {
+			targets = append(targets, strings.TrimSpace(t))
+		}
+		if err := rules.CheckTargets(targets); err != nil {
+			return exitUsage, fmt.Errorf("--target: %w", err)
+		}
+	}
+	cfg, settings, load, err := openRepo(root, cwd, o.config, targets)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -547,7 +558,7 @@ func useColor(w io.Writer, mode colorMode) bool {
 
 // openRepo loads the config that applies at cwd in the repo at root (the
 // one named by explicit, if given) and says how to load the repo's files.
-func openRepo(root, cwd, explicit string) (*config.Config, *rules.Settings, parser.LoadOptions, error) {
+func openRepo(root, cwd, explicit string, targets []string) (*config.Config, *rules.Settings, parser.LoadOptions, error) {
 	var cfg *config.Config
 	if path := config.Find(root, cwd, explicit); path != "" {
 		var err error
@@ -555,7 +566,17 @@ func openRepo(root, cwd, explicit string) (*config.Config, *rules.Settings, pars
 			return nil, nil, parser.LoadOptions{}, err
 		}
 	}
-	settings, err := rules.Setup(cfg)
+	set := cfg
+	if len(targets) > 0 { // --target, over the config's targets
+		if cfg == nil {
+			set = &config.Config{Version: 1}
+		} else {
+			c := *cfg
+			set = &c
+		}
+		set.Targets = targets
+	}
+	settings, err := rules.Setup(set)
 	if err != nil {
 		return nil, nil, parser.LoadOptions{}, err
 	}

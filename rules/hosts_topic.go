@@ -1,0 +1,55 @@
+package rules
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/hosts"
+)
+
+func init() { RegisterTopicText("hosts", hostsTopic) }
+
+// hostsTopic lists the hosts of the host files, for `explain hosts`.
+func hostsTopic() string {
+	var b strings.Builder
+	b.WriteString("# hosts\n\n")
+	b.WriteString("The hosts mdcontract knows, one data file each (hosts/*.yaml in the source,\n")
+	b.WriteString("with the published source of every fact and the date it was read).\n")
+	b.WriteString("`targets:` in the config, or `--target a,b`, names the hosts a repo ships to;\n")
+	fmt.Fprintf(&b, "by default they are the hosts its layout implies: %s.\n\n", strings.Join(hosts.Defaults(), ", "))
+	for _, h := range hosts.All() {
+		def := ""
+		if h.Default {
+			def = " (default)"
+		}
+		fmt.Fprintf(&b, "- `%s`: %s%s\n", h.ID, h.Name, def)
+		kinds := make([]string, 0, len(h.Kinds))
+		for name := range h.Kinds {
+			kinds = append(kinds, name)
+		}
+		sort.Strings(kinds)
+		for _, name := range kinds {
+			k := h.Kinds[name]
+			var notes []string
+			if len(k.Paths) > 0 {
+				notes = append(notes, "files "+strings.Join(k.Paths, ", "))
+			}
+			if len(k.Fields) > 0 {
+				notes = append(notes, fmt.Sprintf("%d keys", len(k.Fields)))
+			}
+			if k.Strict {
+				notes = append(notes, "any other key is refused")
+			}
+			if k.SelfContained {
+				notes = append(notes, "installed with its folder alone: what it uses must be inside it")
+			}
+			fmt.Fprintf(&b, "  - %s: %s\n", name, strings.Join(notes, "; "))
+		}
+		for _, name := range sortedMapKeys(h.Limits) {
+			l := h.Limits[name]
+			fmt.Fprintf(&b, "  - limit %s: %d %s of %s\n", name, l.Value, l.Unit, l.Of)
+		}
+	}
+	return b.String()
+}
