@@ -41,11 +41,13 @@ type Config struct {
 	MaxPerFile *FindingCap `yaml:"max-per-file"`
 	// Targets are the hosts the repo ships to (hosts/*.yaml ids); empty,
 	// the hosts its layout implies.
-	Targets   []string                  `yaml:"targets"`
-	Rules     map[string]RuleSetting    `yaml:"rules"`
-	Kinds     map[string]*Kind          `yaml:"kinds"`
-	Profiles  map[string]ProfileSetting `yaml:"profiles"`
-	Contracts []*Contract               `yaml:"contracts"`
+	Targets []string `yaml:"targets"`
+	// IncludePos are where the include globs stand, one each.
+	IncludePos []Pos                     `yaml:"-"`
+	Rules      map[string]RuleSetting    `yaml:"rules"`
+	Kinds      map[string]*Kind          `yaml:"kinds"`
+	Profiles   map[string]ProfileSetting `yaml:"profiles"`
+	Contracts  []*Contract               `yaml:"contracts"`
 	// Profile heads a built-in profile's file (ParseProfile); a repo's
 	// config cannot hold one.
 	Profile *ProfileHeader `yaml:"profile"`

@@ -253,8 +253,10 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 			v.errorf(keyPos(top, "targets", i), "%s", msg)
 		}
 	}
+	c.IncludePos = nil
 	for i, g := range c.Include {
 		v.glob(keyPos(top, "include", i), g)
+		c.IncludePos = append(c.IncludePos, keyPos(top, "include", i))
 	}
 	for i, g := range c.Exclude {
 		v.glob(keyPos(top, "exclude", i), g)

@@ -437,6 +437,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 			line += fmt.Sprintf(" (%d of them only counted, past %d of one rule in a file; `--max-per-file 0` shows each)", capped, o.maxPerFile)
 		}
 		sayf(notes, "mdcontract: %s", line)
+		sayf(notes, "mdcontract: %s", checkedAs(idx, res.Paths, settings.Targets()))
 	}
 	for _, msg := range res.Internal {
 		printFatal(stderr, msg, o.format == "github")
@@ -449,6 +450,28 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		return exitFindings, nil
 	}
 	return exitOK, nil
+}
+
+// checkedAs says how many of the checked files were of each kind, and
+// for which hosts: a green run says what it looked at.
+func checkedAs(idx *parser.Index, paths []string, targets []string) string {
+	n := map[parser.Kind]int{}
+	for _, p := range paths {
+		if d := idx.Doc(p); d != nil {
+			n[d.Kind]++
+		}
+	}
+	var parts []string
+	for k := parser.Kind(0); k.String() != "unknown"; k++ {
+		if n[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n[k], k))
+		}
+	}
+	out := "checked " + strings.Join(parts, ", ")
+	if len(parts) == 0 {
+		out = "checked nothing"
+	}
+	return out + "; hosts: " + strings.Join(targets, ", ")
 }
 
 // flagSet reports whether the command line set the flag name.
