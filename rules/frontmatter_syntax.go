@@ -133,7 +133,7 @@ func collectionNoun(n *yaml.Node) string {
 // file").
 func aKind(k parser.Kind) string {
 	n := kindNoun(k)
-	if strings.ContainsRune("aeiou", rune(n[0])) {
+	if strings.ContainsRune("aeiouAEIOU", rune(n[0])) {
 		return "an " + n
 	}
 	return "a " + n

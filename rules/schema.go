@@ -38,6 +38,10 @@ type Field struct {
 	// PatternHint says in words what Pattern wants.
 	PatternHint string
 	MaxLen      int
+	// Glob is true when the value is globs of files the host applies the
+	// file to; Separator splits a string into several.
+	Glob      bool
+	Separator string
 }
 
 // KindSchema is the frontmatter a kind of file takes.
@@ -70,10 +74,13 @@ func (s *KindSchema) Field(n string) *Field {
 func BuiltinSchemas() map[parser.Kind]*KindSchema {
 	out := map[parser.Kind]*KindSchema{}
 	for _, h := range hosts.All() {
-		if !h.Default {
-			continue
-		}
 		for kname, hk := range h.Kinds {
+			// A host's kind of its own (told by its `paths`) is checked
+			// wherever its files are, default host or not: no other host
+			// loads them.
+			if !h.Default && len(hk.Paths) == 0 {
+				continue
+			}
 			kind, ok := parser.KindByName(kname)
 			if !ok {
 				panic("hosts/" + h.File + ": no kind " + kname) // the tests check the data
@@ -109,7 +116,7 @@ func addHostKind(s *KindSchema, hk *hosts.Kind) {
 			}
 			continue
 		}
-		f := Field{Name: hf.Name, Type: fieldType(hf.Type), Enum: hf.Enum, PatternHint: hf.Hint, MaxLen: hf.Max}
+		f := Field{Name: hf.Name, Type: fieldType(hf.Type), Enum: hf.Enum, PatternHint: hf.Hint, MaxLen: hf.Max, Glob: hf.Glob, Separator: hf.Separator}
 		if hf.Pattern != "" {
 			f.Pattern = regexp.MustCompile(hf.Pattern)
 		}
@@ -146,9 +153,35 @@ func foreignKeys() map[parser.Kind]map[string]bool {
 	return out
 }
 
+// readers are, per kind, the hosts that read it.
+func readers() map[parser.Kind]map[string]bool {
+	out := map[parser.Kind]map[string]bool{}
+	for _, h := range hosts.All() {
+		for kname := range h.Kinds {
+			kind, _ := parser.KindByName(kname)
+			if out[kind] == nil {
+				out[kind] = map[string]bool{}
+			}
+			out[kind][h.ID] = true
+		}
+	}
+	return out
+}
+
+// shareHost reports whether some host reads both kinds.
+func shareHost(a, b parser.Kind) bool {
+	for h := range kindReaders[a] {
+		if kindReaders[b][h] {
+			return true
+		}
+	}
+	return false
+}
+
 var (
 	builtinSchemas = BuiltinSchemas()
 	hostKeys       = foreignKeys()
+	kindReaders    = readers()
 )
 
 // schema returns the frontmatter schema for the pass's document: a
