@@ -122,6 +122,9 @@ type Kind struct {
 	// kind that mdcontract does not tell by path itself: a file they take
 	// is of this kind. One host gives them.
 	Paths []string `yaml:"paths"`
+	// Exclude are globs of files that Paths take but the host does not
+	// load as this kind (Cline's .clinerules/workflows/).
+	Exclude []string `yaml:"exclude"`
 	// Frontmatter is "required" when the host loads no file of the kind
 	// without frontmatter; else "optional" (the default).
 	Frontmatter string   `yaml:"frontmatter"`
@@ -154,7 +157,13 @@ type Field struct {
 	// Max is the most characters a value may hold.
 	Max     int    `yaml:"max"`
 	Default string `yaml:"default"`
-	Source  string `yaml:"source"`
+	// Glob is true when the value is file globs, from the repo root, that
+	// the host matches to decide which files the file applies to: a
+	// string, or each item of a list. Separator, when set, splits a
+	// string into several globs (Copilot's "**/*.ts,**/*.tsx").
+	Glob      bool   `yaml:"glob"`
+	Separator string `yaml:"separator"`
+	Source    string `yaml:"source"`
 	// Regexp is Pattern compiled (nil without one).
 	Regexp *regexp.Regexp `yaml:"-"`
 }
@@ -240,10 +249,13 @@ func parse(name string, b []byte) (*Host, error) {
 		if err := cites("kind "+kname, k.Source); err != nil {
 			return nil, err
 		}
-		for _, g := range k.Paths {
+		for _, g := range append(slices.Clone(k.Paths), k.Exclude...) {
 			if !doublestar.ValidatePattern(g) {
 				return nil, bad("kind %s: path %q is not a glob", kname, g)
 			}
+		}
+		if len(k.Exclude) > 0 && len(k.Paths) == 0 {
+			return nil, bad("kind %s: `exclude` narrows `paths`, and there are none", kname)
 		}
 		switch k.Frontmatter {
 		case "", "optional", "required":
@@ -275,6 +287,12 @@ func parse(name string, b []byte) (*Host, error) {
 			}
 			if err := cites(what, f.Source); err != nil {
 				return nil, err
+			}
+			if f.Glob && !slices.Contains([]string{"string", "list", "string-or-list", "any"}, f.Type) {
+				return nil, bad("%s: `glob` is for text or a list, not type %s", what, f.Type)
+			}
+			if f.Separator != "" && (!f.Glob || f.Type == "list") {
+				return nil, bad("%s: `separator` splits a string of globs: it needs `glob: true` and a type that takes a string", what)
 			}
 			c := *f // field sets are shared: resolve a copy
 			if p, ok := h.Patterns[c.Pattern]; ok {
@@ -314,6 +332,8 @@ func Noun(name string) string {
 type PathKind struct {
 	Name  string
 	Paths []string
+	// Exclude are globs of files Paths take that are not of the kind.
+	Exclude []string
 	// Frontmatter is true when some host reads fields in its files.
 	Frontmatter bool
 }
@@ -329,6 +349,7 @@ func PathKinds() []PathKind {
 				byName[name] = pk
 			}
 			pk.Paths = append(pk.Paths, k.Paths...)
+			pk.Exclude = append(pk.Exclude, k.Exclude...)
 			pk.Frontmatter = pk.Frontmatter || len(k.Fields) > 0
 		}
 	}

@@ -40,6 +40,11 @@ func TestBadHostFiles(t *testing.T) {
 		"field twice":       {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - {name: a, type: string, source: s}\n      - {name: a, type: bool, source: s}\n", `"a" comes twice`},
 		"limit unit":        {head + "limits:\n  x: {value: 3, unit: words, of: a thing, source: s}\n", "limit x needs"},
 		"limit uncited":     {head + "limits:\n  x: {value: 3, unit: bytes, of: a thing}\n", "limit x cites source"},
+		"glob on a bool":    {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - {name: a, type: bool, glob: true, source: s}\n", "`glob` is for text or a list"},
+		"separator alone":   {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - {name: a, type: string, separator: ',', source: s}\n", "`separator` splits a string of globs"},
+		"separator on list": {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - {name: a, type: list, glob: true, separator: ',', source: s}\n", "`separator` splits a string of globs"},
+		"bad exclude":       {head + "kinds:\n  k:\n    title: T\n    source: s\n    paths: ['a/*.md']\n    exclude: ['a/[']\n", `path "a/[" is not a glob`},
+		"exclude alone":     {head + "kinds:\n  k:\n    title: T\n    source: s\n    exclude: ['a/*.md']\n", "`exclude` narrows `paths`"},
 		"frontmatter value": {head + "kinds:\n  skill:\n    title: T\n    source: s\n    frontmatter: always\n", "`frontmatter` is required or optional"},
 	}
 	for name, c := range cases {

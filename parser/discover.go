@@ -59,15 +59,16 @@ func (e *DiscoverError) Error() string { return fmt.Sprintf("%s: %v", e.Rel, e.E
 func Discover(root string) ([]Discovered, []*DiscoverError) {
 	var files []Discovered
 	var errs []*DiscoverError
-	walkRepo(newResolver(root), func(f Discovered) { files = append(files, f) }, func(e *DiscoverError) { errs = append(errs, e) })
+	walkRepo(newResolver(root), func(f Discovered) { files = append(files, f) }, nil, func(e *DiscoverError) { errs = append(errs, e) })
 	sort.Slice(files, func(i, j int) bool { return files[i].Rel < files[j].Rel })
 	return files, errs
 }
 
 // walkRepo walks the resolver's root as Discover describes, calling found for each file
 // as it is found (so that reading can start before the walk ends) and fail
-// for each problem.
-func walkRepo(res *resolver, found func(Discovered), fail func(*DiscoverError)) {
+// for each problem. met, when set, is told the path of every file met in
+// a folder the walk enters, whatever its name (ignored files too).
+func walkRepo(res *resolver, found func(Discovered), met func(rel string), fail func(*DiscoverError)) {
 	var walk func(dir, rel string, ign ignoreSet)
 	walk = func(dir, rel string, ign ignoreSet) {
 		entries, err := os.ReadDir(dir)
@@ -100,6 +101,9 @@ func walkRepo(res *resolver, found func(Discovered), fail func(*DiscoverError)) 
 				}
 				walk(abs, r, ign)
 				continue
+			}
+			if met != nil {
+				met(r)
 			}
 			if !wanted(r) || ign.ignored(r, false) {
 				continue

@@ -190,3 +190,34 @@ func TestLoadReportsBytesRead(t *testing.T) {
 		t.Errorf("Read called %d times, last total %d; want 2 calls, 104 bytes", calls, last)
 	}
 }
+
+// Files lists every file of the repo, not only the markdown read: in the
+// folders the walk enters, with overlay-only and replaced-in paths, sorted.
+func TestIndexFiles(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		".gitignore":          "build/\n*.log\n",
+		"a.md":                "",
+		"src/main.go":         "",
+		"src/x.log":           "",
+		"build/out.js":        "",
+		".git/config":         "",
+		"tools/uv.lock":       "",
+		".cursor/rules/a.mdc": "",
+	})
+	idx := Load(root, LoadOptions{Overlay: map[string][]byte{"new.md": []byte("# New\n")}})
+	want := []string{".cursor/rules/a.mdc", ".gitignore", "a.md", "new.md", "src/main.go", "src/x.log", "tools/uv.lock"}
+	if got := idx.Files(); !slices.Equal(got, want) {
+		t.Errorf("Files() = %v, want %v", got, want)
+	}
+	next := idx.Replace(Parse("docs/b.md", KindOther, nil))
+	if got := next.Files(); len(got) != len(want)+1 || !slices.IsSorted(got) || !slices.Contains(got, "docs/b.md") {
+		t.Errorf("after Replace: %v", got)
+	}
+	if len(idx.Files()) != len(want) {
+		t.Error("Replace changed the old index's files")
+	}
+	if got := NewIndex("", []*Document{Parse("z.md", KindOther, nil)}).Files(); !slices.Equal(got, []string{"z.md"}) {
+		t.Errorf("NewIndex Files() = %v", got)
+	}
+}

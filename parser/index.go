@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -31,6 +32,24 @@ type Index struct {
 	cache onceCache
 	// roots are the plugin roots below the repo root (see plugins.go)
 	roots []string
+	// files are the paths of every file the walk met, sorted (see Files)
+	files []string
+}
+
+// Files returns the repo-relative path of every file in the repo, sorted:
+// every file the walk met in the folders it entered (it enters no folder
+// a .gitignore ignores, and no .git), whatever its extension, not only
+// the files it read. An index built from documents alone (NewIndex)
+// lists their paths.
+func (idx *Index) Files() []string {
+	if idx.files != nil {
+		return idx.files
+	}
+	out := make([]string, len(idx.Docs))
+	for i, d := range idx.Docs {
+		out[i] = d.Path
+	}
+	return out
 }
 
 // Cached returns the value stored under key, computing it once with fn.
@@ -99,13 +118,14 @@ func Load(root string, opt LoadOptions) *Index {
 		}()
 	}
 	seen := map[string]bool{}
+	var files []string
 	walkRepo(res, func(f Discovered) {
 		if !selected(f.Rel, opt.Include, opt.Exclude) {
 			return
 		}
 		seen[f.Rel] = true
 		work <- f
-	}, func(e *DiscoverError) {
+	}, func(rel string) { files = append(files, rel) }, func(e *DiscoverError) {
 		mu.Lock()
 		idx.Errors = append(idx.Errors, FileError{Path: e.Rel, Msg: Err2Msg(e.Err)})
 		mu.Unlock()
@@ -113,8 +133,11 @@ func Load(root string, opt LoadOptions) *Index {
 	for p, buf := range opt.Overlay {
 		if !seen[p] {
 			work <- Discovered{Rel: p, Size: int64(len(buf))}
+			files = append(files, p)
 		}
 	}
+	sort.Strings(files)
+	idx.files = slices.Compact(files)
 	close(work)
 	wg.Wait()
 	idx.finish()
@@ -212,7 +235,10 @@ func (idx *Index) Replace(doc *Document) *Index {
 	if !replaced {
 		docs = append(docs, doc)
 	}
-	n := &Index{Root: idx.Root, Docs: docs}
+	n := &Index{Root: idx.Root, Docs: docs, files: idx.files}
+	if i, found := slices.BinarySearch(idx.files, doc.Path); idx.files != nil && !found {
+		n.files = slices.Insert(slices.Clone(idx.files), i, doc.Path)
+	}
 	for _, e := range idx.Errors {
 		if e.Path != doc.Path {
 			n.Errors = append(n.Errors, e)

@@ -50,13 +50,20 @@ func registerDataKinds() ([]string, []hosts.PathKind) {
 // dataKindOf returns the kind whose host globs take rel, if any.
 func dataKindOf(rel string) (Kind, bool) {
 	for i, pk := range dataKinds {
-		for _, g := range pk.Paths {
-			if ok, _ := doublestar.Match(g, rel); ok {
-				return KindManifest + 1 + Kind(i), true
-			}
+		if matchAny(pk.Paths, rel) && !matchAny(pk.Exclude, rel) {
+			return KindManifest + 1 + Kind(i), true
 		}
 	}
 	return 0, false
+}
+
+func matchAny(globs []string, rel string) bool {
+	for _, g := range globs {
+		if ok, _ := doublestar.Match(g, rel); ok {
+			return true
+		}
+	}
+	return false
 }
 
 func (k Kind) String() string {
@@ -65,6 +72,10 @@ func (k Kind) String() string {
 	}
 	return "unknown"
 }
+
+// ByHostPaths reports whether the kind is one a host file tells by its
+// `paths` globs (a Cursor rule), not one KindOf tells itself.
+func (k Kind) ByHostPaths() bool { return k > KindManifest && int(k) < len(kindNames) }
 
 // KindByName returns the kind with the given name.
 func KindByName(s string) (Kind, bool) {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -139,6 +140,42 @@ func quoteValue(val string) string {
 	return `"` + val + `"`
 }
 
+// aliasStart finds, on the line [ls,le) of a YAML error, an unquoted
+// value that starts with `*` (`globs: **/*.ts`), which YAML reads as an
+// alias: the value's offset and the key.
+func aliasStart(src []byte, ls, le int) (at int, key string, ok bool) {
+	line := string(src[ls:le])
+	i := strings.Index(line, ": ")
+	if i <= 0 {
+		return 0, "", false
+	}
+	rest := strings.TrimLeft(line[i+2:], " ")
+	if rest == "" || rest[0] != '*' {
+		return 0, "", false
+	}
+	return ls + len(line) - len(rest), strings.TrimSpace(line[:i]), true
+}
+
+// quotedList writes comma-separated globs as the items of a YAML flow
+// list: `**/*.ts, *.md` as `"**/*.ts", "*.md"`.
+func quotedList(v string) string {
+	var items []string
+	for _, g := range strings.Split(v, ",") {
+		if g = strings.TrimSpace(g); g != "" {
+			items = append(items, strconv.Quote(g))
+		}
+	}
+	return strings.Join(items, ", ")
+}
+
+// fieldOf is s's field named n, or nil (also for no schema).
+func fieldOf(s *KindSchema, n string) *Field {
+	if s == nil {
+		return nil
+	}
+	return s.Field(n)
+}
+
 func checkFrontmatterSyntax(p *Pass) {
 	d := p.Doc
 	fm := d.Frontmatter
@@ -166,6 +203,17 @@ func checkFrontmatterSyntax(p *Pass) {
 		}
 		if at, key, ok := flowStart(d.Src, fm.Err.Offset, end); ok {
 			p.Reportf(at, end, "invalid YAML in frontmatter: %s", flowProblem(p, key, strings.TrimRight(string(d.Src[at:end]), " \t"), fm.Err.Msg))
+			return
+		}
+		if at, key, ok := aliasStart(d.Src, fm.Err.Offset, end); ok {
+			if f := fieldOf(p.schema(), key); f != nil && f.Glob {
+				// Cursor's own generated rules write `globs: **/*.ts`, and
+				// Cursor reads it as text: only YAML readers fail.
+				p.ReportAtMost(Warning, Diagnostic{Start: at, End: end, Message: fmt.Sprintf(
+					"invalid YAML in frontmatter: the value of `%s` starts with `*`, which YAML reads as an alias (%s); a host that reads this key as raw text (Cursor) still applies the globs, but YAML readers drop the whole frontmatter (Cline, which also loads .cursor/rules/*.mdc, then applies the rule to every file): write them as a YAML list (`%s: [%s]`) or quote the value", key, fm.Err.Msg, key, quotedList(string(d.Src[at:end])))})
+				return
+			}
+			p.Reportf(at, end, "invalid YAML in frontmatter: the value of `%s` starts with `*`, which YAML reads as an alias to an anchor (%s); the whole frontmatter is dropped: quote the whole value (\"…\")", key, fm.Err.Msg)
 			return
 		}
 		p.Reportf(fm.Err.Offset, end, "invalid YAML in frontmatter: %s", fm.Err.Msg)
@@ -210,7 +258,7 @@ func collectionNoun(n *yaml.Node) string {
 // file").
 func aKind(k parser.Kind) string {
 	n := kindNoun(k)
-	if strings.ContainsRune("aeiou", rune(n[0])) {
+	if strings.ContainsRune("aeiouAEIOU", rune(n[0])) {
 		return "an " + n
 	}
 	return "a " + n

@@ -56,11 +56,14 @@ func checkFrontmatterUnknownKey(p *Pass) {
 }
 
 // kindDefining names another built-in kind whose frontmatter defines key
-// n (the author put it on the wrong kind of file), or "".
+// n (the author put it on the wrong kind of file), or "". A kind a host
+// tells by its `paths` (a Cursor rule) counts only for the kinds its host
+// reads too: `globs` on a Claude Code command is not a Cursor mistake,
+// and generic words (`trigger`, `mode`) are an author's own metadata.
 func kindDefining(n string, self parser.Kind) string {
 	var kinds []parser.Kind
 	for k, s := range builtinSchemas {
-		if k != self && s.Field(n) != nil {
+		if k != self && s.Field(n) != nil && (!k.ByHostPaths() || shareHost(k, self)) {
 			kinds = append(kinds, k)
 		}
 	}

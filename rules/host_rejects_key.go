@@ -39,7 +39,7 @@ func checkHostRejectsKey(p *Pass) {
 			if k.NotString {
 				continue
 			}
-			f := fieldOf(hk.kind, k.Name)
+			f := hostField(hk.kind, k.Name)
 			if f == nil {
 				p.Reportf(k.Offset, k.Offset+len(k.Name), "%s refuses key `%s` in %s: %s fails (it accepts only %s); remove the key, or drop `%s` from the targets",
 					hk.host.Name, k.Name, aKind(d.Kind), uploadOf(hk), strings.Join(allowed, ", "), hk.host.ID)
@@ -56,7 +56,7 @@ func checkHostRejectsKey(p *Pass) {
 // pass's file.
 func refusedByTarget(p *Pass, name string) bool {
 	for _, hk := range p.Settings.view().strict[p.Doc.Kind] {
-		if fieldOf(hk.kind, name) == nil {
+		if hostField(hk.kind, name) == nil {
 			return true
 		}
 	}
@@ -71,7 +71,7 @@ func uploadOf(hk hostKind) string {
 	return "loading it"
 }
 
-func fieldOf(k *hosts.Kind, name string) *hosts.Field {
+func hostField(k *hosts.Kind, name string) *hosts.Field {
 	for _, f := range k.Fields {
 		if f.Name == name {
 			return f

@@ -38,6 +38,10 @@ type Field struct {
 	// PatternHint says in words what Pattern wants.
 	PatternHint string
 	MaxLen      int
+	// Glob is true when the value is globs of files the host applies the
+	// file to; Separator splits a string into several.
+	Glob      bool
+	Separator string
 }
 
 // KindSchema is the frontmatter a kind of file takes.
@@ -93,20 +97,26 @@ func viewOf(targets []string) *hostView {
 		strict: map[parser.Kind][]hostKind{}, selfContained: map[parser.Kind][]*hosts.Host{}}
 	for _, h := range hosts.All() {
 		targeted := slices.Contains(targets, h.ID)
+		mine := func(hk *hosts.Kind) bool {
+			// A host's kind of its own (told by its `paths`) is checked
+			// wherever its files are, target or not: no other host loads
+			// them.
+			return targeted || len(hk.Paths) > 0
+		}
 		for _, kname := range sortedMapKeys(h.Kinds) {
 			hk := h.Kinds[kname]
 			kind, ok := parser.KindByName(kname)
 			if !ok {
 				panic("hosts/" + h.File + ": no kind " + kname) // the tests check the data
 			}
-			if !targeted {
+			if !mine(hk) {
 				v.addForeign(kind, hk.Fields)
 			}
 			for _, other := range hk.Also {
 				k, _ := parser.KindByName(other)
 				v.addForeign(k, hk.Fields)
 			}
-			if !targeted {
+			if !mine(hk) {
 				continue
 			}
 			if hk.Strict {
@@ -161,13 +171,41 @@ func addHostKind(s *KindSchema, hk *hosts.Kind) {
 			}
 			continue
 		}
-		f := Field{Name: hf.Name, Type: fieldType(hf.Type), Enum: hf.Enum, PatternHint: hf.Hint, MaxLen: hf.Max}
+		f := Field{Name: hf.Name, Type: fieldType(hf.Type), Enum: hf.Enum, PatternHint: hf.Hint, MaxLen: hf.Max, Glob: hf.Glob, Separator: hf.Separator}
 		f.Pattern = hf.Regexp
 		s.Fields = append(s.Fields, f)
 	}
 }
 
-var builtinSchemas = BuiltinSchemas()
+// readers are, per kind, the hosts that read it.
+func readers() map[parser.Kind]map[string]bool {
+	out := map[parser.Kind]map[string]bool{}
+	for _, h := range hosts.All() {
+		for kname := range h.Kinds {
+			kind, _ := parser.KindByName(kname)
+			if out[kind] == nil {
+				out[kind] = map[string]bool{}
+			}
+			out[kind][h.ID] = true
+		}
+	}
+	return out
+}
+
+// shareHost reports whether some host reads both kinds.
+func shareHost(a, b parser.Kind) bool {
+	for h := range kindReaders[a] {
+		if kindReaders[b][h] {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	builtinSchemas = BuiltinSchemas()
+	kindReaders    = readers()
+)
 
 // schema returns the frontmatter schema for the pass's document: a
 // configured kind's, else the built-in one of its kind, or nil.
