@@ -33,6 +33,9 @@ type chainFile struct {
 
 func checkAgentsMdChain(p *Pass) {
 	d := p.Doc
+	if !OwnDoc(d) {
+		return // an example's or a test's AGENTS.md: no one runs Codex there
+	}
 	base := path.Base(d.Path)
 	for _, h := range hosts.All() {
 		m := h.Memory

@@ -279,9 +279,7 @@ func (g *importGraph) imports(d *parser.Document) []atImport {
 			if j == at+1 {
 				continue
 			}
-			c := src[at+1]
-			letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-			if !letter && c != '.' && c != '/' && c != '~' && !(code == "markdown" && (c >= '0' && c <= '9' || c == '_')) {
+			if !importStart(src[at+1], code == "markdown") {
 				continue
 			}
 			if inCode(at) {
@@ -291,6 +289,19 @@ func (g *importGraph) imports(d *parser.Document) []atImport {
 		}
 		return out
 	}).([]atImport)
+}
+
+// importStart reports whether c may begin an import's path: a letter,
+// `.`, `/` or `~`, and where markdown decides the code (Claude Code) a
+// digit or `_` too.
+func importStart(c byte, markdown bool) bool {
+	switch {
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '.', c == '/', c == '~':
+		return true
+	case markdown:
+		return c >= '0' && c <= '9' || c == '_'
+	}
+	return false
 }
 
 func isImportSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
