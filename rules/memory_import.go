@@ -406,7 +406,7 @@ func (g *importGraph) cycles() {
 					for _, s := range append(stack[i:len(stack):len(stack)], t.Path) {
 						names = append(names, "`"+s+"`")
 					}
-					g.report(d, imp, Warning, "`@%s` closes a cycle of imports (%s): the host stops at a file it is already reading, so the cycle adds nothing; remove one of its imports", imp.Path, strings.Join(names, " → "))
+					g.report(d, imp, Warning, "`@%s` closes a cycle of imports (%s): the host stops where the chain comes back to a file it holds, so the cycle adds nothing new (at most a second copy); remove one of its imports", imp.Path, strings.Join(names, " → "))
 				}
 			}
 		}
