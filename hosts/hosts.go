@@ -38,6 +38,9 @@ type Host struct {
 	// Limits are the host's caps (a description's length, a memory
 	// chain's bytes, an import depth), by name.
 	Limits map[string]*Limit `yaml:"limits"`
+	// Memory is how the host reads its memory files (CLAUDE.md, AGENTS.md,
+	// GEMINI.md), or nil.
+	Memory *Memory `yaml:"memory"`
 	// File is the data file the host was read from.
 	File string `yaml:"-"`
 }
@@ -58,6 +61,50 @@ type Limit struct {
 	// when_to_use, as listed").
 	Of     string `yaml:"of"`
 	Source string `yaml:"source"`
+}
+
+// Memory is how a host reads its memory files: the instructions it loads
+// by file name, whatever the repo is.
+type Memory struct {
+	// Files are the file names the host reads as memory, in the order it
+	// prefers them within one folder.
+	Files []string `yaml:"files"`
+	// Imports is "at-path" for `@path` imports (an `@` at the start or
+	// after white space, the path running to the next white space); ""
+	// for none.
+	Imports string `yaml:"imports"`
+	// Code says which text holds no imports: "markdown" (code spans and
+	// code blocks, as a markdown parser reads them) or "backtick-runs"
+	// (from a run of backticks to the next run of as many, anywhere).
+	Code string `yaml:"code"`
+	// Depth names the limit (in levels) of imports followed from a memory
+	// file: a file that many hops away is read, its imports are not.
+	Depth string `yaml:"depth"`
+	// OnePerFolder: the host reads only the first of Files that a folder
+	// holds, in every folder from the repo root down to where it runs.
+	OnePerFolder bool `yaml:"one-per-folder"`
+	// Budget names the limit (in bytes) of that chain of files, all
+	// together.
+	Budget string `yaml:"budget"`
+	Source string `yaml:"source"`
+}
+
+// Import syntaxes and code regions a host file's memory may name.
+var (
+	ImportSyntaxes = []string{"at-path"}
+	CodeRegions    = []string{"markdown", "backtick-runs"}
+)
+
+// MemoryFiles returns the file names some host reads as memory, sorted.
+func MemoryFiles() []string {
+	var out []string
+	for _, h := range all {
+		if h.Memory != nil {
+			out = append(out, h.Memory.Files...)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // Units are the units a limit may count in.
@@ -244,6 +291,9 @@ func parse(name string, b []byte) (*Host, error) {
 			return nil, err
 		}
 	}
+	if err := checkMemory(h, bad, cites); err != nil {
+		return nil, err
+	}
 	for _, kname := range sortedKeys(h.Kinds) {
 		k := h.Kinds[kname]
 		if err := cites("kind "+kname, k.Source); err != nil {
@@ -315,6 +365,53 @@ func parse(name string, b []byte) (*Host, error) {
 		}
 	}
 	return h, nil
+}
+
+// checkMemory checks a host's memory: file names, a known import syntax
+// with its code regions and depth, a budget only for a chain.
+func checkMemory(h *Host, bad func(string, ...any) error, cites func(what, src string) error) error {
+	m := h.Memory
+	if m == nil {
+		return nil
+	}
+	if err := cites("memory", m.Source); err != nil {
+		return err
+	}
+	if len(m.Files) == 0 {
+		return bad("memory needs the `files` the host reads")
+	}
+	for _, f := range m.Files {
+		if f == "" || strings.Contains(f, "/") || !strings.HasSuffix(f, ".md") {
+			return bad("memory: file %q is not a markdown file name (no folder)", f)
+		}
+	}
+	limit := func(key, name, unit string) error {
+		if l := h.Limits[name]; l == nil || l.Unit != unit {
+			return bad("memory: `%s: %s` names no limit in %s", key, name, unit)
+		}
+		return nil
+	}
+	switch {
+	case m.Imports == "" && (m.Code != "" || m.Depth != ""):
+		return bad("memory: `code` and `depth` need `imports`")
+	case m.Imports != "" && !slices.Contains(ImportSyntaxes, m.Imports):
+		return bad("memory: imports %q is not one of %s", m.Imports, strings.Join(ImportSyntaxes, ", "))
+	case m.Imports != "" && !slices.Contains(CodeRegions, m.Code):
+		return bad("memory: imports need `code`, one of %s", strings.Join(CodeRegions, ", "))
+	case m.Imports != "":
+		if err := limit("depth", m.Depth, "levels"); err != nil {
+			return err
+		}
+	}
+	if m.Budget != "" {
+		if !m.OnePerFolder {
+			return bad("memory: a `budget` is for a chain of files, `one-per-folder`")
+		}
+		if err := limit("budget", m.Budget, "bytes"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Noun names a file of kind name in messages, from the host that gives

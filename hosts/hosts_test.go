@@ -16,8 +16,8 @@ func TestEmbeddedHostsLoad(t *testing.T) {
 		t.Fatalf("%d host files, want at least agent-skills, claude-code and copilot", len(hs))
 	}
 	for _, h := range hs {
-		if len(h.Kinds) == 0 || len(h.Sources) == 0 {
-			t.Errorf("%s: no kinds or no sources", h.File)
+		if (len(h.Kinds) == 0 && h.Memory == nil) || len(h.Sources) == 0 {
+			t.Errorf("%s: no kinds, no memory or no sources", h.File)
 		}
 		if h.File != h.ID+".yaml" {
 			t.Errorf("%s holds host %q: name the file after the host", h.File, h.ID)
@@ -45,6 +45,15 @@ func TestBadHostFiles(t *testing.T) {
 		"separator on list": {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - {name: a, type: list, glob: true, separator: ',', source: s}\n", "`separator` splits a string of globs"},
 		"bad exclude":       {head + "kinds:\n  k:\n    title: T\n    source: s\n    paths: ['a/*.md']\n    exclude: ['a/[']\n", `path "a/[" is not a glob`},
 		"exclude alone":     {head + "kinds:\n  k:\n    title: T\n    source: s\n    exclude: ['a/*.md']\n", "`exclude` narrows `paths`"},
+		"memory uncited":    {head + "memory: {files: [M.md]}\n", "memory cites source"},
+		"memory no files":   {head + "memory: {source: s}\n", "memory needs the `files`"},
+		"memory file path":  {head + "memory: {files: [a/M.md], source: s}\n", `file "a/M.md" is not`},
+		"memory syntax":     {head + "memory: {files: [M.md], imports: hash, code: markdown, source: s}\n", `imports "hash" is not one of`},
+		"memory no code":    {head + "memory: {files: [M.md], imports: at-path, source: s}\n", "imports need `code`"},
+		"memory code alone": {head + "memory: {files: [M.md], code: markdown, source: s}\n", "`code` and `depth` need `imports`"},
+		"memory depth":      {head + "limits:\n  d: {value: 3, unit: bytes, of: a thing, source: s}\nmemory: {files: [M.md], imports: at-path, code: markdown, depth: d, source: s}\n", "`depth: d` names no limit in levels"},
+		"memory budget":     {head + "memory: {files: [M.md], budget: b, source: s}\n", "a `budget` is for a chain"},
+		"budget limit":      {head + "memory: {files: [M.md], one-per-folder: true, budget: b, source: s}\n", "`budget: b` names no limit in bytes"},
 		"frontmatter value": {head + "kinds:\n  skill:\n    title: T\n    source: s\n    frontmatter: always\n", "`frontmatter` is required or optional"},
 	}
 	for name, c := range cases {
@@ -70,5 +79,13 @@ func TestFieldSetsAndPatterns(t *testing.T) {
 	fs := hs[0].Kinds["skill"].Fields
 	if len(fs) != 2 || fs[1].Name != "m" || fs[1].Pattern != "^[a-z]+$" || fs[1].Hint != "one word" {
 		t.Errorf("fields = %+v %+v", fs[0], fs[len(fs)-1])
+	}
+}
+
+// The memory file names of every host are one sorted list.
+func TestMemoryFiles(t *testing.T) {
+	got := strings.Join(MemoryFiles(), " ")
+	if got != "AGENTS.md AGENTS.override.md CLAUDE.local.md CLAUDE.md GEMINI.md" {
+		t.Errorf("MemoryFiles() = %s", got)
 	}
 }

@@ -22,7 +22,7 @@ const (
 	KindAgentBody                 // *.agent.md (a Copilot agent or shared agent body)
 	KindCommand                   // commands/**/*.md (a slash command)
 	KindPrompt                    // *.prompt.md (a Copilot prompt file)
-	KindMemory                    // CLAUDE.md, AGENTS.md, GEMINI.md
+	KindMemory                    // CLAUDE.md, AGENTS.md, GEMINI.md, … (hosts/*.yaml `memory`)
 	KindManifest                  // .claude-plugin/plugin.json or marketplace.json
 )
 
@@ -46,6 +46,9 @@ func registerDataKinds() ([]string, []hosts.PathKind) {
 	}
 	return names, data
 }
+
+// memoryFiles are the names of the files some host reads as memory.
+var memoryFiles = hosts.MemoryFiles()
 
 // dataKindOf returns the kind whose host globs take rel, if any.
 func dataKindOf(rel string) (Kind, bool) {
@@ -156,8 +159,7 @@ func KindOf(rel string, pluginRoots []string) Kind {
 			}
 		}
 	}
-	switch base {
-	case "CLAUDE.md", "AGENTS.md", "GEMINI.md":
+	if slices.Contains(memoryFiles, base) {
 		return KindMemory
 	}
 	if k, ok := dataKindOf(rel); ok {

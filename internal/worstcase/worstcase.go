@@ -305,6 +305,25 @@ func Markdown() []Case {
 				}, "\n"),
 			}
 		}},
+		// memory files full of imports, of files that all import one
+		// another, between backtick runs of every length
+		{Name: "memory-imports", Main: "CLAUDE.md", Gen: func(n int) map[string][]byte {
+			files := map[string][]byte{}
+			var all strings.Builder
+			for k := 0; k < 40; k++ {
+				all.WriteString("@m" + itoa(k) + ".md ")
+			}
+			for k := 0; k < 40; k++ {
+				files["m"+itoa(k)+".md"] = []byte(all.String())
+			}
+			unit := func(i int) string {
+				s := itoa(i)
+				return "@m" + itoa(i%40) + ".md @gone" + s + ".md " + strings.Repeat("`", 1+i%7) + " @x" + s + ".md\n"
+			}
+			files["CLAUDE.md"] = fill(n/2, "", unit, "")
+			files["GEMINI.md"] = fill(n/2, "", unit, "")
+			return files
+		}},
 		// a memory file full of everything
 		{Name: "memory-mixed", Main: "CLAUDE.md", Gen: func(n int) map[string][]byte {
 			return map[string][]byte{"CLAUDE.md": fill(n, "# Memory\n\n", func(i int) string {
