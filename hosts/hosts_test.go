@@ -29,18 +29,32 @@ func TestEmbeddedHostsLoad(t *testing.T) {
 func TestBadHostFiles(t *testing.T) {
 	const head = "host: x\nname: X\nsources:\n  s: {url: https://example.com/x, read: 2026-12-01}\n"
 	cases := map[string]struct{ data, want string }{
-		"unknown key":       {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - {name: a, type: string, source: s, maxlen: 3}\n", "field maxlen not found"},
-		"uncited field":     {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - {name: a, type: string}\n", "field a cites source \"\""},
-		"unknown source":    {head + "kinds:\n  skill:\n    title: T\n    source: nope\n", "kind skill cites source \"nope\""},
-		"undated source":    {"host: x\nname: X\nsources:\n  s: {url: https://example.com/x}\n", "the date it was `read`"},
-		"bad type":          {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - {name: a, type: text, source: s}\n", `type "text" is not one of`},
-		"bad pattern":       {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - {name: a, type: string, pattern: '(', source: s}\n", "pattern: error parsing regexp"},
-		"no field set":      {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - use: nope\n", "names no field set"},
-		"required unknown":  {head + "kinds:\n  skill:\n    title: T\n    source: s\n    required: [a]\n", "required key a is not one of its fields"},
-		"field twice":       {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - {name: a, type: string, source: s}\n      - {name: a, type: bool, source: s}\n", `"a" comes twice`},
-		"limit unit":        {head + "limits:\n  x: {value: 3, unit: words, of: a thing, source: s}\n", "limit x needs"},
-		"limit uncited":     {head + "limits:\n  x: {value: 3, unit: bytes, of: a thing}\n", "limit x cites source"},
-		"frontmatter value": {head + "kinds:\n  skill:\n    title: T\n    source: s\n    frontmatter: always\n", "`frontmatter` is required or optional"},
+		"unknown key":        {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - {name: a, type: string, source: s, maxlen: 3}\n", "field maxlen not found"},
+		"uncited field":      {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - {name: a, type: string}\n", "field a cites source \"\""},
+		"unknown source":     {head + "kinds:\n  skill:\n    title: T\n    source: nope\n", "kind skill cites source \"nope\""},
+		"undated source":     {"host: x\nname: X\nsources:\n  s: {url: https://example.com/x}\n", "the date it was `read`"},
+		"bad type":           {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - {name: a, type: text, source: s}\n", `type "text" is not one of`},
+		"bad pattern":        {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - {name: a, type: string, pattern: '(', source: s}\n", "pattern: error parsing regexp"},
+		"no field set":       {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - use: nope\n", "names no field set"},
+		"required unknown":   {head + "kinds:\n  skill:\n    title: T\n    source: s\n    required: [a]\n", "required key a is not one of its fields"},
+		"field twice":        {head + "kinds:\n  skill:\n    title: T\n    source: s\n    fields:\n      - {name: a, type: string, source: s}\n      - {name: a, type: bool, source: s}\n", `"a" comes twice`},
+		"limit unit":         {head + "limits:\n  x: {value: 3, unit: words, of: a thing, source: s}\n", "limit x needs"},
+		"limit uncited":      {head + "limits:\n  x: {value: 3, unit: bytes, of: a thing}\n", "limit x cites source"},
+		"frontmatter value":  {head + "kinds:\n  skill:\n    title: T\n    source: s\n    frontmatter: always\n", "`frontmatter` is required or optional"},
+		"format value":       {head + "kinds:\n  k:\n    paths: [a.json]\n    source: s\n    format: toml\n", "`format` is json or absent"},
+		"json without paths": {head + "kinds:\n  k:\n    source: s\n    format: json\n", "a `format: json` kind is told by `paths`"},
+		"json type":          {head + "kinds:\n  k:\n    paths: [a.json]\n    source: s\n    format: json\n    json:\n      - type: list\n", `type "list" is not one of`},
+		"json path glob":     {head + "kinds:\n  manifest:\n    source: s\n    json:\n      - {paths: ['[a'], type: object}\n", `path "[a" is not a glob`},
+		"shape uncited":      {head + "shapes:\n  a: {type: object}\n", "shape a cites source"},
+		"shape use":          {head + "shapes:\n  a: {type: object, source: s, keys: [{name: b, use: nope}]}\n", "`use: nope` names no shape"},
+		"shape use alone":    {head + "shapes:\n  a: {type: object, source: s}\n  b: {use: a, type: string, source: s}\n", "`use: a` names no shape (and stands alone)"},
+		"shape required":     {head + "shapes:\n  a: {type: object, source: s, required: [b]}\n", "required key b is not one of its keys"},
+		"shape key twice":    {head + "shapes:\n  a: {type: object, source: s, keys: [{name: b}, {name: b}]}\n", `"b" comes twice`},
+		"shape tag":          {head + "shapes:\n  a: {type: object, source: s, tag: t, keys: [{name: t}]}\n", "a `tag` (one of its keys) and `variants` come together"},
+		"shape default":      {head + "shapes:\n  a: {type: object, source: s, tag: t, default: z, keys: [{name: t}], variants: {x: {}}}\n", `default variant "z"`},
+		"variant required":   {head + "shapes:\n  a: {type: object, source: s, tag: t, keys: [{name: t}], variants: {x: {required: [u]}}}\n", "variant x: required key u"},
+		"shape closed":       {head + "shapes:\n  a: {type: object, source: s, closed: true, values: {type: string}}\n", "is not `closed`"},
+		"shape pattern":      {head + "shapes:\n  a: {type: string, source: s, pattern: '('}\n", "pattern: error parsing regexp"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -65,5 +79,31 @@ func TestFieldSetsAndPatterns(t *testing.T) {
 	fs := hs[0].Kinds["skill"].Fields
 	if len(fs) != 2 || fs[1].Name != "m" || fs[1].Pattern != "^[a-z]+$" || fs[1].Hint != "one word" {
 		t.Errorf("fields = %+v %+v", fs[0], fs[len(fs)-1])
+	}
+}
+
+// Shapes resolve their `use`, their named patterns and their variants; a
+// kind's json entries are found by path.
+func TestShapes(t *testing.T) {
+	data := "host: x\nname: X\ndefault: true\nsources:\n  s: {url: https://example.com/x, read: 2026-12-01}\n" +
+		"patterns:\n  dot: {regexp: '^\\./', hint: starts with ./}\n" +
+		"shapes:\n  path: {type: [string, array], source: s, pattern: dot}\n" +
+		"  entry: {type: object, source: s, tag: t, default: a, keys: [{name: t, type: string}, {name: p, use: path}], variants: {a: {required: [p]}}}\n" +
+		"kinds:\n  manifest:\n    source: s\n    json:\n      - {paths: ['**/e.json'], use: entry}\n"
+	hs, err := Load(fstest.MapFS{"x.yaml": {Data: []byte(data)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jf := hs[0].Kinds["manifest"].JSON[0]
+	e := jf.Shape.Resolved()
+	if e == nil || e.Tag != "t" || e.Variants["a"].Required[0] != "p" {
+		t.Fatalf("entry = %+v", e)
+	}
+	p := e.Key("p").Shape.Resolved()
+	if len(p.Type) != 2 || p.Regexp == nil || !p.Regexp.MatchString("./a") || p.Hint != "starts with ./" {
+		t.Errorf("path = %+v", p)
+	}
+	if !matchesAny(jf.Paths, "a/e.json") || matchesAny(jf.Paths, "a/f.json") {
+		t.Errorf("paths %v", jf.Paths)
 	}
 }

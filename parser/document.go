@@ -36,8 +36,9 @@ type Document struct {
 	Fences      []Fence
 	CodeSpans   []Span
 	Links       []Link
-	// JSON is a manifest's JSON, positioned; nil for other kinds and for
-	// a manifest that is not valid JSON.
+	// JSON is a JSON file's value, positioned (a manifest, a hooks file:
+	// see Kind.IsJSON); nil for markdown and for a file that is not valid
+	// JSON.
 	JSON *JSONValue
 	// Problems are things the parser could not make sense of.
 	Problems []Problem
@@ -178,7 +179,7 @@ func Parse(p string, kind Kind, src []byte) *Document {
 	d.Lines = NewLineIndex(src, bom)
 	d.BodyStart = bom
 	d.checkEncoding()
-	if kind == KindManifest {
+	if kind.IsJSON() {
 		d.JSON, _ = ParseJSON(src[bom:], bom)
 		return d
 	}

@@ -78,6 +78,9 @@ func BuiltinSchemas() map[parser.Kind]*KindSchema {
 			if !ok {
 				panic("hosts/" + h.File + ": no kind " + kname) // the tests check the data
 			}
+			if kind.IsJSON() {
+				continue // no frontmatter: the json-shape rule reads its shape
+			}
 			s := out[kind]
 			if s == nil {
 				s = &KindSchema{}
