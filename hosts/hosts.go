@@ -36,7 +36,7 @@ type Host struct {
 	FieldSets map[string][]*Field `yaml:"field-sets"`
 	// Shapes are named JSON shapes, for kinds and other shapes to use.
 	Shapes map[string]*Shape `yaml:"shapes"`
-	Kinds     map[string]*Kind    `yaml:"kinds"`
+	Kinds  map[string]*Kind  `yaml:"kinds"`
 	// Limits are the host's caps (a description's length, a memory
 	// chain's bytes, an import depth), by name.
 	Limits map[string]*Limit `yaml:"limits"`
@@ -414,7 +414,7 @@ func (h *Host) checkShape(what string, s *Shape) error {
 	if s.Pattern != "" {
 		re, err := regexp.Compile(s.Pattern)
 		if err != nil {
-			return fmt.Errorf("%s: pattern: %v", what, err)
+			return fmt.Errorf("%s: pattern: %w", what, err)
 		}
 		s.Regexp = re
 	}
@@ -539,7 +539,7 @@ func JSONShapesOf(kind, rel string) []HostShape {
 		}
 		for _, jf := range k.JSON {
 			if matchesAny(jf.Paths, rel) {
-				out = append(out, HostShape{Host: h, Shape: jf.Shape.Resolved()})
+				out = append(out, HostShape{Host: h, Shape: jf.Resolved()})
 			}
 		}
 	}
