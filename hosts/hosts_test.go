@@ -95,15 +95,27 @@ func TestShapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	jf := hs[0].Kinds["manifest"].JSON[0]
-	e := jf.Shape.Resolved()
+	e := jf.Resolved()
 	if e == nil || e.Tag != "t" || e.Variants["a"].Required[0] != "p" {
 		t.Fatalf("entry = %+v", e)
 	}
-	p := e.Key("p").Shape.Resolved()
+	p := e.Key("p").Resolved()
 	if len(p.Type) != 2 || p.Regexp == nil || !p.Regexp.MatchString("./a") || p.Hint != "starts with ./" {
 		t.Errorf("path = %+v", p)
 	}
 	if !matchesAny(jf.Paths, "a/e.json") || matchesAny(jf.Paths, "a/f.json") {
 		t.Errorf("paths %v", jf.Paths)
+	}
+}
+
+// The embedded Claude Code shapes are found by path.
+func TestJSONShapesOf(t *testing.T) {
+	for kind, rel := range map[string]string{"hooks": "p/hooks/hooks.json", "mcp": ".mcp.json", "manifest": ".claude-plugin/marketplace.json"} {
+		if len(JSONShapesOf(kind, rel)) != 1 {
+			t.Errorf("%s %s: %d shapes, want Claude Code's", kind, rel, len(JSONShapesOf(kind, rel)))
+		}
+	}
+	if n := len(JSONShapesOf("manifest", ".github/plugin/plugin.json")); n != 0 {
+		t.Errorf("Copilot's plugin.json has %d Claude Code shapes", n)
 	}
 }
