@@ -115,6 +115,10 @@ type Kind struct {
 // JSONFile is the shape of a kind's JSON files, or of those its globs take.
 type JSONFile struct {
 	Paths []string `yaml:"paths"`
+	// From is "plugin-root" when Paths are from the root of the plugin
+	// holding the file (the repo root outside every plugin): a host reads
+	// the file there only. Else they are from the repo root.
+	From  string `yaml:"from"`
 	Shape `yaml:",inline"`
 }
 
@@ -340,6 +344,9 @@ func parse(name string, b []byte) (*Host, error) {
 					return nil, bad("%s: path %q is not a glob", what, g)
 				}
 			}
+			if jf.From != "" && jf.From != "plugin-root" {
+				return nil, bad("%s: `from` is plugin-root or absent (the repo root), not %q", what, jf.From)
+			}
 			if err := h.checkShape(what, &jf.Shape); err != nil {
 				return nil, bad("%v", err)
 			}
@@ -529,8 +536,9 @@ type HostShape struct {
 }
 
 // JSONShapesOf returns the shapes the default hosts give the JSON file at
-// repo-relative path rel, of the kind named kind.
-func JSONShapesOf(kind, rel string) []HostShape {
+// repo-relative path rel, of the kind named kind, in the plugin whose root
+// is pluginRoot ("" for the repo root).
+func JSONShapesOf(kind, rel, pluginRoot string) []HostShape {
 	var out []HostShape
 	for _, h := range all {
 		k := h.Kinds[kind]
@@ -538,7 +546,11 @@ func JSONShapesOf(kind, rel string) []HostShape {
 			continue
 		}
 		for _, jf := range k.JSON {
-			if matchesAny(jf.Paths, rel) {
+			p := rel
+			if jf.From == "plugin-root" && pluginRoot != "" {
+				p = strings.TrimPrefix(rel, pluginRoot+"/")
+			}
+			if matchesAny(jf.Paths, p) {
 				out = append(out, HostShape{Host: h, Shape: jf.Resolved()})
 			}
 		}

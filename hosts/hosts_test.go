@@ -54,6 +54,7 @@ func TestBadHostFiles(t *testing.T) {
 		"shape default":      {head + "shapes:\n  a: {type: object, source: s, tag: t, default: z, keys: [{name: t}], variants: {x: {}}}\n", `default variant "z"`},
 		"variant required":   {head + "shapes:\n  a: {type: object, source: s, tag: t, keys: [{name: t}], variants: {x: {required: [u]}}}\n", "variant x: required key u"},
 		"shape closed":       {head + "shapes:\n  a: {type: object, source: s, closed: true, values: {type: string}}\n", "is not `closed`"},
+		"json from":          {head + "kinds:\n  manifest:\n    source: s\n    json:\n      - {from: plugin, type: object}\n", "`from` is plugin-root or absent"},
 		"shape pattern":      {head + "shapes:\n  a: {type: string, source: s, pattern: '('}\n", "pattern: error parsing regexp"},
 	}
 	for name, c := range cases {
@@ -110,12 +111,22 @@ func TestShapes(t *testing.T) {
 
 // The embedded Claude Code shapes are found by path.
 func TestJSONShapesOf(t *testing.T) {
-	for kind, rel := range map[string]string{"hooks": "p/hooks/hooks.json", "mcp": ".mcp.json", "manifest": ".claude-plugin/marketplace.json"} {
-		if len(JSONShapesOf(kind, rel)) != 1 {
-			t.Errorf("%s %s: %d shapes, want Claude Code's", kind, rel, len(JSONShapesOf(kind, rel)))
-		}
+	cases := []struct {
+		kind, rel, root string
+		want            int
+	}{
+		{"hooks", "p/hooks/hooks.json", "p", 1},
+		{"hooks", "hooks/hooks.json", "", 1},
+		{"hooks", "p/tools/hooks/hooks.json", "p", 0}, // not at the plugin root: not read
+		{"mcp", ".mcp.json", "", 1},
+		{"mcp", "p/.mcp.json", "p", 1},
+		{"mcp", "docs/.mcp.json", "", 0},
+		{"manifest", ".claude-plugin/marketplace.json", "", 1},
+		{"manifest", ".github/plugin/plugin.json", "", 0}, // Copilot's
 	}
-	if n := len(JSONShapesOf("manifest", ".github/plugin/plugin.json")); n != 0 {
-		t.Errorf("Copilot's plugin.json has %d Claude Code shapes", n)
+	for _, c := range cases {
+		if n := len(JSONShapesOf(c.kind, c.rel, c.root)); n != c.want {
+			t.Errorf("%s %s: %d shapes, want %d", c.kind, c.rel, n, c.want)
+		}
 	}
 }

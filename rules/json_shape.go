@@ -41,7 +41,7 @@ func checkShapes(p *Pass, ignored bool) {
 	if !d.Kind.IsJSON() || d.JSON == nil {
 		return // malformed JSON is not this rule's to report
 	}
-	for _, hs := range hosts.JSONShapesOf(d.Kind.String(), d.Path) {
+	for _, hs := range hosts.JSONShapesOf(d.Kind.String(), d.Path, p.Index.PluginRootOf(d.Path)) {
 		w := &shapeWalk{p: p, src: d.Src, host: hs.Host.Name, ignored: ignored}
 		w.value(d.JSON, hs.Shape, "")
 	}
