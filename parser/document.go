@@ -5,6 +5,7 @@ package parser
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -40,6 +41,8 @@ type Document struct {
 	// see Kind.IsJSON); nil for markdown and for a file that is not valid
 	// JSON.
 	JSON *JSONValue
+	// JSONErr says why a JSON file's text did not parse, and where.
+	JSONErr *JSONError
 	// Problems are things the parser could not make sense of.
 	Problems []Problem
 	// TooComplex are shapes the markdown parser would take quadratic time
@@ -180,7 +183,10 @@ func Parse(p string, kind Kind, src []byte) *Document {
 	d.BodyStart = bom
 	d.checkEncoding()
 	if kind.IsJSON() {
-		d.JSON, _ = ParseJSON(src[bom:], bom)
+		var err error
+		if d.JSON, err = ParseJSON(src[bom:], bom); err != nil {
+			errors.As(err, &d.JSONErr)
+		}
 		return d
 	}
 	if fm := splitFrontmatter(src, bom); fm != nil {

@@ -38,10 +38,17 @@ var JSONKeyIgnored = Register(&Rule{
 
 func checkShapes(p *Pass, ignored bool) {
 	d := p.Doc
-	if !d.Kind.IsJSON() || d.JSON == nil {
-		return // malformed JSON is not this rule's to report
+	if !d.Kind.IsJSON() {
+		return
 	}
 	for _, hs := range hosts.JSONShapesOf(d.Kind.String(), d.Path, p.Index.PluginRootOf(d.Path)) {
+		if d.JSON == nil {
+			if e := d.JSONErr; e != nil && !ignored {
+				off := min(e.Offset, max(len(d.Src)-1, 0))
+				p.Reportf(off, min(off+1, len(d.Src)), "this file is not valid JSON (%s): %s cannot read it, so nothing in it takes effect; fix the JSON", e.Msg, hs.Host.Name)
+			}
+			return
+		}
 		w := &shapeWalk{p: p, src: d.Src, host: hs.Host.Name, ignored: ignored}
 		w.value(d.JSON, hs.Shape, "")
 	}
