@@ -26,7 +26,7 @@ var listItemRe = regexp.MustCompile(`^\s*(?:\d+[.)]|[-*+])\s+(\S+)`)
 
 func checkAnchorContract(p *rules.Pass) {
 	d := p.Doc
-	if d.Kind == parser.KindManifest {
+	if d.Kind.IsJSON() {
 		return
 	}
 	for _, ct := range contractsOf(p, "anchor-contract") {

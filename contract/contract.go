@@ -23,7 +23,7 @@ import (
 func docsMatching(idx *parser.Index, include, exclude []string) []*parser.Document {
 	var out []*parser.Document
 	for _, d := range idx.Docs {
-		if d.Kind == parser.KindManifest {
+		if d.Kind.IsJSON() {
 			continue
 		}
 		if rules.GlobMatch(include, exclude, d.Path) {

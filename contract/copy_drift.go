@@ -988,7 +988,7 @@ func coveredByContracts(idx *parser.Index, cts []*config.Contract) func(b *block
 		}
 		sel := copySelector(cp)
 		for _, d := range idx.Docs {
-			if d.Kind == parser.KindManifest || !rules.GlobMatch(cp.Copies, cp.Exclude, d.Path) {
+			if d.Kind.IsJSON() || !rules.GlobMatch(cp.Copies, cp.Exclude, d.Path) {
 				continue
 			}
 			for _, pt := range Select(d, &sel) {

@@ -36,7 +36,7 @@ type dispatchSite struct {
 
 func checkDispatchHandshake(p *rules.Pass) {
 	d := p.Doc
-	if d.Kind == parser.KindManifest {
+	if d.Kind.IsJSON() {
 		return
 	}
 	for _, ct := range contractsOf(p, "dispatch-handshake") {

@@ -61,7 +61,7 @@ func pickDocs(p *rules.Pass, s *config.Selector, anyFile bool) []*parser.Documen
 	set := s.Picked()
 	var out []*parser.Document
 	for _, d := range p.Index.Docs {
-		if !anyFile && (d.Kind == parser.KindManifest) != (s.JSON != "") {
+		if !anyFile && d.Kind.IsJSON() != (s.JSON != "") {
 			continue
 		}
 		if setHas(p.Settings, set, d) {

@@ -29,7 +29,7 @@ var (
 
 func checkHeadingIndex(p *rules.Pass) {
 	d := p.Doc
-	if d.Kind == parser.KindManifest {
+	if d.Kind.IsJSON() {
 		return
 	}
 	for _, ct := range contractsOf(p, "heading-index") {

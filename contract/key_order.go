@@ -72,7 +72,7 @@ func checkKeyOrder(p *rules.Pass) {
 	d := p.Doc
 	for _, ct := range contractsOf(p, "key-order") {
 		ko := ct.KeyOrder
-		if d.Kind == parser.KindManifest || !inSet(p, &ko.Instances.FileSet, d) {
+		if d.Kind.IsJSON() || !inSet(p, &ko.Instances.FileSet, d) {
 			continue
 		}
 		insts := instances(d, &ko.Instances)

@@ -23,7 +23,7 @@ var RequiredSection = rules.Register(&rules.Rule{
 
 func checkRequiredSection(p *rules.Pass) {
 	d := p.Doc
-	if d.Kind == parser.KindManifest {
+	if d.Kind.IsJSON() {
 		return
 	}
 	for _, ct := range contractsOf(p, "required-section") {

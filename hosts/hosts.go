@@ -34,7 +34,9 @@ type Host struct {
 	// Patterns are named patterns fields refer to by name.
 	Patterns  map[string]*Pattern `yaml:"patterns"`
 	FieldSets map[string][]*Field `yaml:"field-sets"`
-	Kinds     map[string]*Kind    `yaml:"kinds"`
+	// Shapes are named JSON shapes, for kinds and other shapes to use.
+	Shapes map[string]*Shape `yaml:"shapes"`
+	Kinds  map[string]*Kind  `yaml:"kinds"`
 	// Limits are the host's caps (a description's length, a memory
 	// chain's bytes, an import depth), by name.
 	Limits map[string]*Limit `yaml:"limits"`
@@ -187,7 +189,112 @@ type Kind struct {
 	// alone, so everything the file points at must be inside that folder.
 	SelfContained bool     `yaml:"self-contained"`
 	Fields        []*Field `yaml:"fields"`
+	// Format is "json" for a kind told by `paths` whose files are JSON
+	// (hooks/hooks.json, .mcp.json); else the files are markdown.
+	Format string `yaml:"format"`
+	// JSON gives the shape of the kind's JSON files: each entry's shape is
+	// checked in the files its `paths` take (all the kind's files when it
+	// has none).
+	JSON []*JSONFile `yaml:"json"`
 }
+
+// JSONFile is the shape of a kind's JSON files, or of those its globs take.
+type JSONFile struct {
+	Paths []string `yaml:"paths"`
+	// From is "plugin-root" when Paths are from the root of the plugin
+	// holding the file (the repo root outside every plugin): a host reads
+	// the file there only. Else they are from the repo root.
+	From  string `yaml:"from"`
+	Shape `yaml:",inline"`
+}
+
+// Shape is what a JSON value must be: its type and, for an object, its
+// keys; for an array, its items.
+type Shape struct {
+	// Use, alone, stands for the host's shape so named.
+	Use string `yaml:"use"`
+	// Type is one JSON type (string, number, integer, boolean, array,
+	// object, null) or a list of them; none means any.
+	Type Names    `yaml:"type"`
+	Enum []string `yaml:"enum"`
+	// Pattern is a regular expression a string must match, or the name of
+	// one of the host's patterns; Hint says in words what it wants.
+	Pattern string `yaml:"pattern"`
+	Hint    string `yaml:"hint"`
+	// Regexp is Pattern compiled.
+	Regexp *regexp.Regexp `yaml:"-"`
+	// Keys are an object's documented keys, each with its shape; Required
+	// those it must have.
+	Keys     []*Key   `yaml:"keys"`
+	Required []string `yaml:"required"`
+	// Values is the shape of an object's other keys (a map of names to
+	// servers); Closed makes any other key an error (the host reads only
+	// these names: hook events).
+	Values *Shape `yaml:"values"`
+	Closed bool   `yaml:"closed"`
+	// Names says what an object's keys name, in messages ("hook event").
+	Names string `yaml:"names"`
+	// Items is the shape of an array's items.
+	Items *Shape `yaml:"items"`
+	// Tag is the key whose string value picks one of the Variants, whose
+	// keys and required keys add to this shape's; Default is the variant
+	// of an object without the tag.
+	Tag      string            `yaml:"tag"`
+	Variants map[string]*Shape `yaml:"variants"`
+	Default  string            `yaml:"default"`
+	Source   string            `yaml:"source"`
+
+	ref *Shape // the shape Use names
+}
+
+// Key is one documented key of an object and the shape of its value.
+type Key struct {
+	Name  string `yaml:"name"`
+	Shape `yaml:",inline"`
+	// Ignored says why the host ignores the key where it is written (a
+	// matcher on a hook event that reads none); SameAsAbsent are values
+	// that mean what the key's absence means, not worth a word.
+	Ignored      string   `yaml:"ignored"`
+	SameAsAbsent []string `yaml:"same-as-absent"`
+}
+
+// Names is a list of names, written as one name or a YAML list.
+type Names []string
+
+// UnmarshalYAML reads one name or a list.
+func (n *Names) UnmarshalYAML(v *yaml.Node) error {
+	if v.Kind == yaml.ScalarNode {
+		*n = Names{v.Value}
+		return nil
+	}
+	var l []string
+	if err := v.Decode(&l); err != nil {
+		return err
+	}
+	*n = l
+	return nil
+}
+
+// Resolved returns the shape s stands for: the named shape it uses, or s.
+func (s *Shape) Resolved() *Shape {
+	for s != nil && s.ref != nil {
+		s = s.ref
+	}
+	return s
+}
+
+// Key returns the documented key named name, or nil.
+func (s *Shape) Key(name string) *Key {
+	for _, k := range s.Keys {
+		if k.Name == name {
+			return k
+		}
+	}
+	return nil
+}
+
+// JSONTypes are the types a shape may name.
+var JSONTypes = []string{"string", "number", "integer", "boolean", "array", "object", "null"}
 
 // Field is one frontmatter key.
 type Field struct {
@@ -294,6 +401,18 @@ func parse(name string, b []byte) (*Host, error) {
 	if err := checkMemory(h, bad, cites); err != nil {
 		return nil, err
 	}
+	for _, name := range sortedKeys(h.Shapes) {
+		sh := h.Shapes[name]
+		if sh == nil {
+			return nil, bad("shape %s is empty", name)
+		}
+		if err := cites("shape "+name, sh.Source); err != nil {
+			return nil, err
+		}
+		if err := h.checkShape("shape "+name, sh); err != nil {
+			return nil, bad("%v", err)
+		}
+	}
 	for _, kname := range sortedKeys(h.Kinds) {
 		k := h.Kinds[kname]
 		if err := cites("kind "+kname, k.Source); err != nil {
@@ -311,6 +430,26 @@ func parse(name string, b []byte) (*Host, error) {
 		case "", "optional", "required":
 		default:
 			return nil, bad("kind %s: `frontmatter` is required or optional, not %q", kname, k.Frontmatter)
+		}
+		switch {
+		case k.Format != "" && k.Format != "json":
+			return nil, bad("kind %s: `format` is json or absent (markdown), not %q", kname, k.Format)
+		case k.Format == "json" && (len(k.Paths) == 0 || len(k.Fields) > 0):
+			return nil, bad("kind %s: a `format: json` kind is told by `paths` and has no frontmatter `fields`", kname)
+		}
+		for i, jf := range k.JSON {
+			what := fmt.Sprintf("kind %s: json %d", kname, i+1)
+			for _, g := range jf.Paths {
+				if !doublestar.ValidatePattern(g) {
+					return nil, bad("%s: path %q is not a glob", what, g)
+				}
+			}
+			if jf.From != "" && jf.From != "plugin-root" {
+				return nil, bad("%s: `from` is plugin-root or absent (the repo root), not %q", what, jf.From)
+			}
+			if err := h.checkShape(what, &jf.Shape); err != nil {
+				return nil, bad("%v", err)
+			}
 		}
 		var fields []*Field
 		for _, f := range k.Fields {
@@ -414,6 +553,85 @@ func checkMemory(h *Host, bad func(string, ...any) error, cites func(what, src s
 	return nil
 }
 
+// checkShape checks a JSON shape and those within it, and ties each `use`
+// to the shape it names.
+func (h *Host) checkShape(what string, s *Shape) error {
+	if s.Use != "" {
+		named := h.Shapes[s.Use]
+		if named == nil || len(s.Type) > 0 || len(s.Keys) > 0 || s.Items != nil || s.Values != nil || s.Tag != "" || len(s.Enum) > 0 || s.Pattern != "" || len(s.Required) > 0 {
+			return fmt.Errorf("%s: `use: %s` names no shape (and stands alone)", what, s.Use)
+		}
+		s.ref = named
+		return nil
+	}
+	for _, t := range s.Type {
+		if !slices.Contains(JSONTypes, t) {
+			return fmt.Errorf("%s: type %q is not one of %s", what, t, strings.Join(JSONTypes, ", "))
+		}
+	}
+	if s.Source != "" && h.Sources[s.Source] == nil {
+		return fmt.Errorf("%s cites source %q, which `sources` does not list", what, s.Source)
+	}
+	if p, ok := h.Patterns[s.Pattern]; ok {
+		s.Pattern, s.Hint = p.Regexp, p.Hint
+	}
+	if s.Pattern != "" {
+		re, err := regexp.Compile(s.Pattern)
+		if err != nil {
+			return fmt.Errorf("%s: pattern: %w", what, err)
+		}
+		s.Regexp = re
+	}
+	if s.Closed && s.Values != nil {
+		return fmt.Errorf("%s: an object with `values` for its other keys is not `closed`", what)
+	}
+	seen := map[string]bool{}
+	for _, k := range s.Keys {
+		if k.Name == "" || seen[k.Name] {
+			return fmt.Errorf("%s: a key has no name, or %q comes twice", what, k.Name)
+		}
+		seen[k.Name] = true
+		if err := h.checkShape(what+": key "+k.Name, &k.Shape); err != nil {
+			return err
+		}
+	}
+	for _, r := range s.Required {
+		if !seen[r] {
+			return fmt.Errorf("%s: required key %s is not one of its keys", what, r)
+		}
+	}
+	for _, sub := range []*Shape{s.Values, s.Items} {
+		if sub != nil {
+			if err := h.checkShape(what, sub); err != nil {
+				return err
+			}
+		}
+	}
+	if (s.Tag == "") != (len(s.Variants) == 0) || (s.Tag != "" && !seen[s.Tag]) {
+		return fmt.Errorf("%s: a `tag` (one of its keys) and `variants` come together", what)
+	}
+	if s.Default != "" && s.Variants[s.Default] == nil {
+		return fmt.Errorf("%s: default variant %q is not one of its variants", what, s.Default)
+	}
+	for _, name := range sortedKeys(s.Variants) {
+		v := s.Variants[name]
+		if v == nil {
+			v = &Shape{}
+			s.Variants[name] = v
+		}
+		vwhat := what + ": variant " + name
+		if v.Use != "" || v.Tag != "" || len(v.Type) > 0 {
+			return fmt.Errorf("%s: a variant adds keys and required keys, nothing else", vwhat)
+		}
+		// a variant's required keys may be its own or the shape's
+		all := &Shape{Keys: append(slices.Clone(s.Keys), v.Keys...), Required: v.Required}
+		if err := h.checkShape(vwhat, all); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Noun names a file of kind name in messages, from the host that gives
 // it, or "".
 func Noun(name string) string {
@@ -433,6 +651,8 @@ type PathKind struct {
 	Exclude []string
 	// Frontmatter is true when some host reads fields in its files.
 	Frontmatter bool
+	// JSON is true when its files are JSON (`format: json`).
+	JSON bool
 }
 
 // PathKinds returns the kinds the host files tell by globs, by name.
@@ -448,6 +668,7 @@ func PathKinds() []PathKind {
 			pk.Paths = append(pk.Paths, k.Paths...)
 			pk.Exclude = append(pk.Exclude, k.Exclude...)
 			pk.Frontmatter = pk.Frontmatter || len(k.Fields) > 0
+			pk.JSON = pk.JSON || k.Format == "json"
 		}
 	}
 	var out []PathKind
@@ -466,4 +687,43 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// HostShape is the shape one host gives a JSON file.
+type HostShape struct {
+	Host  *Host
+	Shape *Shape
+}
+
+// JSONShapesOf returns the shapes the default hosts give the JSON file at
+// repo-relative path rel, of the kind named kind, in the plugin whose root
+// is pluginRoot ("" for the repo root).
+func JSONShapesOf(kind, rel, pluginRoot string) []HostShape {
+	var out []HostShape
+	for _, h := range all {
+		k := h.Kinds[kind]
+		if !h.Default || k == nil {
+			continue
+		}
+		for _, jf := range k.JSON {
+			p := rel
+			if jf.From == "plugin-root" && pluginRoot != "" {
+				p = strings.TrimPrefix(rel, pluginRoot+"/")
+			}
+			if matchesAny(jf.Paths, p) {
+				out = append(out, HostShape{Host: h, Shape: jf.Resolved()})
+			}
+		}
+	}
+	return out
+}
+
+// matchesAny reports whether rel matches one of globs; no globs match all.
+func matchesAny(globs []string, rel string) bool {
+	for _, g := range globs {
+		if ok, _ := doublestar.Match(g, rel); ok {
+			return true
+		}
+	}
+	return len(globs) == 0
 }

@@ -5,6 +5,7 @@ package parser
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -36,9 +37,12 @@ type Document struct {
 	Fences      []Fence
 	CodeSpans   []Span
 	Links       []Link
-	// JSON is a manifest's JSON, positioned; nil for other kinds and for
-	// a manifest that is not valid JSON.
+	// JSON is a JSON file's value, positioned (a manifest, a hooks file:
+	// see Kind.IsJSON); nil for markdown and for a file that is not valid
+	// JSON.
 	JSON *JSONValue
+	// JSONErr says why a JSON file's text did not parse, and where.
+	JSONErr *JSONError
 	// Problems are things the parser could not make sense of.
 	Problems []Problem
 	// TooComplex are shapes the markdown parser would take quadratic time
@@ -178,8 +182,11 @@ func Parse(p string, kind Kind, src []byte) *Document {
 	d.Lines = NewLineIndex(src, bom)
 	d.BodyStart = bom
 	d.checkEncoding()
-	if kind == KindManifest {
-		d.JSON, _ = ParseJSON(src[bom:], bom)
+	if kind.IsJSON() {
+		var err error
+		if d.JSON, err = ParseJSON(src[bom:], bom); err != nil {
+			errors.As(err, &d.JSONErr)
+		}
 		return d
 	}
 	if fm := splitFrontmatter(src, bom); fm != nil {

@@ -63,21 +63,42 @@ const maxJSONDepth = 512
 
 var errJSONDepth = errors.New("JSON nested too deeply")
 
+// JSONError is why a JSON text does not parse, and where: Offset is in
+// the document (the base ParseJSON was given included).
+type JSONError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *JSONError) Error() string { return e.Msg }
+
 // ParseJSON parses src, one whole JSON text, into a positioned tree whose
 // offsets are shifted by base (the offset of src in the document). It
 // fails on malformed JSON, on trailing content and on nesting deeper than
-// 512 levels. It takes time linear in len(src).
+// 512 levels, with a *JSONError. It takes time linear in len(src).
 func ParseJSON(src []byte, base int) (*JSONValue, error) {
 	p := &jsonParser{src: src, base: base, dec: json.NewDecoder(bytes.NewReader(src))}
 	p.dec.UseNumber()
 	v, err := p.value(0)
 	if err != nil {
-		return nil, err
+		return nil, p.fault(err)
 	}
 	if _, err := p.dec.Token(); err != io.EOF {
-		return nil, errors.New("content after the JSON value")
+		return nil, &JSONError{Offset: base + p.next(), Msg: "content after the JSON value"}
 	}
 	return v, nil
+}
+
+// fault places a decoding error.
+func (p *jsonParser) fault(err error) *JSONError {
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		return &JSONError{Offset: p.base + int(se.Offset), Msg: se.Error()}
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return &JSONError{Offset: p.base + len(p.src), Msg: "the JSON ends early: a bracket, brace or string is not closed"}
+	}
+	return &JSONError{Offset: p.base + p.next(), Msg: err.Error()}
 }
 
 type jsonParser struct {

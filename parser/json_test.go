@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -43,9 +44,29 @@ func TestParseJSONRejects(t *testing.T) {
 	for _, src := range []string{
 		``, `{`, `{"a" 1}`, `{"a":1,}`, `[1 2]`, `{"a":1} x`, `{"a":1}{}`, `{'a':1}`, `[` + strings.Repeat("[", 600) + strings.Repeat("]", 601),
 	} {
-		if v, err := ParseJSON([]byte(src), 0); err == nil {
+		v, err := ParseJSON([]byte(src), 0)
+		if err == nil {
 			t.Errorf("%.40q parsed: %+v", src, v)
 		}
+		var je *JSONError
+		if !errors.As(err, &je) || je.Offset < 0 || je.Offset > len(src) {
+			t.Errorf("%.40q: error %v is not a placed *JSONError", src, err)
+		}
+	}
+}
+
+// A parse error says where the fault is, in the document.
+func TestParseJSONErrorOffset(t *testing.T) {
+	for src, want := range map[string]int{`{"a":1,}`: 7, `{"a":1} x`: 8, `{"a":`: 5} {
+		_, err := ParseJSON([]byte(src), 3)
+		var je *JSONError
+		if !errors.As(err, &je) || je.Offset != 3+want {
+			t.Errorf("%q: %v at %+v, want offset %d", src, err, je, 3+want)
+		}
+	}
+	d := Parse("hooks/hooks.json", KindManifest, []byte(`{"hooks": [}`))
+	if d.JSON != nil || d.JSONErr == nil || d.JSONErr.Offset != 11 {
+		t.Errorf("JSONErr = %+v", d.JSONErr)
 	}
 }
 

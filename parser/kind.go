@@ -103,6 +103,18 @@ func (k Kind) HasFrontmatter() bool {
 	return false
 }
 
+// IsJSON reports whether files of this kind are JSON, not markdown: the
+// manifests, and a host's kinds with `format: json` (hooks/hooks.json).
+func (k Kind) IsJSON() bool {
+	if k == KindManifest {
+		return true
+	}
+	if i := int(k - KindManifest - 1); i >= 0 && i < len(dataKinds) {
+		return dataKinds[i].JSON
+	}
+	return false
+}
+
 // isFolderDoc reports whether a file name is a folder's documentation (a
 // README or changelog beside the agents it describes) rather than an agent:
 // Claude Code loads a subagent only from a file with `name` and

@@ -28,7 +28,7 @@ var envPathRe = regexp.MustCompile("\\$\\{(CLAUDE_SKILL_DIR|CLAUDE_PLUGIN_ROOT)\
 
 func checkLinkTarget(p *Pass) {
 	d := p.Doc
-	if d.Kind == parser.KindManifest || !OwnDoc(d) {
+	if d.Kind.IsJSON() || !OwnDoc(d) {
 		return // see quoted.go: examples, templates and history are not checked
 	}
 	fine := map[string]bool{} // destinations already seen to need no check

@@ -125,6 +125,9 @@ func viewOf(targets []string) *hostView {
 			if hk.SelfContained {
 				v.selfContained[kind] = append(v.selfContained[kind], h)
 			}
+			if kind.IsJSON() {
+				continue // no frontmatter: the json-shape rule reads its shape
+			}
 			s := v.schemas[kind]
 			if s == nil {
 				s = &KindSchema{}

@@ -47,7 +47,7 @@ var (
 
 func checkSectionRef(p *Pass) {
 	d := p.Doc
-	if d.Kind == parser.KindManifest {
+	if d.Kind.IsJSON() {
 		return
 	}
 	budget := closestHeadingBudget
