@@ -40,6 +40,9 @@ type Host struct {
 	// Limits are the host's caps (a description's length, a memory
 	// chain's bytes, an import depth), by name.
 	Limits map[string]*Limit `yaml:"limits"`
+	// Loader says how the host's frontmatter reader treats YAML that
+	// strict readers refuse, by quirk (LoaderQuirks names them).
+	Loader map[string]*Quirk `yaml:"loader"`
 	// Memory is how the host reads its memory files (CLAUDE.md, AGENTS.md,
 	// GEMINI.md), or nil.
 	Memory *Memory `yaml:"memory"`
@@ -107,6 +110,37 @@ func MemoryFiles() []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// Quirk is what a host's loader does with one kind of YAML mistake: the
+// kinds of file it still reads, and those it refuses.
+type Quirk struct {
+	Reads   []string `yaml:"reads"`
+	Refuses []string `yaml:"refuses"`
+	Source  string   `yaml:"source"`
+}
+
+// LoaderQuirks are the YAML mistakes a host file may say its loader reads
+// or refuses: colon-in-value is a one-line plain value holding `: `
+// (`description: Use when: x`), which YAML refuses.
+var LoaderQuirks = []string{"colon-in-value"}
+
+// QuirkReaders returns, for a quirk and a kind of file, the names of the
+// hosts whose loader reads such a file anyway and of those that refuse it.
+func QuirkReaders(quirk, kind string) (reads, refuses []string) {
+	for _, h := range all {
+		q := h.Loader[quirk]
+		if q == nil {
+			continue
+		}
+		if slices.Contains(q.Reads, kind) {
+			reads = append(reads, h.Name)
+		}
+		if slices.Contains(q.Refuses, kind) {
+			refuses = append(refuses, h.Name)
+		}
+	}
+	return reads, refuses
 }
 
 // Units are the units a limit may count in.
@@ -411,6 +445,15 @@ func parse(name string, b []byte) (*Host, error) {
 		}
 		if err := h.checkShape("shape "+name, sh); err != nil {
 			return nil, bad("%v", err)
+		}
+	}
+	for _, name := range sortedKeys(h.Loader) {
+		q := h.Loader[name]
+		if !slices.Contains(LoaderQuirks, name) || q == nil || len(q.Reads)+len(q.Refuses) == 0 {
+			return nil, bad("loader: %s is not one of %s, or says of no kind that the host reads or refuses it", name, strings.Join(LoaderQuirks, ", "))
+		}
+		if err := cites("loader "+name, q.Source); err != nil {
+			return nil, err
 		}
 	}
 	for _, kname := range sortedKeys(h.Kinds) {

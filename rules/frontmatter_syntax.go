@@ -64,6 +64,23 @@ func flowStart(src []byte, ls, le int) (at int, key string, ok bool) {
 	return ls + len(line) - len(rest), strings.TrimSpace(line[:i]), true
 }
 
+// whoReads names the hosts whose loaders read a file of kind k with the
+// YAML mistake quirk anyway, and those that refuse it (hosts/*.yaml
+// `loader:`), so that a finding that one host tolerates says where it
+// still breaks: ", which Claude Code reads anyway; claude.ai refuses
+// it, as other YAML readers do".
+func whoReads(k parser.Kind, quirk string) string {
+	reads, refuses := hosts.QuirkReaders(quirk, k.String())
+	if len(reads) == 0 {
+		return ""
+	}
+	out := ": " + strings.Join(reads, " and ") + " reads this file anyway, but "
+	if len(refuses) > 0 {
+		return out + strings.Join(refuses, " and ") + " and other strict YAML readers refuse the whole frontmatter"
+	}
+	return out + "strict YAML readers refuse the whole frontmatter"
+}
+
 // flowProblem says in plain words what YAML makes of val, the value of key
 // that opens a flow collection (`[a] [b]`, `{a: x`), and how to fix it.
 func flowProblem(p *Pass, key, val, yamlMsg string) string {
@@ -198,7 +215,7 @@ func checkFrontmatterSyntax(p *Pass) {
 		line, _ := d.Position(fm.Err.Offset)
 		end := d.Lines.LineEnd(d.Src, line)
 		if at, key, ok := secondColon(d.Src, fm.Err.Offset, end, fm.Err.Msg); ok {
-			p.Reportf(at, at+1, "invalid YAML in frontmatter: the value of `%s` contains `: `, which YAML reads as the start of another key (%s); quote the whole value (\"…\")", key, fm.Err.Msg)
+			p.Reportf(at, at+1, "invalid YAML in frontmatter: the value of `%s` contains `: `, which YAML reads as the start of another key (%s)%s; quote the whole value (\"…\")", key, fm.Err.Msg, whoReads(d.Kind, "colon-in-value"))
 			return
 		}
 		if at, key, ok := flowStart(d.Src, fm.Err.Offset, end); ok {
