@@ -66,7 +66,24 @@ type Limit struct {
 	// when_to_use, as listed").
 	Of     string `yaml:"of"`
 	Source string `yaml:"source"`
+	// Kind and Counts make the limit a check (host-limit): in files of
+	// Kind, what Counts measures (listed: the keys the kind's Listed
+	// names, as the host lists them; body: the text below the
+	// frontmatter; file: the whole file) must stay within Value, in each
+	// file (Per "file", the default) or in all of them together ("all").
+	Kind   string `yaml:"kind"`
+	Counts string `yaml:"counts"`
+	Per    string `yaml:"per"`
+	// Paths narrow the check to the files the capped reader loads (the
+	// folder it reads them from); none: every file of Kind.
+	Paths []string `yaml:"paths"`
+	// Cuts is true when the source says the host cuts what is past the
+	// limit (else what it does then is not documented).
+	Cuts bool `yaml:"cuts"`
 }
+
+// Measures are what a limit may count.
+var Measures = []string{"listed", "body", "file"}
 
 // Memory is how a host reads its memory files: the instructions it loads
 // by file name, whatever the repo is.
@@ -216,6 +233,9 @@ type Kind struct {
 	// Also names kinds whose files this host loads as this kind too: this
 	// kind's keys are not unknown on them.
 	Also []string `yaml:"also"`
+	// Listed are the keys the host loads from every file of the kind at
+	// start, to list it (a skill's description): its always-loaded cost.
+	Listed []string `yaml:"listed"`
 	// Strict: the host refuses a file holding any key that is not one of
 	// Fields (an upload that fails), where others ignore such a key.
 	Strict bool `yaml:"strict"`
@@ -430,6 +450,21 @@ func parse(name string, b []byte) (*Host, error) {
 		}
 		if err := cites("limit "+name, l.Source); err != nil {
 			return nil, err
+		}
+		if (l.Kind == "") != (l.Counts == "") || l.Counts != "" && !slices.Contains(Measures, l.Counts) ||
+			l.Per != "" && l.Per != "file" && l.Per != "all" || l.Kind != "" && l.Unit == "levels" {
+			return nil, bad("limit %s: `kind` and `counts` (%s) go together, in characters or bytes, `per` file or all", name, strings.Join(Measures, ", "))
+		}
+		for _, g := range l.Paths {
+			if !doublestar.ValidatePattern(g) || l.Kind == "" {
+				return nil, bad("limit %s: path %q is not a glob, or the limit counts in no kind", name, g)
+			}
+		}
+		if l.Kind != "" && h.Kinds[l.Kind] == nil {
+			return nil, bad("limit %s counts in kind %s, which the host does not read", name, l.Kind)
+		}
+		if l.Counts == "listed" && len(h.Kinds[l.Kind].Listed) == 0 {
+			return nil, bad("limit %s counts what kind %s lists, and it has no `listed` keys", name, l.Kind)
 		}
 	}
 	if err := checkMemory(h, bad, cites); err != nil {

@@ -54,6 +54,8 @@ func TestBadHostFiles(t *testing.T) {
 		"memory depth":       {head + "limits:\n  d: {value: 3, unit: bytes, of: a thing, source: s}\nmemory: {files: [M.md], imports: at-path, code: markdown, depth: d, source: s}\n", "`depth: d` names no limit in levels"},
 		"memory budget":      {head + "memory: {files: [M.md], budget: b, source: s}\n", "a `budget` is for a chain"},
 		"budget limit":       {head + "memory: {files: [M.md], one-per-folder: true, budget: b, source: s}\n", "`budget: b` names no limit in bytes"},
+		"limit counts":       {head + "limits:\n  x: {value: 3, unit: bytes, of: a thing, source: s, counts: body}\n", "`kind` and `counts`"},
+		"limit kind":         {head + "limits:\n  x: {value: 3, unit: bytes, of: a thing, source: s, kind: skill, counts: body}\n", "which the host does not read"},
 		"loader quirk":       {head + "loader:\n  tabs: {reads: [skill], source: s}\n", "loader: tabs is not one of"},
 		"loader uncited":     {head + "loader:\n  colon-in-value: {reads: [skill]}\n", "loader colon-in-value cites source"},
 		"frontmatter value":  {head + "kinds:\n  skill:\n    title: T\n    source: s\n    frontmatter: always\n", "`frontmatter` is required or optional"},

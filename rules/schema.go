@@ -81,6 +81,18 @@ type hostView struct {
 	// selfContained are, per kind, the targets that install a file of the
 	// kind with its folder alone
 	selfContained map[parser.Kind][]*hosts.Host
+	// limits are the caps host-limit checks, per kind, of the hosts
+	// that read it
+	limits map[parser.Kind][]hostLimit
+	// readers are, per kind, the hosts of the view that read it
+	readers map[parser.Kind][]hostKind
+}
+
+// hostLimit is one host's cap on a kind of file.
+type hostLimit struct {
+	host  *hosts.Host
+	name  string
+	limit *hosts.Limit
 }
 
 // hostKind is one host's reading of a kind.
@@ -94,7 +106,8 @@ var defaultView = viewOf(hosts.Defaults())
 
 func viewOf(targets []string) *hostView {
 	v := &hostView{targets: targets, schemas: map[parser.Kind]*KindSchema{}, foreign: map[parser.Kind]map[string]bool{},
-		strict: map[parser.Kind][]hostKind{}, selfContained: map[parser.Kind][]*hosts.Host{}}
+		strict: map[parser.Kind][]hostKind{}, selfContained: map[parser.Kind][]*hosts.Host{},
+		limits: map[parser.Kind][]hostLimit{}, readers: map[parser.Kind][]hostKind{}}
 	for _, h := range hosts.All() {
 		targeted := slices.Contains(targets, h.ID)
 		mine := func(hk *hosts.Kind) bool {
@@ -118,6 +131,12 @@ func viewOf(targets []string) *hostView {
 			}
 			if !mine(hk) {
 				continue
+			}
+			v.readers[kind] = append(v.readers[kind], hostKind{h, hk})
+			for _, name := range sortedMapKeys(h.Limits) {
+				if l := h.Limits[name]; l.Kind == kname {
+					v.limits[kind] = append(v.limits[kind], hostLimit{h, name, l})
+				}
 			}
 			if hk.Strict {
 				v.strict[kind] = append(v.strict[kind], hostKind{h, hk})
