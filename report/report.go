@@ -34,6 +34,9 @@ type Run struct {
 	// Source returns a checked file's content, for formats that count
 	// columns in characters; nil when unknown.
 	Source func(path string) []byte
+	// Budgets are, per host, what the repo costs it (format budget);
+	// BaseBudgets the same of the base checkout, or nil.
+	Budgets, BaseBudgets []rules.Budget
 }
 
 // utf16Col converts a 1-based byte column on 1-based line of src to a

@@ -225,6 +225,7 @@ type checkOptions struct {
 	outputs       outputs
 	oneline       bool
 	targets       string
+	base          string
 	strict        bool
 	stdinFilename string
 	baseline      string
@@ -246,6 +247,7 @@ func checkFlags() (*flag.FlagSet, *checkOptions) {
 	fs.BoolVar(&o.quiet, "q", false, "")
 	fs.BoolVar(&o.oneline, "oneline", false, "text output: one line a finding, without the source line and carets under it (for editors and scripts)")
 	fs.StringVar(&o.targets, "target", "", "the `HOSTS` the repo ships to, comma-separated (over the config's `targets`; `mdcontract explain hosts` lists them)")
+	fs.StringVar(&o.base, "base", "", "with --format budget: the base checkout `DIR` (a pull request's base) to print the change against")
 	fs.BoolVar(&o.strict, "strict", false, "warnings fail the run too")
 	fs.BoolVar(&o.fix, "fix", false, "apply the fixes of fixable findings (files are rewritten atomically), then report what remains")
 	fs.BoolVar(&o.diff, "diff", false, "print the fixes as a unified diff and write nothing")
@@ -422,6 +424,15 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		},
 		OneLine: o.oneline,
 	}
+	if wantsBudget(outs) {
+		r.Budgets = rules.Budgets(idx, settings)
+		if o.base != "" {
+			if fi, err := os.Stat(o.base); err != nil || !fi.IsDir() {
+				return exitUsage, fmt.Errorf("--base %s: not a folder", o.base)
+			}
+			r.BaseBudgets = rules.Budgets(parser.Load(o.base, load), settings)
+		}
+	}
 	for _, out := range outs {
 		if err := writeOutput(out, r, o.color, stdout); err != nil {
 			return exitUsage, err
@@ -450,6 +461,16 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		return exitFindings, nil
 	}
 	return exitOK, nil
+}
+
+// wantsBudget reports whether one of the outputs is the budget table.
+func wantsBudget(outs []output) bool {
+	for _, o := range outs {
+		if o.format == "budget" {
+			return true
+		}
+	}
+	return false
 }
 
 // checkedAs says how many of the checked files were of each kind, and
