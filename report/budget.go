@@ -41,17 +41,17 @@ func (Budget) Print(w io.Writer, r *Run) error {
 			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
 			switch {
 			case i == len(row)-1:
-				bw.WriteString(c)
+				fmt.Fprint(bw, c)
 			case i == 0: // names, left-aligned
-				bw.WriteString(c + pad)
+				fmt.Fprint(bw, c+pad)
 			default:
-				bw.WriteString(pad + c)
+				fmt.Fprint(bw, pad+c)
 			}
 			if i < len(row)-1 {
-				bw.WriteString("  ")
+				fmt.Fprint(bw, "  ")
 			}
 		}
-		bw.WriteString("\n")
+		fmt.Fprintln(bw)
 	}
 	for _, b := range r.Budgets {
 		if len(b.Memory) > 0 {
