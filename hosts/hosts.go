@@ -139,8 +139,10 @@ type Quirk struct {
 
 // LoaderQuirks are the YAML mistakes a host file may say its loader reads
 // or refuses: colon-in-value is a one-line plain value holding `: `
-// (`description: Use when: x`), which YAML refuses.
-var LoaderQuirks = []string{"colon-in-value"}
+// (`description: Use when: x`), which YAML refuses; bool-words is `yes`,
+// `no`, `on`, `off`, `1` or `0` for a boolean, which YAML reads as text
+// or a number.
+var LoaderQuirks = []string{"colon-in-value", "bool-words"}
 
 // QuirkReaders returns, for a quirk and a kind of file, the names of the
 // hosts whose loader reads such a file anyway and of those that refuse it.

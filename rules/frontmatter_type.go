@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mdcontract/mdcontract/hosts"
 	"github.com/mdcontract/mdcontract/parser"
 	"go.yaml.in/yaml/v3"
 )
@@ -50,10 +51,32 @@ func checkFrontmatterType(p *Pass) {
 				k.Name, shown, noun, marks, k.Name, s.Source, quoted, marks)
 			continue
 		}
+		if f.Type == TBool && k.Value.Kind == yaml.ScalarNode && boolWords[strings.ToLower(k.Value.Value)] {
+			if reads, _ := hosts.QuirkReaders("bool-words", d.Kind.String()); len(reads) > 0 {
+				// a host reads `yes` as true: the file loads there; YAML
+				// and the other hosts read the text
+				p.ReportAtMost(Warning, Diagnostic{Start: k.ValueOffset, End: valueEnd(d, k), Message: fmt.Sprintf(
+					"`%s` is `%s`: %s reads it as a boolean (yes, no, on, off, 1 and 0 count there), but YAML and other hosts read %s, which is not true or false: write %s",
+					k.Name, k.Value.Value, strings.Join(reads, " and "), describe(k.Value), boolFix(k.Value.Value))})
+				continue
+			}
+		}
 		if msg := typeProblem(f, k.Value, firstLine-1); msg != "" {
 			p.Reportf(k.ValueOffset, valueEnd(d, k), "`%s` %s (%s)", k.Name, msg, s.Source)
 		}
 	}
+}
+
+// boolWords are the words hosts with the bool-words quirk read as
+// booleans besides true and false.
+var boolWords = map[string]bool{"yes": true, "no": true, "on": true, "off": true, "1": true, "0": true}
+
+func boolFix(w string) string {
+	switch strings.ToLower(w) {
+	case "yes", "on", "1":
+		return "true"
+	}
+	return "false"
 }
 
 // valueEnd is the end of a key's value on its first line.
