@@ -512,8 +512,10 @@ func parse(name string, b []byte) (*Host, error) {
 			return nil, bad("kind %s: `frontmatter` is required or optional, not %q", kname, k.Frontmatter)
 		}
 		switch {
-		case k.Format != "" && k.Format != "json":
-			return nil, bad("kind %s: `format` is json or absent (markdown), not %q", kname, k.Format)
+		case k.Format != "" && k.Format != "json" && k.Format != "toml":
+			return nil, bad("kind %s: `format` is json, toml or absent (markdown), not %q", kname, k.Format)
+		case k.Format == "toml" && len(k.Paths) == 0:
+			return nil, bad("kind %s: a `format: toml` kind is told by `paths`; its `fields` are its top-level keys", kname)
 		case k.Format == "json" && (len(k.Paths) == 0 || len(k.Fields) > 0):
 			return nil, bad("kind %s: a `format: json` kind is told by `paths` and has no frontmatter `fields`", kname)
 		}
@@ -731,8 +733,9 @@ type PathKind struct {
 	Exclude []string
 	// Frontmatter is true when some host reads fields in its files.
 	Frontmatter bool
-	// JSON is true when its files are JSON (`format: json`).
-	JSON bool
+	// JSON is true when its files are JSON (`format: json`); TOML when
+	// they are TOML (`format: toml`), whose `fields` are top-level keys.
+	JSON, TOML bool
 }
 
 // PathKinds returns the kinds the host files tell by globs, by name.
@@ -749,6 +752,7 @@ func PathKinds() []PathKind {
 			pk.Exclude = append(pk.Exclude, k.Exclude...)
 			pk.Frontmatter = pk.Frontmatter || len(k.Fields) > 0
 			pk.JSON = pk.JSON || k.Format == "json"
+			pk.TOML = pk.TOML || k.Format == "toml"
 		}
 	}
 	var out []PathKind

@@ -59,7 +59,7 @@ func TestBadHostFiles(t *testing.T) {
 		"loader quirk":       {head + "loader:\n  tabs: {reads: [skill], source: s}\n", "loader: tabs is not one of"},
 		"loader uncited":     {head + "loader:\n  colon-in-value: {reads: [skill]}\n", "loader colon-in-value cites source"},
 		"frontmatter value":  {head + "kinds:\n  skill:\n    title: T\n    source: s\n    frontmatter: always\n", "`frontmatter` is required or optional"},
-		"format value":       {head + "kinds:\n  k:\n    paths: [a.json]\n    source: s\n    format: toml\n", "`format` is json or absent"},
+		"format value":       {head + "kinds:\n  k:\n    paths: [a.json]\n    source: s\n    format: yaml\n", "`format` is json, toml or absent"},
 		"json without paths": {head + "kinds:\n  k:\n    source: s\n    format: json\n", "a `format: json` kind is told by `paths`"},
 		"json type":          {head + "kinds:\n  k:\n    paths: [a.json]\n    source: s\n    format: json\n    json:\n      - type: list\n", `type "list" is not one of`},
 		"json path glob":     {head + "kinds:\n  manifest:\n    source: s\n    json:\n      - {paths: ['[a'], type: object}\n", `path "[a" is not a glob`},

@@ -41,6 +41,9 @@ type Document struct {
 	// see Kind.IsJSON); nil for markdown and for a file that is not valid
 	// JSON.
 	JSON *JSONValue
+	// TOML is a TOML file's top-level keys (a kind of `format: toml`);
+	// nil for other kinds.
+	TOML *TOMLDoc
 	// JSONErr says why a JSON file's text did not parse, and where.
 	JSONErr *JSONError
 	// Problems are things the parser could not make sense of.
@@ -182,6 +185,10 @@ func Parse(p string, kind Kind, src []byte) *Document {
 	d.Lines = NewLineIndex(src, bom)
 	d.BodyStart = bom
 	d.checkEncoding()
+	if kind.IsTOML() {
+		d.TOML = ParseTOML(src[bom:], bom)
+		return d
+	}
 	if kind.IsJSON() {
 		var err error
 		if d.JSON, err = ParseJSON(src[bom:], bom); err != nil {

@@ -98,7 +98,16 @@ func (k Kind) HasFrontmatter() bool {
 		return true
 	}
 	if i := int(k - KindManifest - 1); i >= 0 && i < len(dataKinds) {
-		return dataKinds[i].Frontmatter
+		return dataKinds[i].Frontmatter && !dataKinds[i].TOML
+	}
+	return false
+}
+
+// IsTOML reports whether files of this kind are TOML (a Gemini CLI
+// command): their top-level keys are read into Document.TOML.
+func (k Kind) IsTOML() bool {
+	if i := int(k - KindManifest - 1); i >= 0 && i < len(dataKinds) {
+		return dataKinds[i].TOML
 	}
 	return false
 }

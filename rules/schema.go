@@ -144,7 +144,7 @@ func viewOf(targets []string) *hostView {
 			if hk.SelfContained {
 				v.selfContained[kind] = append(v.selfContained[kind], h)
 			}
-			if kind.IsJSON() {
+			if kind.IsJSON() || kind.IsTOML() {
 				continue // no frontmatter: the json-shape rule reads its shape
 			}
 			s := v.schemas[kind]
