@@ -8,7 +8,10 @@ import (
 	"github.com/mdcontract/mdcontract/hosts"
 )
 
-func init() { RegisterTopicText("hosts", hostsTopic) }
+func init() {
+	RegisterTopicText("hosts", hostsTopic)
+	RegisterTopic("matrix", docs) // `mdcontract hosts`, documented in docs/matrix.md
+}
 
 // hostsTopic lists the hosts of the host files, for `explain hosts`.
 func hostsTopic() string {
