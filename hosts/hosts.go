@@ -162,6 +162,11 @@ func QuirkReaders(quirk, kind string) (reads, refuses []string) {
 	return reads, refuses
 }
 
+// LoadsPluginPrefix starts a `loads` glob that is from the root of each
+// plugin (a folder holding .claude-plugin/plugin.json, or one a
+// marketplace lists), not from the repo root.
+const LoadsPluginPrefix = "{plugin}/"
+
 // Units are the units a limit may count in.
 var Units = []string{"characters", "bytes", "levels"}
 
@@ -227,6 +232,12 @@ type Kind struct {
 	// Exclude are globs of files that Paths take but the host does not
 	// load as this kind (Cline's .clinerules/workflows/).
 	Exclude []string `yaml:"exclude"`
+	// Loads are globs of the files of this kind (and of the kinds in Also)
+	// that the host loads, from the repo root; a glob starting with
+	// LoadsPluginPrefix is from the root of the plugin holding the file.
+	// None: where the host loads them from is not established (a kind
+	// told by Paths: its paths).
+	Loads []string `yaml:"loads"`
 	// Frontmatter is "required" when the host loads no file of the kind
 	// without frontmatter; else "optional" (the default).
 	Frontmatter string   `yaml:"frontmatter"`
@@ -501,6 +512,12 @@ func parse(name string, b []byte) (*Host, error) {
 		for _, g := range append(slices.Clone(k.Paths), k.Exclude...) {
 			if !doublestar.ValidatePattern(g) {
 				return nil, bad("kind %s: path %q is not a glob", kname, g)
+			}
+		}
+		for _, g := range k.Loads {
+			rest := strings.TrimPrefix(g, LoadsPluginPrefix)
+			if strings.Contains(rest, "{plugin}") || strings.HasPrefix(rest, "/") || slices.Contains(strings.Split(rest, "/"), "..") || !doublestar.ValidatePattern(rest) {
+				return nil, bad("kind %s: loads %q is not a glob from the repo root (or from a plugin's, after %s)", kname, g, LoadsPluginPrefix)
 			}
 		}
 		if len(k.Exclude) > 0 && len(k.Paths) == 0 {

@@ -30,8 +30,10 @@ type Index struct {
 	byBase map[string][]*Document
 	// cache holds values derived from the whole index (see Cached)
 	cache onceCache
-	// roots are the plugin roots below the repo root (see plugins.go)
-	roots []string
+	// roots are the plugin roots below the repo root (see plugins.go);
+	// rootPlugin says whether the repo root is one too
+	roots      []string
+	rootPlugin bool
 	// files are the paths of every file the walk met, sorted (see Files)
 	files []string
 }

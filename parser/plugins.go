@@ -58,7 +58,7 @@ func ManifestRoot(rel string) string {
 }
 
 // pluginRoots computes the sorted plugin roots of the indexed manifests,
-// "" for the repo root excluded.
+// "" for the repo root excluded (rootPlugin says whether it is one).
 func (idx *Index) pluginRoots() []string {
 	set := map[string]bool{}
 	for _, d := range idx.byKind[KindManifest] {
@@ -72,6 +72,7 @@ func (idx *Index) pluginRoots() []string {
 			}
 		}
 	}
+	idx.rootPlugin = set["."] || set[""]
 	delete(set, ".")
 	delete(set, "")
 	roots := make([]string, 0, len(set))
@@ -112,6 +113,10 @@ func marketplaceSources(src []byte) []string {
 
 // PluginRoots returns the plugin root folders below the repo root, sorted.
 func (idx *Index) PluginRoots() []string { return idx.roots }
+
+// RootIsPlugin reports whether the repo root is itself a plugin: it holds
+// a plugin.json manifest, or a marketplace of the repo lists it.
+func (idx *Index) RootIsPlugin() bool { return idx.rootPlugin }
 
 // PluginRootOf returns the root of the plugin that holds repo-relative path
 // rel: the nearest enclosing plugin folder, or "" for the repo root.

@@ -8,7 +8,10 @@ import (
 	"github.com/mdcontract/mdcontract/hosts"
 )
 
-func init() { RegisterTopicText("hosts", hostsTopic) }
+func init() {
+	RegisterTopicText("hosts", hostsTopic)
+	RegisterTopic("matrix", docs) // `mdcontract hosts`, documented in docs/matrix.md
+}
 
 // hostsTopic lists the hosts of the host files, for `explain hosts`.
 func hostsTopic() string {
@@ -35,8 +38,14 @@ func hostsTopic() string {
 			if len(k.Paths) > 0 {
 				notes = append(notes, "files "+strings.Join(k.Paths, ", "))
 			}
+			if len(k.Loads) > 0 {
+				notes = append(notes, "loaded from "+strings.Join(k.Loads, ", "))
+			}
 			if len(k.Fields) > 0 {
 				notes = append(notes, fmt.Sprintf("%d keys", len(k.Fields)))
+			}
+			if len(notes) == 0 && k.Format == "" && len(k.JSON) == 0 {
+				notes = append(notes, "where it is loaded from is not established")
 			}
 			if k.Strict {
 				notes = append(notes, "any other key is refused")

@@ -175,9 +175,11 @@ func BuiltinSchemas() map[parser.Kind]*KindSchema { return defaultView.schemas }
 
 // addHostKind lays one host's reading of a kind over s.
 func addHostKind(s *KindSchema, hk *hosts.Kind) {
-	if s.Source == "" {
+	switch {
+	case hk.Title == "": // where the host loads the kind from, no frontmatter
+	case s.Source == "":
 		s.Source = hk.Title
-	} else {
+	default:
 		s.Source += " and " + hk.Title
 	}
 	s.Needs = s.Needs || hk.Frontmatter == "required"
@@ -199,11 +201,15 @@ func addHostKind(s *KindSchema, hk *hosts.Kind) {
 	}
 }
 
-// readers are, per kind, the hosts that read it.
+// readers are, per kind, the hosts that read its frontmatter (a host's
+// kind that only says where the host loads such files reads no key).
 func readers() map[parser.Kind]map[string]bool {
 	out := map[parser.Kind]map[string]bool{}
 	for _, h := range hosts.All() {
-		for kname := range h.Kinds {
+		for kname, k := range h.Kinds {
+			if len(k.Fields) == 0 && len(k.Paths) == 0 && k.Title == "" {
+				continue
+			}
 			kind, _ := parser.KindByName(kname)
 			if out[kind] == nil {
 				out[kind] = map[string]bool{}

@@ -16,13 +16,14 @@ import (
 )
 
 // commands are the subcommands, as `help` lists them.
-var commands = []string{"check", "rules", "explain", "init", "lsp", "version", "help"}
+var commands = []string{"check", "hosts", "rules", "explain", "init", "lsp", "version", "help"}
 
 const usage = `mdcontract checks agent markdown (skills, agents, slash commands) and the
 contracts between files.
 
 Usage:
   mdcontract [check] [flags] [path ...]   check a repo (default: the repo holding the cwd)
+  mdcontract hosts [flags]                which target host loads which file (--format json)
   mdcontract lsp                          language server on stdin/stdout
   mdcontract rules                        list rules: id, name, severity, summary
   mdcontract explain NAME                 a rule's documentation (id or name), a contract kind's
@@ -46,6 +47,37 @@ Flags may stand before or after the paths; after ` + "`--`" + ` all are paths.
 Exit status: 0 when no finding fails the run, 1 when one does (an error,
 or a warning with --strict), 2 for a bad invocation, a config error or an
 internal error.
+`,
+	"hosts": `Usage: mdcontract hosts [--target HOSTS] [--format text|json]
+
+Prints the file × host matrix: for each file a host could load (skills,
+agents, agent bodies, commands, prompts, memory files, the hosts' own kinds
+such as Cursor rules; not other markdown or a skill's resources) and each
+target host, one cell:
+
+  loads     the host loads it, and it has no finding
+  warnings  the host loads it, and it has warnings (or errors that do not
+            stop the load, such as a broken link)
+  dropped   an error makes the host drop it or load it wrong: frontmatter
+            that does not parse, a required key missing, a value of the
+            wrong type or cut short, a key the host refuses
+  not read  the host does not load it: outside the folders it loads the
+            kind from (hosts/*.yaml ` + "`loads`" + `), not a memory file it reads,
+            or shadowed (AGENTS.md beside AGENTS.override.md, for Codex)
+  —         the host has no such kind of file
+  ?         where the host loads this kind from is not established
+
+The findings are those of ` + "`mdcontract check --target HOST`" + `, one run per
+host. The hosts are the config's ` + "`targets`" + ` or --target's, else those the
+repo's layout implies. The text is a table (files grouped by kind, a
+column per host, the counts per host below it); --format json prints
+{"hosts": [...], "files": [{"path", "kind", "cells": {HOST: {"state",
+"rules", "why"}}}], "counts": {HOST: {"load", "warnings", "dropped",
+"not-read", "unknown"}}}, the states being loads, warnings, dropped,
+not-read, none and unknown. ` + "`mdcontract explain matrix`" + ` says more.
+
+Exit status: 0, whatever the cells say; 2 for a bad invocation or a config
+error.
 `,
 	"rules": `Usage: mdcontract rules
 
@@ -101,6 +133,9 @@ func flagsOf(cmd string) *flag.FlagSet {
 		return fs
 	case "init":
 		fs, _ := initFlags()
+		return fs
+	case "hosts":
+		fs, _ := hostsFlags()
 		return fs
 	}
 	return newFlags(cmd)

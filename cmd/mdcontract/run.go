@@ -114,6 +114,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = explain(stdout, args)
 	case "init":
 		err = initConfig(args, stdout)
+	case "hosts":
+		err = hostsMatrix(args, stdout)
 	case "check":
 		code, err = check(args, stdin, stdout, stderr)
 	}
