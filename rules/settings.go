@@ -347,3 +347,38 @@ func (s *Settings) KindIn(d *parser.Document, kinds []string) bool {
 	}
 	return false
 }
+
+// LayoutTargets lists the hosts a repo ships to: the configured targets,
+// else the hosts its layout implies: the default hosts, and every host
+// whose own kind of file (a Cursor rule, a Gemini CLI command) or memory
+// file (GEMINI.md, AGENTS.md) the repo holds, in the order of the host
+// files.
+func (s *Settings) LayoutTargets(idx *parser.Index) []string {
+	v := s.view()
+	if v != defaultView {
+		return v.targets
+	}
+	held := map[string]bool{}
+	for _, d := range idx.Docs {
+		held[d.Kind.String()] = true
+		if d.Kind == parser.KindMemory {
+			held["memory:"+path.Base(d.Path)] = true
+		}
+	}
+	var out []string
+	for _, h := range hosts.All() {
+		implied := h.Default
+		for name, k := range h.Kinds {
+			implied = implied || len(k.Paths) > 0 && held[name]
+		}
+		if h.Memory != nil {
+			for _, f := range h.Memory.Files {
+				implied = implied || held["memory:"+f]
+			}
+		}
+		if implied {
+			out = append(out, h.ID)
+		}
+	}
+	return out
+}

@@ -133,7 +133,15 @@ func hostsMatrix(args []string, stdout io.Writer) error {
 		return err
 	}
 	idx := parser.Load(root, load)
-	m := matrix{Hosts: settings.Targets(), Counts: map[string]*matrixCount{}}
+	m := matrix{Counts: map[string]*matrixCount{}}
+	for _, id := range settings.LayoutTargets(idx) {
+		// of the layout's hosts, those that load files: a specification
+		// (the Agent Skills one) says what a file holds, not where it is
+		// read from
+		if len(flagTargets) > 0 || settings.Config != nil && len(settings.Config.Targets) > 0 || isLoader(hosts.Get(id)) {
+			m.Hosts = append(m.Hosts, id)
+		}
+	}
 	// One check run per host, with that host as the only target: the
 	// findings are the ones that host's reading gives (its required keys,
 	// its strictness), from the rules themselves.
@@ -169,6 +177,20 @@ func hostsMatrix(args []string, stdout io.Writer) error {
 		return enc.Encode(m)
 	}
 	return printMatrix(stdout, &m)
+}
+
+// isLoader reports whether the host file says where the host loads some
+// kind of file from, or names memory files.
+func isLoader(h *hosts.Host) bool {
+	if h.Memory != nil {
+		return true
+	}
+	for _, k := range h.Kinds {
+		if len(k.Loads) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *matrixCount) add(state string) {

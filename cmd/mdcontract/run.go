@@ -450,7 +450,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 			line += fmt.Sprintf(" (%d of them only counted, past %d of one rule in a file; `--max-per-file 0` shows each)", capped, o.maxPerFile)
 		}
 		sayf(notes, "mdcontract: %s", line)
-		sayf(notes, "mdcontract: %s", checkedAs(idx, res.Paths, settings.Targets()))
+		sayf(notes, "mdcontract: %s", checkedAs(idx, res.Paths, settings.LayoutTargets(idx)))
 	}
 	for _, msg := range res.Internal {
 		printFatal(stderr, msg, o.format == "github")
