@@ -393,8 +393,13 @@ func delegate(idx *parser.Index, d *parser.Document, has func(*parser.Document) 
 // cited returns the files of the repo that d cites by link or backticked
 // `path.md` (root-relative paths from its plugin root, then the repo
 // root), each once, in the order cited. What d cites is read once per
-// file; only its resolution, a few map lookups, is redone per index.
+// file, and resolved once per index.
 func cited(idx *parser.Index, d *parser.Document) []*parser.Document {
+	// resolved once per index (copy-drift asks for each group a file is in)
+	return idx.Cached("cited\x00"+d.Path, func() any { return resolveCited(idx, d) }).([]*parser.Document)
+}
+
+func resolveCited(idx *parser.Index, d *parser.Document) []*parser.Document {
 	refs := d.Cached("cited", func() any {
 		var out []citeRef
 		for _, l := range d.Links {
