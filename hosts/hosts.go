@@ -246,6 +246,10 @@ type Kind struct {
 	// Also names kinds whose files this host loads as this kind too: this
 	// kind's keys are not unknown on them.
 	Also []string `yaml:"also"`
+	// ReplacedBy names the plugin manifest key (`agents`) whose paths,
+	// when a plugin's .claude-plugin/plugin.json sets it, replace the
+	// kind's `{plugin}/` loads in that plugin.
+	ReplacedBy string `yaml:"replaced-by"`
 	// Listed are the keys the host loads from every file of the kind at
 	// start, to list it (a skill's description): its always-loaded cost.
 	Listed []string `yaml:"listed"`

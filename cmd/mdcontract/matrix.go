@@ -259,7 +259,7 @@ func cellOf(h *hosts.Host, d *parser.Document, idx *parser.Index, diags []rules.
 	for _, k := range entries {
 		switch {
 		case len(k.Loads) > 0:
-			if loads(k.Loads, d.Path, idx) {
+			if loads(k, d.Path, idx) {
 				return stateOf(diags)
 			}
 			from = append(from, k.Loads...)
@@ -311,15 +311,24 @@ func appendNew(list []string, s string) []string {
 	return append(list, s)
 }
 
-// loads reports whether one of a host's `loads` globs takes rel: from the
-// repo root, or (after {plugin}/) from the root of the plugin holding rel.
-func loads(globs []string, rel string, idx *parser.Index) bool {
+// loads reports whether one of a host kind's `loads` globs takes rel:
+// from the repo root, or (after {plugin}/) from the root of the plugin
+// holding rel, unless the plugin's manifest lists the kind's files itself
+// (`replaced-by`), which then are the ones loaded.
+func loads(k *hosts.Kind, rel string, idx *parser.Index) bool {
 	root := idx.PluginRootOf(rel)
 	inPlugin := root != "" || idx.RootIsPlugin()
-	for _, g := range globs {
+	listed, replaced := manifestPaths(idx, root, k.ReplacedBy)
+	for _, g := range k.Loads {
 		p := rel
 		if rest, ok := strings.CutPrefix(g, hosts.LoadsPluginPrefix); ok {
 			if !inPlugin {
+				continue
+			}
+			if replaced {
+				if inManifestPaths(listed, root, rel) {
+					return true
+				}
 				continue
 			}
 			g = rest
@@ -328,6 +337,47 @@ func loads(globs []string, rel string, idx *parser.Index) bool {
 			}
 		}
 		if ok, _ := doublestar.Match(g, p); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// manifestPaths returns the paths the plugin manifest at root lists under
+// key (a string or a list of strings, from the plugin root), and whether it
+// sets the key at all.
+func manifestPaths(idx *parser.Index, root, key string) ([]string, bool) {
+	if key == "" {
+		return nil, false
+	}
+	d := idx.Doc(path.Join(root, ".claude-plugin/plugin.json"))
+	if d == nil || d.JSON == nil {
+		return nil, false
+	}
+	v := d.JSON.Get(key)
+	switch {
+	case v == nil:
+		return nil, false
+	case v.Kind == parser.JSONString:
+		return []string{v.Str}, true
+	case v.Kind == parser.JSONArray:
+		var out []string
+		for _, it := range v.Items {
+			if it.Kind == parser.JSONString {
+				out = append(out, it.Str)
+			}
+		}
+		return out, true
+	}
+	return nil, true
+}
+
+// inManifestPaths reports whether rel is one of the listed paths (files,
+// or folders holding it) of the plugin at root.
+func inManifestPaths(listed []string, root, rel string) bool {
+	for _, l := range listed {
+		p := path.Join(root, strings.TrimPrefix(l, "./"))
+		if rel == p || strings.HasPrefix(rel, p+"/") {
 			return true
 		}
 	}
