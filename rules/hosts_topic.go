@@ -42,10 +42,13 @@ func hostsTopic() string {
 				notes = append(notes, "loaded from "+strings.Join(k.Loads, ", "))
 			}
 			if len(k.Fields) > 0 {
-				notes = append(notes, fmt.Sprintf("%d keys", len(k.Fields)))
+				notes = append(notes, fmt.Sprintf("%d %s", len(k.Fields), plural(len(k.Fields), "key", "keys")))
 			}
 			if len(notes) == 0 && k.Format == "" && len(k.JSON) == 0 {
 				notes = append(notes, "where it is loaded from is not established")
+			}
+			if len(k.JSON) > 0 {
+				notes = append(notes, fmt.Sprintf("JSON checked by json-shape (%d %s)", len(k.JSON), plural(len(k.JSON), "shape", "shapes")))
 			}
 			if k.Strict {
 				notes = append(notes, "any other key is refused")
@@ -62,3 +65,4 @@ func hostsTopic() string {
 	}
 	return b.String()
 }
+
