@@ -65,4 +65,3 @@ func hostsTopic() string {
 	}
 	return b.String()
 }
-
