@@ -62,7 +62,7 @@ func (s *server) docAt(uri string, pos Position) (*parser.Document, int) {
 func (s *server) hitAt(d *parser.Document, off int, copies bool) *hit {
 	in := func(a, b int) bool { return a <= off && off <= b }
 	for _, r := range rules.CitedSections(s.idx, d) {
-		if !in(r.Start, r.End) && !(r.FileStart >= 0 && in(r.FileStart, r.FileEnd)) {
+		if onFile := r.FileStart >= 0 && in(r.FileStart, r.FileEnd); !onFile && !in(r.Start, r.End) {
 			continue
 		}
 		if r.Skill && r.FileStart >= 0 && in(r.FileStart, r.FileEnd) {

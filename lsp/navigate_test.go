@@ -12,7 +12,7 @@ var navRepo = map[string]string{
 	"skills/demo/SKILL.md": "---\nname: demo\ndescription: Use when demoing the server.\n---\n# Demo\n\n" +
 		"Read `docs/guide.md § Setup Steps` and [the guide](../../docs/guide.md#setup-steps).\n\n" +
 		"Dispatch with subagent_type: reviewer to review.\n",
-	"docs/guide.md": "# Guide\n\n## Setup Steps\n\nInstall it.\nThen run it.\n\n## Other\n\nSee § Setup Steps above.\n",
+	"docs/guide.md":      "# Guide\n\n## Setup Steps\n\nInstall it.\nThen run it.\n\n## Other\n\nSee § Setup Steps above.\n",
 	"agents/reviewer.md": "---\nname: reviewer\ndescription: Reviews the change.\n---\n# Reviewer\n\nUse Skill(demo) first.\n",
 }
 
@@ -40,12 +40,11 @@ func at(root, rel string, p Position) map[string]any {
 func uriIn(root, rel string) string { return pathToURI(filepath.Join(root, filepath.FromSlash(rel))) }
 
 // initializeWith initializes with the given client capabilities.
-func (c *client) initializeWith(root string, caps map[string]any) initializeResult {
+func (c *client) initializeWith(root string, caps map[string]any) {
 	c.t.Helper()
 	var res initializeResult
 	c.callResult("initialize", map[string]any{"processId": nil, "rootUri": pathToURI(root), "capabilities": caps}, &res)
 	c.notify("initialized", map[string]any{})
-	return res
 }
 
 func TestDefinitionAndHover(t *testing.T) {
