@@ -205,3 +205,124 @@ func readDiagnostics(t *testing.T, p string) []nvimDiagnostic {
 	}
 	return ds
 }
+
+// nvimNavInit drives go to definition and rename through Neovim's own
+// LSP client: it asks for the definition of the § title under the
+// cursor, writes where it lands to MDC_OUT, then renames the heading
+// from the reference, applies the edit as Neovim does and writes every
+// buffer.
+const nvimNavInit = `
+local bin, root = os.getenv("MDC_BIN"), os.getenv("MDC_ROOT")
+
+vim.api.nvim_create_autocmd("FileType", {
+  pattern = "markdown",
+  callback = function(args)
+    local config = { name = "mdcontract", cmd = { bin, "lsp" }, root_dir = root }
+    if vim.lsp.start then
+      vim.lsp.start(config, { bufnr = args.buf })
+    else
+      local id = vim.lsp.start_client(config)
+      if id then
+        vim.lsp.buf_attach_client(args.buf, id)
+      end
+    end
+  end,
+})
+
+vim.api.nvim_create_autocmd("VimEnter", {
+  callback = function()
+    local ok = vim.wait(10000, function() return #vim.lsp.buf_get_clients(0) > 0 end, 20)
+    if not ok then
+      vim.cmd("cquit 3")
+    end
+    -- the cursor on the § title (line 7, after the sign)
+    vim.fn.search("Setup Steps")
+    local params = vim.lsp.util.make_position_params()
+    local res = vim.lsp.buf_request_sync(0, "textDocument/definition", params, 10000)
+    local out = {}
+    for _, r in pairs(res or {}) do
+      for _, loc in ipairs(r.result or {}) do
+        table.insert(out, vim.fn.json_encode({ uri = loc.uri, line = loc.range.start.line }))
+      end
+    end
+    vim.fn.writefile(out, os.getenv("MDC_OUT"))
+    params.newName = "Getting Started"
+    res = vim.lsp.buf_request_sync(0, "textDocument/rename", params, 10000)
+    for _, r in pairs(res or {}) do
+      if r.error then
+        vim.fn.writefile({ vim.fn.json_encode(r.error) }, os.getenv("MDC_OUT2"))
+        vim.cmd("cquit 4")
+      end
+      vim.lsp.util.apply_workspace_edit(r.result, "utf-16")
+    end
+    vim.cmd("wa")
+    vim.cmd("qa!")
+  end,
+})
+`
+
+// TestNeovimNavigate runs go to definition and a heading rename under
+// the real Neovim: the rename's edits are applied by Neovim and written
+// to disk.
+func TestNeovimNavigate(t *testing.T) {
+	nvim, err := exec.LookPath("nvim")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("nvim is not on PATH, and CI=true: install Neovim (apt-get install neovim) to run the editor test")
+		}
+		t.Skip("nvim is not on PATH: skipping the Neovim end-to-end test (apt-get install neovim to run it)")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go is not on PATH: cannot build mdcontract for the Neovim test")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "mdcontract")
+	build := exec.CommandContext(ctx, goBin, "build", "-o", bin, "github.com/mdcontract/mdcontract/cmd/mdcontract")
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	root := writeRepo(t, navRepo)
+	initFile := filepath.Join(tmp, "init.lua")
+	if err := os.WriteFile(initFile, []byte(nvimNavInit), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, out2 := filepath.Join(tmp, "definition.jsonl"), filepath.Join(tmp, "rename-error.json")
+	xdg := filepath.Join(tmp, "xdg")
+	runCtx, cancelRun := context.WithTimeout(ctx, 30*time.Second)
+	defer cancelRun()
+	cmd := exec.CommandContext(runCtx, nvim, "--headless", "-u", initFile, filepath.Join("skills", "demo", "SKILL.md"))
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(),
+		"MDC_BIN="+bin, "MDC_ROOT="+root, "MDC_OUT="+out, "MDC_OUT2="+out2,
+		"XDG_CONFIG_HOME="+filepath.Join(xdg, "config"),
+		"XDG_DATA_HOME="+filepath.Join(xdg, "data"),
+		"XDG_STATE_HOME="+filepath.Join(xdg, "state"),
+		"XDG_CACHE_HOME="+filepath.Join(xdg, "cache"),
+	)
+	cmd.WaitDelay = 5 * time.Second
+	if output, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("nvim: %v\n%s\ndefinition: %s\nrename error: %s", err, output, readOr(out), readOr(out2))
+	}
+	var loc struct {
+		URI  string `json:"uri"`
+		Line int    `json:"line"`
+	}
+	if err := json.Unmarshal([]byte(strings.TrimSpace(readOr(out))), &loc); err != nil || loc.URI != pathToURI(filepath.Join(root, "docs", "guide.md")) || loc.Line != 2 {
+		t.Errorf("definition in Neovim: %s (%v), want docs/guide.md line 2", readOr(out), err)
+	}
+	for rel, want := range map[string]string{
+		"docs/guide.md":        "## Getting Started\n",
+		"skills/demo/SKILL.md": "`docs/guide.md § Getting Started` and [the guide](../../docs/guide.md#getting-started)",
+	} {
+		if got := readOr(filepath.Join(root, filepath.FromSlash(rel))); !strings.Contains(got, want) {
+			t.Errorf("after the rename in Neovim, %s reads\n%s\nwant it to hold %q", rel, got, want)
+		}
+	}
+	if got := readOr(filepath.Join(root, "docs", "guide.md")); !strings.Contains(got, "See § Getting Started above.") {
+		t.Errorf("after the rename, the § reference in docs/guide.md was not updated:\n%s", got)
+	}
+}

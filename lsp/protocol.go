@@ -135,9 +135,10 @@ type workspaceFolder struct {
 }
 
 type initializeParams struct {
-	RootURI          *string           `json:"rootUri"`
-	RootPath         *string           `json:"rootPath"`
-	WorkspaceFolders []workspaceFolder `json:"workspaceFolders"`
+	RootURI          *string            `json:"rootUri"`
+	RootPath         *string            `json:"rootPath"`
+	WorkspaceFolders []workspaceFolder  `json:"workspaceFolders"`
+	Capabilities     clientCapabilities `json:"capabilities"`
 }
 
 type saveOptions struct {
@@ -153,6 +154,9 @@ type textDocumentSyncOptions struct {
 type serverCapabilities struct {
 	TextDocumentSync   textDocumentSyncOptions `json:"textDocumentSync"`
 	CodeActionProvider bool                    `json:"codeActionProvider"`
+	DefinitionProvider bool                    `json:"definitionProvider"`
+	HoverProvider      bool                    `json:"hoverProvider"`
+	RenameProvider     renameOptions           `json:"renameProvider"`
 }
 
 type serverInfo struct {
@@ -210,3 +214,97 @@ type CodeAction struct {
 }
 
 const kindQuickFix = "quickfix"
+
+type textDocumentPositionParams struct {
+	TextDocument textDocumentIdentifier `json:"textDocument"`
+	Position     Position               `json:"position"`
+}
+
+type renameParams struct {
+	TextDocument textDocumentIdentifier `json:"textDocument"`
+	Position     Position               `json:"position"`
+	NewName      string                 `json:"newName"`
+}
+
+// prepareRenameResult is the range renamed and the name it holds.
+type prepareRenameResult struct {
+	Range       Range  `json:"range"`
+	Placeholder string `json:"placeholder"`
+}
+
+// markupContent is a hover's text, as markdown.
+type markupContent struct {
+	Kind  string `json:"kind"`
+	Value string `json:"value"`
+}
+
+type hover struct {
+	Contents markupContent `json:"contents"`
+	Range    *Range        `json:"range,omitempty"`
+}
+
+// textDocumentEdit edits one document of a workspace edit's
+// documentChanges; Version is nil for a file not open in the editor.
+type textDocumentEdit struct {
+	TextDocument struct {
+		URI     string `json:"uri"`
+		Version *int   `json:"version"`
+	} `json:"textDocument"`
+	Edits []TextEdit `json:"edits"`
+}
+
+// renameFile is a workspace edit's file (or folder) rename.
+type renameFile struct {
+	Kind   string `json:"kind"` // "rename"
+	OldURI string `json:"oldUri"`
+	NewURI string `json:"newUri"`
+}
+
+// documentChangesEdit is a workspace edit that renames files.
+type documentChangesEdit struct {
+	DocumentChanges []any `json:"documentChanges"`
+}
+
+type renameOptions struct {
+	PrepareProvider bool `json:"prepareProvider"`
+}
+
+type fileSystemWatcher struct {
+	GlobPattern string `json:"globPattern"`
+}
+
+type registration struct {
+	ID              string `json:"id"`
+	Method          string `json:"method"`
+	RegisterOptions any    `json:"registerOptions,omitempty"`
+}
+
+type registrationParams struct {
+	Registrations []registration `json:"registrations"`
+}
+
+type fileEvent struct {
+	URI  string `json:"uri"`
+	Type int    `json:"type"`
+}
+
+type didChangeWatchedFilesParams struct {
+	Changes []fileEvent `json:"changes"`
+}
+
+// clientCapabilities holds the few client capabilities the server reads.
+type clientCapabilities struct {
+	Workspace struct {
+		WorkspaceEdit struct {
+			DocumentChanges    bool     `json:"documentChanges"`
+			ResourceOperations []string `json:"resourceOperations"`
+		} `json:"workspaceEdit"`
+		DidChangeWatchedFiles struct {
+			DynamicRegistration bool `json:"dynamicRegistration"`
+		} `json:"didChangeWatchedFiles"`
+	} `json:"workspace"`
+}
+
+// codeRequestFailed is LSP's error for a request that is valid but
+// cannot be carried out (a rename that would not be complete).
+const codeRequestFailed = -32803

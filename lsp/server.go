@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -91,6 +92,16 @@ type server struct {
 	// after are notifications to send once the current request is
 	// answered.
 	after []afterNote
+
+	// canRenameFiles: the client applies workspace edits that rename
+	// files (documentChanges with resourceOperations rename).
+	canRenameFiles bool
+	// watchConfig: the client registers file watchers dynamically.
+	watchConfig bool
+	// configPath is the config file in use ("" for none).
+	configPath string
+	// requests numbers the server's own requests to the client.
+	requests int
 }
 
 // openDoc is an editor buffer.
@@ -315,6 +326,43 @@ func (s *server) dispatch(m *message) (any, *rpcError) {
 			return nil, err
 		}
 		return s.codeAction(&p), nil
+	case "textDocument/definition":
+		var p textDocumentPositionParams
+		if err := decode(&p); err != nil {
+			return nil, err
+		}
+		return s.definition(&p), nil
+	case "textDocument/hover":
+		var p textDocumentPositionParams
+		if err := decode(&p); err != nil {
+			return nil, err
+		}
+		return s.hover(&p), nil
+	case "textDocument/prepareRename":
+		var p textDocumentPositionParams
+		if err := decode(&p); err != nil {
+			return nil, err
+		}
+		return s.prepareRename(&p)
+	case "textDocument/rename":
+		var p renameParams
+		if err := decode(&p); err != nil {
+			return nil, err
+		}
+		return s.rename(&p)
+	case "initialized":
+		s.registerWatcher()
+	case "workspace/didChangeWatchedFiles":
+		var p didChangeWatchedFilesParams
+		if err := decode(&p); err != nil {
+			return nil, err
+		}
+		for _, c := range p.Changes {
+			if s.isConfig(c.URI) {
+				s.reloadConfig()
+				break
+			}
+		}
 	default:
 		if req {
 			return nil, &rpcError{Code: codeMethodNotFound, Message: "method not found: " + m.Method}
@@ -328,10 +376,34 @@ func (s *server) dispatch(m *message) (any, *rpcError) {
 func (s *server) initialize(p *initializeParams) initializeResult {
 	s.initialized = true
 	s.root = s.rootOf(p)
+	ws := p.Capabilities.Workspace
+	s.watchConfig = ws.DidChangeWatchedFiles.DynamicRegistration
+	s.canRenameFiles = ws.WorkspaceEdit.DocumentChanges && slices.Contains(ws.WorkspaceEdit.ResourceOperations, "rename")
+	start := time.Now()
+	s.load()
+	// Not on stderr: clients log the server's stderr as errors.
+	s.after = append([]afterNote{logMessage{Type: messageInfo, Message: fmt.Sprintf("mdcontract %s: indexed %d files under %s in %s",
+		s.opt.Version, len(s.idx.Docs), s.root, time.Since(start).Round(time.Millisecond))}}, s.after...)
+	return initializeResult{
+		Capabilities: serverCapabilities{
+			TextDocumentSync:   textDocumentSyncOptions{OpenClose: true, Change: syncFull, Save: saveOptions{IncludeText: false}},
+			CodeActionProvider: true,
+			DefinitionProvider: true,
+			HoverProvider:      true,
+			RenameProvider:     renameOptions{PrepareProvider: true},
+		},
+		ServerInfo: serverInfo{Name: "mdcontract", Version: s.opt.Version},
+	}
+}
+
+// load reads the config and indexes the repo, then puts the open buffers
+// back into the index. A config with errors is reported and left out.
+func (s *server) load() {
 	var warnings []string
 	var cfg *config.Config
-	if path := config.Find(s.root, s.root, ""); path != "" {
-		c, err := config.Load(path, s.root)
+	s.configPath = config.Find(s.root, s.root, "")
+	if s.configPath != "" {
+		c, err := config.Load(s.configPath, s.root)
 		if err != nil {
 			warnings = append(warnings, "mdcontract: the config has errors, checking without it:\n"+configErrorText(err))
 		} else {
@@ -346,6 +418,7 @@ func (s *server) initialize(p *initializeParams) initializeResult {
 	}
 	s.settings = settings
 	load := parser.LoadOptions{Classify: settings.Classify}
+	s.include, s.exclude = nil, nil
 	if cfg != nil {
 		load.Include, load.Exclude = cfg.Include, cfg.Exclude
 		s.include, s.exclude = cfg.Include, cfg.Exclude
@@ -358,32 +431,64 @@ func (s *server) initialize(p *initializeParams) initializeResult {
 	if cfg != nil && cfg.MaxPerFile != nil {
 		s.maxPerFile = int(*cfg.MaxPerFile)
 	}
-	start := time.Now()
 	s.idx = parser.Load(s.root, load)
 	s.indexed = map[string]bool{}
-	s.created = map[string]bool{}
 	for _, d := range s.idx.Docs {
 		s.indexed[d.Path] = true
 	}
 	for _, e := range s.idx.Errors {
 		s.indexed[e.Path] = true
 	}
-	// Not on stderr: clients log the server's stderr as errors.
-	s.after = append(s.after, logMessage{Type: messageInfo, Message: fmt.Sprintf("mdcontract %s: indexed %d files under %s in %s",
-		s.opt.Version, len(s.idx.Docs), s.root, time.Since(start).Round(time.Millisecond))})
+	if s.created == nil {
+		s.created = map[string]bool{}
+	}
+	for _, d := range s.docs {
+		d.ignored = d.rel != "" && !s.selected(d.rel)
+		s.parse(d)
+	}
 	for _, w := range warnings {
 		for _, line := range strings.Split(w, "\n") {
 			s.logf("%s", line)
 		}
 		s.after = append(s.after, showMessage{Type: messageError, Message: w})
 	}
-	return initializeResult{
-		Capabilities: serverCapabilities{
-			TextDocumentSync:   textDocumentSyncOptions{OpenClose: true, Change: syncFull, Save: saveOptions{IncludeText: false}},
-			CodeActionProvider: true,
-		},
-		ServerInfo: serverInfo{Name: "mdcontract", Version: s.opt.Version},
+}
+
+// configNames are the files a config change is watched for.
+const configGlob = "**/" + config.FileName
+
+// registerWatcher asks the client to report changes to config files.
+func (s *server) registerWatcher() {
+	if !s.watchConfig {
+		return
 	}
+	s.requests++
+	id := fmt.Sprintf("mdcontract-%d", s.requests)
+	req := map[string]any{"jsonrpc": "2.0", "id": id, "method": "client/registerCapability", "params": registrationParams{
+		Registrations: []registration{{ID: "mdcontract-config", Method: "workspace/didChangeWatchedFiles",
+			RegisterOptions: map[string]any{"watchers": []fileSystemWatcher{{GlobPattern: configGlob}}}}},
+	}}
+	if err := s.out.write(req); err != nil {
+		s.logf("registering the config watcher: %v", err)
+	}
+}
+
+// isConfig reports whether uri names a config file of the repo.
+func (s *server) isConfig(uri string) bool {
+	p, err := uriToPath(uri)
+	if err != nil || filepath.Base(p) != config.FileName {
+		return false
+	}
+	return s.relPath(p) != "" || (s.configPath != "" && p == s.configPath)
+}
+
+// reloadConfig loads the config again, reindexes, and checks the open
+// buffers again.
+func (s *server) reloadConfig() {
+	s.load()
+	s.published = map[string]string{}
+	s.logf("the config changed: reloaded %s", s.configPath)
+	s.markDirty("")
 }
 
 // rootOf picks the repo root: rootUri, rootPath, the first workspace
@@ -521,6 +626,10 @@ func (s *server) didChange(p *didChangeParams) {
 }
 
 func (s *server) didSave(p *didSaveParams) {
+	if s.isConfig(p.TextDocument.URI) {
+		s.reloadConfig()
+		return
+	}
 	d := s.byURI[p.TextDocument.URI]
 	if d != nil && d.rel != "" && !d.ignored {
 		if doc := s.idx.Doc(d.rel); doc != nil {

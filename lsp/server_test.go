@@ -452,9 +452,9 @@ func TestServer(t *testing.T) {
 
 	t.Run("protocol", func(t *testing.T) {
 		c.t = t
-		m := c.call("textDocument/hover", map[string]any{})
+		m := c.call("textDocument/documentSymbol", map[string]any{})
 		if m.Error == nil || m.Error.Code != codeMethodNotFound {
-			t.Errorf("hover: error %v, want method not found", m.Error)
+			t.Errorf("documentSymbol: error %v, want method not found", m.Error)
 		}
 		c.notify("workspace/didChangeConfiguration", map[string]any{"settings": nil})
 		c.notify("$/cancelRequest", map[string]any{"id": 99})

@@ -60,3 +60,22 @@ func (d *Document) Anchors() map[string]bool {
 	})
 	return d.anchors
 }
+
+// HeadingAnchors returns the GitHub slug of each of texts, headings in
+// document order, with -1, -2 for repeats, as Anchors numbers them: the
+// anchor of heading i is HeadingAnchors(texts)[i].
+func HeadingAnchors(texts []string) []string {
+	out := make([]string, len(texts))
+	seen := map[string]int{}
+	for i, t := range texts {
+		s := Slug(t)
+		if n, dup := seen[s]; dup {
+			seen[s] = n + 1
+			out[i] = s + "-" + strconv.Itoa(n+1)
+		} else {
+			seen[s] = 0
+			out[i] = s
+		}
+	}
+	return out
+}

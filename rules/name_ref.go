@@ -144,6 +144,14 @@ func checkNameRef(p *Pass) {
 		}
 		p.Reportf(off, end, "%s names the %s `%s`, which this repo does not define (nor does the host); check the name or add the %s", how, what, name, what)
 	}
+	forNameRefs(d, report)
+}
+
+// forNameRefs calls fn for each agent or skill name d dispatches,
+// preloads or hands off to, with the offsets the name is reported at and
+// how it is named (for messages).
+func forNameRefs(d *parser.Document, fn func(off, end int, name string, skill bool, how string)) {
+	report := fn
 	src := d.Src[:d.ParsedEnd()] // nothing past the markup bound is checked
 	parser.ForLinesWith(src, d.BodyStart, nameRefNeedles, func(ls, le int) bool {
 		if !OwnAt(d, ls) {

@@ -450,16 +450,9 @@ func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef, budget *int) {
 	target := d
 	if r.file != "" {
 		var cands []*parser.Document
-		if name, ok := commandName(r.file); ok {
-			// `/name § X`: a slash command, else a root path; neither
-			// found, nothing to say
-			if target = commandTarget(p.Index, d, name); target == nil {
-				if target, _ = refTarget(p.Index, d, r); target == nil {
-					return
-				}
-			}
-		} else {
-			target, cands = refTarget(p.Index, d, r)
+		var silent bool
+		if target, cands, silent = sectionTarget(p.Index, d, r); silent {
+			return
 		}
 		if len(cands) > 1 {
 			var where []string
@@ -533,6 +526,28 @@ func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef, budget *int) {
 		start, end = s, e
 		title, more = nextTitle(more)
 	}
+}
+
+// sectionTarget finds the document a reference with a file names (d
+// itself for none), or the candidates when several files could be meant.
+// silent is true for a `/name` that is neither a command nor a path: the
+// reference is not checked.
+func sectionTarget(idx *parser.Index, d *parser.Document, r sectionRef) (target *parser.Document, cands []*parser.Document, silent bool) {
+	if r.file == "" {
+		return d, nil, false
+	}
+	if name, ok := commandName(r.file); ok {
+		// `/name § X`: a slash command, else a root path
+		if t := commandTarget(idx, d, name); t != nil {
+			return t, nil, false
+		}
+		if t, _ := refTarget(idx, d, r); t != nil {
+			return t, nil, false
+		}
+		return nil, nil, true
+	}
+	t, c := refTarget(idx, d, r)
+	return t, c, false
 }
 
 // mayCiteOtherFile is otherFileRe's cheap first test: it matches only

@@ -1,0 +1,65 @@
+package contract
+
+import (
+	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
+)
+
+// Copy is a block known as a copy of a canonical one: by a copy contract,
+// or by copy-drift's discovery (identical or drifted).
+type Copy struct {
+	Path       string
+	Start, End int
+	// Canon is the canonical copy, CanonAnchor where it starts (its
+	// heading or marker).
+	Canon       *parser.Document
+	CanonStart  int
+	CanonEnd    int
+	CanonAnchor int
+	// Contract is the id of the copy contract that names it, "" for a
+	// copy copy-drift found; Why says how the canonical copy was chosen.
+	Contract, Why string
+}
+
+// Copies lists the copies of idx that the copy contracts of s and
+// copy-drift know, the contracts' first. A block that is a canonical copy
+// is not listed as a copy of itself.
+func Copies(idx *parser.Index, s *rules.Settings) []Copy {
+	var out []Copy
+	for _, ct := range s.ContractsOf("copy", idx) {
+		cp := ct.Copy
+		src, err := contractFile(idx, ct, cp.Source.File)
+		if err != nil || src == nil {
+			continue
+		}
+		canon := Select(src, &cp.Source)
+		if len(canon) == 0 {
+			continue
+		}
+		c := canon[0]
+		sel := copySelector(cp)
+		for _, d := range idx.Docs {
+			if d.Kind.IsJSON() || !rules.GlobMatch(cp.Copies, cp.Exclude, d.Path) {
+				continue
+			}
+			for _, part := range Select(d, &sel) {
+				if d == src && part.Start == c.Start {
+					continue
+				}
+				out = append(out, Copy{Path: d.Path, Start: part.Start, End: part.End,
+					Canon: src, CanonStart: c.Start, CanonEnd: c.End, CanonAnchor: c.Anchor, Contract: ct.ID, Why: "the contract's source"})
+			}
+		}
+	}
+	groups := idx.Cached("contract/copies", func() any {
+		return discoverCopies(idx, coveredByContracts(idx, s.ContractsOf("copy", idx)), true)
+	}).([]*driftGroup)
+	for _, g := range groups {
+		c := g.Canon
+		for _, m := range append(append([]*block{}, g.Identical...), g.Drifted...) {
+			out = append(out, Copy{Path: m.doc.Path, Start: m.part.Start, End: m.part.End,
+				Canon: c.doc, CanonStart: c.part.Start, CanonEnd: c.part.End, CanonAnchor: c.part.Anchor, Why: g.Why})
+		}
+	}
+	return out
+}

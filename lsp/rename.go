@@ -1,0 +1,370 @@
+package lsp
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
+	"github.com/mdcontract/mdcontract/textsafe"
+)
+
+// renameTarget is what a rename at a position renames: a heading, or an
+// agent or skill (by the name under the cursor).
+func (s *server) renameTarget(uri string, pos Position) (*hit, *rpcError) {
+	d, off := s.docAt(uri, pos)
+	if d == nil {
+		return nil, renameError("this file is not part of the repo mdcontract indexed")
+	}
+	h := s.hitAt(d, off, false)
+	if h == nil {
+		return nil, renameError("nothing to rename here: rename a heading, a § reference or `#fragment` link to one, or an agent or skill name")
+	}
+	switch h.kind {
+	case hitHeading:
+		return h, nil
+	case hitSection, hitLink:
+		if h.heading == nil || h.target == nil || h.target.Src == nil {
+			return nil, renameError("this reference names no heading mdcontract can rename")
+		}
+		if h.kind == hitLink {
+			// the fragment is what is renamed
+			if i := strings.LastIndexByte(string(d.Src[h.start:h.end]), '#'); i >= 0 {
+				h.start += i + 1
+				h.end = h.start + len(fragmentAt(d.Src, h.start, h.end))
+			}
+		}
+		return h, nil
+	case hitName, hitDefName:
+		if len(h.targets) == 0 {
+			return nil, renameError(fmt.Sprintf("no agent or skill `%s` is defined in this repo", textsafe.Line(h.name)))
+		}
+		if len(h.targets) > 1 {
+			return nil, renameError(fmt.Sprintf("`%s` names %d files (%s); rename one of them from its own frontmatter", textsafe.Line(h.name), len(h.targets), pathList(h.targets)))
+		}
+		h.target = h.targets[0]
+		if i := strings.LastIndexByte(h.name, ':'); i >= 0 {
+			h.start += i + 1 // plugin:name: the name is renamed, not the plugin
+			h.name = h.name[i+1:]
+		}
+		return h, nil
+	}
+	return nil, renameError("nothing to rename here")
+}
+
+// fragmentAt returns the fragment starting at off, up to the link's `)`,
+// a space or a quote.
+func fragmentAt(src []byte, off, end int) string {
+	i := off
+	for i < end && !strings.ContainsRune(") \t\"'>", rune(src[i])) {
+		i++
+	}
+	return string(src[off:i])
+}
+
+func renameError(msg string) *rpcError {
+	return &rpcError{Code: codeRequestFailed, Message: "mdcontract: cannot rename: " + msg}
+}
+
+func pathList(ds []*parser.Document) string {
+	var ps []string
+	for _, d := range ds[:min(len(ds), 3)] {
+		ps = append(ps, d.Path)
+	}
+	if len(ds) > 3 {
+		ps = append(ps, fmt.Sprintf("and %d more", len(ds)-3))
+	}
+	return textsafe.Line(strings.Join(ps, ", "))
+}
+
+func (s *server) prepareRename(p *textDocumentPositionParams) (*prepareRenameResult, *rpcError) {
+	h, err := s.renameTarget(p.TextDocument.URI, p.Position)
+	if err != nil {
+		return nil, err
+	}
+	r := docSource(h.doc).rangeOf(h.start, h.end)
+	return &prepareRenameResult{Range: r, Placeholder: string(h.doc.Src[h.start:h.end])}, nil
+}
+
+// edits collects the text edits of a rename by path.
+type edits map[string][]rules.Edit
+
+func (e edits) add(p string, start, end int, text string) {
+	for _, x := range e[p] {
+		if x.Start == start && x.End == end {
+			return // a reference link's definition, met from each use
+		}
+	}
+	e[p] = append(e[p], rules.Edit{Start: start, End: end, New: text})
+}
+
+// where names a place for an error message.
+func where(d *parser.Document, off int) string {
+	line, _ := d.Position(off)
+	return fmt.Sprintf("%s:%d", textsafe.Line(d.Path), line)
+}
+
+func (s *server) rename(p *renameParams) (any, *rpcError) {
+	h, err := s.renameTarget(p.TextDocument.URI, p.Position)
+	if err != nil {
+		return nil, err
+	}
+	newName := strings.TrimSpace(p.NewName)
+	if h.kind == hitHeading || h.kind == hitSection || h.kind == hitLink {
+		return s.renameHeading(h.target, h.heading, newName)
+	}
+	return s.renameName(h, newName)
+}
+
+var headingNumber = regexp.MustCompile(`^(?:\d+(?:\.\d+)*\.?|[A-Z]\d*\.)\s+`)
+
+// renameHeading renames heading hd of t, with every § reference and
+// `#fragment` link that resolves to it.
+func (s *server) renameHeading(t *parser.Document, hd *parser.Heading, newName string) (any, *rpcError) {
+	switch {
+	case newName == "":
+		return nil, renameError("the new heading is empty")
+	case strings.ContainsAny(newName, "\r\n"):
+		return nil, renameError("a heading is one line")
+	case strings.HasPrefix(newName, "#"):
+		return nil, renameError("give the heading's text, without its #s")
+	}
+	// cited without its numbering, as section-ref reads headings
+	cite := headingNumber.ReplaceAllString(newName, "")
+	if cite == "" || cite[0] >= '0' && cite[0] <= '9' {
+		return nil, renameError(fmt.Sprintf("`%s` starts with a number: a § reference cannot cite it", textsafe.Line(newName)))
+	}
+	hi := -1
+	texts := make([]string, len(t.Headings))
+	for i := range t.Headings {
+		texts[i] = t.Headings[i].Text
+		if &t.Headings[i] == hd {
+			hi = i
+		}
+	}
+	if hi < 0 {
+		return nil, renameError("the heading is no longer in the file")
+	}
+	key := func(x string) string {
+		return strings.ToLower(strings.Join(strings.Fields(headingNumber.ReplaceAllString(x, "")), " "))
+	}
+	for i, x := range texts {
+		if i != hi && key(x) == key(plainHeading(newName)) {
+			return nil, renameError(fmt.Sprintf("%s already has the heading `%s` (%s): § references could not tell them apart", textsafe.Line(t.Path), textsafe.Line(x), where(t, t.Headings[i].Start)))
+		}
+	}
+	oldAnchors := parser.HeadingAnchors(texts)
+	texts[hi] = plainHeading(newName)
+	newAnchors := parser.HeadingAnchors(texts)
+	for i := range texts {
+		if i != hi && oldAnchors[i] != newAnchors[i] {
+			return nil, renameError(fmt.Sprintf("the heading `%s` (%s) would change anchor from #%s to #%s: the links to it would break", textsafe.Line(t.Headings[i].Text), where(t, t.Headings[i].Start), oldAnchors[i], newAnchors[i]))
+		}
+	}
+	e := edits{}
+	e.add(t.Path, hd.TextStart, hd.TextEnd, newName)
+	var loose []string
+	for _, d := range s.idx.Docs {
+		if d.Src == nil || d.Kind.IsJSON() {
+			continue
+		}
+		for _, r := range rules.CitedSections(s.idx, d) {
+			if r.Target != t {
+				continue
+			}
+			for _, ct := range r.Titles {
+				if ct.Heading != hd {
+					continue
+				}
+				switch {
+				case ct.Start < 0:
+					loose = append(loose, where(d, r.Start))
+				case ct.Whole || ct.Exact:
+					e.add(d.Path, ct.Start, ct.End, cite)
+				case ct.RunOn > 0:
+					e.add(d.Path, ct.Start, ct.Start+ct.RunOn, cite)
+				default:
+					loose = append(loose, where(d, ct.Start))
+				}
+			}
+		}
+		if oldAnchors[hi] == newAnchors[hi] {
+			continue
+		}
+		for _, l := range rules.LinkRefs(s.idx, d) {
+			if l.Target != t || l.Fragment == "" || rules.AnchorHeading(t, l.Anchor) != hd {
+				continue
+			}
+			i := strings.LastIndex(string(d.Src[l.Link.Start:l.Link.End]), "#"+l.Fragment)
+			if i < 0 {
+				loose = append(loose, where(d, l.Link.Start))
+				continue
+			}
+			at := l.Link.Start + i + 1
+			e.add(d.Path, at, at+len(l.Fragment), newAnchors[hi])
+		}
+	}
+	if len(loose) > 0 {
+		return nil, renameError(fmt.Sprintf("%d reference(s) cite this heading in a form mdcontract cannot rewrite exactly (%s); cite it as it reads, then rename", len(loose), strings.Join(loose[:min(len(loose), 5)], ", ")))
+	}
+	return s.workspaceEdit(e, nil), nil
+}
+
+// plainHeading approximates the plain text of a heading written with
+// markup (`code`, **bold**).
+func plainHeading(raw string) string {
+	return strings.NewReplacer("`", "", "**", "", "__", "").Replace(raw)
+}
+
+// renameName renames the agent or skill h.target, by the name h.name,
+// with every name reference to it.
+func (s *server) renameName(h *hit, newName string) (any, *rpcError) {
+	t := h.target
+	what := "agent"
+	if t.Kind == parser.KindSkill {
+		what = "skill"
+	}
+	old := strings.ToLower(h.name)
+	if !rules.SkillNameRe.MatchString(newName) {
+		return nil, renameError(fmt.Sprintf("`%s` is not a valid %s name: lower-case letters, digits and single hyphens (`my-%s`)", textsafe.Line(newName), what, what))
+	}
+	if newName == old {
+		return nil, renameError("the new name is the old one")
+	}
+	for _, o := range rules.NameTargets(s.idx, &parser.Document{Path: t.Path}, newName, what == "skill") {
+		if o != t {
+			return nil, renameError(fmt.Sprintf("the name `%s` is taken: %s defines it", newName, textsafe.Line(o.Path)))
+		}
+	}
+	e := edits{}
+	var moves [][2]string // folder or file renames, by path
+	if fs, fe, name, ok := frontmatterName(t); ok && strings.ToLower(name) == old {
+		e.add(t.Path, fs, fe, newName)
+	}
+	switch what {
+	case "skill":
+		if dir := path.Dir(t.Path); strings.ToLower(path.Base(dir)) == old {
+			moves = append(moves, [2]string{dir, path.Join(path.Dir(dir), newName)})
+		}
+	default:
+		b := path.Base(t.Path)
+		stem := strings.TrimSuffix(strings.TrimSuffix(b, ".md"), ".agent")
+		if strings.ToLower(stem) == old {
+			moves = append(moves, [2]string{t.Path, path.Join(path.Dir(t.Path), newName+b[len(stem):])})
+		}
+	}
+	var blocked []string
+	for _, d := range s.idx.Docs {
+		if d.Src == nil {
+			continue
+		}
+		for _, n := range rules.CitedNames(d) {
+			bare := n.Name
+			at := n.Start
+			if i := strings.LastIndexByte(bare, ':'); i >= 0 {
+				bare, at = bare[i+1:], at+i+1
+			}
+			if strings.ToLower(bare) != old || n.Skill != (what == "skill") {
+				continue
+			}
+			ts := rules.NameTargets(s.idx, d, n.Name, n.Skill)
+			if !containsDoc(ts, t) {
+				continue
+			}
+			if len(ts) > 1 {
+				blocked = append(blocked, where(d, n.Start)+" (it could also mean "+pathList(ts)+")")
+				continue
+			}
+			e.add(d.Path, at, at+len(bare), newName)
+		}
+		for _, r := range rules.CitedSections(s.idx, d) {
+			switch {
+			case r.Skill && strings.ToLower(r.File) == old && rules.SectionSkillTarget(s.idx, d, r.File) == t:
+				if r.FileStart < 0 {
+					blocked = append(blocked, where(d, r.Start))
+				} else {
+					e.add(d.Path, r.FileStart, r.FileEnd, newName)
+				}
+			case !r.Skill && r.Target != nil && len(moves) > 0 && under(r.Target.Path, moves[0][0]):
+				blocked = append(blocked, where(d, r.Start)+" (a § reference by path)")
+			}
+		}
+		if len(moves) > 0 {
+			for _, l := range rules.LinkRefs(s.idx, d) {
+				if l.Path != d.Path && under(l.Path, moves[0][0]) {
+					blocked = append(blocked, where(d, l.Link.Start)+" (a link by path)")
+				}
+			}
+		}
+	}
+	if len(blocked) > 0 {
+		return nil, renameError(fmt.Sprintf("%d reference(s) to the %s `%s` cannot be renamed with it: %s", len(blocked), what, old, strings.Join(blocked[:min(len(blocked), 5)], ", ")))
+	}
+	if len(moves) > 0 {
+		if !s.canRenameFiles {
+			return nil, renameError(fmt.Sprintf("the %s's %s `%s` is named after it and must be renamed too, which this editor does not support (workspaceEdit.resourceOperations); rename it first, then rename the name", what, map[bool]string{true: "folder", false: "file"}[what == "skill"], moves[0][0]))
+		}
+		if ok, _ := s.idx.Exists(moves[0][1]); ok {
+			return nil, renameError(fmt.Sprintf("%s already exists", textsafe.Line(moves[0][1])))
+		}
+	}
+	return s.workspaceEdit(e, moves), nil
+}
+
+func containsDoc(ds []*parser.Document, t *parser.Document) bool {
+	for _, d := range ds {
+		if d == t {
+			return true
+		}
+	}
+	return false
+}
+
+// under reports whether p is dir or lies inside it.
+func under(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }
+
+// workspaceEdit turns edits by path into a workspace edit: changes by
+// URI, or, when files move, documentChanges (the edits, then the moves).
+func (s *server) workspaceEdit(e edits, moves [][2]string) any {
+	c := &converter{s: s, files: map[string]*source{}}
+	paths := make([]string, 0, len(e))
+	for p := range e {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	conv := func(p string) []TextEdit {
+		src := c.sourceOf(p)
+		es := e[p]
+		sort.Slice(es, func(i, j int) bool { return es[i].Start < es[j].Start })
+		out := make([]TextEdit, 0, len(es))
+		for _, x := range es {
+			out = append(out, TextEdit{Range: src.rangeOf(x.Start, x.End), NewText: x.New})
+		}
+		return out
+	}
+	if len(moves) == 0 {
+		we := WorkspaceEdit{Changes: map[string][]TextEdit{}}
+		for _, p := range paths {
+			we.Changes[c.uriOf(p)] = conv(p)
+		}
+		return we
+	}
+	var dc []any
+	for _, p := range paths {
+		var te textDocumentEdit
+		te.TextDocument.URI = c.uriOf(p)
+		if d := s.docs[p]; d != nil {
+			v := d.version
+			te.TextDocument.Version = &v
+		}
+		te.Edits = conv(p)
+		dc = append(dc, te)
+	}
+	for _, m := range moves {
+		dc = append(dc, renameFile{Kind: "rename", OldURI: pathToURI(s.absPath(m[0])), NewURI: pathToURI(s.absPath(m[1]))})
+	}
+	return documentChangesEdit{DocumentChanges: dc}
+}
