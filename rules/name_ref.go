@@ -272,5 +272,6 @@ func AgentNames(d *parser.Document) []string {
 }
 
 // SubagentTypeRe finds a dispatch by `subagent_type` (Claude Code's Task
-// tool parameter); group 1 is the agent name.
-var SubagentTypeRe = regexp.MustCompile("subagent_type\\s*[:=]\\s*[\"'`]?([A-Za-z0-9_:.-]+)")
+// tool parameter); group 1 is the agent name, which ends at a word (a
+// sentence's full stop or colon after it is not part of it).
+var SubagentTypeRe = regexp.MustCompile("subagent_type\\s*[:=]\\s*[\"'`]?([A-Za-z0-9_-]+(?:[.:]+[A-Za-z0-9_-]+)*)")
