@@ -84,19 +84,13 @@ func CitedSections(idx *parser.Index, d *parser.Document) []CitedSection {
 			out = append(out, sr)
 			continue
 		}
-		start, end := target.BodyStart, len(target.Src)
 		from := r.at + len("§")
-		title, more := r.title, r.more
-		for n := 0; title != ""; n++ {
-			level := 0
-			if n == 0 {
-				level = r.level
-			}
-			s, e, ok := findTitle(target, title, level, r.exact, start, end)
-			if !ok {
+		forTitles(target, r, func(h titleHit) bool {
+			if !h.ok {
 				sr.Unresolved = true
-				break
+				return false
 			}
+			title, s, e := h.title, h.s, h.e
 			ct := CitedTitle{Start: -1, End: -1, Exact: r.exact, SecStart: s, SecEnd: e}
 			if from <= r.end {
 				if i := strings.Index(string(d.Src[from:r.end]), title); i >= 0 {
@@ -113,9 +107,8 @@ func CitedSections(idx *parser.Index, d *parser.Document) []CitedSection {
 				}
 			}
 			sr.Titles = append(sr.Titles, ct)
-			start, end = s, e
-			title, more = nextTitle(more)
-		}
+			return true
+		})
 		out = append(out, sr)
 	}
 	return out

@@ -486,6 +486,56 @@ func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef, budget *int) {
 			return // not markdown, or not indexed (ignored, excluded): cannot tell
 		}
 	}
+	forTitles(target, r, func(h titleHit) bool {
+		if h.ok {
+			return true
+		}
+		n, title, start, end := h.n, h.title, h.from, h.to
+		if n > 0 {
+			return false // the run-on text held another §, not a nested title
+		}
+		if r.file == "" && mayCiteOtherFile(title) && otherFileRe.MatchString(title) {
+			return false // `see § X in the body of …`: a section of another file
+		}
+		name := target.Path
+		if target == d {
+			name = "this file"
+		}
+		at, to := r.at, min(r.end, r.at+len("§")+len(title)+1)
+		if near, n := nearHeading(target, title, start, end); near != "" {
+			// the words cited stand inside one heading: a reader
+			// finds it, the reference is loose rather than broken
+			words := strings.Fields(title)
+			cited := strings.TrimRight(strings.Join(words[:min(n, len(words))], " "), ".,;:)!?")
+			p.ReportAtMost(Warning, Diagnostic{Start: at, End: to, Message: fmt.Sprintf(
+				"§ `%s` names no heading in %s exactly; the heading `%s` holds those words: cite it as it reads",
+				Clip(cited, 60), name, near)})
+			return false
+		}
+		msg := fmt.Sprintf("§ `%s` matches no heading or bold label in %s", Clip(title, 60), name)
+		if near := closestHeading(target, title, budget); near != "" {
+			msg += fmt.Sprintf("; the closest heading is `%s`", near)
+		}
+		p.Reportf(at, to, "%s", msg)
+		return false
+	})
+}
+
+// titleHit is one title of a reference's nested titles (§ A § B), looked
+// for in the section [from, to) the title before it found: found at [s, e)
+// when ok.
+type titleHit struct {
+	n        int
+	title    string
+	from, to int
+	s, e     int
+	ok       bool
+}
+
+// forTitles walks r's nested titles down target's sections, each looked
+// for within the section the one before it found, telling fn each one; the
+// walk stops at a title not found, or when fn returns false.
+func forTitles(target *parser.Document, r sectionRef, fn func(titleHit) bool) {
 	start, end := target.BodyStart, len(target.Src)
 	title, more := r.title, r.more
 	for n := 0; title != ""; n++ {
@@ -494,33 +544,7 @@ func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef, budget *int) {
 			level = r.level
 		}
 		s, e, ok := findTitle(target, title, level, r.exact, start, end)
-		if !ok {
-			if n > 0 {
-				return // the run-on text held another §, not a nested title
-			}
-			if r.file == "" && mayCiteOtherFile(title) && otherFileRe.MatchString(title) {
-				return // `see § X in the body of …`: a section of another file
-			}
-			name := target.Path
-			if target == d {
-				name = "this file"
-			}
-			at, to := r.at, min(r.end, r.at+len("§")+len(title)+1)
-			if near, n := nearHeading(target, title, start, end); near != "" {
-				// the words cited stand inside one heading: a reader
-				// finds it, the reference is loose rather than broken
-				words := strings.Fields(title)
-				cited := strings.TrimRight(strings.Join(words[:min(n, len(words))], " "), ".,;:)!?")
-				p.ReportAtMost(Warning, Diagnostic{Start: at, End: to, Message: fmt.Sprintf(
-					"§ `%s` names no heading in %s exactly; the heading `%s` holds those words: cite it as it reads",
-					Clip(cited, 60), name, near)})
-				return
-			}
-			msg := fmt.Sprintf("§ `%s` matches no heading or bold label in %s", Clip(title, 60), name)
-			if near := closestHeading(target, title, budget); near != "" {
-				msg += fmt.Sprintf("; the closest heading is `%s`", near)
-			}
-			p.Reportf(at, to, "%s", msg)
+		if !fn(titleHit{n, title, start, end, s, e, ok}) || !ok {
 			return
 		}
 		start, end = s, e
