@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/mdcontract/mdcontract/parser"
@@ -152,16 +151,7 @@ func SummaryLine(r *Run) string {
 	if s.Errors+s.Warnings+s.Infos == 0 {
 		return fmt.Sprintf("no findings in %s", files)
 	}
-	var parts []string
-	for _, c := range []struct {
-		n int
-		w string
-	}{{s.Errors, "error"}, {s.Warnings, "warning"}, {s.Infos, "info"}} {
-		if c.n > 0 {
-			parts = append(parts, plural(c.n, c.w))
-		}
-	}
-	return fmt.Sprintf("%s in %s", strings.Join(parts, ", "), files)
+	return fmt.Sprintf("%s in %s", countParts(s), files)
 }
 
 func plural(n int, w string) string {
