@@ -440,6 +440,12 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 			return exitUsage, err
 		}
 	}
+	if wantsFormat(outs, "github") {
+		// every finding, shown or not, counts in the job summary
+		rr := *r
+		rr.Diagnostics = all
+		appendStepSummary(&rr, stderr)
+	}
 	if outs[0].format == "text" {
 		// every finding, shown or not
 		line := report.SummaryLine(&report.Run{Files: r.Files, Diagnostics: all})
