@@ -33,6 +33,10 @@ type Run struct {
 	// Source returns a checked file's content, for formats that count
 	// columns in characters; nil when unknown.
 	Source func(path string) []byte
+	// Fingerprint identifies a finding across edits that move lines
+	// (rules.Fingerprint, as baselines match them), for SARIF's
+	// partialFingerprints; nil when unknown.
+	Fingerprint func(d rules.Diagnostic) string
 	// Budgets are, per host, what the repo costs it (format budget);
 	// BaseBudgets the same of the base checkout, or nil.
 	Budgets, BaseBudgets []rules.Budget

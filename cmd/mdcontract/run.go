@@ -424,7 +424,8 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 			}
 			return nil
 		},
-		OneLine: o.oneline,
+		Fingerprint: func(d rules.Diagnostic) string { return rules.Fingerprint(idx, d) },
+		OneLine:     o.oneline,
 	}
 	if wantsBudget(outs) {
 		r.Budgets = rules.Budgets(idx, settings)
