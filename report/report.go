@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/mdcontract/mdcontract/parser"
@@ -34,6 +33,10 @@ type Run struct {
 	// Source returns a checked file's content, for formats that count
 	// columns in characters; nil when unknown.
 	Source func(path string) []byte
+	// Fingerprint identifies a finding across edits that move lines
+	// (rules.Fingerprint, as baselines match them), for SARIF's
+	// partialFingerprints; nil when unknown.
+	Fingerprint func(d rules.Diagnostic) string
 	// Budgets are, per host, what the repo costs it (format budget);
 	// BaseBudgets the same of the base checkout, or nil.
 	Budgets, BaseBudgets []rules.Budget
@@ -152,16 +155,7 @@ func SummaryLine(r *Run) string {
 	if s.Errors+s.Warnings+s.Infos == 0 {
 		return fmt.Sprintf("no findings in %s", files)
 	}
-	var parts []string
-	for _, c := range []struct {
-		n int
-		w string
-	}{{s.Errors, "error"}, {s.Warnings, "warning"}, {s.Infos, "info"}} {
-		if c.n > 0 {
-			parts = append(parts, plural(c.n, c.w))
-		}
-	}
-	return fmt.Sprintf("%s in %s", strings.Join(parts, ", "), files)
+	return fmt.Sprintf("%s in %s", countParts(s), files)
 }
 
 func plural(n int, w string) string {

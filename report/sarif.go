@@ -1,7 +1,9 @@
 package report
 
 import (
+	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/rules"
@@ -12,7 +14,11 @@ import (
 // related locations, and fixes where a finding has one. Messages pass
 // through textsafe.Line (code scanning shows them to people); artifact
 // URIs are percent-encoded relative references (uriRef); the replacement
-// text of a fix is exact, written by writeJSON with \u escapes.
+// text of a fix is exact, written by writeJSON with \u escapes. Each
+// result carries the baseline's fingerprint (Run.Fingerprint) in
+// partialFingerprints, so code scanning keeps one alert for a finding
+// whose line moves; a run keeps within code scanning's limits
+// (SARIFMaxResults, SARIFMaxRelated).
 type SARIF struct{}
 
 func init() { register("sarif", SARIF{}) }
@@ -25,9 +31,20 @@ type sarifLog struct {
 
 type sarifRun struct {
 	Tool        sarifTool              `json:"tool"`
+	Invocations []sarifInvocation      `json:"invocations,omitempty"`
 	Results     []sarifResult          `json:"results"`
 	ColumnKind  string                 `json:"columnKind"`
 	OriginalURI map[string]sarifURIRef `json:"originalUriBaseIds,omitempty"`
+}
+
+type sarifInvocation struct {
+	ExecutionSuccessful bool                `json:"executionSuccessful"`
+	Notifications       []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+}
+
+type sarifNotification struct {
+	Level   string   `json:"level"`
+	Message sarifMsg `json:"message"`
 }
 
 type sarifURIRef struct {
@@ -78,6 +95,7 @@ type sarifResult struct {
 	Locations        []sarifLocation   `json:"locations"`
 	RelatedLocations []sarifLocation   `json:"relatedLocations,omitempty"`
 	Fixes            []sarifFix        `json:"fixes,omitempty"`
+	Fingerprints     map[string]string `json:"partialFingerprints,omitempty"`
 	Properties       map[string]string `json:"properties,omitempty"`
 }
 
@@ -119,6 +137,42 @@ type sarifArtifactEdit struct {
 type sarifReplacement struct {
 	Deleted  sarifRegion `json:"deletedRegion"`
 	Inserted sarifMsg    `json:"insertedContent"`
+}
+
+// Code scanning's limits on a SARIF upload
+// (https://docs.github.com/en/code-security/code-scanning/troubleshooting-sarif-uploads/results-exceed-limit):
+// it rejects a run of more than 25,000 results and shows 100 locations of
+// a result (it rejects more than 1,000).
+const (
+	SARIFMaxResults = 25000
+	SARIFMaxRelated = 100
+)
+
+// sarifFingerprintKey names mdcontract's fingerprint among a result's
+// partialFingerprints (a versioned key, as SARIF §3.27.17 advises; the
+// upload action adds its own primaryLocationLineHash beside it).
+const sarifFingerprintKey = "mdcontract/v1"
+
+// mostSevere is the n most severe of ds, in ds's order.
+func mostSevere(ds []rules.Diagnostic, n int) []rules.Diagnostic {
+	var count [rules.Off + 1]int
+	for _, d := range ds {
+		count[min(d.Severity, rules.Off)]++
+	}
+	var quota [rules.Off + 1]int
+	left := n
+	for sev := range quota {
+		quota[sev] = min(count[sev], left)
+		left -= quota[sev]
+	}
+	out := make([]rules.Diagnostic, 0, n)
+	for _, d := range ds {
+		if sev := min(d.Severity, rules.Off); quota[sev] > 0 {
+			quota[sev]--
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 func sarifLevel(s rules.Severity) string {
@@ -170,7 +224,17 @@ func (SARIF) Print(w io.Writer, r *Run) error {
 		}
 		return c
 	}
-	for _, d := range r.Diagnostics {
+	ds := r.Diagnostics
+	if len(ds) > SARIFMaxResults {
+		ds = mostSevere(ds, SARIFMaxResults)
+		run.Invocations = []sarifInvocation{{ExecutionSuccessful: true, Notifications: []sarifNotification{{
+			Level: "warning",
+			Message: sarifMsg{Text: fmt.Sprintf("%d of %d findings are in this log, the most severe: code scanning rejects a run of more than %d results. "+
+				"The others are in mdcontract's other reports (--format json).", len(ds), len(r.Diagnostics), SARIFMaxResults)},
+		}}}}
+	}
+	seen := map[string]int{}
+	for _, d := range ds {
 		s := src(d.Path)
 		res := sarifResult{
 			RuleID: d.Rule.ID, RuleIndex: index[d.Rule.ID], Level: sarifLevel(d.Severity),
@@ -181,7 +245,19 @@ func (SARIF) Print(w io.Writer, r *Run) error {
 					EndLine: d.EndLine, EndColumn: s.col(d.EndLine, d.EndColumn)},
 			}}},
 		}
-		for i, rel := range d.Related {
+		if r.Fingerprint != nil {
+			// findings of one rule on equal lines share a fingerprint;
+			// the count of those before tells them apart, as CodeQL's
+			// primaryLocationLineHash does
+			fp := r.Fingerprint(d)
+			seen[fp]++
+			res.Fingerprints = map[string]string{sarifFingerprintKey: fp + ":" + strconv.Itoa(seen[fp])}
+		}
+		related := d.Related
+		if len(related) > SARIFMaxRelated {
+			related = related[:SARIFMaxRelated]
+		}
+		for i, rel := range related {
 			loc := sarifLocation{ID: i + 1, Message: &sarifMsg{Text: textsafe.Line(rel.Message)},
 				Physical: sarifPhysical{Artifact: sarifArtifact{URI: uriRef(rel.Path), URIBaseID: "%SRCROOT%"}}}
 			if rel.Line > 0 {

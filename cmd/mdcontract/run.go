@@ -424,7 +424,8 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 			}
 			return nil
 		},
-		OneLine: o.oneline,
+		Fingerprint: func(d rules.Diagnostic) string { return rules.Fingerprint(idx, d) },
+		OneLine:     o.oneline,
 	}
 	if wantsBudget(outs) {
 		r.Budgets = rules.Budgets(idx, settings)
@@ -439,6 +440,12 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		if err := writeOutput(out, r, o.color, stdout); err != nil {
 			return exitUsage, err
 		}
+	}
+	if wantsFormat(outs, "github") {
+		// every finding, shown or not, counts in the job summary
+		rr := *r
+		rr.Diagnostics = all
+		appendStepSummary(&rr, stderr)
 	}
 	if outs[0].format == "text" {
 		// every finding, shown or not

@@ -1,0 +1,114 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mdcontract/mdcontract/rules"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+type sarifDoc struct {
+	Runs []struct {
+		Invocations []struct {
+			ExecutionSuccessful        bool
+			ToolExecutionNotifications []struct {
+				Level   string
+				Message struct{ Text string }
+			}
+		}
+		Results []struct {
+			Level               string
+			Message             struct{ Text string }
+			PartialFingerprints map[string]string
+			RelatedLocations    []json.RawMessage
+		}
+	}
+}
+
+func printSARIF(t *testing.T, run *Run, validate bool) sarifDoc {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := (SARIF{}).Print(&buf, run); err != nil {
+		t.Fatal(err)
+	}
+	if validate {
+		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sarifSchema(t).Validate(inst); err != nil {
+			t.Fatalf("SARIF output does not validate: %v", err)
+		}
+	}
+	var doc sarifDoc
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// TestSARIFFingerprints: each result carries the baseline fingerprint,
+// counted apart when two findings share one.
+func TestSARIFFingerprints(t *testing.T) {
+	run := manyRun(3, 0, 0)
+	run.Fingerprint = func(d rules.Diagnostic) string {
+		if d.Line == 3 {
+			return "ffff"
+		}
+		return "abcd"
+	}
+	doc := printSARIF(t, run, true)
+	var got []string
+	for _, res := range doc.Runs[0].Results {
+		got = append(got, res.PartialFingerprints["mdcontract/v1"])
+	}
+	if strings.Join(got, " ") != "abcd:1 abcd:2 ffff:1" {
+		t.Errorf("partialFingerprints = %q", got)
+	}
+	// without a fingerprint function, none (the upload action makes its own)
+	run.Fingerprint = nil
+	if fp := printSARIF(t, run, false).Runs[0].Results[0].PartialFingerprints; fp != nil {
+		t.Errorf("partialFingerprints without a function: %v", fp)
+	}
+}
+
+// TestSARIFResultLimit: past code scanning's 25,000 results a run, the
+// most severe are kept and a notification says how many are left out.
+func TestSARIFResultLimit(t *testing.T) {
+	run := manyRun(2, SARIFMaxResults-1, 5)
+	doc := printSARIF(t, run, !testing.Short()) // 4 s to validate
+	r := doc.Runs[0]
+	if len(r.Results) != SARIFMaxResults {
+		t.Fatalf("%d results, want %d", len(r.Results), SARIFMaxResults)
+	}
+	// the warnings come first in the run and stay first; the two errors
+	// are kept, one warning and every note left out
+	if r.Results[0].Level != "warning" || r.Results[len(r.Results)-1].Level != "error" {
+		t.Errorf("order: first %s, last %s", r.Results[0].Level, r.Results[len(r.Results)-1].Level)
+	}
+	for _, res := range r.Results {
+		if res.Level == "note" {
+			t.Fatal("a note kept over a warning")
+		}
+	}
+	if len(r.Invocations) != 1 || len(r.Invocations[0].ToolExecutionNotifications) != 1 ||
+		!strings.HasPrefix(r.Invocations[0].ToolExecutionNotifications[0].Message.Text, "25000 of 25006 findings are in this log, the most severe") {
+		t.Errorf("invocations = %+v", r.Invocations)
+	}
+	if inv := printSARIF(t, manyRun(1, 0, 0), false).Runs[0].Invocations; inv != nil {
+		t.Errorf("invocations under the limit: %+v", inv)
+	}
+}
+
+func TestSARIFRelatedLimit(t *testing.T) {
+	run := manyRun(1, 0, 0)
+	for i := range SARIFMaxRelated + 5 {
+		run.Diagnostics[0].Related = append(run.Diagnostics[0].Related, rules.Related{Path: "b.md", Line: i + 1, Message: "copy"})
+	}
+	if n := len(printSARIF(t, run, true).Runs[0].Results[0].RelatedLocations); n != SARIFMaxRelated {
+		t.Errorf("%d related locations, want %d", n, SARIFMaxRelated)
+	}
+}
