@@ -135,7 +135,15 @@ func walkRepo(res *resolver, found func(Discovered), met func(rel string), fail 
 			found(Discovered{Rel: r, Abs: abs, Size: size})
 		}
 	}
-	walk(res.root, "", nil)
+	// .git/info/exclude holds the repo's own patterns, below every
+	// .gitignore in precedence (git reads it first, so they come first
+	// here, where later rules win). The user's core.excludesFile lives
+	// outside the repo and is never read.
+	var base ignoreSet
+	if data, err := res.readFile(".git/info/exclude", DefaultMaxFileSize); err == nil {
+		base = parseGitignore("", data)
+	}
+	walk(res.root, "", base)
 }
 
 func relOrDot(rel string) string {

@@ -88,6 +88,13 @@ func (s ignoreSet) ignored(rel string, isDir bool) bool {
 		var ok bool
 		if r.anchored {
 			ok, _ = doublestar.Match(r.pattern, p)
+			if ok && strings.HasSuffix(r.pattern, "/**") {
+				// git: `dir/**` matches what is inside dir, not dir itself,
+				// so `!dir/keep.md` after it can bring a file back
+				if self, _ := doublestar.Match(strings.TrimSuffix(r.pattern, "/**"), p); self {
+					ok = false
+				}
+			}
 		} else {
 			ok, _ = doublestar.Match(r.pattern, path.Base(p))
 		}
