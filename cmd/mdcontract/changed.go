@@ -69,8 +69,11 @@ func (c *change) narrow(res *rules.Result) {
 //   - it is a broken reference to that file (Diagnostic.Target): a heading,
 //     anchor or fragment it cites is gone;
 //   - it is a broken reference to a file that does not exist, and a changed
-//     file has the same base name: the file moved (a guess: pre-commit
-//     passes the new path of a moved file, never the old one);
+//     file has the same base name, which no file of the repo but the changed
+//     ones has: the file moved (a guess: pre-commit passes the new path of a
+//     moved file, never the old one; a name many files share, such as
+//     SKILL.md or README.md, says nothing, unless every file of that name
+//     changed);
 //   - it is a reference by name to an agent or skill that no file defines,
 //     and a changed file is an agent or skill (a guess: the change renamed
 //     or removed it);
@@ -85,7 +88,7 @@ func (c *change) cause(d rules.Diagnostic) (by, why string) {
 			if c.named(t) {
 				return t, ""
 			}
-		} else if files := c.byBase[path.Base(t)]; len(files) > 0 {
+		} else if files := c.byBase[path.Base(t)]; len(files) > 0 && len(files) == len(c.idx.ByBase(path.Base(t))) {
 			return files[0], fmt.Sprintf(" (if it moved from %s)", t)
 		}
 	}
