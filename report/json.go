@@ -43,6 +43,7 @@ type jsonDiag struct {
 	Message   string        `json:"message"`
 	Related   []jsonRelated `json:"related,omitempty"`
 	Fixable   bool          `json:"fixable"`
+	CausedBy  string        `json:"causedBy,omitempty"`
 }
 
 type jsonRelated struct {
@@ -66,6 +67,7 @@ func (JSON) Print(w io.Writer, r *Run) error {
 			Path: d.Path, Line: d.Line, Column: d.Column, EndLine: d.EndLine, EndColumn: d.EndColumn,
 			Rule: d.Rule.ID, Name: d.Rule.Name, Severity: d.Severity.String(),
 			Contract: textsafe.Line(d.Contract), Message: textsafe.Line(d.Message), Fixable: len(d.Fix) > 0,
+			CausedBy: textsafe.Line(d.CausedBy),
 		}
 		for _, rel := range d.Related {
 			jd.Related = append(jd.Related, jsonRelated{Path: rel.Path, Line: rel.Line, Column: rel.Column, Message: textsafe.Line(rel.Message)})

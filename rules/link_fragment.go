@@ -59,15 +59,15 @@ func checkLinkFragment(p *Pass) {
 		if anchors[f] || anchors[strings.ToLower(f)] {
 			continue
 		}
-		where := "this file"
+		where, target := "this file", "" // target: another file's
 		if td != d {
-			where = td.Path
+			where, target = td.Path, td.Path
 		}
 		msg := fmt.Sprintf("`#%s` matches no heading or anchor in %s", frag, where)
 		if near := sg.closest(td, strings.ToLower(f)); near != "" {
 			msg += fmt.Sprintf("; did you mean `#%s` (%s)?", near, headingFor(td, near))
 		}
-		p.Reportf(l.Start, l.End, "%s", msg)
+		p.Report(Diagnostic{Start: l.Start, End: l.End, Message: msg, Target: target})
 	}
 }
 

@@ -130,7 +130,7 @@ func checkPath(p *Pass, start, end int, written, target string, fixable bool) (e
 						}
 					}
 				}
-				p.Report(Diagnostic{Start: start, End: end, Message: msg, Fix: fix})
+				p.Report(Diagnostic{Start: start, End: end, Message: msg, Fix: fix, Target: rel})
 				return false
 			}
 		}
@@ -142,7 +142,7 @@ func checkPath(p *Pass, start, end int, written, target string, fixable bool) (e
 		}
 		msg += "; a file of that name lives at " + strings.Join(where, ", ")
 	}
-	p.Report(Diagnostic{Start: start, End: end, Message: msg})
+	p.Report(Diagnostic{Start: start, End: end, Message: msg, Target: rel})
 	return false
 }
 
@@ -188,7 +188,7 @@ func checkEnvPaths(p *Pass) {
 			continue
 		}
 		if ok, _ := p.Index.Exists(rel); !ok {
-			p.Reportf(start, end, "`${%s}%s` does not exist: it resolves to `%s`", v, rest, rel)
+			p.Report(Diagnostic{Start: start, End: end, Target: rel, Message: fmt.Sprintf("`${%s}%s` does not exist: it resolves to `%s`", v, rest, rel)})
 		}
 	}
 }

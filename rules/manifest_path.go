@@ -105,7 +105,7 @@ func checkComponentPath(p *Pass, field string, v *parser.JSONValue, root, rootNa
 	} else {
 		msg += ": fix the path, or add the file or folder"
 	}
-	p.Reportf(v.Start, v.End, "%s", msg)
+	p.Report(Diagnostic{Start: v.Start, End: v.End, Message: msg, Target: rel})
 }
 
 // checkMarketplaceSources checks each plugin entry's relative `source`
@@ -151,7 +151,7 @@ func checkMarketplaceSources(p *Pass, m *parser.JSONValue, root, installer strin
 			if alt != "" && alt != rel {
 				also = fmt.Sprintf(" (nor `%s` under `metadata.pluginRoot`)", alt)
 			}
-			p.Reportf(src.Start, src.End, "the `source` of %s, `%s`, does not exist: it resolves to `%s` from the marketplace root %s%s; `%s plugin install` fails for it: fix the path, or add the plugin's folder", name, src.Str, path.Join(root, c), folderName(root), also, installer)
+			p.Report(Diagnostic{Start: src.Start, End: src.End, Target: path.Join(root, c), Message: fmt.Sprintf("the `source` of %s, `%s`, does not exist: it resolves to `%s` from the marketplace root %s%s; `%s plugin install` fails for it: fix the path, or add the plugin's folder", name, src.Str, path.Join(root, c), folderName(root), also, installer)})
 			continue
 		}
 		if rel == "." {

@@ -3,6 +3,7 @@ package rules
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"path"
 	"regexp"
 	"strings"
@@ -133,16 +134,16 @@ func checkNameRef(p *Pass) {
 		if ok || !checkable {
 			return
 		}
-		what := "agent"
+		what, kind := "agent", parser.KindAgent
 		if skill {
-			what = "skill"
+			what, kind = "skill", parser.KindSkill
 		}
 		if i := strings.LastIndex(name, ":"); skill && i >= 0 {
 			plugin := strings.Trim(strings.TrimSpace(name[:i]), "`'\"")
-			p.Reportf(off, end, "%s names the skill `%s`, which the plugin `%s` of this repo does not define; check the name, or the plugin, or add the skill to that plugin", how, name, plugin)
+			p.Report(Diagnostic{Start: off, End: end, TargetKind: kind, Message: fmt.Sprintf("%s names the skill `%s`, which the plugin `%s` of this repo does not define; check the name, or the plugin, or add the skill to that plugin", how, name, plugin)})
 			return
 		}
-		p.Reportf(off, end, "%s names the %s `%s`, which this repo does not define (nor does the host); check the name or add the %s", how, what, name, what)
+		p.Report(Diagnostic{Start: off, End: end, TargetKind: kind, Message: fmt.Sprintf("%s names the %s `%s`, which this repo does not define (nor does the host); check the name or add the %s", how, what, name, what)})
 	}
 	forNameRefs(d, report)
 }

@@ -242,6 +242,18 @@ type Diagnostic struct {
 	Message            string
 	Related            []Related
 	Fix                []Edit
+	// Target is the repo path of the file a broken reference points at
+	// (a link's, a § reference's, a manifest path's), whether the file
+	// exists or not; "" for a finding that is no such reference.
+	// TargetKind is set instead for a reference by name that no file
+	// defines: the kind of file that would (parser.KindAgent,
+	// parser.KindSkill; the zero KindOther when not set). `check --changed` reads both to tell which
+	// findings a change to a file causes in the files that cite it.
+	Target     string
+	TargetKind parser.Kind
+	// CausedBy is the changed file (`check --changed FILE…`) that causes
+	// this finding in another file; "" otherwise.
+	CausedBy string
 
 	sev    *Severity // a contract's own severity
 	atMost Severity  // the most severe this finding may be (Error: no cap)

@@ -479,7 +479,7 @@ func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef, budget *int) {
 				}
 				msg += "; a file of that name lives at " + strings.Join(where, ", ")
 			}
-			p.Reportf(r.at, r.end, "%s", msg)
+			p.Report(Diagnostic{Start: r.at, End: r.end, Message: msg, Target: missingRefPath(d, r.file)})
 			return
 		}
 		if !strings.HasSuffix(strings.ToLower(target.Path), ".md") || target.Src == nil {
@@ -497,9 +497,9 @@ func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef, budget *int) {
 		if r.file == "" && mayCiteOtherFile(title) && otherFileRe.MatchString(title) {
 			return false // `see § X in the body of …`: a section of another file
 		}
-		name := target.Path
+		name, other := target.Path, target.Path // other: another file's
 		if target == d {
-			name = "this file"
+			name, other = "this file", ""
 		}
 		at, to := r.at, min(r.end, r.at+len("§")+len(title)+1)
 		if near, n := nearHeading(target, title, start, end); near != "" {
@@ -507,7 +507,7 @@ func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef, budget *int) {
 			// finds it, the reference is loose rather than broken
 			words := strings.Fields(title)
 			cited := strings.TrimRight(strings.Join(words[:min(n, len(words))], " "), ".,;:)!?")
-			p.ReportAtMost(Warning, Diagnostic{Start: at, End: to, Message: fmt.Sprintf(
+			p.ReportAtMost(Warning, Diagnostic{Start: at, End: to, Target: other, Message: fmt.Sprintf(
 				"§ `%s` names no heading in %s exactly; the heading `%s` holds those words: cite it as it reads",
 				Clip(cited, 60), name, near)})
 			return false
@@ -516,7 +516,7 @@ func resolveSectionRef(p *Pass, d *parser.Document, r sectionRef, budget *int) {
 		if near := closestHeading(target, title, budget); near != "" {
 			msg += fmt.Sprintf("; the closest heading is `%s`", near)
 		}
-		p.Reportf(at, to, "%s", msg)
+		p.Report(Diagnostic{Start: at, End: to, Message: msg, Target: other})
 		return false
 	})
 }
@@ -572,6 +572,19 @@ func sectionTarget(idx *parser.Index, d *parser.Document, r sectionRef) (target 
 	}
 	t, c := refTarget(idx, d, r)
 	return t, c, false
+}
+
+// missingRefPath is the repo path a § reference to a file that does not
+// exist names, as Diagnostic.Target: from the citing file's folder when
+// written `./` or `../`, else from the repo root (refTarget tries more
+// folders; `check --changed` compares only the base name of a missing
+// file).
+func missingRefPath(d *parser.Document, file string) string {
+	f := strings.TrimSuffix(file, "/")
+	if strings.HasPrefix(f, "./") || strings.HasPrefix(f, "../") {
+		return path.Join(path.Dir(d.Path), f)
+	}
+	return path.Clean(strings.TrimPrefix(f, "/"))
 }
 
 // mayCiteOtherFile is otherFileRe's cheap first test: it matches only

@@ -11,16 +11,27 @@ import (
 	"github.com/mdcontract/mdcontract/textsafe"
 )
 
-// plan settles the fixes of res (see fix.Settle).
+// plan settles the fixes of res in the files opt reports (see
+// fix.Settle): `check --changed` reports findings in other files that it
+// does not fix.
 func plan(idx *parser.Index, res *rules.Result, opt rules.Options) []*fix.FileFix {
+	ds := res.Diagnostics
+	if opt.Report != nil {
+		ds = nil
+		for _, d := range res.Diagnostics {
+			if opt.Report(d.Path) {
+				ds = append(ds, d)
+			}
+		}
+	}
 	var same map[string]string
-	for _, d := range res.Diagnostics {
+	for _, d := range ds {
 		if len(d.Fix) > 0 {
 			same = fix.Aliases(idx)
 			break
 		}
 	}
-	return fix.Settle(idx, res.Diagnostics, opt, same)
+	return fix.Settle(idx, ds, opt, same)
 }
 
 // showDiff prints every fix as a unified diff and writes nothing. The exit

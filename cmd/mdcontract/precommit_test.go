@@ -90,8 +90,10 @@ func TestPreCommitBuildsOnlyMdcontract(t *testing.T) {
 
 // TestPreCommit runs the hook of .pre-commit-hooks.yaml through pre-commit on
 // a throwaway repo: a bad skill fails the commit with the finding, the fixed
-// skill passes, and a rename that breaks another file's link is reported when
-// that file is part of the commit (or with --all-files).
+// skill passes, a rename that breaks another file's link is reported when
+// that file is part of the commit (or with --all-files), and a heading
+// renamed in a staged skill blocks `git commit` with the finding it causes in
+// a file not staged.
 func TestPreCommit(t *testing.T) {
 	requireTools(t, "pre-commit", "git", "go")
 	root := hookRepoRoot(t)
@@ -149,10 +151,12 @@ func TestPreCommit(t *testing.T) {
 	gitRun(t, ctx, env, work, "commit", "-q", "--no-verify", "-m", "demo skill")
 
 	// 3. A rename alone: pre-commit passes the staged files, here only c.md
-	// (deleted files are never passed). mdcontract indexes the whole repo but
-	// reports only on the files it is given, so a.md's now broken link is not
-	// reported: the commit passes. This is the documented limit of the hook;
-	// a full `mdcontract check` in CI (or --all-files) catches it.
+	// (deleted files are never passed). mdcontract indexes the whole repo and
+	// reports, besides the files it is given, the findings their change
+	// causes elsewhere; but nothing says that c.md was b.md (the base names
+	// differ, and mdcontract never runs git), so a.md's now broken link is
+	// not reported: the commit passes. This is the documented limit of the
+	// hook; a full `mdcontract check` in CI (or --all-files) catches it.
 	gitRun(t, ctx, env, work, "mv", "b.md", "c.md")
 	preCommit(t, ctx, env, work, "rename only, run (installs into PRE_COMMIT_HOME: cold)", true, "run", "--verbose")
 	assertHookBinaries(t, dirs["pre-commit"])
@@ -175,6 +179,58 @@ func TestPreCommit(t *testing.T) {
 	writeFile(t, work, "a.md", "# A\n\nSee [the guide](c.md) and c.md § Setup.\n\nMore.\n")
 	gitRun(t, ctx, env, work, "add", "a.md")
 	preCommit(t, ctx, env, work, "a.md fixed, run (warm)", true, "run")
+	gitRun(t, ctx, env, work, "commit", "-q", "--no-verify", "-m", "rename b.md")
+
+	// 7. Through `git commit` with the hook installed: notes.md cites a
+	// heading of the skill; the skill renames it in a staged change, and
+	// notes.md, not staged, breaks: the commit is blocked with its finding.
+	writeFile(t, work, "skills/demo/SKILL.md", "---\nname: demo\ndescription: Use when testing the pre-commit hook.\n---\n\n# Demo\n\n## Step 0\n\nStart.\n")
+	writeFile(t, work, "notes.md", "# Notes\n\nBegin at `skills/demo/SKILL.md § Step 0`.\n")
+	gitRun(t, ctx, env, work, "add", "-A")
+	gitRun(t, ctx, env, work, "commit", "-q", "--no-verify", "-m", "notes cite the skill")
+	install := exec.CommandContext(ctx, "pre-commit", "install")
+	install.Dir, install.Env = work, env
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("pre-commit install: %v\n%s", err, out)
+	}
+	writeFile(t, work, "skills/demo/SKILL.md", "---\nname: demo\ndescription: Use when testing the pre-commit hook.\n---\n\n# Demo\n\n## Step 1\n\nStart.\n")
+	gitRun(t, ctx, env, work, "add", "skills/demo/SKILL.md")
+	out = gitCommit(t, ctx, env, work, "heading renamed, notes.md not staged", false)
+	mustContain(t, out, "notes.md:3:", "caused by the change to skills/demo/SKILL.md", "[MC303/section-ref]", "- exit code: 1")
+
+	// 8. notes.md follows the rename in the same commit: it passes.
+	writeFile(t, work, "notes.md", "# Notes\n\nBegin at `skills/demo/SKILL.md § Step 1`.\n")
+	gitRun(t, ctx, env, work, "add", "notes.md")
+	gitCommit(t, ctx, env, work, "heading renamed in both", true)
+}
+
+// gitCommit runs `git commit` in dir, with the pre-commit hook installed, and
+// checks that the hook passed or blocked it as expected. It returns the
+// combined output.
+func gitCommit(t *testing.T, ctx context.Context, env []string, dir, what string, wantPass bool) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, preCommitTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", "commit", "-q", "-m", what)
+	cmd.Dir, cmd.Env = dir, env
+	cmd.WaitDelay = 10 * time.Second
+	outb, err := cmd.CombinedOutput()
+	out := string(outb)
+	t.Logf("git commit [%s]:\n%s", what, out)
+	var ee *exec.ExitError
+	switch {
+	case err != nil && !errors.As(err, &ee):
+		t.Fatalf("git commit: %v", err)
+	case wantPass && err != nil:
+		t.Fatalf("%s: the commit failed (%v), want it to pass", what, err)
+	case wantPass && !strings.Contains(out, "Passed"):
+		t.Fatalf("%s: the hook did not report Passed (not installed? no files?)", what)
+	case !wantPass && err == nil:
+		t.Fatalf("%s: the commit passed, want the hook to block it", what)
+	case !wantPass && !strings.Contains(out, "Failed"):
+		t.Fatalf("%s: the commit failed without the hook failing", what)
+	}
+	return out
 }
 
 // preCommitEnv is the environment of every command: no GIT_* or PRE_COMMIT*

@@ -234,6 +234,7 @@ type checkOptions struct {
 	writeBaseline string
 	fix, diff     bool
 	maxPerFile    int
+	changed       bool
 }
 
 func checkFlags() (*flag.FlagSet, *checkOptions) {
@@ -256,6 +257,7 @@ func checkFlags() (*flag.FlagSet, *checkOptions) {
 	fs.StringVar(&o.baseline, "baseline", "", "findings recorded in this baseline `FILE` pass; new ones fail")
 	fs.StringVar(&o.writeBaseline, "write-baseline", "", "record every finding in this `FILE` (then a check with --baseline FILE passes)")
 	fs.IntVar(&o.maxPerFile, "max-per-file", rules.DefaultMaxPerFile, "report at most `N` findings of one rule in one file, and one more that counts the rest (at the first left out, as severe as the most severe of them: the exit status is the same); 0 reports every finding. Overrides max-per-file in the config; --write-baseline and --fix always see every finding")
+	fs.BoolVar(&o.changed, "changed", false, "the PATHs are a change (the pre-commit hook's staged files): besides their findings, report those the change causes in other files (a link, § reference or name there that cites a changed file and no longer resolves), marked 'caused by the change to PATH'; --fix and --diff fix only the PATHs")
 	fs.StringVar(&o.stdinFilename, "stdin-filename", "", "check standard input as the content of this `PATH` (give `-` as the path)")
 	return fs, o
 }
@@ -365,34 +367,49 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		}
 	}
 
+	if o.changed && want == nil {
+		return exitUsage, usageError{"--changed needs the changed files: `mdcontract check --changed FILE...` (the pre-commit hook passes the staged files)"}
+	}
+	named := func(p string) bool {
+		for _, t := range want {
+			if t.match(p) {
+				return true
+			}
+		}
+		return false
+	}
 	idx := parser.Load(root, load)
 	opt := rules.Options{Settings: settings}
+	fixOpt := opt // what --fix and --diff fix: the files named
 	if want != nil {
-		opt.Report = func(p string) bool {
-			for _, t := range want {
-				if t.match(p) {
-					return true
-				}
-			}
-			return false
+		fixOpt.Report = named
+		if !o.changed { // --changed checks the whole repo, then narrows
+			opt.Report = named
 		}
 	}
-	res := rules.Run(idx, opt)
+	runRules := func() *rules.Result {
+		res := rules.Run(idx, opt)
+		if o.changed {
+			newChange(idx, named).narrow(res)
+		}
+		return res
+	}
+	res := runRules()
 	if len(res.ConfigErrors) > 0 {
 		return exitUsage, res.ConfigErrors // a contract the repo shows is wrong
 	}
 	if o.diff {
-		return showDiff(idx, res, opt, stdout, stderr, notes), nil
+		return showDiff(idx, res, fixOpt, stdout, stderr, notes), nil
 	}
 	if o.fix {
-		fixed, err := applyFixes(idx, res, opt, stderr, notes)
+		fixed, err := applyFixes(idx, res, fixOpt, stderr, notes)
 		if err != nil {
 			return exitUsage, err
 		}
 		if fixed > 0 {
 			// report what remains, from the files as now written
 			idx = parser.Load(root, load)
-			res = rules.Run(idx, opt)
+			res = runRules()
 		}
 	}
 	known := 0
@@ -450,6 +467,9 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 	if outs[0].format == "text" {
 		// every finding, shown or not
 		line := report.SummaryLine(&report.Run{Files: r.Files, Diagnostics: all})
+		if n := causedCount(all); n > 0 {
+			line += fmt.Sprintf(" (%d of them in other files, caused by the change)", n)
+		}
 		if known > 0 {
 			line += fmt.Sprintf(" (%d more in the baseline)", known)
 		}
