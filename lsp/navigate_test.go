@@ -272,3 +272,39 @@ func TestConfigReload(t *testing.T) {
 	c.notify("textDocument/didSave", didSaveParams{TextDocument: textDocumentIdentifier{URI: pathToURI(cfg)}})
 	c.waitDiagnostics(uri, "name-matches-path back once the config is saved without the override", hasCode("MC107/name-matches-path"))
 }
+
+// Renaming a skill from a reference to it renames its frontmatter name,
+// every reference, and its folder, named after it, in one edit.
+func TestRenameSkill(t *testing.T) {
+	root := writeRepo(t, navRepo)
+	c := startServer(t)
+	c.initializeWith(root, map[string]any{"workspace": map[string]any{"workspaceEdit": map[string]any{
+		"documentChanges": true, "resourceOperations": []string{"rename"}}}})
+	params := at(root, "agents/reviewer.md", posOf(t, root, "agents/reviewer.md", "Skill(demo)", len("Skill(")))
+	params["newName"] = "tour"
+	var raw json.RawMessage
+	c.callResult("textDocument/rename", params, &raw)
+	var dc struct {
+		DocumentChanges []struct {
+			Kind, OldURI, NewURI string
+			TextDocument         struct{ URI string }
+			Edits                []TextEdit
+		}
+	}
+	if err := json.Unmarshal(raw, &dc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, ch := range dc.DocumentChanges {
+		if ch.Kind == "rename" {
+			got = append(got, "rename "+strings.TrimPrefix(ch.OldURI, pathToURI(root))+" "+strings.TrimPrefix(ch.NewURI, pathToURI(root)))
+			continue
+		}
+		for _, e := range ch.Edits {
+			got = append(got, strings.TrimPrefix(ch.TextDocument.URI, pathToURI(root))+" "+e.NewText)
+		}
+	}
+	if want := "/agents/reviewer.md tour|/skills/demo/SKILL.md tour|rename /skills/demo /skills/tour"; strings.Join(got, "|") != want {
+		t.Errorf("rename of a skill: %s\nwant %s", strings.Join(got, "|"), want)
+	}
+}
