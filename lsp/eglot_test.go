@@ -43,32 +43,14 @@ const eglotScript = `
 // heading. It skips where Emacs or eglot is missing, except in CI
 // (CI=true), where it fails.
 func TestEmacsEglot(t *testing.T) {
-	emacs, err := exec.LookPath("emacs")
-	if err == nil {
+	emacs := lookPath("emacs")
+	if emacs != "" {
 		probe := exec.Command(emacs, "-Q", "--batch", "--eval", `(progn (setq package-directory-list (list "/usr/share/emacs/site-lisp/elpa")) (package-initialize) (require 'eglot))`)
 		if probe.Run() != nil {
-			err = exec.ErrNotFound
+			emacs = "" // Emacs without eglot
 		}
 	}
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("emacs with eglot is not installed, and CI=true: apt-get install emacs-nox elpa-eglot to run the editor test")
-		}
-		t.Skip("emacs with eglot is not installed: skipping the eglot end-to-end test (apt-get install emacs-nox elpa-eglot to run it)")
-	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go is not on PATH: cannot build mdcontract for the eglot test")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "mdcontract")
-	build := exec.CommandContext(ctx, goBin, "build", "-o", bin, "github.com/mdcontract/mdcontract/cmd/mdcontract")
-	build.Dir = ".."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	ctx, tmp, bin := editorTest(t, emacs, "Emacs with eglot", "apt-get install emacs-nox elpa-eglot")
 	root := writeRepo(t, map[string]string{
 		"skills/demo/SKILL.md":  "---\nname: demo\ndescription: Use when testing the server.\n---\n# Demo\n\nSee [x](missing.md) and follow ../other/SKILL.md § Steps.\n",
 		"skills/other/SKILL.md": "---\nname: other\ndescription: Other.\n---\n# Other\n\n## Steps\n\nDo it.\n",

@@ -190,26 +190,7 @@ func TestRenameName(t *testing.T) {
 		"documentChanges": true, "resourceOperations": []string{"rename"}}}})
 	var raw json.RawMessage
 	c.callResult("textDocument/rename", params, &raw)
-	var dc struct {
-		DocumentChanges []struct {
-			Kind, OldURI, NewURI string
-			TextDocument         struct{ URI string }
-			Edits                []TextEdit
-		}
-	}
-	if err := json.Unmarshal(raw, &dc); err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, ch := range dc.DocumentChanges {
-		if ch.Kind == "rename" {
-			got = append(got, "rename "+strings.TrimPrefix(ch.OldURI, pathToURI(root))+" "+strings.TrimPrefix(ch.NewURI, pathToURI(root)))
-			continue
-		}
-		for _, e := range ch.Edits {
-			got = append(got, strings.TrimPrefix(ch.TextDocument.URI, pathToURI(root))+" "+e.NewText)
-		}
-	}
+	got := renameChanges(t, root, raw)
 	want := "/agents/reviewer.md critic|/skills/demo/SKILL.md critic|rename /agents/reviewer.md /agents/critic.md"
 	if strings.Join(got, "|") != want {
 		t.Errorf("rename of an agent: %s\nwant %s", strings.Join(got, "|"), want)
@@ -284,6 +265,17 @@ func TestRenameSkill(t *testing.T) {
 	params["newName"] = "tour"
 	var raw json.RawMessage
 	c.callResult("textDocument/rename", params, &raw)
+	got := renameChanges(t, root, raw)
+	if want := "/agents/reviewer.md tour|/skills/demo/SKILL.md tour|rename /skills/demo /skills/tour"; strings.Join(got, "|") != want {
+		t.Errorf("rename of a skill: %s\nwant %s", strings.Join(got, "|"), want)
+	}
+}
+
+// renameChanges lists a rename's document changes, one a line: each edit
+// as `path newText`, each file rename as `rename old new` (paths from the
+// repo root).
+func renameChanges(t *testing.T, root string, raw json.RawMessage) []string {
+	t.Helper()
 	var dc struct {
 		DocumentChanges []struct {
 			Kind, OldURI, NewURI string
@@ -304,7 +296,5 @@ func TestRenameSkill(t *testing.T) {
 			got = append(got, strings.TrimPrefix(ch.TextDocument.URI, pathToURI(root))+" "+e.NewText)
 		}
 	}
-	if want := "/agents/reviewer.md tour|/skills/demo/SKILL.md tour|rename /skills/demo /skills/tour"; strings.Join(got, "|") != want {
-		t.Errorf("rename of a skill: %s\nwant %s", strings.Join(got, "|"), want)
-	}
+	return got
 }

@@ -85,27 +85,8 @@ type nvimDiagnostic struct {
 // TestNeovim runs the server under the real Neovim, headless. It skips
 // where nvim is not installed, except in CI (CI=true), where it fails.
 func TestNeovim(t *testing.T) {
-	nvim, err := exec.LookPath("nvim")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("nvim is not on PATH, and CI=true: install Neovim (apt-get install neovim) to run the editor test")
-		}
-		t.Skip("nvim is not on PATH: skipping the Neovim end-to-end test (apt-get install neovim to run it)")
-	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go is not on PATH: cannot build mdcontract for the Neovim test")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-
-	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "mdcontract")
-	build := exec.CommandContext(ctx, goBin, "build", "-o", bin, "github.com/mdcontract/mdcontract/cmd/mdcontract")
-	build.Dir = ".."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	nvim := lookPath("nvim")
+	ctx, tmp, bin := editorTest(t, nvim, "Neovim", "apt-get install neovim")
 
 	root := writeRepo(t, map[string]string{
 		"skills/demo/SKILL.md": "---\nname: other\ndescription: Use when testing the server.\n---\n# Demo\n\nCafé 🚨 [x](missing.md)\n",
@@ -265,26 +246,8 @@ vim.api.nvim_create_autocmd("VimEnter", {
 // the real Neovim: the rename's edits are applied by Neovim and written
 // to disk.
 func TestNeovimNavigate(t *testing.T) {
-	nvim, err := exec.LookPath("nvim")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("nvim is not on PATH, and CI=true: install Neovim (apt-get install neovim) to run the editor test")
-		}
-		t.Skip("nvim is not on PATH: skipping the Neovim end-to-end test (apt-get install neovim to run it)")
-	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go is not on PATH: cannot build mdcontract for the Neovim test")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "mdcontract")
-	build := exec.CommandContext(ctx, goBin, "build", "-o", bin, "github.com/mdcontract/mdcontract/cmd/mdcontract")
-	build.Dir = ".."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	nvim := lookPath("nvim")
+	ctx, tmp, bin := editorTest(t, nvim, "Neovim", "apt-get install neovim")
 	root := writeRepo(t, navRepo)
 	initFile := filepath.Join(tmp, "init.lua")
 	if err := os.WriteFile(initFile, []byte(nvimNavInit), 0o644); err != nil {
@@ -325,4 +288,38 @@ func TestNeovimNavigate(t *testing.T) {
 	if got := readOr(filepath.Join(root, "docs", "guide.md")); !strings.Contains(got, "See § Getting Started above.") {
 		t.Errorf("after the rename, the § reference in docs/guide.md was not updated:\n%s", got)
 	}
+}
+
+// editorTest finds the editor a real-client test drives (found: its path,
+// else "") and builds mdcontract for it, in the test's temporary folder.
+// Without the editor the test is skipped, except in CI (CI=true), where
+// it fails: install names what to install.
+func editorTest(t *testing.T, found, name, install string) (ctx context.Context, tmp, bin string) {
+	t.Helper()
+	if found == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is not installed, and CI=true: %s to run the editor test", name, install)
+		}
+		t.Skipf("%s is not installed: skipping the end-to-end editor test (%s to run it)", name, install)
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go is not on PATH: cannot build mdcontract for the editor test")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	tmp = t.TempDir()
+	bin = filepath.Join(tmp, "mdcontract")
+	build := exec.CommandContext(ctx, goBin, "build", "-o", bin, "github.com/mdcontract/mdcontract/cmd/mdcontract")
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return ctx, tmp, bin
+}
+
+// lookPath is exec.LookPath's path, or "".
+func lookPath(name string) string {
+	p, _ := exec.LookPath(name)
+	return p
 }
