@@ -341,6 +341,18 @@ func (g *guardState) popList(col int) {
 	}
 }
 
+// guardPlain marks the bytes run and linkScans.byte do nothing special
+// with: a run of them acts as its first byte.
+var guardPlain = func() (t [256]bool) {
+	for c := range t {
+		t[c] = true
+	}
+	for _, c := range []byte("\\[]|( \t\r\"'()>") {
+		t[c] = false
+	}
+	return t
+}()
+
 // run checks one paragraph-like run of non-blank lines, [s,e): inline
 // parsing never crosses a blank line.
 func (g *guardState) run(s, e int) {
@@ -361,6 +373,15 @@ func (g *guardState) run(s, e int) {
 		sc.newLine()
 		for i := ls; i < le; i++ {
 			c := b[i]
+			if guardPlain[c] {
+				// a run of plain bytes does to the scans what its first
+				// byte does: skip the rest of it
+				sc.byte(c)
+				for i+1 < le && guardPlain[b[i+1]] {
+					i++
+				}
+				continue
+			}
 			switch c {
 			case '\\':
 				i++
