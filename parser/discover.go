@@ -41,6 +41,9 @@ type Discovered struct {
 	Rel  string // slash-separated, relative to the root
 	Abs  string
 	Size int64 // -1 when not yet known
+	// roots are the plugin roots the walk knew when it found the file,
+	// which decide its kind (Load).
+	roots []string
 }
 
 // DiscoverError is a problem met while walking: the path and what happened.

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -219,5 +220,34 @@ func TestIndexFiles(t *testing.T) {
 	}
 	if got := NewIndex("", []*Document{Parse("z.md", KindOther, nil)}).Files(); !slices.Equal(got, []string{"z.md"}) {
 		t.Errorf("NewIndex Files() = %v", got)
+	}
+}
+
+// A nested plugin's agents get their kind when first parsed: the walk
+// meets the plugin's .claude-plugin/plugin.json (and a marketplace's
+// sources) before its agents/, so nothing is parsed twice.
+func TestNestedPluginKindsAtOnce(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"plugins/p/.claude-plugin/plugin.json": `{"name": "p"}`,
+		"plugins/p/agents/a.md":                "---\nname: a\ndescription: A.\n---\n",
+		".claude-plugin/marketplace.json":      `{"name": "m", "plugins": [{"name": "q", "source": "./q"}]}`,
+		"q/commands/go.md":                     "---\ndescription: Go.\n---\n",
+	})
+	var mu sync.Mutex
+	asked := map[string][]Kind{}
+	idx := Load(root, LoadOptions{Classify: func(rel string, byPath Kind) Kind {
+		mu.Lock()
+		asked[rel] = append(asked[rel], byPath)
+		mu.Unlock()
+		return byPath
+	}})
+	for rel, want := range map[string]Kind{"plugins/p/agents/a.md": KindAgent, "q/commands/go.md": KindCommand} {
+		if d := idx.Doc(rel); d == nil || d.Kind != want {
+			t.Errorf("%s: %v, want %v", rel, d, want)
+		}
+		if len(asked[rel]) == 0 || asked[rel][0] != want {
+			t.Errorf("%s was first classified as %v, want %v at once", rel, asked[rel], want)
+		}
 	}
 }

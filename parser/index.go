@@ -3,7 +3,6 @@ package parser
 import (
 	"errors"
 	"fmt"
-	"github.com/bmatcuk/doublestar/v4"
 	"io/fs"
 	"path"
 	"runtime"
@@ -11,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // Index is the read-only view of a whole repo that rules consult: every
@@ -121,11 +122,37 @@ func Load(root string, opt LoadOptions) *Index {
 	}
 	seen := map[string]bool{}
 	var files []string
+	// The plugin roots as the walk finds their manifests: a folder's
+	// .claude-plugin/ sorts before its agents/ and commands/, so their
+	// files get their kind at once and are parsed once (what the walk
+	// could not know yet is classified again below).
+	var roots []string
+	addRoot := func(r string) {
+		if r == "." || r == "" || r == ".." || strings.HasPrefix(r, "../") || slices.Contains(roots, r) {
+			return
+		}
+		roots = append(slices.Clone(roots), r) // a new slice: files sent before keep theirs
+	}
 	walkRepo(res, func(f Discovered) {
 		if !selected(f.Rel, opt.Include, opt.Exclude) {
 			return
 		}
 		seen[f.Rel] = true
+		if dir := ManifestRoot(f.Rel); dir != "" {
+			switch path.Base(f.Rel) {
+			case "plugin.json":
+				addRoot(dir)
+			case "marketplace.json":
+				src, ok := opt.Overlay[f.Rel]
+				if !ok {
+					src, _ = res.readFile(f.Rel, maxSize)
+				}
+				for _, s := range marketplaceSources(src) {
+					addRoot(path.Join(dir, s))
+				}
+			}
+		}
+		f.roots = roots
 		work <- f
 	}, func(rel string) { files = append(files, rel) }, func(e *DiscoverError) {
 		mu.Lock()
@@ -173,7 +200,7 @@ func loadOne(res *resolver, f Discovered, opt LoadOptions, maxSize int64) (*Docu
 			return nil, &FileError{Path: f.Rel, Msg: ReadErrMsg(err)}
 		}
 	}
-	kind := KindOf(f.Rel, nil)
+	kind := KindOf(f.Rel, f.roots)
 	if opt.Classify != nil {
 		kind = opt.Classify(f.Rel, kind)
 	}
