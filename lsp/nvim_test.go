@@ -91,25 +91,9 @@ func TestNeovim(t *testing.T) {
 	root := writeRepo(t, map[string]string{
 		"skills/demo/SKILL.md": "---\nname: other\ndescription: Use when testing the server.\n---\n# Demo\n\nCafé 🚨 [x](missing.md)\n",
 	})
-	initFile := filepath.Join(tmp, "init.lua")
-	if err := os.WriteFile(initFile, []byte(nvimInit), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	out, out2 := filepath.Join(tmp, "diagnostics.jsonl"), filepath.Join(tmp, "after-change.jsonl")
 	xdg := filepath.Join(tmp, "xdg")
-
-	runCtx, cancelRun := context.WithTimeout(ctx, 30*time.Second)
-	defer cancelRun()
-	cmd := exec.CommandContext(runCtx, nvim, "--headless", "-u", initFile, filepath.Join("skills", "demo", "SKILL.md"))
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(),
-		"MDC_BIN="+bin, "MDC_ROOT="+root, "MDC_OUT="+out, "MDC_OUT2="+out2,
-		"XDG_CONFIG_HOME="+filepath.Join(xdg, "config"),
-		"XDG_DATA_HOME="+filepath.Join(xdg, "data"),
-		"XDG_STATE_HOME="+filepath.Join(xdg, "state"),
-		"XDG_CACHE_HOME="+filepath.Join(xdg, "cache"),
-	)
-	cmd.WaitDelay = 5 * time.Second
+	cmd := nvimCommand(t, ctx, nvim, nvimInit, tmp, root, bin, out, out2)
 	start := time.Now()
 	output, err := cmd.CombinedOutput()
 	if err != nil {
@@ -121,7 +105,7 @@ func TestNeovim(t *testing.T) {
 		}
 		what := err.Error()
 		var ee *exec.ExitError
-		if errors.Is(runCtx.Err(), context.DeadlineExceeded) {
+		if time.Since(start) >= 30*time.Second {
 			what = "nvim did not finish within 30s"
 		} else if errors.As(err, &ee) && ee.ExitCode() == 3 {
 			what = "nvim timed out waiting for diagnostics (cquit 3)"
@@ -249,24 +233,8 @@ func TestNeovimNavigate(t *testing.T) {
 	nvim := lookPath("nvim")
 	ctx, tmp, bin := editorTest(t, nvim, "Neovim", "apt-get install neovim")
 	root := writeRepo(t, navRepo)
-	initFile := filepath.Join(tmp, "init.lua")
-	if err := os.WriteFile(initFile, []byte(nvimNavInit), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	out, out2 := filepath.Join(tmp, "definition.jsonl"), filepath.Join(tmp, "rename-error.json")
-	xdg := filepath.Join(tmp, "xdg")
-	runCtx, cancelRun := context.WithTimeout(ctx, 30*time.Second)
-	defer cancelRun()
-	cmd := exec.CommandContext(runCtx, nvim, "--headless", "-u", initFile, filepath.Join("skills", "demo", "SKILL.md"))
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(),
-		"MDC_BIN="+bin, "MDC_ROOT="+root, "MDC_OUT="+out, "MDC_OUT2="+out2,
-		"XDG_CONFIG_HOME="+filepath.Join(xdg, "config"),
-		"XDG_DATA_HOME="+filepath.Join(xdg, "data"),
-		"XDG_STATE_HOME="+filepath.Join(xdg, "state"),
-		"XDG_CACHE_HOME="+filepath.Join(xdg, "cache"),
-	)
-	cmd.WaitDelay = 5 * time.Second
+	cmd := nvimCommand(t, ctx, nvim, nvimNavInit, tmp, root, bin, out, out2)
 	if output, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("nvim: %v\n%s\ndefinition: %s\nrename error: %s", err, output, readOr(out), readOr(out2))
 	}
@@ -316,6 +284,31 @@ func editorTest(t *testing.T, found, name, install string) (ctx context.Context,
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return ctx, tmp, bin
+}
+
+// nvimCommand is headless Neovim with the init script given, opening the
+// demo skill of root, with the server at bin and the script's output files
+// out and out2, its XDG folders under tmp/xdg; it stops 30 seconds on.
+func nvimCommand(t *testing.T, ctx context.Context, nvim, init, tmp, root, bin, out, out2 string) *exec.Cmd {
+	t.Helper()
+	initFile := filepath.Join(tmp, "init.lua")
+	if err := os.WriteFile(initFile, []byte(init), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	xdg := filepath.Join(tmp, "xdg")
+	runCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	t.Cleanup(cancel)
+	cmd := exec.CommandContext(runCtx, nvim, "--headless", "-u", initFile, filepath.Join("skills", "demo", "SKILL.md"))
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(),
+		"MDC_BIN="+bin, "MDC_ROOT="+root, "MDC_OUT="+out, "MDC_OUT2="+out2,
+		"XDG_CONFIG_HOME="+filepath.Join(xdg, "config"),
+		"XDG_DATA_HOME="+filepath.Join(xdg, "data"),
+		"XDG_STATE_HOME="+filepath.Join(xdg, "state"),
+		"XDG_CACHE_HOME="+filepath.Join(xdg, "cache"),
+	)
+	cmd.WaitDelay = 5 * time.Second
+	return cmd
 }
 
 // lookPath is exec.LookPath's path, or "".
