@@ -12,12 +12,10 @@ import (
 	"time"
 )
 
-// nvimInit starts `mdcontract lsp` for markdown buffers (with
-// vim.lsp.start where it exists, Neovim 0.8 and later, else with the
-// Neovim 0.7 API), waits for the diagnostics of the opened file, writes
-// them to MDC_OUT, then changes the buffer to fix one finding and writes
-// what remains to MDC_OUT2. It exits with status 3 when a wait times out.
-const nvimInit = `
+// nvimAttach starts `mdcontract lsp` for markdown buffers, with
+// vim.lsp.start where it exists (Neovim 0.8 and later), else with the
+// Neovim 0.7 API.
+const nvimAttach = `
 local bin, root = os.getenv("MDC_BIN"), os.getenv("MDC_ROOT")
 
 vim.api.nvim_create_autocmd("FileType", {
@@ -34,7 +32,14 @@ vim.api.nvim_create_autocmd("FileType", {
     end
   end,
 })
+`
 
+// nvimInit starts `mdcontract lsp` for markdown buffers (with
+// vim.lsp.start where it exists, Neovim 0.8 and later, else with the
+// Neovim 0.7 API), waits for the diagnostics of the opened file, writes
+// them to MDC_OUT, then changes the buffer to fix one finding and writes
+// what remains to MDC_OUT2. It exits with status 3 when a wait times out.
+const nvimInit = nvimAttach + `
 local function dump(path)
   local lines = {}
   for _, d in ipairs(vim.diagnostic.get(0)) do
@@ -176,24 +181,7 @@ func readDiagnostics(t *testing.T, p string) []nvimDiagnostic {
 // cursor, writes where it lands to MDC_OUT, then renames the heading
 // from the reference, applies the edit as Neovim does and writes every
 // buffer.
-const nvimNavInit = `
-local bin, root = os.getenv("MDC_BIN"), os.getenv("MDC_ROOT")
-
-vim.api.nvim_create_autocmd("FileType", {
-  pattern = "markdown",
-  callback = function(args)
-    local config = { name = "mdcontract", cmd = { bin, "lsp" }, root_dir = root }
-    if vim.lsp.start then
-      vim.lsp.start(config, { bufnr = args.buf })
-    else
-      local id = vim.lsp.start_client(config)
-      if id then
-        vim.lsp.buf_attach_client(args.buf, id)
-      end
-    end
-  end,
-})
-
+const nvimNavInit = nvimAttach + `
 vim.api.nvim_create_autocmd("VimEnter", {
   callback = function()
     local ok = vim.wait(10000, function() return #vim.lsp.buf_get_clients(0) > 0 end, 20)
