@@ -44,6 +44,9 @@ type Discovered struct {
 	// roots are the plugin roots the walk knew when it found the file,
 	// which decide its kind (Load).
 	roots []string
+	// src is the file's content when the walk read it already (a
+	// marketplace, for its plugin roots).
+	src []byte
 }
 
 // DiscoverError is a problem met while walking: the path and what happened.

@@ -146,6 +146,7 @@ func Load(root string, opt LoadOptions) *Index {
 				src, ok := opt.Overlay[f.Rel]
 				if !ok {
 					src, _ = res.readFile(f.Rel, maxSize)
+					f.src = src // read once: the worker parses these bytes
 				}
 				for _, s := range marketplaceSources(src) {
 					addRoot(path.Join(dir, s))
@@ -193,6 +194,9 @@ func Load(root string, opt LoadOptions) *Index {
 // loadOne reads (or takes from the overlay) and parses one file.
 func loadOne(res *resolver, f Discovered, opt LoadOptions, maxSize int64) (*Document, *FileError) {
 	src, ok := opt.Overlay[f.Rel]
+	if !ok && f.src != nil {
+		src, ok = f.src, true
+	}
 	if !ok {
 		var err error
 		src, err = res.readFile(f.Rel, maxSize)
