@@ -2,7 +2,7 @@ package fix
 
 import (
 	"bytes"
-	_ "github.com/mdcontract/mdcontract/contract" // the contract kinds
+	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
 	"os"
 	"path/filepath"
 	"sort"

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
+	"github.com/mdcontract/mdcontract/rules/references"
 	"github.com/mdcontract/mdcontract/textsafe"
 )
 
@@ -171,7 +172,7 @@ func (s *server) renameHeading(t *parser.Document, hd *parser.Heading, newName s
 		if d.Src == nil || d.Kind.IsJSON() {
 			continue
 		}
-		for _, r := range rules.CitedSections(s.idx, d) {
+		for _, r := range references.CitedSections(s.idx, d) {
 			if r.Target != t {
 				continue
 			}
@@ -194,8 +195,8 @@ func (s *server) renameHeading(t *parser.Document, hd *parser.Heading, newName s
 		if oldAnchors[hi] == newAnchors[hi] {
 			continue
 		}
-		for _, l := range rules.LinkRefs(s.idx, d) {
-			if l.Target != t || l.Fragment == "" || rules.AnchorHeading(t, l.Anchor) != hd {
+		for _, l := range references.LinkRefs(s.idx, d) {
+			if l.Target != t || l.Fragment == "" || references.AnchorHeading(t, l.Anchor) != hd {
 				continue
 			}
 			i := strings.LastIndex(string(d.Src[l.Link.Start:l.Link.End]), "#"+l.Fragment)
@@ -228,13 +229,13 @@ func (s *server) renameName(h *hit, newName string) (any, *rpcError) {
 		what = "skill"
 	}
 	old := strings.ToLower(h.name)
-	if !rules.SkillNameRe.MatchString(newName) {
+	if !references.SkillNameRe.MatchString(newName) {
 		return nil, renameError(fmt.Sprintf("`%s` is not a valid %s name: lower-case letters, digits and single hyphens (`my-%s`)", textsafe.Line(newName), what, what))
 	}
 	if newName == old {
 		return nil, renameError("the new name is the old one")
 	}
-	for _, o := range rules.NameTargets(s.idx, &parser.Document{Path: t.Path}, newName, what == "skill") {
+	for _, o := range references.NameTargets(s.idx, &parser.Document{Path: t.Path}, newName, what == "skill") {
 		if o != t {
 			return nil, renameError(fmt.Sprintf("the name `%s` is taken: %s defines it", newName, textsafe.Line(o.Path)))
 		}
@@ -261,7 +262,7 @@ func (s *server) renameName(h *hit, newName string) (any, *rpcError) {
 		if d.Src == nil {
 			continue
 		}
-		for _, n := range rules.CitedNames(d) {
+		for _, n := range references.CitedNames(d) {
 			bare := n.Name
 			at := n.Start
 			if i := strings.LastIndexByte(bare, ':'); i >= 0 {
@@ -270,7 +271,7 @@ func (s *server) renameName(h *hit, newName string) (any, *rpcError) {
 			if strings.ToLower(bare) != old || n.Skill != (what == "skill") {
 				continue
 			}
-			ts := rules.NameTargets(s.idx, d, n.Name, n.Skill)
+			ts := references.NameTargets(s.idx, d, n.Name, n.Skill)
 			if !containsDoc(ts, t) {
 				continue
 			}
@@ -280,9 +281,9 @@ func (s *server) renameName(h *hit, newName string) (any, *rpcError) {
 			}
 			e.add(d.Path, at, at+len(bare), newName)
 		}
-		for _, r := range rules.CitedSections(s.idx, d) {
+		for _, r := range references.CitedSections(s.idx, d) {
 			switch {
-			case r.Skill && strings.ToLower(r.File) == old && rules.SectionSkillTarget(s.idx, d, r.File) == t:
+			case r.Skill && strings.ToLower(r.File) == old && references.SectionSkillTarget(s.idx, d, r.File) == t:
 				if r.FileStart < 0 {
 					blocked = append(blocked, where(d, r.Start))
 				} else {
@@ -293,7 +294,7 @@ func (s *server) renameName(h *hit, newName string) (any, *rpcError) {
 			}
 		}
 		if len(moves) > 0 {
-			for _, l := range rules.LinkRefs(s.idx, d) {
+			for _, l := range references.LinkRefs(s.idx, d) {
 				if l.Path != d.Path && under(l.Path, moves[0][0]) {
 					blocked = append(blocked, where(d, l.Link.Start)+" (a link by path)")
 				}

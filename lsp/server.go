@@ -21,9 +21,9 @@ import (
 	"time"
 
 	"github.com/mdcontract/mdcontract/config"
-	_ "github.com/mdcontract/mdcontract/contract" // the contract kinds register with the rule framework
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
+	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
 	"github.com/mdcontract/mdcontract/textsafe"
 )
 

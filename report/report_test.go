@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mdcontract/mdcontract/rules"
+	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
 )
 
 func sampleRun(color bool) *Run {

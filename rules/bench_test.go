@@ -1,11 +1,12 @@
 package rules_test
 
 import (
-	_ "github.com/mdcontract/mdcontract/contract" // the contract kinds
 	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
 
 	"github.com/mdcontract/mdcontract/internal/testcorpus"
 	"github.com/mdcontract/mdcontract/parser"

@@ -32,7 +32,7 @@ type Budget struct {
 // in the order of the host files. Quoted files (examples, templates) are
 // not counted.
 func Budgets(idx *parser.Index, s *Settings) []Budget {
-	v := s.view()
+	v := s.View()
 	byHost := map[string]*Budget{}
 	var order []string
 	get := func(id, name string) *Budget {
@@ -48,13 +48,13 @@ func Budgets(idx *parser.Index, s *Settings) []Budget {
 		if !OwnDoc(d) {
 			continue
 		}
-		for _, hk := range v.readers[d.Kind] {
-			if len(hk.kind.Listed) == 0 || d.Frontmatter == nil {
+		for _, hk := range v.Readers[d.Kind] {
+			if len(hk.Kind.Listed) == 0 || d.Frontmatter == nil {
 				continue
 			}
-			b := get(hk.host.ID, hk.host.Name)
+			b := get(hk.Host.ID, hk.Host.Name)
 			b.Listed++
-			for _, name := range hk.kind.Listed {
+			for _, name := range hk.Kind.Listed {
 				if k := d.Frontmatter.Get(name); k != nil && k.Value != nil {
 					b.AlwaysChars += utf8.RuneCountInString(k.Value.Value)
 					b.AlwaysBytes += len(k.Value.Value)
@@ -99,7 +99,7 @@ func Budgets(idx *parser.Index, s *Settings) []Budget {
 // hostsOf lists the hosts a view reads for: its targets, and, when the
 // targets are the layout's, every host whose memory files the repo may
 // hold (a repo with a GEMINI.md ships to Gemini CLI).
-func hostsOf(v *hostView) []*hosts.Host {
+func hostsOf(v *HostView) []*hosts.Host {
 	var out []*hosts.Host
 	for _, h := range hosts.All() {
 		if slices.Contains(v.targets, h.ID) || v == defaultView && h.Memory != nil {

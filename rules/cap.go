@@ -51,7 +51,7 @@ func CapPerFile(ds []Diagnostic, max int) ([]Diagnostic, int) {
 				Line: d.Line, Column: d.Column, EndLine: d.EndLine, EndColumn: d.EndColumn,
 				Rule: d.Rule, Severity: d.Severity, Contract: d.Contract,
 				Message: fmt.Sprintf("%d more %s %s in this file %s not shown (mdcontract reports at most %d of one rule per file); run with `--max-per-file 0`, or set `max-per-file: 0` in the config, to see them all",
-					n, d.Rule.Name, plural(n, "finding", "findings"), plural(n, "is", "are"), max),
+					n, d.Rule.Name, Plural(n, "finding", "findings"), Plural(n, "is", "are"), max),
 			})
 			summary[k] = len(out) - 1
 			continue
@@ -68,7 +68,8 @@ func CapPerFile(ds []Diagnostic, max int) ([]Diagnostic, int) {
 	return out, omitted
 }
 
-func plural(n int, one, many string) string {
+// Plural is "n one" or "n many", by n.
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}

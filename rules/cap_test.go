@@ -2,9 +2,10 @@ package rules_test
 
 import (
 	"fmt"
-	_ "github.com/mdcontract/mdcontract/contract" // the contract kinds
 	"strings"
 	"testing"
+
+	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
 
 	"github.com/mdcontract/mdcontract/rules"
 )

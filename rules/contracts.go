@@ -99,7 +99,7 @@ func (s *Settings) builtinContracts(idx *parser.Index) []*config.Contract {
 		return s.builtin
 	}
 	var out []*config.Contract
-	for _, name := range sortedMapKeys(profiles) {
+	for _, name := range SortedMapKeys(profiles) {
 		pr := profiles[name]
 		set, configured := s.profiles[name]
 		if configured && !set.Enabled {

@@ -1,11 +1,13 @@
-package rules
+package rules_test
 
 import (
-	"io/fs"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mdcontract/mdcontract/config"
+	. "github.com/mdcontract/mdcontract/rules"
+	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
 )
 
 // TestRuleDocs: every rule has its documentation, titled with its name and
@@ -14,7 +16,7 @@ func TestRuleDocs(t *testing.T) {
 	for _, r := range All() {
 		doc := r.Doc()
 		if doc == "" {
-			t.Errorf("%s/%s has no rules/docs/%s.md", r.ID, r.Name, r.Name)
+			t.Errorf("%s/%s has no docs/%s.md", r.ID, r.Name, r.Name)
 			continue
 		}
 		if !strings.HasPrefix(doc, "# "+r.Name+"\n") {
@@ -24,9 +26,11 @@ func TestRuleDocs(t *testing.T) {
 			t.Errorf("docs/%s.md lacks `## What it checks`", r.Name)
 		}
 	}
-	names, _ := fs.Glob(docs, "docs/*.md")
-	for _, n := range names {
-		name := strings.TrimSuffix(strings.TrimPrefix(n, "docs/"), ".md")
+	// The framework's docs and each family's, beside its rules.
+	names, _ := filepath.Glob("docs/*.md")
+	families, _ := filepath.Glob("*/docs/*.md")
+	for _, n := range append(names, families...) {
+		name := strings.TrimSuffix(filepath.Base(n), ".md")
 		if Lookup(name) == nil && Topic(name) == "" {
 			t.Errorf("%s documents no rule and is not in Topics", n)
 		}

@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	_ "github.com/mdcontract/mdcontract/contract" // the contract kinds
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"

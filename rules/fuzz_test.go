@@ -1,12 +1,13 @@
 package rules_test
 
 import (
-	_ "github.com/mdcontract/mdcontract/contract" // the contract kinds
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"

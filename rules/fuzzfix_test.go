@@ -1,9 +1,10 @@
 package rules_test
 
 import (
-	_ "github.com/mdcontract/mdcontract/contract" // the contract kinds
 	"path/filepath"
 	"testing"
+
+	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
 
 	"github.com/mdcontract/mdcontract/fix"
 	"github.com/mdcontract/mdcontract/parser"

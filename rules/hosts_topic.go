@@ -42,13 +42,13 @@ func hostsTopic() string {
 				notes = append(notes, "loaded from "+strings.Join(k.Loads, ", "))
 			}
 			if len(k.Fields) > 0 {
-				notes = append(notes, fmt.Sprintf("%d %s", len(k.Fields), plural(len(k.Fields), "key", "keys")))
+				notes = append(notes, fmt.Sprintf("%d %s", len(k.Fields), Plural(len(k.Fields), "key", "keys")))
 			}
 			if len(notes) == 0 && k.Format == "" && len(k.JSON) == 0 {
 				notes = append(notes, "where it is loaded from is not established")
 			}
 			if len(k.JSON) > 0 {
-				notes = append(notes, fmt.Sprintf("JSON checked by json-shape (%d %s)", len(k.JSON), plural(len(k.JSON), "shape", "shapes")))
+				notes = append(notes, fmt.Sprintf("JSON checked by json-shape (%d %s)", len(k.JSON), Plural(len(k.JSON), "shape", "shapes")))
 			}
 			if k.Strict {
 				notes = append(notes, "any other key is refused")
@@ -58,7 +58,7 @@ func hostsTopic() string {
 			}
 			fmt.Fprintf(&b, "  - %s: %s\n", name, strings.Join(notes, "; "))
 		}
-		for _, name := range sortedMapKeys(h.Limits) {
+		for _, name := range SortedMapKeys(h.Limits) {
 			l := h.Limits[name]
 			fmt.Fprintf(&b, "  - limit %s: %d %s of %s\n", name, l.Value, l.Unit, l.Of)
 		}

@@ -1,4 +1,4 @@
-package rules
+package rules_test
 
 import (
 	"strings"
@@ -6,13 +6,16 @@ import (
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
+	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
+	"github.com/mdcontract/mdcontract/rules/markup"
 )
 
 // A panic inside one rule is recovered and reported as an internal error
 // naming the rule and the file; the other rules still run.
 func TestRulePanicIsRecovered(t *testing.T) {
-	boom := &Rule{ID: "MC999", Name: "test-panic", Summary: "panics", Severity: Error,
-		Check: func(p *Pass) {
+	boom := &rules.Rule{ID: "MC999", Name: "test-panic", Summary: "panics", Severity: rules.Error,
+		Check: func(p *rules.Pass) {
 			if strings.Contains(p.Doc.Path, "trigger") {
 				var xs []int
 				_ = xs[len(p.Doc.Path)] // out of range: a runtime panic
@@ -22,7 +25,7 @@ func TestRulePanicIsRecovered(t *testing.T) {
 		parser.Parse("a-trigger.md", parser.KindOther, []byte("<!-- x begin -->\n")),
 		parser.Parse("b.md", parser.KindOther, []byte("<!-- y begin -->\n")),
 	})
-	res := RunRules(idx, []*Rule{boom, AnchorBalance}, Options{})
+	res := rules.RunRules(idx, []*rules.Rule{boom, markup.AnchorBalance}, rules.Options{})
 	if len(res.Internal) != 1 || !strings.Contains(res.Internal[0], "MC999/test-panic on a-trigger.md") || !strings.Contains(res.Internal[0], "internal_test.go") {
 		t.Errorf("internal errors: %q", res.Internal)
 	}
@@ -38,7 +41,7 @@ func TestRulePanicIsRecovered(t *testing.T) {
 // Settings reads the option given under either.
 func TestRuleOptionsNameRules(t *testing.T) {
 	for _, o := range config.RuleOptions {
-		r := Lookup(o.Rule)
+		r := rules.Lookup(o.Rule)
 		if r == nil || r.Name != o.Rule || r.ID != o.ID {
 			t.Errorf("config.RuleOptions has %s/%s (%s); the registry has %v", o.ID, o.Rule, o.Key, r)
 		}
@@ -48,7 +51,7 @@ func TestRuleOptionsNameRules(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := Setup(cfg)
+		s, err := rules.Setup(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,8 +60,8 @@ func TestRuleOptionsNameRules(t *testing.T) {
 				t.Errorf("%s: OpenRegion(%q) = %v, want %v", key, name, got, want)
 			}
 		}
-		if _, set := s.Severity[AnchorBalance.ID]; set {
-			t.Errorf("%s: `open` alone set the severity to %v; it keeps the default", key, s.Severity[AnchorBalance.ID])
+		if _, set := s.Severity[markup.AnchorBalance.ID]; set {
+			t.Errorf("%s: `open` alone set the severity to %v; it keeps the default", key, s.Severity[markup.AnchorBalance.ID])
 		}
 	}
 }
@@ -69,29 +72,12 @@ func TestNothingReportedPastTheMarkupBound(t *testing.T) {
 	tail := "See § Missing heading.\n\n<!-- open begin -->\n\n<!-- never closed\n"
 	src := "[before](missing-before.md)\n\n" + strings.Repeat("x\n", 300_000) + tail
 	idx := parser.NewIndex(t.TempDir(), []*parser.Document{parser.Parse("a.md", parser.KindOther, []byte(src))})
-	res := RunRules(idx, All(), Options{})
+	res := rules.RunRules(idx, rules.All(), rules.Options{})
 	var got []string
 	for _, d := range res.Diagnostics {
 		got = append(got, d.Rule.Name)
 	}
 	if strings.Join(got, " ") != "link-target too-complex" {
 		t.Errorf("findings: %v", got)
-	}
-}
-
-// TestFragmentSuggestBudget: suggestions stop, for good, once a file's
-// budget is spent, and an anchor of a very different length costs no
-// comparison.
-func TestFragmentSuggestBudget(t *testing.T) {
-	sg := &suggester{budget: 60}
-	keys := []string{"install", "installing", strings.Repeat("x", 1000)}
-	if got := sg.search("instal", keys); got != "install" {
-		t.Fatalf("search = %q, want install", got)
-	}
-	if sg.budget != 60-3-6*7 { // one step per anchor, one comparison
-		t.Fatalf("budget left %d: only `install` is near enough in length to compare", sg.budget)
-	}
-	if got := sg.search("instal", keys); got != "" {
-		t.Fatalf("search past the budget = %q, want none", got)
 	}
 }

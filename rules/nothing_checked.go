@@ -42,7 +42,7 @@ func checkNothingChecked(p *Pass) {
 			reportAt(p, cfg.Name, cfg.IncludePos[i], "`include` glob `"+g+"` matches no file of the repo: it checks nothing; fix the glob or remove it")
 		}
 	}
-	for _, name := range sortedMapKeys(cfg.Kinds) {
+	for _, name := range SortedMapKeys(cfg.Kinds) {
 		k := cfg.Kinds[name]
 		if len(k.Match) == 0 {
 			continue

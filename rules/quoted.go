@@ -149,11 +149,11 @@ func isDated(s string) bool {
 // `{{name}}`.
 var templateVarRe = regexp.MustCompile(`\$\{[A-Z_][A-Z0-9_]*\}|\{\{[^{}\n]{1,80}\}\}`)
 
-// templateLine reports whether the line holding off carries a template's
+// TemplateLine reports whether the line holding off carries a template's
 // placeholder: the line is text of the file a template makes (a README
 // a command writes), and its links resolve there.
-func templateLine(d *parser.Document, off int) bool {
-	return lineHas(d, "quoted/template-line", off, func(line []byte) bool {
+func TemplateLine(d *parser.Document, off int) bool {
+	return LineHas(d, "quoted/template-line", off, func(line []byte) bool {
 		if !bytes.Contains(line, []byte("${")) && !bytes.Contains(line, []byte("{{")) {
 			return false
 		}
@@ -166,17 +166,17 @@ func templateLine(d *parser.Document, off int) bool {
 	})
 }
 
-// lineBounds returns the start and end (before its line break) of the
+// LineBounds returns the start and end (before its line break) of the
 // line holding off.
-func lineBounds(d *parser.Document, off int) (int, int) {
+func LineBounds(d *parser.Document, off int) (int, int) {
 	line, _ := d.Position(off)
 	return d.Lines.LineStart(line), d.Lines.LineEnd(d.Src, line)
 }
 
-// lineHas reports whether the line holding off satisfies test, which runs
+// LineHas reports whether the line holding off satisfies test, which runs
 // once per line and key for the document's life: a line with many links
 // or code spans is read once, so a check stays linear in the file.
-func lineHas(d *parser.Document, key string, off int, test func(line []byte) bool) bool {
+func LineHas(d *parser.Document, key string, off int, test func(line []byte) bool) bool {
 	type memo struct {
 		mu    sync.Mutex
 		lines map[int]bool

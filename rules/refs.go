@@ -9,12 +9,13 @@ import (
 	"github.com/mdcontract/mdcontract/parser"
 )
 
-// destKind is what a link destination is.
-type destKind int
+// DestKind is what a link destination is (ClassifyDest).
+type DestKind int
 
+// The kinds of link destination.
 const (
-	destLocal       destKind = iota // a path in the repo, maybe with a fragment
-	destFragment                    // `#fragment` alone: this file
+	DestLocal       DestKind = iota // a path in the repo, maybe with a fragment
+	DestFragment                    // `#fragment` alone: this file
 	destExternal                    // a URL with a scheme, or protocol-relative
 	destWebRoute                    // ../../issues and other GitHub web routes
 	destPlaceholder                 // {{x}}, <x>, path/to/x, {name}: not a real path
@@ -31,19 +32,19 @@ var (
 	webRouteRe = regexp.MustCompile(`^(?:\.\./)+(?:issues|pulls?|releases|discussions|wiki|actions|compare|commits?|tree|blob|security|projects|milestones?|labels|tags|branches|network|graphs|pulse|settings|stargazers|watchers|forks)(?:[/?#]|$)`)
 )
 
-// classifyDest splits a destination into its kind, path and fragment.
-func classifyDest(dest string) (destKind, string, string) {
+// ClassifyDest splits a destination into its kind, path and fragment.
+func ClassifyDest(dest string) (DestKind, string, string) {
 	dest = strings.TrimSpace(dest)
 	switch {
 	case dest == "":
 		return destPlaceholder, "", ""
 	case strings.HasPrefix(dest, "#"):
-		return destFragment, "", dest[1:]
-	case strings.HasPrefix(dest, "//") || hasScheme(dest):
+		return DestFragment, "", dest[1:]
+	case strings.HasPrefix(dest, "//") || HasScheme(dest):
 		return destExternal, "", ""
 	case strings.HasPrefix(dest, "../") && webRouteRe.MatchString(dest):
 		return destWebRoute, "", ""
-	case isPlaceholder(dest) || strings.IndexByte(dest, '_') >= 0 && variableRe.MatchString(dest) || len(dest) <= 3*len("target") && placeholderWords[strings.ToLower(dest)]:
+	case IsPlaceholder(dest) || strings.IndexByte(dest, '_') >= 0 && variableRe.MatchString(dest) || len(dest) <= 3*len("target") && placeholderWords[strings.ToLower(dest)]:
 		return destPlaceholder, "", ""
 	}
 	p, frag := dest, ""
@@ -56,21 +57,21 @@ func classifyDest(dest string) (destKind, string, string) {
 	if u, err := url.PathUnescape(p); err == nil {
 		p = u
 	}
-	return destLocal, p, frag
+	return DestLocal, p, frag
 }
 
-// isPlaceholder reports whether a path is a form to fill in rather than a
+// IsPlaceholder reports whether a path is a form to fill in rather than a
 // file: `{x}`, `<x>`, `path/to/`, `...`, `$VAR`, a glob, or a numbered
 // name whose number is one capital letter (`phase-N.md`, `step-X.md`).
-func isPlaceholder(s string) bool {
+func IsPlaceholder(s string) bool {
 	return strings.Contains(s, "{") || strings.Contains(s, "<") || strings.Contains(s, ">") ||
 		strings.Contains(s, "path/to/") || strings.Contains(s, "...") || strings.Contains(s, "…") ||
 		strings.Contains(s, "$") || strings.Contains(s, "*") || strings.ContainsAny(s, "-_") && letterNumberRe.MatchString(s)
 }
 
-// hasScheme reports whether dest starts with a URL scheme and its colon
+// HasScheme reports whether dest starts with a URL scheme and its colon
 // (`https:`, `mailto:`): a letter, then letters, digits, '+', '.' or '-'.
-func hasScheme(dest string) bool {
+func HasScheme(dest string) bool {
 	for i := 0; i < len(dest); i++ {
 		c := dest[i]
 		switch {
@@ -89,10 +90,10 @@ func hasScheme(dest string) bool {
 // folder name, standing for a number or a name (`testing-N.md`, `step-X/`).
 var letterNumberRe = regexp.MustCompile(`[a-z0-9][-_][A-Z](?:[-_.#/]|$)`)
 
-// resolveFrom resolves a path as GitHub does: from the file's folder, or
+// ResolveFrom resolves a path as GitHub does: from the file's folder, or
 // from the repo root when it starts with `/`. escapes is true when the
 // result would leave the repo.
-func resolveFrom(docPath, p string) (rel string, escapes bool) {
+func ResolveFrom(docPath, p string) (rel string, escapes bool) {
 	if strings.HasPrefix(p, "/") {
 		rel = path.Clean(strings.TrimLeft(p, "/"))
 	} else {
@@ -104,11 +105,11 @@ func resolveFrom(docPath, p string) (rel string, escapes bool) {
 	return rel, rel == ".." || strings.HasPrefix(rel, "../")
 }
 
-// resolveIn resolves a path like resolveFrom, except that a root-relative
+// ResolveIn resolves a path like ResolveFrom, except that a root-relative
 // path (`/CLAUDE.md`) in a file of a nested plugin means that plugin's root
 // first and the repo root second: a repo holding several plugins (a
 // marketplace, a monorepo) writes each plugin's paths from its own root.
-func resolveIn(idx *parser.Index, docPath, p string) (rel string, escapes bool) {
+func ResolveIn(idx *parser.Index, docPath, p string) (rel string, escapes bool) {
 	if strings.HasPrefix(p, "/") {
 		if root := idx.PluginRootOf(docPath); root != "" {
 			if inPlugin := path.Join(root, strings.TrimLeft(p, "/")); inPlugin != root {
@@ -118,7 +119,7 @@ func resolveIn(idx *parser.Index, docPath, p string) (rel string, escapes bool) 
 			}
 		}
 	}
-	return resolveFrom(docPath, p)
+	return ResolveFrom(docPath, p)
 }
 
 // FromRoots lists where a root-relative path p, written in the file at
@@ -132,8 +133,8 @@ func FromRoots(idx *parser.Index, docPath, p string) []string {
 	return []string{path.Clean(p)}
 }
 
-// relLink writes the path from the folder of docPath to target.
-func relLink(docPath, target string) string {
+// RelLink writes the path from the folder of docPath to target.
+func RelLink(docPath, target string) string {
 	from := strings.Split(path.Dir(docPath), "/")
 	if path.Dir(docPath) == "." {
 		from = nil
@@ -151,8 +152,8 @@ func relLink(docPath, target string) string {
 	return strings.Join(parts, "/")
 }
 
-// skillDir returns the folder of the skill a document belongs to, or "".
-func skillDir(d *parser.Document) string {
+// SkillDir returns the folder of the skill a document belongs to, or "".
+func SkillDir(d *parser.Document) string {
 	// the first folder "skills" with a folder below it and a file below
 	// that: the path up to that folder
 	p := d.Path
@@ -173,12 +174,12 @@ func skillDir(d *parser.Document) string {
 	return ""
 }
 
-// isWrittenPath reports whether span, the source of a link, is its
+// IsWrittenPath reports whether span, the source of a link, is its
 // destination written out in full (as an HTML attribute value is) and
 // starts with target verbatim, followed by nothing or a `#` or `?`: then
 // span[:len(target)] is the path to edit. An escape or entity in the path
 // makes it false.
-func isWrittenPath(span, written, target string) bool {
+func IsWrittenPath(span, written, target string) bool {
 	n := len(target)
 	return span == written && strings.HasPrefix(span, target) &&
 		(len(span) == n || span[n] == '#' || span[n] == '?')

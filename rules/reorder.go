@@ -14,11 +14,11 @@ type keyBlock struct {
 	text string
 }
 
-// splitKeyBlocks cuts src[start:end] into blocks, one per line at which
+// SplitKeyBlocks cuts src[start:end] into blocks, one per line at which
 // isKey reports a key (returning its name), and a tail of lines after the
 // last key that belong to none. ok is false when something precedes the
 // first key that is not a comment or blank line.
-func splitKeyBlocks(src []byte, start, end int, isKey func(lineStart int, line string) (string, bool)) (blocks []keyBlock, tail string, ok bool) {
+func SplitKeyBlocks(src []byte, start, end int, isKey func(lineStart int, line string) (string, bool)) (blocks []keyBlock, tail string, ok bool) {
 	var pending strings.Builder // comments and blank lines waiting for a key
 	var cur *keyBlock
 	ok = true
@@ -51,10 +51,10 @@ func splitKeyBlocks(src []byte, start, end int, isKey func(lineStart int, line s
 	return blocks, pending.String(), ok
 }
 
-// reorderBlocks returns the text of blocks rearranged so that keys named in
+// ReorderBlocks returns the text of blocks rearranged so that keys named in
 // order come in that order, each in the slot of a key of the order; other
 // keys keep their slots. The last block gains a line end if it lacks one.
-func reorderBlocks(blocks []keyBlock, order []string, eol string) string {
+func ReorderBlocks(blocks []keyBlock, order []string, eol string) string {
 	rank := map[string]int{}
 	for i, k := range order {
 		if _, dup := rank[k]; !dup {
@@ -89,8 +89,8 @@ func reorderBlocks(blocks []keyBlock, order []string, eol string) string {
 	return b.String()
 }
 
-// topKey reads `name:` at the start of a line (no indentation).
-func topKey(_ int, line string) (string, bool) {
+// TopKey reads `name:` at the start of a line (no indentation).
+func TopKey(_ int, line string) (string, bool) {
 	if line == "" || line[0] == ' ' || line[0] == '\t' || line[0] == '#' || line[0] == '-' {
 		return "", false
 	}
@@ -113,20 +113,20 @@ func isEOL(r rune) bool { return r == '\n' || r == '\r' }
 
 var yamlEscapes = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\t", `\t`)
 
-// yamlQuote writes s as a YAML double-quoted scalar.
-func yamlQuote(s string) string {
+// YamlQuote writes s as a YAML double-quoted scalar.
+func YamlQuote(s string) string {
 	return `"` + yamlEscapes.Replace(s) + `"`
 }
 
 // ReorderKeys rewrites src[start:end], a block of `key: value` entries
-// (keyAt names the key a line starts, as splitKeyBlocks reads it), with
+// (keyAt names the key a line starts, as SplitKeyBlocks reads it), with
 // its entries in the given order and the block's own line endings; ok is
 // false when the block holds other keys than order, or text before the
 // first key that belongs to none.
 func ReorderKeys(src []byte, start, end int, keyAt func(lineStart int, line string) (string, bool), order []string) (string, bool) {
-	blocks, tail, ok := splitKeyBlocks(src, start, end, keyAt)
+	blocks, tail, ok := SplitKeyBlocks(src, start, end, keyAt)
 	if !ok || len(blocks) != len(order) {
 		return "", false
 	}
-	return reorderBlocks(blocks, order, parser.EOLOf(src[start:end])) + tail, true
+	return ReorderBlocks(blocks, order, parser.EOLOf(src[start:end])) + tail, true
 }

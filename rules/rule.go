@@ -64,23 +64,30 @@ type Rule struct {
 	// CheckRepo runs once per run over the whole index (Pass.Doc is nil).
 	CheckRepo func(*Pass)
 	// Docs holds the rule's documentation, docs/<name>.md; nil means the
-	// built-in rules' folder, rules/docs.
+	// framework's own folder, rules/docs.
 	Docs fs.FS
 	// DocsDir is the folder of this repository that Docs embeds
-	// ("contract/docs"), for DocURL; "" is rules/docs.
+	// ("rules/references/docs"), for DocURL; "" is rules/docs.
 	DocsDir string
+	// Family is the group the rule belongs to (its package sets it);
+	// "" means the group its ID's hundred names (see Family).
+	Family string
 }
 
 // DocsBase is where the rule docs are published: the repository's files
 // on its main branch.
 const DocsBase = "https://github.com/mdcontract/mdcontract/blob/main/"
 
-// Family names the group a rule belongs to, by the hundred of its ID:
-// "file" (MC0xx: reading and suppressions), "frontmatter" (MC1xx),
-// "markup" (MC2xx: comments and sentinel markers), "reference" (MC3xx:
-// links, § references, names, manifest paths) and "contract" (MC4xx: the
-// contract kinds and copy drift); "" for an ID outside them.
+// Family names the group a rule belongs to: the one its package declares
+// ("host" for rules/hostlimits), else the hundred of its ID: "file"
+// (MC0xx: reading and suppressions), "frontmatter" (MC1xx), "markup"
+// (MC2xx: comments and sentinel markers), "reference" (MC3xx: links, §
+// references, names, manifest paths) and "contract" (MC4xx: the contract
+// kinds and copy drift); "" for an ID outside them.
 func Family(r *Rule) string {
+	if r.Family != "" {
+		return r.Family
+	}
 	if len(r.ID) < 3 {
 		return ""
 	}
@@ -146,7 +153,7 @@ func RegisterTopic(name string, fsys fs.FS) {
 func RegisterTopicText(name string, text func() string) { topics[name] = text }
 
 // Topics lists the documentation topics, sorted.
-func Topics() []string { return sortedMapKeys(topics) }
+func Topics() []string { return SortedMapKeys(topics) }
 
 // Topic returns the documentation of a topic ("selectors"), or "".
 func Topic(name string) string {

@@ -66,48 +66,48 @@ func (s *KindSchema) Field(n string) *Field {
 	return nil
 }
 
-// hostView is what a set of target hosts read: each kind's schema, merged
+// HostView is what a set of target hosts read: each kind's schema, merged
 // from the targets that read it (the first host's declaration of a key
 // wins, with the smallest length limit of any; required keys are the
 // union; frontmatter is needed when any target says so), and the keys
 // other hosts read in files of each kind.
-type hostView struct {
+type HostView struct {
 	targets []string
 	schemas map[parser.Kind]*KindSchema
-	foreign map[parser.Kind]map[string]bool
+	Foreign map[parser.Kind]map[string]bool
 	// strict are, per kind, the targets that refuse a file holding a key
 	// they do not list (claude.ai's upload)
-	strict map[parser.Kind][]hostKind
+	Strict map[parser.Kind][]HostKind
 	// selfContained are, per kind, the targets that install a file of the
 	// kind with its folder alone
-	selfContained map[parser.Kind][]*hosts.Host
+	SelfContained map[parser.Kind][]*hosts.Host
 	// limits are the caps host-limit checks, per kind, of the hosts
 	// that read it
-	limits map[parser.Kind][]hostLimit
+	Limits map[parser.Kind][]HostCap
 	// readers are, per kind, the hosts of the view that read it
-	readers map[parser.Kind][]hostKind
+	Readers map[parser.Kind][]HostKind
 }
 
-// hostLimit is one host's cap on a kind of file.
-type hostLimit struct {
-	host  *hosts.Host
-	name  string
-	limit *hosts.Limit
+// HostCap is one host's cap on a kind of file.
+type HostCap struct {
+	Host  *hosts.Host
+	Name  string
+	Limit *hosts.Limit
 }
 
-// hostKind is one host's reading of a kind.
-type hostKind struct {
-	host *hosts.Host
-	kind *hosts.Kind
+// HostKind is one host's reading of a kind.
+type HostKind struct {
+	Host *hosts.Host
+	Kind *hosts.Kind
 }
 
 // defaultView is the view of the hosts a repo's layout implies.
 var defaultView = viewOf(hosts.Defaults())
 
-func viewOf(targets []string) *hostView {
-	v := &hostView{targets: targets, schemas: map[parser.Kind]*KindSchema{}, foreign: map[parser.Kind]map[string]bool{},
-		strict: map[parser.Kind][]hostKind{}, selfContained: map[parser.Kind][]*hosts.Host{},
-		limits: map[parser.Kind][]hostLimit{}, readers: map[parser.Kind][]hostKind{}}
+func viewOf(targets []string) *HostView {
+	v := &HostView{targets: targets, schemas: map[parser.Kind]*KindSchema{}, Foreign: map[parser.Kind]map[string]bool{},
+		Strict: map[parser.Kind][]HostKind{}, SelfContained: map[parser.Kind][]*hosts.Host{},
+		Limits: map[parser.Kind][]HostCap{}, Readers: map[parser.Kind][]HostKind{}}
 	for _, h := range hosts.All() {
 		targeted := slices.Contains(targets, h.ID)
 		mine := func(hk *hosts.Kind) bool {
@@ -116,7 +116,7 @@ func viewOf(targets []string) *hostView {
 			// them.
 			return targeted || len(hk.Paths) > 0
 		}
-		for _, kname := range sortedMapKeys(h.Kinds) {
+		for _, kname := range SortedMapKeys(h.Kinds) {
 			hk := h.Kinds[kname]
 			kind, ok := parser.KindByName(kname)
 			if !ok {
@@ -132,17 +132,17 @@ func viewOf(targets []string) *hostView {
 			if !mine(hk) {
 				continue
 			}
-			v.readers[kind] = append(v.readers[kind], hostKind{h, hk})
-			for _, name := range sortedMapKeys(h.Limits) {
+			v.Readers[kind] = append(v.Readers[kind], HostKind{h, hk})
+			for _, name := range SortedMapKeys(h.Limits) {
 				if l := h.Limits[name]; l.Kind == kname {
-					v.limits[kind] = append(v.limits[kind], hostLimit{h, name, l})
+					v.Limits[kind] = append(v.Limits[kind], HostCap{h, name, l})
 				}
 			}
 			if hk.Strict {
-				v.strict[kind] = append(v.strict[kind], hostKind{h, hk})
+				v.Strict[kind] = append(v.Strict[kind], HostKind{h, hk})
 			}
 			if hk.SelfContained {
-				v.selfContained[kind] = append(v.selfContained[kind], h)
+				v.SelfContained[kind] = append(v.SelfContained[kind], h)
 			}
 			if kind.IsJSON() || kind.IsTOML() {
 				continue // no frontmatter: the json-shape rule reads its shape
@@ -160,12 +160,12 @@ func viewOf(targets []string) *hostView {
 
 // addForeign records fields as keys another host reads in files of kind:
 // a plugin writes them so that one file serves that host too.
-func (v *hostView) addForeign(kind parser.Kind, fields []*hosts.Field) {
-	if v.foreign[kind] == nil {
-		v.foreign[kind] = map[string]bool{}
+func (v *HostView) addForeign(kind parser.Kind, fields []*hosts.Field) {
+	if v.Foreign[kind] == nil {
+		v.Foreign[kind] = map[string]bool{}
 	}
 	for _, f := range fields {
-		v.foreign[kind][f.Name] = true
+		v.Foreign[kind][f.Name] = true
 	}
 }
 
@@ -220,8 +220,8 @@ func readers() map[parser.Kind]map[string]bool {
 	return out
 }
 
-// shareHost reports whether some host reads both kinds.
-func shareHost(a, b parser.Kind) bool {
+// ShareHost reports whether some host reads both kinds.
+func ShareHost(a, b parser.Kind) bool {
 	for h := range kindReaders[a] {
 		if kindReaders[b][h] {
 			return true
@@ -235,6 +235,27 @@ var (
 	kindReaders    = readers()
 )
 
-// schema returns the frontmatter schema for the pass's document: a
+// Schema returns the frontmatter schema for the pass's document: a
 // configured kind's, else the built-in one of its kind, or nil.
-func (p *Pass) schema() *KindSchema { return p.Settings.SchemaFor(p.Doc) }
+func (p *Pass) Schema() *KindSchema { return p.Settings.SchemaFor(p.Doc) }
+
+// RefusedByTarget reports whether a strict target refuses key name in the
+// pass's file.
+func RefusedByTarget(p *Pass, name string) bool {
+	for _, hk := range p.Settings.View().Strict[p.Doc.Kind] {
+		if HostField(hk.Kind, name) == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// HostField is the field of a host's kind named name, or nil.
+func HostField(k *hosts.Kind, name string) *hosts.Field {
+	for _, f := range k.Fields {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}

@@ -32,7 +32,7 @@ type Settings struct {
 	// profiles the config switched on or off, by name
 	profiles map[string]config.ProfileSetting
 	// hosts are what the config's targets read (nil: the default hosts)
-	hosts *hostView
+	hosts *HostView
 
 	mu         sync.Mutex
 	builtinFor *parser.Index
@@ -56,7 +56,7 @@ func Setup(cfg *config.Config) (*Settings, error) {
 	}
 	var errs config.Errors
 	var sg suggest.Budget
-	for _, name := range sortedMapKeys(cfg.Rules) {
+	for _, name := range SortedMapKeys(cfg.Rules) {
 		set := cfg.Rules[name]
 		r := Lookup(name)
 		if r == nil {
@@ -71,7 +71,7 @@ func Setup(cfg *config.Config) (*Settings, error) {
 			sev, _ := ParseSeverity(set.Severity)
 			s.Severity[r.ID] = sev
 		}
-		if r == AnchorBalance {
+		if r.Name == "anchor-balance" {
 			for _, pat := range set.Open {
 				s.openRegions = append(s.openRegions, strings.Join(strings.Fields(pat), " "))
 			}
@@ -98,10 +98,10 @@ func Setup(cfg *config.Config) (*Settings, error) {
 		}
 	}
 	s.profiles = cfg.Profiles
-	for _, name := range sortedMapKeys(cfg.Profiles) {
+	for _, name := range SortedMapKeys(cfg.Profiles) {
 		set := cfg.Profiles[name]
 		if _, ok := profiles[name]; !ok {
-			errs = append(errs, &config.Error{File: cfg.Name, Pos: set.Pos, Msg: fmt.Sprintf("unknown profile `%s`; built-in profiles: %s", name, strings.Join(sortedMapKeys(profiles), ", "))})
+			errs = append(errs, &config.Error{File: cfg.Name, Pos: set.Pos, Msg: fmt.Sprintf("unknown profile `%s`; built-in profiles: %s", name, strings.Join(SortedMapKeys(profiles), ", "))})
 			continue
 		}
 		for _, part := range set.Disable {
@@ -111,7 +111,7 @@ func Setup(cfg *config.Config) (*Settings, error) {
 		}
 	}
 	// Kinds, in name order; built-in names override, other names add.
-	for _, name := range sortedMapKeys(cfg.Kinds) {
+	for _, name := range SortedMapKeys(cfg.Kinds) {
 		k := cfg.Kinds[name]
 		rk := resolvedKind{name: name, match: k.Match, exclude: k.Exclude}
 		baseName := k.Base
@@ -135,7 +135,7 @@ func Setup(cfg *config.Config) (*Settings, error) {
 		}
 		var base *KindSchema
 		if rk.hasKind {
-			base = s.view().schemas[rk.builtin]
+			base = s.View().schemas[rk.builtin]
 		}
 		rk.schema = mergeSchema(base, k, name)
 		s.kinds = append(s.kinds, rk)
@@ -179,7 +179,7 @@ func mergeSchema(base *KindSchema, k *config.Kind, name string) *KindSchema {
 	if len(k.Order) > 0 {
 		out.Order = k.Order
 	}
-	for _, fname := range sortedMapKeys(k.Fields) {
+	for _, fname := range SortedMapKeys(k.Fields) {
 		cf := k.Fields[fname]
 		f := Field{Name: fname, Type: TAny}
 		if existing := out.Field(fname); existing != nil {
@@ -249,7 +249,7 @@ func (s *Settings) SchemaFor(d *parser.Document) *KindSchema {
 	if s == nil {
 		return builtinSchemas[d.Kind]
 	}
-	base := s.view().schemas
+	base := s.View().schemas
 	for _, k := range s.kinds {
 		if len(k.match) > 0 && GlobMatch(k.match, k.exclude, d.Path) {
 			return k.schema
@@ -279,10 +279,10 @@ func CheckTargets(ids []string) error {
 
 // Targets lists the hosts the repo ships to: the config's or
 // `--target`'s, else the hosts its layout implies.
-func (s *Settings) Targets() []string { return s.view().targets }
+func (s *Settings) Targets() []string { return s.View().targets }
 
-// view is what the targets read.
-func (s *Settings) view() *hostView {
+// View is what the targets read.
+func (s *Settings) View() *HostView {
 	if s == nil || s.hosts == nil {
 		return defaultView
 	}
@@ -309,7 +309,8 @@ func GlobMatch(include, exclude []string, p string) bool {
 	return true
 }
 
-func sortedMapKeys[T any](m map[string]T) []string {
+// SortedMapKeys are m's keys, sorted.
+func SortedMapKeys[T any](m map[string]T) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
@@ -354,7 +355,7 @@ func (s *Settings) KindIn(d *parser.Document, kinds []string) bool {
 // file (GEMINI.md, AGENTS.md) the repo holds, in the order of the host
 // files.
 func (s *Settings) LayoutTargets(idx *parser.Index) []string {
-	v := s.view()
+	v := s.View()
 	if v != defaultView {
 		return v.targets
 	}

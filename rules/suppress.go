@@ -110,7 +110,7 @@ func applySuppressions(idx *parser.Index, ds []Diagnostic, reported func(string)
 		return out
 	}
 	ruleNames := Names()
-	for _, path := range sortedMapKeys(byPath) {
+	for _, path := range SortedMapKeys(byPath) {
 		var sg suggest.Budget // the first names of a file get suggestions
 		for _, dir := range byPath[path] {
 			report := func(msg string) {

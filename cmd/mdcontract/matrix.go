@@ -18,6 +18,7 @@ import (
 	"github.com/mdcontract/mdcontract/hosts"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
+	"github.com/mdcontract/mdcontract/rules/hostlimits"
 )
 
 // The states of a cell of the file × host matrix: as the text table
@@ -239,7 +240,7 @@ func cellOf(h *hosts.Host, d *parser.Document, idx *parser.Index, diags []rules.
 		for _, g := range diags {
 			// the agents-md-chain rule says which file a folder's other
 			// one shadows
-			if g.Rule == rules.AgentsMdChain && g.Severity == rules.Info && m.OnePerFolder {
+			if g.Rule == hostlimits.AgentsMdChain && g.Severity == rules.Info && m.OnePerFolder {
 				return matrixCell{State: stateNotRead, Why: g.Message}
 			}
 		}

@@ -17,10 +17,10 @@ import (
 
 	"github.com/mattn/go-isatty"
 	"github.com/mdcontract/mdcontract/config"
-	_ "github.com/mdcontract/mdcontract/contract" // the contract kinds register with the rule framework
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/report"
 	"github.com/mdcontract/mdcontract/rules"
+	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
 )
 
 // version is the release when the build sets it (`-ldflags "-X

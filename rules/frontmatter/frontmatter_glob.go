@@ -1,0 +1,156 @@
+package frontmatter
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/mdcontract/mdcontract/rules"
+	"go.yaml.in/yaml/v3"
+)
+
+// FrontmatterGlob checks the globs a host matches to decide which files a
+// rule or instructions file applies to (Copilot's `applyTo`, Cursor's and
+// Windsurf's `globs`, Kiro's `fileMatchPattern`, Cline's `paths`: fields
+// with `glob: true` in hosts/*.yaml): each must be a valid glob, and should
+// match a file of the repo.
+var FrontmatterGlob = register(&rules.Rule{
+	ID:       "MC108",
+	Name:     "frontmatter-glob",
+	Summary:  "the globs a rule file applies to are valid and match a file of the repo",
+	Severity: rules.Error,
+	Check:    checkFrontmatterGlob,
+})
+
+// globWork caps the path comparisons that the "matches no file" check
+// makes in one run (each distinct glob costs at most the repo's file
+// count, once): past it, globs are only checked for syntax.
+const globWork = 20_000_000
+
+// maxGlobLen and maxGlobBraces bound one glob that is matched: brace
+// alternatives are tried one by one, so their cost multiplies.
+const (
+	maxGlobLen    = 512
+	maxGlobBraces = 4
+)
+
+// globMatcher answers, once per distinct glob, whether it matches a file.
+type globMatcher struct {
+	files []string
+	left  atomic.Int64
+	seen  sync.Map
+}
+
+func checkFrontmatterGlob(p *rules.Pass) {
+	d := p.Doc
+	fm := d.Frontmatter
+	s := p.Schema()
+	if fm == nil || s == nil || fm.Mapping == nil {
+		return
+	}
+	firstLine, _ := d.Position(fm.ContentStart)
+	m := p.Index.Cached("frontmatter-glob", func() any {
+		gm := &globMatcher{files: p.Index.Files()}
+		gm.left.Store(globWork)
+		return gm
+	}).(*globMatcher)
+	for i := range fm.Keys {
+		k := &fm.Keys[i]
+		f := s.Field(k.Name)
+		if f == nil || !f.Glob || k.Value == nil {
+			continue
+		}
+		switch v := k.Value; v.Kind {
+		case yaml.ScalarNode:
+			if v.Tag != "!!str" {
+				continue // frontmatter-type and frontmatter-plain-scalar
+			}
+			parts := []string{v.Value}
+			if f.Separator != "" {
+				parts = strings.Split(v.Value, f.Separator)
+			}
+			for _, g := range parts {
+				if g = strings.TrimSpace(g); g != "" {
+					checkGlob(p, m, s, k.Name, g, k.ValueOffset, rules.ValueEnd(d, k))
+				}
+			}
+		case yaml.SequenceNode:
+			for _, it := range v.Content {
+				if it.Kind != yaml.ScalarNode {
+					continue // frontmatter-type
+				}
+				line := firstLine + it.Line - 1
+				start := d.Lines.Offset(d.Src, line, it.Column)
+				end := d.Lines.LineEnd(d.Src, line)
+				if start >= end {
+					continue
+				}
+				if strings.TrimSpace(it.Value) == "" {
+					p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: start, End: end, Message: fmt.Sprintf(
+						"`%s` lists an empty glob, which matches no file; hosts differ on what it does (Cline then ignores the whole list and applies the rule to every file): remove it (%s)", k.Name, s.Source)})
+					continue
+				}
+				checkGlob(p, m, s, k.Name, strings.TrimSpace(it.Value), start, end)
+			}
+		}
+	}
+}
+
+func checkGlob(p *rules.Pass, m *globMatcher, s *rules.KindSchema, key, g string, start, end int) {
+	if !doublestar.ValidatePattern(g) {
+		p.Reportf(start, end, "the glob `%s` in `%s` is not a valid glob (a `[` or `{` left open, or a `\\` at the end): the host cannot match it, so it never applies this file by it; close the bracket or brace, or escape it (%s)", g, key, s.Source)
+		return
+	}
+	if found, ok := m.matches(g); ok && !found {
+		p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: start, End: end, Message: fmt.Sprintf(
+			"the glob `%s` in `%s` matches no file in the repo, so the host never applies this file by it; globs are read from the repo root (`src/**/*.ts`, `**/*.py`): fix the glob, or remove it if those files are gone (%s)", g, key, s.Source)})
+	}
+}
+
+// matches reports whether glob g matches a file of the repo; ok is false
+// when it was not tried (too long, too many alternatives, or past the
+// run's budget). A glob without a `/` also matches a file name anywhere,
+// as gitignore-style hosts read it; a leading `./` or `/` is the root.
+func (m *globMatcher) matches(g string) (found, ok bool) {
+	if v, done := m.seen.Load(g); done {
+		r := v.([2]bool)
+		return r[0], r[1]
+	}
+	found, ok = m.match(g)
+	m.seen.Store(g, [2]bool{found, ok})
+	return found, ok
+}
+
+func (m *globMatcher) match(g string) (found, ok bool) {
+	if len(g) > maxGlobLen || strings.Count(g, "{") > maxGlobBraces {
+		return false, false
+	}
+	g = strings.TrimPrefix(strings.TrimPrefix(g, "./"), "/")
+	anywhere := !strings.Contains(g, "/")
+	// Only files under the glob's literal prefix can match: the sorted
+	// list narrows to them.
+	prefix := g[:strings.IndexAny(g+"*", "*?[{\\")]
+	if anywhere {
+		prefix = ""
+	}
+	i := sort.SearchStrings(m.files, prefix)
+	for ; i < len(m.files) && strings.HasPrefix(m.files[i], prefix); i++ {
+		if m.left.Add(-1) < 0 {
+			return false, false
+		}
+		f := m.files[i]
+		if doublestar.MatchUnvalidated(g, f) {
+			return true, true
+		}
+		if anywhere {
+			base := f[strings.LastIndexByte(f, '/')+1:]
+			if doublestar.MatchUnvalidated(g, base) {
+				return true, true
+			}
+		}
+	}
+	return false, true
+}

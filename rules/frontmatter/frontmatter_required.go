@@ -1,0 +1,48 @@
+package frontmatter
+
+import (
+	"github.com/mdcontract/mdcontract/rules"
+	"go.yaml.in/yaml/v3"
+)
+
+// FrontmatterRequired checks that a kind's required keys are present and
+// not empty.
+var FrontmatterRequired = register(&rules.Rule{
+	ID:       "MC102",
+	Name:     "frontmatter-required",
+	Summary:  "required frontmatter keys per kind",
+	Severity: rules.Error,
+	Check:    checkFrontmatterRequired,
+})
+
+func checkFrontmatterRequired(p *rules.Pass) {
+	d := p.Doc
+	fm := d.Frontmatter
+	s := p.Schema()
+	if fm == nil || s == nil || !fm.Terminated || fm.Err != nil {
+		return
+	}
+	for _, name := range s.Required {
+		k := fm.Get(name)
+		if k == nil {
+			p.Reportf(fm.Start, d.Lines.LineEnd(d.Src, 1), "frontmatter has no `%s`: %s requires it (%s)", name, rules.AKind(d.Kind), s.Source)
+			continue
+		}
+		if isEmpty(k.Value) {
+			p.Reportf(k.Offset, k.Offset+len(k.Name), "frontmatter `%s` is empty: %s requires a value (%s)", name, rules.AKind(d.Kind), s.Source)
+		}
+	}
+}
+
+func isEmpty(v *yaml.Node) bool {
+	if v == nil {
+		return true
+	}
+	switch v.Kind {
+	case yaml.ScalarNode:
+		return v.Tag == "!!null" || v.Value == ""
+	case yaml.SequenceNode, yaml.MappingNode:
+		return len(v.Content) == 0
+	}
+	return false
+}

@@ -1,0 +1,273 @@
+package frontmatter
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
+	"go.yaml.in/yaml/v3"
+)
+
+// FrontmatterSyntax checks that frontmatter is present where the kind needs
+// it, terminated, valid YAML, a mapping, and free of duplicate keys.
+var FrontmatterSyntax = register(&rules.Rule{
+	ID:       "MC101",
+	Name:     "frontmatter-syntax",
+	Summary:  "frontmatter present where the kind needs it, terminated, valid YAML",
+	Severity: rules.Error,
+	Check:    checkFrontmatterSyntax,
+})
+
+// secondColon finds, for YAML's "mapping values are not allowed" on the
+// line [ls,le), the `: ` inside an unquoted value (`description: Use it:
+// now`): its offset and the key. ok is false for any other error or line.
+func secondColon(src []byte, ls, le int, msg string) (at int, key string, ok bool) {
+	if !strings.Contains(msg, "mapping values are not allowed") || ls >= le {
+		return 0, "", false
+	}
+	line := string(src[ls:le])
+	first := strings.Index(line, ": ")
+	if first <= 0 {
+		return 0, "", false
+	}
+	key = strings.TrimSpace(line[:first])
+	rest := strings.TrimLeft(line[first+2:], " ")
+	if rest == "" || strings.ContainsRune("\"'|>[{", rune(rest[0])) {
+		return 0, "", false
+	}
+	second := strings.Index(line[first+2:], ": ")
+	if second < 0 {
+		if strings.HasSuffix(line, ":") {
+			return ls + len(line) - 1, key, true
+		}
+		return 0, "", false
+	}
+	return ls + first + 2 + second, key, true
+}
+
+// flowStart finds, on the line [ls,le) of a YAML error, an unquoted value
+// that opens a flow collection and goes on after it closes
+// (`argument-hint: [a] [b]`): the value's offset and the key.
+func flowStart(src []byte, ls, le int) (at int, key string, ok bool) {
+	line := string(src[ls:le])
+	i := strings.Index(line, ": ")
+	if i <= 0 {
+		return 0, "", false
+	}
+	rest := strings.TrimLeft(line[i+2:], " ")
+	if rest == "" || (rest[0] != '[' && rest[0] != '{') {
+		return 0, "", false
+	}
+	return ls + len(line) - len(rest), strings.TrimSpace(line[:i]), true
+}
+
+// whoReads names the hosts whose loaders read a file of kind k with the
+// YAML mistake quirk anyway, and those that refuse it (hosts/*.yaml
+// `loader:`), so that a finding that one host tolerates says where it
+// still breaks: ", which Claude Code reads anyway; claude.ai refuses
+// it, as other YAML readers do".
+func whoReads(k parser.Kind, quirk string) string {
+	reads, refuses := hosts.QuirkReaders(quirk, k.String())
+	if len(reads) == 0 {
+		return ""
+	}
+	out := ": " + strings.Join(reads, " and ") + " reads this file anyway, but "
+	if len(refuses) > 0 {
+		return out + strings.Join(refuses, " and ") + " and other strict YAML readers refuse the whole frontmatter"
+	}
+	return out + "strict YAML readers refuse the whole frontmatter"
+}
+
+// flowProblem says in plain words what YAML makes of val, the value of key
+// that opens a flow collection (`[a] [b]`, `{a: x`), and how to fix it.
+func flowProblem(p *rules.Pass, key, val, yamlMsg string) string {
+	noun := "list"
+	if val[0] == '{' {
+		noun = "mapping"
+	}
+	dropped := "; the whole frontmatter is dropped (Claude Code loads the file with empty metadata, stricter hosts skip it)"
+	n := flowEnd(val)
+	if n < 0 {
+		return fmt.Sprintf("`%s`, the value of `%s`, opens a YAML %s with `%c` that never closes (%s)%s: close it, or quote the whole value (%s) if it is text",
+			shortValue(val), key, noun, val[0], yamlMsg, dropped, quoteValue(val))
+	}
+	fix := "quote the whole value (" + quoteValue(val) + ")"
+	if s := p.Schema(); s != nil {
+		if f := s.Field(key); f != nil && (f.Type == rules.TString || f.Type == rules.TStringOrList) {
+			fix = fmt.Sprintf("`%s` takes a string (%s): %s", key, s.Source, fix)
+		}
+	}
+	return fmt.Sprintf("`%s`, the value of `%s`, starts with `%s`, which YAML reads as a %s, and goes on after it (%s)%s; %s",
+		shortValue(val), key, shortValue(val[:n]), noun, yamlMsg, dropped, fix)
+}
+
+// flowEnd returns the length of the flow collection val starts with (up
+// to its closing bracket), or -1 when it never closes on the line.
+// Brackets inside quotes do not count.
+func flowEnd(val string) int {
+	depth := 0
+	var quote byte
+	for i := 0; i < len(val); i++ {
+		c := val[i]
+		switch {
+		case quote == '"' && c == '\\':
+			i++
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '[' || c == '{':
+			depth++
+		case c == ']' || c == '}':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return -1
+}
+
+// shortValue is val for a message, cut to 60 bytes (at a character) with …
+func shortValue(val string) string {
+	if len(val) <= 60 {
+		return val
+	}
+	cut := 57
+	for cut > 0 && !utf8.RuneStart(val[cut]) {
+		cut--
+	}
+	return val[:cut] + "…"
+}
+
+// quoteValue writes val as a YAML quoted string for a message: in double
+// quotes, in single quotes when it holds `"` or `\\`, or as "…" when long.
+func quoteValue(val string) string {
+	switch {
+	case len(val) > 60:
+		return `"…"`
+	case strings.ContainsAny(val, `"\\`):
+		return "'" + strings.ReplaceAll(val, "'", "''") + "'"
+	}
+	return `"` + val + `"`
+}
+
+// aliasStart finds, on the line [ls,le) of a YAML error, an unquoted
+// value that starts with `*` (`globs: **/*.ts`), which YAML reads as an
+// alias: the value's offset and the key.
+func aliasStart(src []byte, ls, le int) (at int, key string, ok bool) {
+	line := string(src[ls:le])
+	i := strings.Index(line, ": ")
+	if i <= 0 {
+		return 0, "", false
+	}
+	rest := strings.TrimLeft(line[i+2:], " ")
+	if rest == "" || rest[0] != '*' {
+		return 0, "", false
+	}
+	return ls + len(line) - len(rest), strings.TrimSpace(line[:i]), true
+}
+
+// quotedList writes comma-separated globs as the items of a YAML flow
+// list: `**/*.ts, *.md` as `"**/*.ts", "*.md"`.
+func quotedList(v string) string {
+	var items []string
+	for _, g := range strings.Split(v, ",") {
+		if g = strings.TrimSpace(g); g != "" {
+			items = append(items, strconv.Quote(g))
+		}
+	}
+	return strings.Join(items, ", ")
+}
+
+// fieldOf is s's field named n, or nil (also for no schema).
+func fieldOf(s *rules.KindSchema, n string) *rules.Field {
+	if s == nil {
+		return nil
+	}
+	return s.Field(n)
+}
+
+func checkFrontmatterSyntax(p *rules.Pass) {
+	d := p.Doc
+	fm := d.Frontmatter
+	if fm == nil {
+		if s := p.Schema(); s != nil && s.Needs {
+			end := d.Lines.LineEnd(d.Src, 1)
+			p.Reportf(d.BodyStart, end, "%s has no frontmatter: %s must start with a `---` line, its YAML keys (%s), and a closing `---` line",
+				d.Path, rules.AKind(d.Kind), strings.Join(s.Required, ", "))
+		}
+		return
+	}
+	if !fm.Terminated {
+		p.Reportf(fm.Start, d.Lines.LineEnd(d.Src, 1), "frontmatter opened on line 1 is never closed: add a `---` line after the last key, or the whole file is read as YAML")
+		return
+	}
+	if fm.Err != nil && fm.Err.TooLarge {
+		return // too-complex reports it
+	}
+	if fm.Err != nil {
+		line, _ := d.Position(fm.Err.Offset)
+		end := d.Lines.LineEnd(d.Src, line)
+		if at, key, ok := secondColon(d.Src, fm.Err.Offset, end, fm.Err.Msg); ok {
+			p.Reportf(at, at+1, "invalid YAML in frontmatter: the value of `%s` contains `: `, which YAML reads as the start of another key (%s)%s; quote the whole value (\"…\")", key, fm.Err.Msg, whoReads(d.Kind, "colon-in-value"))
+			return
+		}
+		if at, key, ok := flowStart(d.Src, fm.Err.Offset, end); ok {
+			p.Reportf(at, end, "invalid YAML in frontmatter: %s", flowProblem(p, key, strings.TrimRight(string(d.Src[at:end]), " \t"), fm.Err.Msg))
+			return
+		}
+		if at, key, ok := aliasStart(d.Src, fm.Err.Offset, end); ok {
+			if f := fieldOf(p.Schema(), key); f != nil && f.Glob {
+				// Cursor's own generated rules write `globs: **/*.ts`, and
+				// Cursor reads it as text: only YAML readers fail.
+				p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: at, End: end, Message: fmt.Sprintf(
+					"invalid YAML in frontmatter: the value of `%s` starts with `*`, which YAML reads as an alias (%s); a host that reads this key as raw text (Cursor) still applies the globs, but YAML readers drop the whole frontmatter (Cline, which also loads .cursor/rules/*.mdc, then applies the rule to every file): write them as a YAML list (`%s: [%s]`) or quote the value", key, fm.Err.Msg, key, quotedList(string(d.Src[at:end])))})
+				return
+			}
+			p.Reportf(at, end, "invalid YAML in frontmatter: the value of `%s` starts with `*`, which YAML reads as an alias to an anchor (%s); the whole frontmatter is dropped: quote the whole value (\"…\")", key, fm.Err.Msg)
+			return
+		}
+		p.Reportf(fm.Err.Offset, end, "invalid YAML in frontmatter: %s", fm.Err.Msg)
+		return
+	}
+	seen := map[string]*parser.Key{}
+	for i := range fm.Keys {
+		k := &fm.Keys[i]
+		if k.NotString {
+			line, _ := d.Position(k.Offset)
+			p.ReportAtMost(rules.Warning, rules.Diagnostic{
+				Start: k.Offset, End: d.Lines.LineEnd(d.Src, line),
+				Message: fmt.Sprintf("frontmatter key on line %d is a %s, not a name: hosts look keys up by name and cannot read this one (JavaScript YAML loaders turn it into made-up text, such as `[object Object]` for a mapping); write the key as a plain name (`name: value`)", line, collectionNoun(k.Key)),
+			})
+			continue
+		}
+		if prev, dup := seen[k.Name]; dup {
+			pl, _ := d.Position(prev.Offset)
+			p.Report(rules.Diagnostic{
+				Start: k.Offset, End: k.Offset + len(k.Name),
+				Message: fmt.Sprintf("frontmatter key `%s` is defined twice (first on line %d): YAML parsers disagree on which one wins; keep one", k.Name, pl),
+				Related: []rules.Related{rules.RelatedAt(d, prev.Offset, "first definition")},
+			})
+			continue
+		}
+		seen[k.Name] = k
+	}
+}
+
+// collectionNoun names what a non-scalar key is.
+func collectionNoun(n *yaml.Node) string {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	if n.Kind == yaml.SequenceNode {
+		return "list"
+	}
+	return "mapping"
+}

@@ -1,0 +1,188 @@
+package frontmatter
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
+	"go.yaml.in/yaml/v3"
+)
+
+// FrontmatterType checks value types, enums, patterns and lengths per kind.
+var FrontmatterType = register(&rules.Rule{
+	ID:       "MC103",
+	Name:     "frontmatter-type",
+	Summary:  "frontmatter value types and allowed values per kind (e.g. tools as a string or list, model)",
+	Severity: rules.Error,
+	Check:    checkFrontmatterType,
+})
+
+func checkFrontmatterType(p *rules.Pass) {
+	d := p.Doc
+	fm := d.Frontmatter
+	s := p.Schema()
+	if fm == nil || s == nil || fm.Mapping == nil {
+		return
+	}
+	// YAML node lines count from the first line of the frontmatter text.
+	firstLine, _ := d.Position(fm.ContentStart)
+	for i := range fm.Keys {
+		k := &fm.Keys[i]
+		f := s.Field(k.Name)
+		if f == nil || isEmpty(k.Value) {
+			continue
+		}
+		if f.Type == rules.TString && k.Value.Kind != yaml.ScalarNode && k.Value.Style&yaml.FlowStyle != 0 {
+			// `description: [a, b]`: brackets meant as text
+			end := rules.ValueEnd(d, k)
+			val, _ := parser.LineAt(d.Src[:end], k.ValueOffset)
+			noun, marks := "list", "brackets"
+			if k.Value.Kind == yaml.MappingNode {
+				noun, marks = "mapping", "braces"
+			}
+			shown, quoted := shortValue(string(val)), quoteValue(string(val))
+			if flowEnd(string(val)) < 0 { // it goes on on the next lines
+				shown, quoted = shortValue(string(val)+" …"), `"…"`
+			}
+			p.Reportf(k.ValueOffset, end, "`%s` is `%s`, which YAML reads as a %s (the %s make one), but `%s` takes a string (%s): quote the whole value (%s) if the %s are meant literally",
+				k.Name, shown, noun, marks, k.Name, s.Source, quoted, marks)
+			continue
+		}
+		if f.Type == rules.TBool && k.Value.Kind == yaml.ScalarNode && boolWords[strings.ToLower(k.Value.Value)] {
+			if reads, _ := hosts.QuirkReaders("bool-words", d.Kind.String()); len(reads) > 0 {
+				// a host reads `yes` as true: the file loads there; YAML
+				// and the other hosts read the text
+				p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: k.ValueOffset, End: rules.ValueEnd(d, k), Message: fmt.Sprintf(
+					"`%s` is `%s`: %s reads it as a boolean (yes, no, on, off, 1 and 0 count there), but YAML and other hosts read %s, which is not true or false: write %s",
+					k.Name, k.Value.Value, strings.Join(reads, " and "), describe(k.Value), boolFix(k.Value.Value))})
+				continue
+			}
+		}
+		if msg := typeProblem(f, k.Value, firstLine-1); msg != "" {
+			p.Reportf(k.ValueOffset, rules.ValueEnd(d, k), "`%s` %s (%s)", k.Name, msg, s.Source)
+		}
+	}
+}
+
+// boolWords are the words hosts with the bool-words quirk read as
+// booleans besides true and false.
+var boolWords = map[string]bool{"yes": true, "no": true, "on": true, "off": true, "1": true, "0": true}
+
+func boolFix(w string) string {
+	switch strings.ToLower(w) {
+	case "yes", "on", "1":
+		return "true"
+	}
+	return "false"
+}
+
+// plainMisread reports whether v is an unquoted scalar that YAML resolves to
+// something other than a string; frontmatter-plain-scalar reports those.
+func plainMisread(v *yaml.Node) bool {
+	return v.Kind == yaml.ScalarNode && v.Style == 0 && v.Tag != "!!str"
+}
+
+// typeProblem describes what is wrong with v for field f, or returns "".
+// lineBase is added to YAML node lines to make them file lines.
+func typeProblem(f *rules.Field, v *yaml.Node, lineBase int) string {
+	switch f.Type {
+	case rules.TAny:
+		return ""
+	case rules.TString:
+		if v.Kind != yaml.ScalarNode {
+			return fmt.Sprintf("must be %s, found %s", f.Type, nodeNoun(v)) // a flow collection: checkFrontmatterType
+		}
+		if plainMisread(v) {
+			return "" // frontmatter-plain-scalar
+		}
+		return scalarProblem(f, v.Value)
+	case rules.TBool:
+		if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
+			return fmt.Sprintf("must be true or false, found %s", describe(v))
+		}
+	case rules.TInt:
+		if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
+			return fmt.Sprintf("must be an integer, found %s", describe(v))
+		}
+	case rules.TMap:
+		if v.Kind != yaml.MappingNode {
+			return fmt.Sprintf("must be a mapping of keys to values, found %s", describe(v))
+		}
+	case rules.TList, rules.TStringOrList:
+		switch v.Kind {
+		case yaml.ScalarNode:
+			if f.Type == rules.TList {
+				return fmt.Sprintf("must be a YAML list (one `- item` per line), found %s", describe(v))
+			}
+			if plainMisread(v) {
+				return ""
+			}
+			for _, item := range strings.Split(v.Value, ",") {
+				if msg := scalarProblem(f, strings.TrimSpace(item)); msg != "" {
+					return msg
+				}
+			}
+		case yaml.SequenceNode:
+			for _, it := range v.Content {
+				if it.Kind != yaml.ScalarNode {
+					return fmt.Sprintf("must list plain values, found %s on line %d", nodeNoun(it), lineBase+it.Line)
+				}
+				if msg := scalarProblem(f, it.Value); msg != "" {
+					return msg
+				}
+			}
+		default:
+			return fmt.Sprintf("must be %s, found %s", f.Type, nodeNoun(v))
+		}
+	}
+	return ""
+}
+
+func scalarProblem(f *rules.Field, s string) string {
+	if len(f.Enum) > 0 && !slices.Contains(f.Enum, s) {
+		return fmt.Sprintf("is %q; expected one of: %s", s, strings.Join(f.Enum, ", "))
+	}
+	if f.Pattern != nil && !f.Pattern.MatchString(s) {
+		if len(s) > 60 {
+			return fmt.Sprintf("does not match: expected %s", f.PatternHint)
+		}
+		return fmt.Sprintf("is %q; expected %s", s, f.PatternHint)
+	}
+	if f.MaxLen > 0 {
+		if n := utf8.RuneCountInString(s); n > f.MaxLen {
+			return fmt.Sprintf("is %d characters long; at most %d are allowed", n, f.MaxLen)
+		}
+	}
+	return ""
+}
+
+func nodeNoun(v *yaml.Node) string {
+	switch v.Kind {
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	return "a scalar"
+}
+
+func describe(v *yaml.Node) string {
+	if v.Kind != yaml.ScalarNode {
+		return nodeNoun(v)
+	}
+	switch v.Tag {
+	case "!!bool":
+		return fmt.Sprintf("the boolean %s", v.Value)
+	case "!!int", "!!float":
+		return fmt.Sprintf("the number %s", v.Value)
+	case "!!null":
+		return "nothing"
+	}
+	return fmt.Sprintf("the text %q", v.Value)
+}

@@ -1,0 +1,113 @@
+package frontmatter
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/internal/suggest"
+	"github.com/mdcontract/mdcontract/rules"
+
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// FrontmatterUnknownKey flags keys a kind does not define that are a
+// mistake: a misspelt key of the kind, or a key of another kind of file.
+// Any other key is the author's own metadata, which hosts ignore by design.
+var FrontmatterUnknownKey = register(&rules.Rule{
+	ID:       "MC104",
+	Name:     "frontmatter-unknown-key",
+	Summary:  "frontmatter keys the kind does not define",
+	Severity: rules.Warning,
+	Check:    checkFrontmatterUnknownKey,
+})
+
+func checkFrontmatterUnknownKey(p *rules.Pass) {
+	d := p.Doc
+	fm := d.Frontmatter
+	s := p.Schema()
+	if fm == nil || s == nil || fm.Mapping == nil {
+		return
+	}
+	for i := range fm.Keys {
+		k := &fm.Keys[i]
+		if k.NotString || s.Field(k.Name) != nil { // frontmatter-syntax reports a key that is not a name
+			continue
+		}
+		if p.Settings.View().Foreign[d.Kind][k.Name] {
+			continue // another host's key, for a file written for several hosts (hosts/*.yaml)
+		}
+		if rules.RefusedByTarget(p, k.Name) {
+			continue // host-rejects-key reports it: a target refuses the file
+		}
+		msg := "`" + k.Name + "` is not " + rules.AKind(d.Kind) + " frontmatter key (" + s.Source + "); the host ignores it"
+		switch near, other := closestField(s, k.Name), kindDefining(k.Name, d.Kind); {
+		case other != "" && near != "":
+			msg += "; it is " + other + " key, and does nothing here: did you mean `" + near + "`?"
+		case other != "":
+			msg += "; it is " + other + " key, and does nothing here: remove it, or move what it means to a key this kind has"
+		case near != "":
+			msg += "; did you mean `" + near + "`?"
+		default:
+			// Any other key is the author's own metadata (a version, tags,
+			// a project's own fields), which the host ignores by design.
+			continue
+		}
+		p.Reportf(k.Offset, k.Offset+len(k.Name), "%s", msg)
+	}
+}
+
+// kindDefining names another built-in kind whose frontmatter defines key
+// n (the author put it on the wrong kind of file), or "". A kind a host
+// tells by its `paths` (a Cursor rule) counts only for the kinds its host
+// reads too: `globs` on a Claude Code command is not a Cursor mistake,
+// and generic words (`trigger`, `mode`) are an author's own metadata.
+func kindDefining(n string, self parser.Kind) string {
+	var kinds []parser.Kind
+	for k, s := range rules.BuiltinSchemas() {
+		if k != self && s.Field(n) != nil && (!k.ByHostPaths() || rules.ShareHost(k, self)) {
+			kinds = append(kinds, k)
+		}
+	}
+	if len(kinds) == 0 {
+		return ""
+	}
+	sort.Slice(kinds, func(i, j int) bool { return kinds[i] < kinds[j] })
+	return rules.AKind(kinds[0])
+}
+
+var keySeparators = strings.NewReplacer("-", "", "_", "")
+
+// closestField suggests a defined key that differs from n only by case,
+// separators or a small typo.
+func closestField(s *rules.KindSchema, n string) string {
+	norm := func(x string) string {
+		return keySeparators.Replace(strings.ToLower(x))
+	}
+	var cands []string
+	for _, f := range s.Fields {
+		if norm(f.Name) == norm(n) || suggest.Distance(norm(f.Name), norm(n)) <= 1 {
+			cands = append(cands, f.Name)
+		}
+	}
+	sort.Strings(cands)
+	if len(cands) > 0 {
+		return cands[0]
+	}
+	// A name for the tool list that no host uses (`tool_access: [Read]`)
+	// means the kind's own tool key.
+	if toolListAliases[norm(n)] {
+		for _, k := range []string{"allowed-tools", "tools"} {
+			if s.Field(k) != nil {
+				return k
+			}
+		}
+	}
+	return ""
+}
+
+// toolListAliases are names, separators and case removed, that authors
+// give a tool list which no host reads.
+var toolListAliases = map[string]bool{
+	"toolaccess": true, "toolsaccess": true, "availabletools": true, "toollist": true,
+	"toolsallowed": true, "permittedtools": true, "allowtools": true, "enabledtools": true,
+}

@@ -1,0 +1,247 @@
+package frontmatter
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/internal/suggest"
+	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
+)
+
+// JSONShape checks the JSON files a host reads (a plugin's hooks/hooks.json
+// and .mcp.json, .claude-plugin/plugin.json and marketplace.json) against
+// the shapes the host files give them (hosts/*.yaml `json:`): each value's
+// type, enum and pattern, each object's required keys, the variant its tag
+// names (a hook handler's `type`, a plugin source's `source`), and, where
+// the host reads only the names it knows (hook events), every other key.
+var JSONShape = register(&rules.Rule{
+	ID:       "MC111",
+	Name:     "json-shape",
+	Summary:  "a JSON file a host reads has a value of the wrong type, lacks a required key, or names an event or type the host does not know",
+	Severity: rules.Error,
+	Check:    func(p *rules.Pass) { checkShapes(p, false) },
+})
+
+// JSONKeyIgnored reports keys the host reads nowhere they are written (a
+// `matcher` on a hook event that takes none): they look as if they do
+// something, and do nothing.
+var JSONKeyIgnored = register(&rules.Rule{
+	ID:       "MC112",
+	Name:     "json-key-ignored",
+	Summary:  "a JSON file a host reads holds a key the host ignores where it is written",
+	Severity: rules.Warning,
+	Check:    func(p *rules.Pass) { checkShapes(p, true) },
+})
+
+func checkShapes(p *rules.Pass, ignored bool) {
+	d := p.Doc
+	if !d.Kind.IsJSON() {
+		return
+	}
+	for _, hs := range hosts.JSONShapesOf(d.Kind.String(), d.Path, p.Index.PluginRootOf(d.Path)) {
+		if d.JSON == nil {
+			if e := d.JSONErr; e != nil && !ignored {
+				off := min(e.Offset, max(len(d.Src)-1, 0))
+				p.Reportf(off, min(off+1, len(d.Src)), "this file is not valid JSON (%s): %s cannot read it, so nothing in it takes effect; fix the JSON", e.Msg, hs.Host.Name)
+			}
+			return
+		}
+		w := &shapeWalk{p: p, src: d.Src, host: hs.Host.Name, ignored: ignored}
+		w.value(d.JSON, hs.Shape, "")
+	}
+}
+
+// shapeWalk checks one JSON value against a shape, reporting either the
+// shape's faults or its ignored keys.
+type shapeWalk struct {
+	p       *rules.Pass
+	src     []byte
+	host    string
+	ignored bool // report ignored keys, not faults
+}
+
+func (w *shapeWalk) fault(start, end int, format string, args ...any) {
+	if !w.ignored {
+		w.p.Reportf(start, end, format, args...)
+	}
+}
+
+// at names a JSON path in a message.
+func at(path string) string {
+	if path == "" {
+		return "the file's top level"
+	}
+	return "`" + path + "`"
+}
+
+func (w *shapeWalk) value(v *parser.JSONValue, s *hosts.Shape, path string) {
+	s = s.Resolved()
+	if s == nil || v == nil {
+		return
+	}
+	if len(s.Type) > 0 && !slices.ContainsFunc(s.Type, func(t string) bool { return w.is(v, t) }) {
+		w.fault(v.Start, v.End, "%s is %s, where %s reads %s: it rejects the value as written; write %s", at(path), jsonTypeName(v.Kind), w.host, typeList(s.Type), typeList(s.Type))
+		return
+	}
+	switch v.Kind {
+	case parser.JSONString:
+		if len(s.Enum) > 0 && !slices.Contains(s.Enum, v.Str) {
+			w.fault(v.Start, v.End, "%s is `%s`, which %s does not know%s: it takes one of %s", at(path), v.Str, w.host, didYouMean(v.Str, s.Enum), quoteList(s.Enum))
+		} else if s.Regexp != nil && !s.Regexp.MatchString(v.Str) {
+			w.fault(v.Start, v.End, "%s is `%s`, where %s wants %s: it rejects the value as written", at(path), v.Str, w.host, s.Hint)
+		}
+	case parser.JSONArray:
+		if s.Items != nil {
+			for i, item := range v.Items {
+				w.value(item, s.Items, fmt.Sprintf("%s[%d]", path, i))
+			}
+		}
+	case parser.JSONObject:
+		w.object(v, s, path)
+	}
+}
+
+func (w *shapeWalk) object(v *parser.JSONValue, s *hosts.Shape, path string) {
+	keys, required := s.Keys, s.Required
+	// where a missing key is reported: the tag's value, else the opening brace
+	start, end, what := v.Start, v.Start+1, at(path)
+	if s.Tag != "" {
+		name, byDefault := "", false
+		tag := v.Get(s.Tag)
+		switch {
+		case tag == nil:
+			name, byDefault = s.Default, true
+		case tag.Kind == parser.JSONString:
+			name = tag.Str
+			start, end = tag.Start, tag.End
+		}
+		variant := s.Variants[name]
+		switch {
+		case variant != nil:
+			keys = append(slices.Clip(keys), variant.Keys...)
+			required = append(slices.Clip(required), variant.Required...)
+			what = fmt.Sprintf("%s (`%s: %s`)", at(path), s.Tag, name)
+			if byDefault {
+				what = fmt.Sprintf("%s (without `%s`, %s reads it as `%s`)", at(path), s.Tag, w.host, name)
+			}
+		case tag != nil && tag.Kind == parser.JSONString:
+			names := sortedVariants(s)
+			w.fault(tag.Start, tag.End, "`%s.%s` is `%s`, which %s does not know%s: it cannot use this entry; `%s` is one of %s", path, s.Tag, tag.Str, w.host, didYouMean(tag.Str, names), s.Tag, quoteList(names))
+		}
+	}
+	for _, r := range required {
+		if v.Get(r) == nil {
+			w.fault(start, end, "%s has no `%s`, which %s requires there: add it", what, r, w.host)
+		}
+	}
+	for _, m := range v.Members {
+		mpath := m.Key
+		if path != "" {
+			mpath = path + "." + m.Key
+		}
+		if k := shapeKey(keys, m.Key); k != nil {
+			asAbsent := m.Value.Kind == parser.JSONString && slices.Contains(k.SameAsAbsent, m.Value.Str)
+			if k.Ignored != "" && w.ignored && !asAbsent {
+				w.p.Reportf(m.KeyStart, m.Value.End, "%s ignores `%s` here: %s; remove it", w.host, mpath, k.Ignored)
+			}
+			w.value(m.Value, &k.Shape, mpath)
+			continue
+		}
+		if s.Values != nil {
+			w.value(m.Value, s.Values, mpath)
+			continue
+		}
+		if s.Closed {
+			known := make([]string, len(keys))
+			for i, k := range keys {
+				known[i] = k.Name
+			}
+			names := s.Names
+			if names == "" {
+				names = "key"
+			}
+			w.fault(m.KeyStart, m.KeyEnd, "`%s` is not a %s %s knows%s: it never reads what this key holds; fix the name", m.Key, names, w.host, didYouMean(m.Key, known))
+		}
+	}
+}
+
+func shapeKey(keys []*hosts.Key, name string) *hosts.Key {
+	for _, k := range keys {
+		if k.Name == name {
+			return k
+		}
+	}
+	return nil
+}
+
+func sortedVariants(s *hosts.Shape) []string {
+	names := make([]string, 0, len(s.Variants))
+	for n := range s.Variants {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// is reports whether v is of JSON type t.
+func (w *shapeWalk) is(v *parser.JSONValue, t string) bool {
+	switch t {
+	case "string":
+		return v.Kind == parser.JSONString
+	case "number":
+		return v.Kind == parser.JSONNumber
+	case "integer":
+		return v.Kind == parser.JSONNumber && !strings.ContainsAny(string(w.src[v.Start:v.End]), ".eE")
+	case "boolean":
+		return v.Kind == parser.JSONBool
+	case "array":
+		return v.Kind == parser.JSONArray
+	case "object":
+		return v.Kind == parser.JSONObject
+	case "null":
+		return v.Kind == parser.JSONNull
+	}
+	return false
+}
+
+var jsonTypeNames = map[string]string{
+	"string": "a string", "number": "a number", "integer": "an integer", "boolean": "true or false",
+	"array": "an array", "object": "an object", "null": "null",
+}
+
+func jsonTypeName(k parser.JSONKind) string {
+	return jsonTypeNames[[...]string{"null", "boolean", "number", "string", "array", "object"}[k]]
+}
+
+// typeList names types in words: "a string or an array".
+func typeList(types []string) string {
+	words := make([]string, len(types))
+	for i, t := range types {
+		words[i] = jsonTypeNames[t]
+	}
+	if len(words) > 1 {
+		return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+	}
+	return words[0]
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "`" + n + "`"
+	}
+	return strings.Join(q, ", ")
+}
+
+// didYouMean suggests the known name closest to w (internal/suggest), as
+// " (did you mean `X`?)", or "".
+func didYouMean(w string, known []string) string {
+	if near, ok := suggest.Closest(w, known); ok {
+		return " (did you mean `" + near + "`?)"
+	}
+	return ""
+}

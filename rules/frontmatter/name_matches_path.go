@@ -1,0 +1,43 @@
+package frontmatter
+
+import (
+	"path"
+
+	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
+	"go.yaml.in/yaml/v3"
+)
+
+// NameMatchesPath checks that a skill's name is its folder. The Agent Skills
+// specification requires it (https://agentskills.io/specification, `name`:
+// "Must match the parent directory name", read 2026-12-01). A subagent's
+// name is not checked against its file: Claude Code finds a subagent by its
+// `name` alone and ties it to no file name
+// (https://code.claude.com/docs/en/sub-agents, read 2026-12-01), and plugins
+// prefix names on purpose so that they do not collide.
+var NameMatchesPath = register(&rules.Rule{
+	ID:       "MC107",
+	Name:     "name-matches-path",
+	Summary:  "a skill's `name` equals its folder",
+	Severity: rules.Warning,
+	Check:    checkNameMatchesPath,
+})
+
+func checkNameMatchesPath(p *rules.Pass) {
+	d := p.Doc
+	var want, what string
+	switch d.Kind {
+	case parser.KindSkill:
+		want, what = path.Base(path.Dir(d.Path)), "its folder"
+	default:
+		return
+	}
+	k := d.Frontmatter.Get("name")
+	if k == nil || k.Value.Kind != yaml.ScalarNode || k.Value.Value == "" {
+		return
+	}
+	if k.Value.Value != want {
+		p.Reportf(k.ValueOffset, rules.ValueEnd(d, k),
+			"`name: %s` does not match %s `%s`: the Agent Skills specification requires a skill's name to be its folder, and hosts that follow it skip or reject this skill; rename the folder or the name so they agree", k.Value.Value, what, want)
+	}
+}

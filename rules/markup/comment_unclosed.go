@@ -1,0 +1,28 @@
+package markup
+
+import "github.com/mdcontract/mdcontract/rules"
+
+// CommentUnclosed flags an `<!--` that never finds its `-->`.
+var CommentUnclosed = register(&rules.Rule{
+	ID:       "MC202",
+	Name:     "comment-unclosed",
+	Summary:  "an `<!--` that is never closed (it swallows the rest of the file)",
+	Severity: rules.Error,
+	Check:    checkCommentUnclosed,
+})
+
+func checkCommentUnclosed(p *rules.Pass) {
+	d := p.Doc
+	for _, c := range d.Comments {
+		if c.Closed {
+			continue
+		}
+		line, _ := d.Position(c.Start)
+		// The last line is the one holding the last byte: a final line
+		// terminator does not start another line.
+		last, _ := d.Position(max(c.Start, len(d.Src)-1))
+		p.Reportf(c.Start, c.Start+4,
+			"`<!--` on line %d is never closed: lines %d to %d are hidden inside the comment, from readers and agents alike; add `-->` where the comment should end",
+			line, line, last)
+	}
+}

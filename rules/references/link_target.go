@@ -1,0 +1,233 @@
+package references
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
+	"go.yaml.in/yaml/v3"
+)
+
+// LinkTarget checks that relative links point at files in the repo.
+var LinkTarget = register(&rules.Rule{
+	ID:       "MC301",
+	Name:     "link-target",
+	Summary:  "relative links to missing files, or outside the repo",
+	Severity: rules.Error,
+	Check:    checkLinkTarget,
+})
+
+// envPathRe finds `${CLAUDE_SKILL_DIR}/…` and `${CLAUDE_PLUGIN_ROOT}/…`; a
+// path ends at a space, a quote, a bracket, a separator or a backslash (a
+// JSON-escaped quote is `\"`).
+var envPathRe = regexp.MustCompile("\\$\\{(CLAUDE_SKILL_DIR|CLAUDE_PLUGIN_ROOT)\\}(/[^\\s`'\"()<>\\]|,;\\\\]+)")
+
+func checkLinkTarget(p *rules.Pass) {
+	d := p.Doc
+	if d.Kind.IsJSON() || !rules.OwnDoc(d) {
+		return // see quoted.go: examples, templates and history are not checked
+	}
+	fine := map[string]bool{} // destinations already seen to need no check
+	for _, l := range d.Links {
+		if fine[l.Destination] {
+			continue
+		}
+		kind, target, _ := rules.ClassifyDest(l.Destination)
+		if kind != rules.DestLocal || target == "" {
+			fine[l.Destination] = true
+			continue
+		}
+		if checkPath(p, l.Start, l.End, l.Destination, target, true) {
+			fine[l.Destination] = true
+		}
+	}
+	checkEnvPaths(p)
+	checkRelated(p)
+}
+
+// checkPath reports a local path that does not resolve, and reports
+// whether it names a file of the repo (then it reports nothing, wherever
+// the path is written). fixable offers the repo-root fix for a link
+// destination written in the source.
+func checkPath(p *rules.Pass, start, end int, written, target string, fixable bool) (exists bool) {
+	d := p.Doc
+	rel, escapes := rules.ResolveIn(p.Index, d.Path, target)
+	if escapes {
+		p.Reportf(start, end, "link `%s` leaves the repo (it resolves to `%s`); mdcontract never follows it, and it breaks for anyone who clones the repo elsewhere", written, rel)
+		return false
+	}
+	ok, _, lookErr := p.Index.Find(rel)
+	if ok {
+		return true
+	}
+	if rules.TemplateLine(d, start) {
+		return false // a template's line: its links resolve where it is written out
+	}
+	// In a skill's own files a path may be written from the skill's folder:
+	// the Agent Skills specification resolves file references "relative
+	// from the skill root" (https://agentskills.io/specification, "File
+	// references", read 2026-12-01), and that is how a model reading the
+	// skill follows it.
+	if dir := rules.SkillDir(d); dir != "" && !strings.HasPrefix(target, "/") && path.Dir(d.Path) != dir {
+		if fromSkill := path.Join(dir, target); !strings.HasPrefix(fromSkill, "../") {
+			if ok, _ := p.Index.Exists(fromSkill); ok {
+				return false
+			}
+		}
+	}
+	if errors.Is(lookErr, parser.ErrOutside) {
+		p.Reportf(start, end, "link `%s` goes through a symlink that points outside the repo; mdcontract never follows it, and what it reaches depends on the machine: link to a file inside the repo", written)
+		return false
+	}
+	msg := fmt.Sprintf("link target `%s` does not exist", target)
+	switch root := p.Index.PluginRootOf(d.Path); {
+	case strings.HasPrefix(target, "/") && root != "":
+		msg += fmt.Sprintf(" (neither at the root of its plugin `%s` nor at the repo root)", root)
+	case strings.HasPrefix(target, "/"):
+		msg += " at the repo root"
+	case rel != path.Clean(target):
+		msg += fmt.Sprintf(" (from this file's folder it is `%s`)", rel)
+	}
+	var fix []rules.Edit
+	if !strings.HasPrefix(target, "/") {
+		// Within a nested plugin, a path is written from the plugin's root;
+		// a file outside the plugin is not what it means (an installed
+		// plugin is copied alone, and the repo's file is another's).
+		root := p.Index.PluginRootOf(d.Path)
+		rootRel := path.Clean(target)
+		if root != "" {
+			rootRel = path.Join(root, rootRel)
+		}
+		if rootRel != rel && !strings.HasPrefix(rootRel, "../") && !strings.HasPrefix(path.Clean(target), "../") {
+			if ok, _ := p.Index.Exists(rootRel); ok {
+				good := rules.RelLink(d.Path, rootRel)
+				from := "the repo root"
+				if root != "" {
+					from = "the root of its plugin `" + root + "`"
+				}
+				msg += fmt.Sprintf("; written from %s? `%s` exists there, but GitHub resolves links from the file's folder: write `%s`", from, rootRel, good)
+				if root == "" {
+					msg += fmt.Sprintf(" (or `/%s`)", rootRel)
+				}
+				if fixable {
+					// the destination as written: after `(` (or `(<`)
+					src := d.Text()[start:end]
+					if rules.IsWrittenPath(src, written, target) { // an HTML attribute value
+						fix = []rules.Edit{{Start: start, End: start + len(target), New: good}}
+					}
+					for _, open := range []string{"(<", "("} {
+						if fix != nil {
+							break
+						}
+						if i := strings.LastIndex(src, open+target); i >= 0 {
+							at := start + i + len(open)
+							fix = []rules.Edit{{Start: at, End: at + len(target), New: good}}
+							break
+						}
+					}
+				}
+				p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Fix: fix, Target: rel})
+				return false
+			}
+		}
+	}
+	if others := p.Index.ByBase(path.Base(rel)); len(others) > 0 && len(others) <= 3 {
+		var where []string
+		for _, o := range others {
+			where = append(where, "`"+rules.RelLink(d.Path, o.Path)+"`")
+		}
+		msg += "; a file of that name lives at " + strings.Join(where, ", ")
+	}
+	p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Target: rel})
+	return false
+}
+
+// checkEnvPaths checks `${CLAUDE_SKILL_DIR}/…` and `${CLAUDE_PLUGIN_ROOT}/…`
+// paths, as skills cite their neighbours, in text and code alike.
+func checkEnvPaths(p *rules.Pass) {
+	d := p.Doc
+	if !bytes.Contains(d.Src, []byte("${CLAUDE_")) {
+		return
+	}
+	matches := envPathRe.FindAllSubmatchIndex(d.Src, -1)
+	// A path that a quoted example of this file shows (a hooks.json in a
+	// fence) belongs to that example wherever the file names it again, as
+	// in the command that tests the example's hook.
+	quoted := map[string]bool{}
+	for _, m := range matches {
+		if !rules.OwnAt(d, m[0]) {
+			quoted[strings.TrimRight(string(d.Src[m[0]:m[5]]), ".:")] = true
+		}
+	}
+	for _, m := range matches {
+		if !rules.OwnAt(d, m[0]) || quoted[strings.TrimRight(string(d.Src[m[0]:m[5]]), ".:")] {
+			continue // quoted text, or the path of a quoted example (quoted.go)
+		}
+		v, rest := string(d.Src[m[2]:m[3]]), string(d.Src[m[4]:m[5]])
+		rest = strings.TrimRight(rest, ".:")
+		if rules.IsPlaceholder(rest) {
+			continue
+		}
+		base := ""
+		if v == "CLAUDE_SKILL_DIR" {
+			base = rules.SkillDir(d)
+			if base == "" {
+				continue // not inside a skill: nothing to resolve against
+			}
+		} else {
+			base = pluginRoot(p.Index, d)
+		}
+		rel := path.Join(base, strings.TrimPrefix(rest, "/"))
+		start, end := m[0], m[5]
+		if rel == ".." || strings.HasPrefix(rel, "../") {
+			p.Reportf(start, end, "`${%s}%s` leaves the repo", v, rest)
+			continue
+		}
+		if ok, _ := p.Index.Exists(rel); !ok {
+			p.Report(rules.Diagnostic{Start: start, End: end, Target: rel, Message: fmt.Sprintf("`${%s}%s` does not exist: it resolves to `%s`", v, rest, rel)})
+		}
+	}
+}
+
+// pluginRoot is the root of the plugin that d belongs to ("" for the repo
+// root): see parser.Index.PluginRootOf.
+func pluginRoot(idx *parser.Index, d *parser.Document) string {
+	return idx.PluginRootOf(d.Path)
+}
+
+// checkRelated checks a frontmatter `related:` list: each entry resolves
+// from the file's folder, or from the repo root where the repo writes
+// them that way.
+func checkRelated(p *rules.Pass) {
+	k := p.Doc.Frontmatter.Get("related")
+	if k == nil || k.Value == nil || k.Value.Kind != yaml.SequenceNode {
+		return
+	}
+	d := p.Doc
+	first, _ := d.Position(d.Frontmatter.ContentStart)
+	for _, it := range k.Value.Content {
+		if it.Kind != yaml.ScalarNode {
+			continue
+		}
+		kind, target, _ := rules.ClassifyDest(it.Value)
+		if kind != rules.DestLocal || target == "" {
+			continue
+		}
+		rel, escapes := rules.ResolveFrom(d.Path, target)
+		if !escapes {
+			if ok, _ := p.Index.Exists(rel); ok {
+				continue
+			}
+		}
+		if ok, _ := p.Index.Exists(path.Clean(strings.TrimPrefix(target, "/"))); ok {
+			continue
+		}
+		off := d.Lines.Offset(d.Src, first+it.Line-1, it.Column)
+		p.Reportf(off, off+len(it.Value), "`related` entry `%s` does not exist, neither from this file's folder nor from the repo root", it.Value)
+	}
+}

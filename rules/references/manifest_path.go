@@ -1,0 +1,173 @@
+package references
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
+)
+
+// ManifestPath checks that the paths a plugin or marketplace manifest lists
+// exist, inside the plugin.
+var ManifestPath = register(&rules.Rule{
+	ID:       "MC305",
+	Name:     "manifest-path",
+	Summary:  "a plugin or marketplace manifest lists a component path that does not exist",
+	Severity: rules.Error,
+	Check:    checkManifestPath,
+})
+
+// componentFields are the manifest keys whose value is a path from the
+// plugin root, or a list of them; hooks, mcpServers and lspServers may
+// instead be inline objects, which hold no path to check here.
+var componentFields = []string{"commands", "agents", "skills", "hooks", "mcpServers", "outputStyles", "lspServers"}
+
+func checkManifestPath(p *rules.Pass) {
+	d := p.Doc
+	if d.Kind != parser.KindManifest || d.JSON == nil || parser.ManifestRoot(d.Path) == "" {
+		return // malformed JSON is not this rule's to report
+	}
+	root := parser.ManifestRoot(d.Path)
+	if root == "." {
+		root = ""
+	}
+	copilot := path.Base(path.Dir(d.Path)) == "plugin" // .github/plugin/: Copilot CLI
+	switch path.Base(d.Path) {
+	case "plugin.json":
+		if copilot {
+			return // Copilot CLI's component fields are its own; only Claude Code's are checked
+		}
+		checkComponentPaths(p, d.JSON, root, "the plugin root "+folderName(root))
+	case "marketplace.json":
+		installer := "claude"
+		if copilot {
+			installer = "copilot"
+		}
+		checkMarketplaceSources(p, d.JSON, root, installer)
+	}
+}
+
+// folderName names a repo folder in a message.
+func folderName(dir string) string {
+	if dir == "" {
+		return "(the repo root)"
+	}
+	return "`" + dir + "`"
+}
+
+// checkComponentPaths checks the component fields of obj (a plugin
+// manifest, or a marketplace entry) against the plugin folder root.
+func checkComponentPaths(p *rules.Pass, obj *parser.JSONValue, root, rootName string) {
+	for _, field := range componentFields {
+		v := obj.Get(field)
+		if v == nil {
+			continue
+		}
+		vals := []*parser.JSONValue{v}
+		if v.Kind == parser.JSONArray {
+			vals = v.Items
+		}
+		for _, s := range vals {
+			if s.Kind == parser.JSONString {
+				checkComponentPath(p, field, s, root, rootName)
+			}
+		}
+	}
+}
+
+func checkComponentPath(p *rules.Pass, field string, v *parser.JSONValue, root, rootName string) {
+	written := v.Str
+	if notAPath(written) {
+		return
+	}
+	c := path.Clean(written)
+	rel := path.Join(root, c)
+	if climbs(c) {
+		where := "`" + rel + "`"
+		if climbs(rel) {
+			where = "a path outside the repo"
+		}
+		p.Reportf(v.Start, v.End, "`%s` lists `%s`, which leaves %s (it resolves to %s): Claude Code copies an installed plugin into its cache, where a path outside the plugin breaks; move the files into the plugin and list them from its root", field, written, rootName, where)
+		return
+	}
+	if ok, _ := p.Index.Exists(rel); ok {
+		return
+	}
+	msg := fmt.Sprintf("`%s` lists `%s`, which does not exist: it resolves to `%s` from %s; Claude Code cannot load that component", field, written, rel, rootName)
+	if ok, _ := p.Index.Exists(c); ok && root != "" {
+		// Written from the repo root, not the plugin root.
+		if strings.HasPrefix(c, root+"/") {
+			msg += fmt.Sprintf("; `%s` exists from the repo root, but paths resolve from the plugin root: write `./%s`", c, strings.TrimPrefix(c, root+"/"))
+		} else {
+			msg += fmt.Sprintf("; `%s` exists from the repo root, outside the plugin: move it into the plugin", c)
+		}
+	} else {
+		msg += ": fix the path, or add the file or folder"
+	}
+	p.Report(rules.Diagnostic{Start: v.Start, End: v.End, Message: msg, Target: rel})
+}
+
+// checkMarketplaceSources checks each plugin entry's relative `source`
+// folder, and the component paths an entry lists from it.
+func checkMarketplaceSources(p *rules.Pass, m *parser.JSONValue, root, installer string) {
+	plugins := m.Get("plugins")
+	if plugins == nil || plugins.Kind != parser.JSONArray {
+		return
+	}
+	// metadata.pluginRoot is the folder a bare source name (`formatter`,
+	// not `./formatter`) may be written from; found under it, it counts.
+	base := ""
+	if pr := m.Get("metadata").Get("pluginRoot"); pr != nil && pr.Kind == parser.JSONString && !notAPath(pr.Str) && !climbs(path.Clean(pr.Str)) {
+		base = path.Join(root, path.Clean(pr.Str))
+	}
+	for _, e := range plugins.Items {
+		src := e.Get("source")
+		if src == nil || src.Kind != parser.JSONString || notAPath(src.Str) {
+			continue // a git, github or url source object, or a URL
+		}
+		name := "a plugin"
+		if n := e.Get("name"); n != nil && n.Kind == parser.JSONString {
+			name = "plugin `" + n.Str + "`"
+		}
+		c := path.Clean(src.Str)
+		if climbs(c) {
+			p.Reportf(src.Start, src.End, "the `source` of %s, `%s`, leaves the marketplace root %s: `claude plugin validate` rejects a path with `..`; keep the plugin's folder inside the marketplace's", name, src.Str, folderName(root))
+			continue
+		}
+		rel := path.Join(root, c)
+		ok, _ := p.Index.Exists(rel)
+		alt := ""
+		if base != "" && !strings.HasPrefix(src.Str, "./") {
+			alt = path.Join(base, c)
+		}
+		if !ok && alt != "" {
+			if ok, _ = p.Index.Exists(alt); ok {
+				rel = alt
+			}
+		}
+		if !ok {
+			also := ""
+			if alt != "" && alt != rel {
+				also = fmt.Sprintf(" (nor `%s` under `metadata.pluginRoot`)", alt)
+			}
+			p.Report(rules.Diagnostic{Start: src.Start, End: src.End, Target: path.Join(root, c), Message: fmt.Sprintf("the `source` of %s, `%s`, does not exist: it resolves to `%s` from the marketplace root %s%s; `%s plugin install` fails for it: fix the path, or add the plugin's folder", name, src.Str, path.Join(root, c), folderName(root), also, installer)})
+			continue
+		}
+		if rel == "." {
+			rel = ""
+		}
+		checkComponentPaths(p, e, rel, "the plugin folder "+folderName(rel)+" (its `source`)")
+	}
+}
+
+// notAPath reports values that are not plugin-relative paths: empty,
+// absolute, URLs, and anything with a variable (`${CLAUDE_PLUGIN_ROOT}`).
+func notAPath(s string) bool {
+	return s == "" || strings.ContainsAny(s[:1], `/\~`) || strings.Contains(s, "$") ||
+		strings.Contains(s, "://") || rules.HasScheme(s) || strings.HasPrefix(s, "git@")
+}
+
+// climbs reports whether a cleaned relative path leaves its folder.
+func climbs(c string) bool { return c == ".." || strings.HasPrefix(c, "../") }

@@ -1,0 +1,250 @@
+package references
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
+	"go.yaml.in/yaml/v3"
+)
+
+// NameRef checks that dispatched, preloaded or handed-off agents and skills
+// exist.
+var NameRef = register(&rules.Rule{
+	ID:       "MC304",
+	Name:     "name-ref",
+	Summary:  "a dispatched or preloaded agent or skill name that does not exist",
+	Severity: rules.Error,
+	Check:    checkNameRef,
+})
+
+// Names the hosts provide themselves: Claude Code's built-in subagents and
+// `fork` and `claude` agent types (https://code.claude.com/docs/en/sub-agents,
+// read 2026-12-01), Copilot's built-in agents
+// (https://code.visualstudio.com/docs/copilot/customization/custom-agents,
+// read 2026-12-01) and OpenCode's `general` and `build`
+// (https://opencode.ai/docs/agents/, read 2026-12-01).
+var (
+	hostAgents = map[string]bool{
+		"general-purpose": true, "explore": true, "plan": true, "statusline-setup": true,
+		"output-style-setup": true, "claude-code-guide": true, "fork": true, "claude": true, // Claude Code
+		"agent": true, "ask": true, "edit": true, // Copilot
+		"general": true, "build": true, // OpenCode
+	}
+	skillCallRe = regexp.MustCompile(`\bSkill\(\s*["']?([A-Za-z0-9:_.-]+)["']?\s*\)`)
+	// the object form, Skill({skill: "x", args: "…"}): the `skill` key,
+	// quoted or not, anywhere in the object
+	skillObjectRe = regexp.MustCompile(`\bSkill\(\s*\{(?:[^{}]*?[,\s])?["']?skill["']?\s*:\s*["']?([A-Za-z0-9:_.-]+)["']?\s*[,}]`)
+	toolAgentRe   = regexp.MustCompile(`\b(?:Agent|Task)\(\s*([^)]*)\)`)
+)
+
+var nameRefNeedles = [][]byte{[]byte("_type"), []byte("Skill(")}
+
+// repoNames are the agents and skills a repo defines, in lower case.
+type repoNames struct {
+	agents, skills map[string]bool
+	// plugins maps the name of each of this repo's plugins (lower case)
+	// to the plugin roots that carry it ("" for the repo root)
+	plugins map[string][]string
+	// byRoot holds the skills of each plugin root ("" for the repo root)
+	byRoot map[string]map[string]bool
+}
+
+func namesOf(idx *parser.Index) *repoNames {
+	n := &repoNames{agents: map[string]bool{}, skills: map[string]bool{}, plugins: map[string][]string{}, byRoot: map[string]map[string]bool{}}
+	addSkill := func(root, name string) {
+		n.skills[name] = true
+		if n.byRoot[root] == nil {
+			n.byRoot[root] = map[string]bool{}
+		}
+		n.byRoot[root][name] = true
+	}
+	for _, d := range idx.Docs {
+		switch d.Kind {
+		case parser.KindAgent, parser.KindAgentBody:
+			for _, a := range rules.AgentNames(d) {
+				n.agents[a] = true
+			}
+		case parser.KindSkill:
+			root := idx.PluginRootOf(d.Path)
+			addSkill(root, strings.ToLower(path.Base(path.Dir(d.Path))))
+			if k := d.Frontmatter.Get("name"); k != nil && k.Value != nil {
+				addSkill(root, strings.ToLower(k.Value.Value))
+			}
+		case parser.KindManifest:
+			if path.Base(d.Path) == "plugin.json" {
+				var m struct {
+					Name string `json:"name"`
+				}
+				if json.Unmarshal(d.Src, &m) == nil && m.Name != "" {
+					root := parser.ManifestRoot(d.Path)
+					if root == "." {
+						root = ""
+					}
+					l := strings.ToLower(m.Name)
+					n.plugins[l] = append(n.plugins[l], root)
+				}
+			}
+		}
+	}
+	return n
+}
+
+// check reports whether name (as written) exists; ok is false for names
+// that cannot be checked (placeholders, other plugins).
+func (n *repoNames) check(name string, skill bool) (exists, checkable bool) {
+	name = strings.Trim(strings.TrimSpace(name), "`'\"")
+	if name == "" || strings.ContainsAny(name, "<>{}$*[]") {
+		return true, false
+	}
+	var roots []string // the roots of the plugin named, if qualified
+	if i := strings.LastIndex(name, ":"); i >= 0 {
+		if roots = n.plugins[strings.ToLower(name[:i])]; roots == nil {
+			return true, false // another plugin's: not ours to check
+		}
+		name = name[i+1:]
+	}
+	l := strings.ToLower(name)
+	if skill && roots != nil {
+		for _, r := range roots {
+			if n.byRoot[r][l] {
+				return true, true
+			}
+		}
+		return false, true // the plugin named has no such skill
+	}
+	if skill {
+		return n.skills[l], true
+	}
+	return n.agents[l] || hostAgents[l], true
+}
+
+func checkNameRef(p *rules.Pass) {
+	d := p.Doc
+	if !rules.HostLoaded(d.Kind) || !rules.OwnDoc(d) {
+		return // a README or docs page quotes dispatches; it makes none (quoted.go)
+	}
+	names := p.Index.Cached("name-ref/names", func() any { return namesOf(p.Index) }).(*repoNames)
+	report := func(off, end int, name string, skill bool, how string) {
+		ok, checkable := names.check(name, skill)
+		if ok || !checkable {
+			return
+		}
+		what, kind := "agent", parser.KindAgent
+		if skill {
+			what, kind = "skill", parser.KindSkill
+		}
+		if i := strings.LastIndex(name, ":"); skill && i >= 0 {
+			plugin := strings.Trim(strings.TrimSpace(name[:i]), "`'\"")
+			p.Report(rules.Diagnostic{Start: off, End: end, TargetKind: kind, Message: fmt.Sprintf("%s names the skill `%s`, which the plugin `%s` of this repo does not define; check the name, or the plugin, or add the skill to that plugin", how, name, plugin)})
+			return
+		}
+		p.Report(rules.Diagnostic{Start: off, End: end, TargetKind: kind, Message: fmt.Sprintf("%s names the %s `%s`, which this repo does not define (nor does the host); check the name or add the %s", how, what, name, what)})
+	}
+	forNameRefs(d, report)
+}
+
+// forNameRefs calls fn for each agent or skill name d dispatches,
+// preloads or hands off to, with the offsets the name is reported at and
+// how it is named (for messages).
+func forNameRefs(d *parser.Document, fn func(off, end int, name string, skill bool, how string)) {
+	report := fn
+	src := d.Src[:d.ParsedEnd()] // nothing past the markup bound is checked
+	parser.ForLinesWith(src, d.BodyStart, nameRefNeedles, func(ls, le int) bool {
+		if !rules.OwnAt(d, ls) {
+			return true // a fence showing a program or another file
+		}
+		raw := src[ls:le]
+		hasSkill := bytes.Contains(raw, []byte("Skill("))
+		line := string(raw)
+		for _, m := range rules.SubagentTypeRe.FindAllStringSubmatchIndex(line, -1) {
+			report(ls+m[2], ls+m[3], line[m[2]:m[3]], false, "`subagent_type`")
+		}
+		if hasSkill && !d.InFence(ls) {
+			for _, re := range []*regexp.Regexp{skillCallRe, skillObjectRe} {
+				for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
+					report(ls+m[2], ls+m[3], line[m[2]:m[3]], true, "`Skill(…)`")
+				}
+			}
+		}
+		return true
+	})
+	fm := d.Frontmatter
+	if fm == nil || fm.Mapping == nil {
+		return
+	}
+	at := func(v *yaml.Node) (int, int) {
+		first, _ := d.Position(fm.ContentStart)
+		off := d.Lines.Offset(src, first+v.Line-1, v.Column)
+		return off, off + len(v.Value)
+	}
+	for _, k := range fm.Keys {
+		switch k.Name {
+		case "agent":
+			if (d.Kind == parser.KindCommand || d.Kind == parser.KindPrompt || d.Kind == parser.KindSkill) && k.Value.Kind == yaml.ScalarNode {
+				s, e := at(k.Value)
+				report(s, e, k.Value.Value, false, "frontmatter `agent`")
+			}
+		case "skills":
+			for _, v := range scalarItems(k.Value) {
+				s, e := at(v)
+				report(s, e, v.Value, true, "frontmatter `skills`")
+			}
+		case "tools", "allowed-tools":
+			items := []*yaml.Node{k.Value}
+			if k.Value.Kind == yaml.SequenceNode {
+				items = scalarItems(k.Value)
+			}
+			for _, v := range items {
+				for _, m := range toolAgentRe.FindAllStringSubmatch(v.Value, -1) {
+					for _, name := range strings.Split(m[1], ",") {
+						if name = strings.TrimSpace(name); name != "" {
+							s, e := at(v)
+							report(s, e, name, false, "`"+strings.TrimSpace(m[0])+"` in `"+k.Name+"`")
+						}
+					}
+				}
+			}
+		case "handoffs":
+			if k.Value.Kind != yaml.SequenceNode {
+				continue
+			}
+			for _, h := range k.Value.Content {
+				if h.Kind != yaml.MappingNode {
+					continue
+				}
+				for i := 0; i+1 < len(h.Content); i += 2 {
+					if h.Content[i].Value == "agent" && h.Content[i+1].Kind == yaml.ScalarNode {
+						s, e := at(h.Content[i+1])
+						report(s, e, h.Content[i+1].Value, false, "a handoff")
+					}
+				}
+			}
+		}
+	}
+}
+
+// scalarItems returns a list's scalars, or the comma-separated parts of a
+// scalar as nodes at the scalar's position.
+func scalarItems(v *yaml.Node) []*yaml.Node {
+	switch v.Kind {
+	case yaml.SequenceNode:
+		return parser.Scalars(v)
+	case yaml.ScalarNode:
+		var out []*yaml.Node
+		for _, part := range strings.Split(v.Value, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				c := *v
+				c.Value = part
+				out = append(out, &c)
+			}
+		}
+		return out
+	}
+	return nil
+}

@@ -1,0 +1,68 @@
+package references
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
+)
+
+func TestIsPlaceholder(t *testing.T) {
+	for s, want := range map[string]bool{
+		"<name>.md":                  true,
+		"{x}.md":                     true,
+		"testing-N.md":               true,
+		"phases/phase-N.md":          true,
+		"step-X.md":                  true,
+		"step-N-notes.md":            true,
+		"runs/run_K/log.md":          true,
+		"skills/x/SKILL.md":          false,
+		"README.md":                  false,
+		"A.md":                       false,
+		"docs/README-A.md":           false,
+		"stage-contracts.md":         false,
+		"phase-2.md":                 false,
+		"Documents/Design/x-y-Z2.md": false,
+		"step-Xa.md":                 false,
+	} {
+		if got := rules.IsPlaceholder(s); got != want {
+			t.Errorf("IsPlaceholder(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// A finding reported at most as a warning follows the configured severity
+// down (info stays info) but never above the cap.
+func TestReportAtMost(t *testing.T) {
+	idx := parser.NewIndex("", []*parser.Document{
+		parser.Parse("a.md", parser.KindOther, []byte("# A\n\n## Confirmed open gaps\n\n## Other\n\nSee `a.md` § Open gaps here.\nSee `a.md` § Missing.\n")),
+	})
+	for cfg, want := range map[rules.Severity][2]rules.Severity{
+		rules.Error:   {rules.Warning, rules.Error},
+		rules.Warning: {rules.Warning, rules.Warning},
+		rules.Info:    {rules.Info, rules.Info},
+	} {
+		res := rules.RunRules(idx, []*rules.Rule{SectionRef}, rules.Options{Severity: map[string]rules.Severity{"MC303": cfg}})
+		if len(res.Diagnostics) != 2 {
+			t.Fatalf("%v: %d findings, want 2: %+v", cfg, len(res.Diagnostics), res.Diagnostics)
+		}
+		for i, d := range res.Diagnostics {
+			if d.Severity != want[i] {
+				t.Errorf("configured %v: finding %q is %v, want %v", cfg, d.Message, d.Severity, want[i])
+			}
+		}
+	}
+}
+
+// norm's one pass over ASCII titles agrees with the general form.
+func TestNormASCII(t *testing.T) {
+	slow := func(s string) string {
+		return strings.ToLower(strings.Join(strings.Fields(titleMarkup.Replace(s)), " "))
+	}
+	for _, s := range []string{"", " ", "A", "  Step  One ", "**Bold** _x_", "a*b", "a * b", "`Code`\tX\r\nY", "__init__", "a\vb\fc", "MiXeD_case-Word!", "é Z"} {
+		if got, want := norm(s), slow(s); got != want {
+			t.Errorf("norm(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

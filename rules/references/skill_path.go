@@ -1,0 +1,257 @@
+package references
+
+import (
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
+)
+
+// SkillPath checks the bare paths in backticks by which a skill tells the
+// model to read or run a file of its own (`references/setup.md`,
+// `scripts/deploy.sh`).
+var SkillPath = register(&rules.Rule{
+	ID:       "MC306",
+	Name:     "skill-path",
+	Summary:  "a skill names a file of its own in backticks (`references/x.md`, `scripts/x.sh`) that does not exist",
+	Severity: rules.Warning,
+	Check:    checkSkillPath,
+})
+
+// skillPathRe is a bare path into one of a skill's resource folders: the
+// Agent Skills specification's scripts/, references/ and assets/
+// (https://agentskills.io/specification, "Optional directories", read
+// 2026-12-01), and the folders skills use alike. The last part names a file
+// (it has an extension) or a folder (a trailing `/`).
+var skillPathRe = regexp.MustCompile(`^(?:\./)?(?:scripts|references|reference|assets|templates|resources)/(?:[A-Za-z0-9_.-]+/)*(?:[A-Za-z0-9_-][A-Za-z0-9_.-]*\.[A-Za-z0-9]+|[A-Za-z0-9_.-]+/)$`)
+
+func checkSkillPath(p *rules.Pass) {
+	d := p.Doc
+	if d.Kind != parser.KindSkill && d.Kind != parser.KindSkillResource {
+		return
+	}
+	dir := rules.SkillDir(d)
+	if dir == "" || !rules.OwnDoc(d) || worksInClone(p.Index, dir) {
+		return
+	}
+	looked := 0
+	for _, cs := range d.CodeSpans {
+		text := strings.TrimSpace(cs.Text)
+		if len(text) > 200 || !skillPathRe.MatchString(text) || rules.IsPlaceholder(text) || !rules.OwnAt(d, cs.Start) {
+			continue
+		}
+		if !namesOwnFile(d, cs.Start) {
+			continue
+		}
+		rel := strings.TrimPrefix(text, "./")
+		if ok, _ := p.Index.Exists(path.Join(dir, rel)); ok {
+			continue
+		}
+		if ok, _ := p.Index.Exists(path.Join(path.Dir(d.Path), rel)); ok {
+			continue
+		}
+		if looked++; looked > maxSkillPathLookups {
+			return // a file naming this many missing paths is not a skill's text
+		}
+		if other := otherSkillHolding(p.Index, dir, rel); other != "" {
+			continue // another skill's file, named as that skill's
+		}
+		p.Reportf(cs.Start, cs.End, "`%s` names a file of this skill that does not exist: it resolves to `%s` from the skill's folder; fix the path, add the file, or write a placeholder (`references/<name>.md`) if it is an example", text, path.Join(dir, rel))
+	}
+}
+
+var (
+	// readVerbRe: the text before the path tells the model to use the file.
+	readVerbRe = regexp.MustCompile(`(?i)\b(?:see|read|reads|run|runs|load|loads|execute|executes|consult|refer to|reference:|cross-references|invoke|open|source|orchestrator is|lives in|is in)\b[^.;!?]*$`)
+	// exampleCueRe: the line gives the path as an example of a skill's
+	// layout, as skills that teach skill writing do, or names the user's
+	// own project's file ("your scripts/deploy.sh", "in the project root").
+	exampleCueRe = regexp.MustCompile(`(?i)\b(?:examples?|e\.g\.|for instance|such as|good|bad|would|could|might|your|project root|repository root)\b|[✓✗✅❌→]`)
+	codeSpanRe   = regexp.MustCompile("`[^`\n]*`")
+	// fileListHeadingRe: a section that lists the skill's own files.
+	fileListHeadingRe = regexp.MustCompile(`(?i)^(?:bundled )?(?:files|resources|references|scripts|assets|layout|contents)\b`)
+)
+
+// namesOwnFile reports whether the code span at off, by the words around
+// it, names a file of this skill for the model to use (`See
+// references/x.md`, `Run scripts/x.sh`, an item of a "Files" list), rather
+// than giving a path as an example.
+func namesOwnFile(d *parser.Document, off int) bool {
+	ls, _ := rules.LineBounds(d, off)
+	// The words of the line, not its paths: `references/examples.md` is
+	// not a cue.
+	if rules.LineHas(d, "skill-path/example-cue", off, func(line []byte) bool {
+		return exampleCueRe.Match(codeSpanRe.ReplaceAll(line, nil))
+	}) {
+		return false
+	}
+	// The words just before the path (a bounded window, so that a long
+	// line of many paths is still read in linear time).
+	if readVerbRe.Match(d.Src[max(ls, off-120):off]) {
+		return true
+	}
+	if off-ls > 12 {
+		return false
+	}
+	before := strings.TrimLeft(d.Text()[ls:off], " \t")
+	if before == "- " || before == "* " || before == "" {
+		if h := headingBefore(d, off); h != nil && fileListHeadingRe.MatchString(h.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// headingBefore returns the last heading that starts before off, or nil.
+func headingBefore(d *parser.Document, off int) *parser.Heading {
+	i := sort.Search(len(d.Headings), func(i int) bool { return d.Headings[i].Start >= off })
+	if i == 0 {
+		return nil
+	}
+	return &d.Headings[i-1]
+}
+
+// maxCloneGap is the most characters between "clone" and a repository
+// address ("https://", "git@") on one line for saysClone to count them as
+// one statement.
+const maxCloneGap = 200
+
+// worksInClone reports whether the skill in folder dir says that it runs
+// in a clone of another repository: its bare paths are then that clone's
+// files, not its own.
+func worksInClone(idx *parser.Index, dir string) bool {
+	d := idx.Doc(dir + "/SKILL.md")
+	if d == nil {
+		return false
+	}
+	return d.Cached("skill-path/clone", func() any { return saysClone(d.Src[d.BodyStart:]) }).(bool)
+}
+
+// saysClone reports whether a line of src has the word "clone" (any case)
+// within maxCloneGap characters before or after "https://" or "git@" ("the
+// scripts live in a local clone of https://github.com/…"). One pass over
+// src, each gap counted at most once per token and never past 4 bytes a
+// character.
+func saysClone(src []byte) bool {
+	// ends of the last "clone" and of the last address on this line, or -1
+	lastClone, lastURL := -1, -1
+	near := func(from, to int) bool {
+		if from < 0 {
+			return false
+		}
+		gap := to - from
+		return gap <= maxCloneGap || gap <= 4*maxCloneGap && utf8.RuneCount(src[from:to]) <= maxCloneGap
+	}
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; {
+		case c == '\n':
+			lastClone, lastURL = -1, -1
+		case c|0x20 == 'c':
+			if foldedAt(src, i, "clone") && (i == 0 || !isWordByte(src[i-1])) && (i+5 == len(src) || !isWordByte(src[i+5])) {
+				if near(lastURL, i) {
+					return true
+				}
+				lastClone = i + 5
+				i += 4
+			}
+		case c|0x20 == 'g' || c|0x20 == 'h':
+			n := urlAt(src, i)
+			if n == 0 {
+				continue
+			}
+			if near(lastClone, i) {
+				return true
+			}
+			lastURL = i + n
+			i += n - 1
+		}
+	}
+	return false
+}
+
+// urlAt returns the length of "git@" or "https://" at src[i:] in any case
+// (as a case-insensitive regexp folds them, with "ſ" for "s"), or 0.
+func urlAt(src []byte, i int) int {
+	if foldedAt(src, i, "git@") {
+		return 4
+	}
+	if !foldedAt(src, i, "http") {
+		return 0
+	}
+	j := i + 4
+	switch {
+	case j < len(src) && src[j]|0x20 == 's':
+		j++
+	case j+1 < len(src) && src[j] == 0xC5 && src[j+1] == 0xBF: // ſ
+		j += 2
+	default:
+		return 0
+	}
+	if j+3 <= len(src) && string(src[j:j+3]) == "://" {
+		return j + 3 - i
+	}
+	return 0
+}
+
+// isWordByte reports whether c is an ASCII word character, as a regexp's
+// \b sees one.
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// foldedAt reports whether src[i:] begins with lower, a lower-case ASCII
+// word, in any ASCII case.
+func foldedAt(src []byte, i int, lower string) bool {
+	if i+len(lower) > len(src) {
+		return false
+	}
+	for k := 0; k < len(lower); k++ {
+		c := src[i+k]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// maxSkillPathLookups bounds the missing paths looked up across the repo's
+// skills for one file, so that a hostile file costs at most that many
+// repo-wide looks.
+const maxSkillPathLookups = 500
+
+// otherSkillHolding returns the folder of another skill of the repo that
+// holds rel, or "". Answers are kept per path for the run, so that many
+// mentions of one path cost one look.
+func otherSkillHolding(idx *parser.Index, self, rel string) string {
+	type memo struct {
+		mu    sync.Mutex
+		holds map[string][]string // rel → the skill folders holding it
+	}
+	m := idx.Cached("skill-path/holders", func() any { return &memo{holds: map[string][]string{}} }).(*memo)
+	m.mu.Lock()
+	dirs, ok := m.holds[rel]
+	if !ok {
+		for _, s := range idx.ByKind(parser.KindSkill) {
+			dir := path.Dir(s.Path)
+			if ok, _ := idx.Exists(path.Join(dir, rel)); ok {
+				dirs = append(dirs, dir)
+			}
+		}
+		m.holds[rel] = dirs
+	}
+	m.mu.Unlock()
+	for _, dir := range dirs {
+		if dir != self {
+			return dir
+		}
+	}
+	return ""
+}
