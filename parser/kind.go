@@ -1,10 +1,13 @@
 package parser
 
 import (
-	"slices"
-
+	"bytes"
+	_ "embed" // kinds.yaml
 	"path"
+	"slices"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/mdcontract/mdcontract/hosts"
@@ -124,64 +127,168 @@ func (k Kind) IsJSON() bool {
 	return false
 }
 
-// isFolderDoc reports whether a file name is a folder's documentation (a
-// README or changelog beside the agents it describes) rather than an agent:
-// Claude Code loads a subagent only from a file with `name` and
-// `description` frontmatter, and people write these for readers. (In
-// commands/ every file is a command, README included, so there it is one.)
-func isFolderDoc(base string) bool {
-	switch strings.ToLower(strings.TrimSuffix(base, ".md")) {
-	case "readme", "changelog", "contributing", "license", "index":
-		return true
+// pathRule is one entry of kinds.yaml: a built-in kind and the paths it
+// takes.
+type pathRule struct {
+	Kind   string   `yaml:"kind"`
+	Paths  []string `yaml:"paths"`
+	Except []string `yaml:"except"`
+	Memory bool     `yaml:"memory"`
+
+	kind Kind
+	// globs are Paths from the repo root, plugin those from a plugin's root
+	// (`{plugin}/` dropped); lits, for each, a piece of text a path must
+	// hold to match (most paths match no glob: this spares the matcher).
+	globs, plugin []glob
+}
+
+// glob is a compiled glob of kinds.yaml: its segments, `**` among them.
+type glob struct {
+	segs []string
+	lit  string
+}
+
+func compileGlob(p string) glob { return glob{strings.Split(p, "/"), literal(p)} }
+
+//go:embed kinds.yaml
+var kindsYAML []byte
+
+// pathRules are the built-in kinds, told by path, in the order KindOf
+// tries them.
+var pathRules = loadPathRules(kindsYAML)
+
+func loadPathRules(src []byte) []pathRule {
+	var f struct {
+		Kinds []pathRule `yaml:"kinds"`
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil {
+		panic("parser/kinds.yaml: " + err.Error()) // embedded: the tests read it
+	}
+	for i := range f.Kinds {
+		r := &f.Kinds[i]
+		k, ok := KindByName(r.Kind)
+		if !ok || k > KindManifest {
+			panic("parser/kinds.yaml: " + r.Kind + " is no built-in kind")
+		}
+		r.kind = k
+		for _, p := range r.Paths {
+			if !validGlob(p) {
+				panic("parser/kinds.yaml: bad glob " + p)
+			}
+			if rest, ok := strings.CutPrefix(p, "{plugin}/"); ok {
+				r.plugin = append(r.plugin, compileGlob(rest))
+			} else {
+				r.globs = append(r.globs, compileGlob(p))
+			}
+		}
+	}
+	return f.Kinds
+}
+
+// validGlob reports whether p is a glob kinds.yaml may hold: segments
+// path.Match reads, and at most one `**` before the last segment (so
+// matching stays linear).
+func validGlob(p string) bool {
+	if strings.Count(strings.TrimSuffix(p, "/**"), "**") > 1 {
+		return false
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "" || (seg != "**" && strings.Contains(seg, "**")) {
+			return false
+		}
+		if _, err := path.Match(seg, ""); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// literal is the longest run of a glob without its special characters.
+func literal(g string) string {
+	best := ""
+	for _, part := range strings.FieldsFunc(g, func(r rune) bool { return strings.ContainsRune("*?[]{}\\", r) }) {
+		if part = strings.Trim(part, "/"); len(part) > len(best) {
+			best = part
+		}
+	}
+	return best
+}
+
+// match reports whether the path of the given segments (rel, split at
+// "/") matches. Segments are matched as path.Match does; `**` takes any
+// number of them.
+func (g glob) match(rel string, segs []string) bool {
+	return strings.Contains(rel, g.lit) && matchSegs(g.segs, segs)
+}
+
+func matchSegs(pat, segs []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			if len(pat) == 1 { // a last `**`: what is below, one name or more
+				return len(segs) > 0
+			}
+			for i := 0; i <= len(segs); i++ { // one such `**` per glob (validGlob): linear
+				if matchSegs(pat[1:], segs[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(segs) == 0 {
+			return false
+		}
+		if pat[0] != segs[0] {
+			if ok, _ := path.Match(pat[0], segs[0]); !ok {
+				return false
+			}
+		}
+		pat, segs = pat[1:], segs[1:]
+	}
+	return len(segs) == 0
+}
+
+// takes reports whether the rule takes rel, given the plugin roots.
+func (r *pathRule) takes(rel string, segs, pluginRoots []string) bool {
+	if r.Memory {
+		return slices.Contains(memoryFiles, segs[len(segs)-1])
+	}
+	if len(r.Except) > 0 && slices.Contains(r.Except, strings.ToLower(strings.TrimSuffix(segs[len(segs)-1], ".md"))) {
+		return false
+	}
+	for _, g := range r.globs {
+		if g.match(rel, segs) {
+			return true
+		}
+	}
+	if len(r.plugin) == 0 {
+		return false
+	}
+	for _, root := range pluginRoots {
+		if root == "" || !strings.HasPrefix(rel, root+"/") {
+			continue
+		}
+		in := segs[strings.Count(root, "/")+1:]
+		for _, g := range r.plugin {
+			if g.match(rel[len(root)+1:], in) {
+				return true
+			}
+		}
 	}
 	return false
 }
 
-// KindOf classifies a repo-relative, slash-separated path. pluginRoots are
-// the folders (relative, "" for the repo root) that hold a
-// .claude-plugin/plugin.json; agents/ and commands/ count at the repo root
-// and at each plugin root.
+// KindOf classifies a repo-relative, slash-separated path: the first
+// built-in kind of kinds.yaml that takes it, else a kind a host file tells
+// by its `paths`, else KindOther. pluginRoots are the folders (relative,
+// "" for the repo root) that hold a .claude-plugin/plugin.json.
 func KindOf(rel string, pluginRoots []string) Kind {
-	base := path.Base(rel)
-	if isManifestPath(rel) {
-		return KindManifest
-	}
-	parts := strings.Split(rel, "/")
-	// skills/<name>/SKILL.md anywhere; anything else below skills/<name>/ is a resource.
-	for i := 0; i+2 < len(parts); i++ {
-		if parts[i] == "skills" {
-			if i+2 == len(parts)-1 && base == "SKILL.md" {
-				return KindSkill
-			}
-			return KindSkillResource
+	segs := strings.Split(rel, "/")
+	for i := range pathRules {
+		if pathRules[i].takes(rel, segs, pluginRoots) {
+			return pathRules[i].kind
 		}
-	}
-	if strings.HasSuffix(base, ".agent.md") {
-		return KindAgentBody
-	}
-	if strings.HasSuffix(base, ".prompt.md") {
-		return KindPrompt
-	}
-	if strings.HasSuffix(base, ".md") {
-		roots := append([]string{"", ".claude"}, pluginRoots...)
-		for _, r := range roots {
-			p := rel
-			if r != "" {
-				if !strings.HasPrefix(rel, r+"/") {
-					continue
-				}
-				p = rel[len(r)+1:]
-			}
-			switch {
-			case strings.HasPrefix(p, "agents/") && !isFolderDoc(base):
-				return KindAgent
-			case strings.HasPrefix(p, "commands/"):
-				return KindCommand
-			}
-		}
-	}
-	if slices.Contains(memoryFiles, base) {
-		return KindMemory
 	}
 	if k, ok := dataKindOf(rel); ok {
 		return k

@@ -419,3 +419,59 @@ func TestDataKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestManifestKindAgreesWithRoots: kinds.yaml's manifest globs take the
+// files the plugin roots are learnt from, and only those.
+func TestManifestKindAgreesWithRoots(t *testing.T) {
+	for _, p := range []string{".claude-plugin/plugin.json", "a/b/.claude-plugin/marketplace.json", ".github/plugin/plugin.json",
+		"x/.github/plugin/marketplace.json", "plugin.json", ".claude-plugin/other.json", "a.claude-plugin/plugin.json",
+		".github/plugins/plugin.json", "docs/.claude-plugin/plugin.json.md"} {
+		if got := KindOf(p, nil) == KindManifest; got != isManifestPath(p) {
+			t.Errorf("%s: manifest kind %v, plugin root %v", p, got, isManifestPath(p))
+		}
+	}
+}
+
+// TestKindsYAMLIsChecked: a kinds.yaml naming no built-in kind, with an
+// unknown key, a bad glob or a glob that would match in more than linear
+// time is refused.
+func TestKindsYAMLIsChecked(t *testing.T) {
+	for _, src := range []string{
+		"kinds:\n  - kind: nope\n",
+		"kinds:\n  - kind: skill\n    path: [x]\n",
+		"kinds:\n  - kind: skill\n    paths: ['[']\n",
+		"kinds:\n  - kind: skill\n    paths: ['**/a/**/b']\n",
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("accepted %q", src)
+				}
+			}()
+			loadPathRules([]byte(src))
+		}()
+	}
+}
+
+// TestKindGlobs: the globs of kinds.yaml match as documented there.
+func TestKindGlobs(t *testing.T) {
+	for _, c := range []struct {
+		glob, path string
+		want       bool
+	}{
+		{"**/skills/*/SKILL.md", "skills/a/SKILL.md", true},
+		{"**/skills/*/SKILL.md", "x/y/skills/a/SKILL.md", true},
+		{"**/skills/*/SKILL.md", "skills/SKILL.md", false},
+		{"**/skills/*/**", "skills/a/b/c.md", true},
+		{"**/skills/*/**", "skills/a", false},
+		{"agents/**/*.md", "agents/x.md", true},
+		{"agents/**/*.md", "agents/a/b/x.md", true},
+		{"agents/**/*.md", "x/agents/x.md", false},
+		{"**/*.agent.md", "a.agent.md", true},
+	} {
+		g := compileGlob(c.glob)
+		if got := g.match(c.path, strings.Split(c.path, "/")); got != c.want {
+			t.Errorf("%s on %s = %v, want %v", c.glob, c.path, got, c.want)
+		}
+	}
+}
