@@ -114,8 +114,12 @@ func (g *gitRepo) checkSeen(what string) ([]Removal, [8]int) {
 		paths = append(paths, rm.Path)
 		if i < 4 { // git's view of the first few blobs is enough
 			b, err := r.Blob(rm.ID, maxObject)
-			if want := g.git("cat-file", "blob", rm.ID.String()); err != nil || string(b) != want {
+			want := g.git("cat-file", "blob", rm.ID.String())
+			if err != nil || string(b) != want {
 				g.t.Errorf("%s: Blob(%s) of %s = %q, %v; git has %q", what, rm.ID, rm.Path, b, err, want)
+			}
+			if b, ok, err := r.AtHEAD(rm.Path, maxObject); err != nil || !ok || string(b) != want {
+				g.t.Errorf("%s: AtHEAD(%s) = %q, %v, %v; git has %q", what, rm.Path, b, ok, err, want)
 			}
 		}
 		if rm.MovedTo != "" {
@@ -367,4 +371,23 @@ func TestRemovedEdgeCases(t *testing.T) {
 			t.Error("Open accepted a GIT_INDEX_FILE outside the repository")
 		}
 	})
+}
+
+func TestAtHEAD(t *testing.T) {
+	g := newGitRepo(t)
+	g.write("a.md", "a\n")
+	g.write("d/e/f.md", "f\n")
+	g.git("add", "-A")
+	g.git("commit", "-q", "-m", "one")
+	r, err := Open(g.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for p, want := range map[string]string{"a.md": "a\n", "d/e/f.md": "f\n", "d/e": "", "d/e/f.md/x": "", "nope.md": "", "../a.md": ""} {
+		b, ok, err := r.AtHEAD(p, 100)
+		if err != nil || ok != (want != "") || string(b) != want {
+			t.Errorf("AtHEAD(%q) = %q, %v, %v; want %q", p, b, ok, err, want)
+		}
+	}
 }

@@ -154,21 +154,13 @@ type Removal struct {
 // so it is not removed; a folder the index keeps whole (a sparse index's
 // directory entry) is not either.
 func (r *Repo) Removed() ([]Removal, error) {
-	head, ok, err := r.head()
+	tree, ok, err := r.headTree()
 	if err != nil || !ok {
 		return nil, err
 	}
 	idx, err := r.readIndex()
 	if err != nil {
 		return nil, err
-	}
-	commit, err := r.object(head, "commit")
-	if err != nil {
-		return nil, fmt.Errorf("HEAD %s: %w", head, err)
-	}
-	tree, err := commitTree(commit)
-	if err != nil {
-		return nil, fmt.Errorf("HEAD %s: %w", head, err)
 	}
 	var out []Removal
 	inHEAD := map[string]bool{}
@@ -222,6 +214,53 @@ func (r *Repo) Removed() ([]Removal, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
+}
+
+// headTree returns the tree of HEAD's commit; ok is false before the
+// first commit.
+func (r *Repo) headTree() (ID, bool, error) {
+	head, ok, err := r.head()
+	if err != nil || !ok {
+		return ID{}, false, err
+	}
+	commit, err := r.object(head, "commit")
+	if err != nil {
+		return ID{}, false, fmt.Errorf("HEAD %s: %w", head, err)
+	}
+	tree, err := commitTree(commit)
+	if err != nil {
+		return ID{}, false, fmt.Errorf("HEAD %s: %w", head, err)
+	}
+	return tree, true, nil
+}
+
+// AtHEAD returns the content HEAD has at the slash-separated path p, at
+// most max bytes; ok is false when HEAD has no file there (or there is no
+// commit yet). Only the trees along p are read.
+func (r *Repo) AtHEAD(p string, max int) (b []byte, ok bool, err error) {
+	id, ok, err := r.headTree()
+	if err != nil || !ok || !validPath(p) {
+		return nil, false, err
+	}
+	parts := strings.Split(p, "/")
+	for i, part := range parts {
+		t, err := r.object(id, "tree")
+		if err != nil {
+			return nil, false, err
+		}
+		found := false
+		err = forTree(t, func(mode, name string, sub ID) error {
+			if name == part && (mode == "40000") == (i < len(parts)-1) {
+				id, found = sub, true
+			}
+			return nil
+		})
+		if err != nil || !found {
+			return nil, false, err
+		}
+	}
+	b, err = r.Blob(id, max)
+	return b, err == nil, err
 }
 
 // Blob returns the content of a blob (a Removal's ID), at most max bytes.

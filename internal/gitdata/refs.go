@@ -44,7 +44,10 @@ func (r *Repo) head() (id ID, ok bool, err error) {
 		name, sym := strings.CutPrefix(s, "ref:")
 		if !sym {
 			id, err := ParseID(s)
-			return id, err == nil, err
+			if err != nil {
+				return id, false, fmt.Errorf("HEAD: %w", err)
+			}
+			return id, true, nil
 		}
 		name = strings.TrimSpace(name)
 		if !validRef(name) {
