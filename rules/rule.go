@@ -254,10 +254,12 @@ type Diagnostic struct {
 	// exists or not; "" for a finding that is no such reference.
 	// TargetKind is set instead for a reference by name that no file
 	// defines: the kind of file that would (parser.KindAgent,
-	// parser.KindSkill; the zero KindOther when not set). `check --changed` reads both to tell which
+	// parser.KindSkill; the zero KindOther when not set), with TargetName
+	// the name as written. `check --changed` reads them to tell which
 	// findings a change to a file causes in the files that cite it.
 	Target     string
 	TargetKind parser.Kind
+	TargetName string
 	// CausedBy is the changed file (`check --changed FILE…`) that causes
 	// this finding in another file; "" otherwise.
 	CausedBy string

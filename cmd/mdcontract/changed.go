@@ -3,23 +3,63 @@ package main
 import (
 	"fmt"
 	"path"
+	"sort"
+	"strings"
 
+	"github.com/mdcontract/mdcontract/internal/gitdata"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
-// change is what `check --changed PATH…` names: the files of a change (the
-// pre-commit hook's staged files), whose findings are reported, with the
-// findings the change causes in the files that cite them.
+// change is what `check --changed [PATH…]` names: the files of a change
+// (the pre-commit hook's staged files), whose findings are reported, with
+// the findings the change causes in the files that cite them; and what
+// the repo's .git says the commit removes.
 type change struct {
 	idx    *parser.Index
 	named  func(string) bool
 	byBase map[string][]string      // the changed files by base name, sorted
 	byKind map[parser.Kind][]string // the changed agents and skills, sorted
+	// git is what .git says of HEAD and the index; nil when it was not
+	// read (not a git repo, or one gitdata does not read), and then the
+	// moves and renames are guessed (see cause)
+	git     *staged
+	maxSize int64
 }
 
-func newChange(idx *parser.Index, named func(string) bool) *change {
-	c := &change{idx: idx, named: named, byBase: map[string][]string{}, byKind: map[parser.Kind][]string{}}
+// staged is what the commit would do, as read from .git.
+type staged struct {
+	repo    *gitdata.Repo
+	removed map[string]gitdata.Removal // by path
+	paths   []string                   // the removed paths, sorted
+	names   map[parser.Kind]map[string]string
+	// headNames caches the agent or skill names each changed file had
+	// at HEAD
+	headNames map[string][]string
+}
+
+// readStaged reads from root's .git the paths HEAD has and the index does
+// not: the files the commit deletes, and the old paths of those it moves.
+func readStaged(root string) (*staged, error) {
+	repo, err := gitdata.Open(root)
+	if err != nil {
+		return nil, err
+	}
+	rms, err := repo.Removed()
+	if err != nil {
+		repo.Close()
+		return nil, err
+	}
+	s := &staged{repo: repo, removed: map[string]gitdata.Removal{}, headNames: map[string][]string{}}
+	for _, rm := range rms {
+		s.removed[rm.Path] = rm
+		s.paths = append(s.paths, rm.Path)
+	}
+	return s, nil
+}
+
+func newChange(idx *parser.Index, named func(string) bool, git *staged, maxSize int64) *change {
+	c := &change{idx: idx, named: named, byBase: map[string][]string{}, byKind: map[parser.Kind][]string{}, git: git, maxSize: maxSize}
 	for _, d := range idx.Docs { // sorted by path
 		if !named(d.Path) {
 			continue
@@ -43,12 +83,12 @@ func (c *change) narrow(res *rules.Result) {
 	kept := res.Diagnostics[:0]
 	for _, d := range res.Diagnostics {
 		if !c.named(d.Path) {
-			by, why := c.cause(d)
+			by, what := c.cause(d)
 			if by == "" {
 				continue
 			}
 			d.CausedBy = by
-			d.Message = fmt.Sprintf("caused by the change to %s%s: %s", by, why, d.Message)
+			d.Message = fmt.Sprintf("caused by %s: %s", what, d.Message)
 		}
 		kept = append(kept, d)
 	}
@@ -62,49 +102,158 @@ func (c *change) narrow(res *rules.Result) {
 	res.Paths, res.Files = paths, len(paths)
 }
 
-// cause returns the changed file that causes d, a finding in a file not
-// changed, and a caveat when that is a guess; "" when no changed file
-// does. A finding is caused by a changed file when:
+// cause returns the changed or removed file that causes d, a finding in a
+// file not changed, and what it did ("the change to X", "the removal of
+// X", ...); "" when none does. A finding is caused by a changed file when:
 //
 //   - it is a broken reference to that file (Diagnostic.Target): a heading,
 //     anchor or fragment it cites is gone;
-//   - it is a broken reference to a file that does not exist, and a changed
-//     file has the same base name, which no file of the repo but the changed
-//     ones has: the file moved (a guess: pre-commit passes the new path of a
-//     moved file, never the old one; a name many files share, such as
-//     SKILL.md or README.md, says nothing, unless every file of that name
-//     changed);
 //   - it is a reference by name to an agent or skill that no file defines,
-//     and a changed file is an agent or skill (a guess: the change renamed
-//     or removed it);
+//     which HEAD's version of that file defined (read from .git);
 //   - one of its related locations is in that file: the other side of a
 //     contract (a copy's canonical source, a registry).
 //
-// A file deleted alone is not named by pre-commit at all: the findings
-// its deletion causes are not reported here (a full check reports them).
-func (c *change) cause(d rules.Diagnostic) (by, why string) {
+// It is caused by the removal of a file (a path HEAD has and the index
+// does not: a deletion, or the old path of a move, which pre-commit never
+// names) when it is a broken reference to that path or into that folder,
+// or names an agent or skill that HEAD's version of the file defined.
+// A reference that was broken at HEAD already is caused by neither.
+//
+// When .git could not be read, moves and renames are guessed instead:
+//
+//   - a broken reference to a file that does not exist, when a changed
+//     file has the same base name, which no file of the repo but the
+//     changed ones has: the file moved (a name many files share, such as
+//     SKILL.md or README.md, says nothing, unless every file of that name
+//     changed);
+//   - a reference by name to an agent or skill that no file defines, when
+//     a changed file is an agent or skill (the change renamed or removed
+//     it).
+func (c *change) cause(d rules.Diagnostic) (by, what string) {
 	if t := d.Target; t != "" {
 		if ok, _ := c.idx.Exists(t); ok {
 			if c.named(t) {
-				return t, ""
+				return t, "the change to " + t
+			}
+		} else if c.git != nil {
+			if rm, ok := c.git.removedAt(t); ok {
+				return rm.Path, removal(rm)
 			}
 		} else if files := c.byBase[path.Base(t)]; len(files) > 0 && len(files) == len(c.idx.ByBase(path.Base(t))) {
-			return files[0], fmt.Sprintf(" (if it moved from %s)", t)
+			return files[0], fmt.Sprintf("the change to %s (if it moved from %s)", files[0], t)
 		}
 	}
-	if files := c.byKind[d.TargetKind]; len(files) > 0 { // only agents and skills
-		what := "agent"
-		if d.TargetKind == parser.KindSkill {
-			what = "skill"
+	if d.TargetKind == parser.KindAgent || d.TargetKind == parser.KindSkill {
+		if c.git != nil {
+			if by, what := c.definedBy(d.TargetKind, d.TargetName); by != "" {
+				return by, what
+			}
+		} else if files := c.byKind[d.TargetKind]; len(files) > 0 {
+			kind := "agent"
+			if d.TargetKind == parser.KindSkill {
+				kind = "skill"
+			}
+			return files[0], fmt.Sprintf("the change to %s (if it renamed or removed that %s)", files[0], kind)
 		}
-		return files[0], " (if it renamed or removed that " + what + ")"
 	}
 	for _, r := range d.Related {
 		if r.Path != d.Path && c.named(r.Path) {
-			return r.Path, ""
+			return r.Path, "the change to " + r.Path
 		}
 	}
 	return "", ""
+}
+
+// removal says what the commit does to a removed path.
+func removal(rm gitdata.Removal) string {
+	if rm.MovedTo != "" {
+		return fmt.Sprintf("the move of %s to %s", rm.Path, rm.MovedTo)
+	}
+	return "the removal of " + rm.Path
+}
+
+// removedAt returns the removal of path t, or the first of those under the
+// folder t.
+func (s *staged) removedAt(t string) (gitdata.Removal, bool) {
+	t = strings.TrimSuffix(t, "/")
+	if rm, ok := s.removed[t]; ok {
+		return rm, true
+	}
+	i := sort.SearchStrings(s.paths, t+"/")
+	if i < len(s.paths) && strings.HasPrefix(s.paths[i], t+"/") {
+		return s.removed[s.paths[i]], true
+	}
+	return gitdata.Removal{}, false
+}
+
+// definedBy returns the removed or changed file whose version at HEAD
+// defined the agent or skill name (as a reference writes it), and what the
+// commit did to it; "" when none did.
+func (c *change) definedBy(kind parser.Kind, name string) (by, what string) {
+	name = strings.ToLower(strings.Trim(strings.TrimSpace(name), "`'\""))
+	if i := strings.LastIndex(name, ":"); i >= 0 {
+		name = name[i+1:]
+	}
+	if name == "" {
+		return "", ""
+	}
+	if c.git.names == nil {
+		c.git.names = map[parser.Kind]map[string]string{parser.KindAgent: {}, parser.KindSkill: {}}
+		for _, p := range c.git.paths {
+			k := parser.KindOf(p, c.idx.PluginRoots())
+			if k == parser.KindAgentBody {
+				k = parser.KindAgent
+			}
+			if m := c.git.names[k]; m != nil {
+				for _, n := range c.headNames(p, k) {
+					if _, seen := m[n]; !seen {
+						m[n] = p
+					}
+				}
+			}
+		}
+	}
+	if p, ok := c.git.names[kind][name]; ok {
+		return p, removal(c.git.removed[p])
+	}
+	for _, p := range c.byKind[kind] {
+		for _, n := range c.headNames(p, kind) {
+			if n == name {
+				return p, fmt.Sprintf("the change to %s (HEAD's version defines the %s `%s`)", p, kindWord(kind), name)
+			}
+		}
+	}
+	return "", ""
+}
+
+// headNames returns the agent or skill names HEAD's version of file p
+// defined (lower case); none when HEAD has no such file or it is too
+// large.
+func (c *change) headNames(p string, kind parser.Kind) []string {
+	if ns, ok := c.git.headNames[p]; ok {
+		return ns
+	}
+	var ns []string
+	if src, ok, _ := c.git.repo.AtHEAD(p, int(c.maxSize)); ok {
+		d := parser.Parse(p, kind, src)
+		if kind == parser.KindSkill {
+			ns = append(ns, strings.ToLower(path.Base(path.Dir(p))))
+			if k := d.Frontmatter.Get("name"); k != nil && k.Value != nil && k.Value.Value != "" {
+				ns = append(ns, strings.ToLower(k.Value.Value))
+			}
+		} else {
+			ns = rules.AgentNames(d)
+		}
+	}
+	c.git.headNames[p] = ns
+	return ns
+}
+
+func kindWord(k parser.Kind) string {
+	if k == parser.KindSkill {
+		return "skill"
+	}
+	return "agent"
 }
 
 // causedCount is how many of ds a change causes in other files.

@@ -90,10 +90,10 @@ func TestPreCommitBuildsOnlyMdcontract(t *testing.T) {
 
 // TestPreCommit runs the hook of .pre-commit-hooks.yaml through pre-commit on
 // a throwaway repo: a bad skill fails the commit with the finding, the fixed
-// skill passes, a rename that breaks another file's link is reported when
-// that file is part of the commit (or with --all-files), and a heading
-// renamed in a staged skill blocks `git commit` with the finding it causes in
-// a file not staged.
+// skill passes, a rename that breaks another file's link is reported, as
+// caused by the move when that file is not part of the commit, and a heading
+// renamed in a staged skill, or a skill folder deleted, blocks `git commit`
+// with the finding it causes in a file not staged.
 func TestPreCommit(t *testing.T) {
 	requireTools(t, "pre-commit", "git", "go")
 	root := hookRepoRoot(t)
@@ -151,14 +151,13 @@ func TestPreCommit(t *testing.T) {
 	gitRun(t, ctx, env, work, "commit", "-q", "--no-verify", "-m", "demo skill")
 
 	// 3. A rename alone: pre-commit passes the staged files, here only c.md
-	// (deleted files are never passed). mdcontract indexes the whole repo and
-	// reports, besides the files it is given, the findings their change
-	// causes elsewhere; but nothing says that c.md was b.md (the base names
-	// differ, and mdcontract never runs git), so a.md's now broken link is
-	// not reported: the commit passes. This is the documented limit of the
-	// hook; a full `mdcontract check` in CI (or --all-files) catches it.
+	// (deleted files are never passed). mdcontract indexes the whole repo,
+	// reads from .git that the commit removes b.md and puts the same content
+	// at c.md, and reports a.md's links to b.md, which nobody staged, as
+	// caused by the move: the commit fails.
 	gitRun(t, ctx, env, work, "mv", "b.md", "c.md")
-	preCommit(t, ctx, env, work, "rename only, run (installs into PRE_COMMIT_HOME: cold)", true, "run", "--verbose")
+	out = preCommit(t, ctx, env, work, "rename only, run (installs into PRE_COMMIT_HOME: cold)", false, "run", "--verbose")
+	mustContain(t, out, "a.md:3:", "caused by the move of b.md to c.md", "[MC301/link-target]", "[MC303/section-ref]", "- exit code: 1")
 	assertHookBinaries(t, dirs["pre-commit"])
 
 	// 4. --all-files passes every tracked file: a.md's finding appears.
@@ -202,16 +201,39 @@ func TestPreCommit(t *testing.T) {
 	writeFile(t, work, "notes.md", "# Notes\n\nBegin at `skills/demo/SKILL.md § Step 1`.\n")
 	gitRun(t, ctx, env, work, "add", "notes.md")
 	gitCommit(t, ctx, env, work, "heading renamed in both", true)
+
+	// 9. The skill folder deleted alone: no file is staged that pre-commit
+	// would pass, but the hook runs (always_run) and reads the removal from
+	// .git: notes.md, not staged, breaks, and the commit is blocked.
+	gitRun(t, ctx, env, work, "rm", "-rq", "skills/demo")
+	out = gitCommit(t, ctx, env, work, "skill deleted, notes.md not staged", false)
+	mustContain(t, out, "notes.md:3:", "caused by the removal of skills/demo/SKILL.md", "[MC303/section-ref]", "- exit code: 1")
+
+	// 10. The same deletion through `git commit -a`, which hands the hook
+	// another index (GIT_INDEX_FILE): blocked too.
+	gitRun(t, ctx, env, work, "reset", "-q", "--hard")
+	if err := os.RemoveAll(filepath.Join(work, "skills", "demo")); err != nil {
+		t.Fatal(err)
+	}
+	out = gitCommit(t, ctx, env, work, "skill deleted, git commit -a", false, "-a")
+	mustContain(t, out, "notes.md:3:", "caused by the removal of skills/demo/SKILL.md", "- exit code: 1")
+
+	// 11. A commit that stages no markdown and removes nothing passes, the
+	// hook running on no files.
+	gitRun(t, ctx, env, work, "reset", "-q", "--hard")
+	writeFile(t, work, "script.sh", "echo hi\n")
+	gitRun(t, ctx, env, work, "add", "script.sh")
+	gitCommit(t, ctx, env, work, "no markdown", true)
 }
 
-// gitCommit runs `git commit` in dir, with the pre-commit hook installed, and
+// gitCommit runs `git commit` (with extra arguments) in dir, with the pre-commit hook installed, and
 // checks that the hook passed or blocked it as expected. It returns the
 // combined output.
-func gitCommit(t *testing.T, ctx context.Context, env []string, dir, what string, wantPass bool) string {
+func gitCommit(t *testing.T, ctx context.Context, env []string, dir, what string, wantPass bool, extra ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(ctx, preCommitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "commit", "-q", "-m", what)
+	cmd := exec.CommandContext(ctx, "git", append([]string{"commit", "-q", "-m", what}, extra...)...)
 	cmd.Dir, cmd.Env = dir, env
 	cmd.WaitDelay = 10 * time.Second
 	outb, err := cmd.CombinedOutput()

@@ -257,7 +257,7 @@ func checkFlags() (*flag.FlagSet, *checkOptions) {
 	fs.StringVar(&o.baseline, "baseline", "", "findings recorded in this baseline `FILE` pass; new ones fail")
 	fs.StringVar(&o.writeBaseline, "write-baseline", "", "record every finding in this `FILE` (then a check with --baseline FILE passes)")
 	fs.IntVar(&o.maxPerFile, "max-per-file", rules.DefaultMaxPerFile, "report at most `N` findings of one rule in one file, and one more that counts the rest (at the first left out, as severe as the most severe of them: the exit status is the same); 0 reports every finding. Overrides max-per-file in the config; --write-baseline and --fix always see every finding")
-	fs.BoolVar(&o.changed, "changed", false, "the PATHs are a change (the pre-commit hook's staged files): besides their findings, report those the change causes in other files (a link, § reference or name there that cites a changed file and no longer resolves), marked 'caused by the change to PATH'; --fix and --diff fix only the PATHs")
+	fs.BoolVar(&o.changed, "changed", false, "the PATHs are a change (the pre-commit hook's staged files): besides their findings, report those the change causes in other files (a link, § reference or name there that cites a changed file, or a file the index removes from HEAD, and no longer resolves), marked 'caused by the change to PATH' or 'caused by the removal of PATH'; with no PATHs the change is only the removals; --fix and --diff fix only the PATHs")
 	fs.StringVar(&o.stdinFilename, "stdin-filename", "", "check standard input as the content of this `PATH` (give `-` as the path)")
 	return fs, o
 }
@@ -367,8 +367,18 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		}
 	}
 
-	if o.changed && want == nil {
-		return exitUsage, usageError{"--changed needs the changed files: `mdcontract check --changed FILE...` (the pre-commit hook passes the staged files)"}
+	var git *staged // what .git says the commit removes
+	if o.changed {
+		var err error
+		if git, err = readStaged(root); err != nil {
+			sayf(notes, "mdcontract: --changed: the files the commit removes are not known (%v), so the findings their removal causes in other files are not reported; moves are guessed from the base names", err)
+		} else {
+			defer git.repo.Close()
+		}
+		if want == nil && (git == nil || len(git.paths) == 0) {
+			sayf(notes, "mdcontract: --changed: no changed files given and none removed: nothing to check")
+			return exitOK, nil
+		}
 	}
 	named := func(p string) bool {
 		for _, t := range want {
@@ -381,16 +391,20 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 	idx := parser.Load(root, load)
 	opt := rules.Options{Settings: settings}
 	fixOpt := opt // what --fix and --diff fix: the files named
-	if want != nil {
+	if want != nil || o.changed {
 		fixOpt.Report = named
 		if !o.changed { // --changed checks the whole repo, then narrows
 			opt.Report = named
 		}
 	}
+	maxSize := load.MaxFileSize
+	if maxSize <= 0 {
+		maxSize = parser.DefaultMaxFileSize
+	}
 	runRules := func() *rules.Result {
 		res := rules.Run(idx, opt)
 		if o.changed {
-			newChange(idx, named).narrow(res)
+			newChange(idx, named, git, maxSize).narrow(res)
 		}
 		return res
 	}

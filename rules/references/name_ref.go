@@ -141,10 +141,10 @@ func checkNameRef(p *rules.Pass) {
 		}
 		if i := strings.LastIndex(name, ":"); skill && i >= 0 {
 			plugin := strings.Trim(strings.TrimSpace(name[:i]), "`'\"")
-			p.Report(rules.Diagnostic{Start: off, End: end, TargetKind: kind, Message: fmt.Sprintf("%s names the skill `%s`, which the plugin `%s` of this repo does not define; check the name, or the plugin, or add the skill to that plugin", how, name, plugin)})
+			p.Report(rules.Diagnostic{Start: off, End: end, TargetKind: kind, TargetName: name, Message: fmt.Sprintf("%s names the skill `%s`, which the plugin `%s` of this repo does not define; check the name, or the plugin, or add the skill to that plugin", how, name, plugin)})
 			return
 		}
-		p.Report(rules.Diagnostic{Start: off, End: end, TargetKind: kind, Message: fmt.Sprintf("%s names the %s `%s`, which this repo does not define (nor does the host); check the name or add the %s", how, what, name, what)})
+		p.Report(rules.Diagnostic{Start: off, End: end, TargetKind: kind, TargetName: name, Message: fmt.Sprintf("%s names the %s `%s`, which this repo does not define (nor does the host); check the name or add the %s", how, what, name, what)})
 	}
 	forNameRefs(d, report)
 }

@@ -1,0 +1,181 @@
+package gitdata
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// index is what the index file says of the paths: each file's object (at
+// any stage: a conflicted path counts), and the folders a sparse index
+// keeps whole (with a trailing slash).
+type index struct {
+	files map[string]ID
+	dirs  map[string]bool
+}
+
+func (ix *index) sorted() []string {
+	ps := make([]string, 0, len(ix.files))
+	for p := range ix.files {
+		ps = append(ps, p)
+	}
+	sort.Strings(ps)
+	return ps
+}
+
+func (r *Repo) readIndex() (*index, error) {
+	b, err := r.readFile(r.index, maxIndexFile)
+	if err != nil {
+		return nil, err
+	}
+	ix, err := parseIndex(b)
+	if err != nil {
+		return nil, fmt.Errorf("the index: %w", err)
+	}
+	return ix, nil
+}
+
+// parseIndex reads an index file, versions 2, 3 and 4
+// (https://git-scm.com/docs/index-format), checking its checksum.
+func parseIndex(b []byte) (*index, error) {
+	if len(b) < 12+idLen || string(b[:4]) != "DIRC" {
+		return nil, errors.New("not an index file")
+	}
+	sum := b[len(b)-idLen:]
+	body := b[:len(b)-idLen]
+	if !bytes.Equal(sum, make([]byte, idLen)) { // index.skipHash writes zeros
+		if h := sha1.Sum(body); !bytes.Equal(h[:], sum) {
+			return nil, errors.New("the checksum does not match")
+		}
+	}
+	version := binary.BigEndian.Uint32(b[4:])
+	if version < 2 || version > 4 {
+		return nil, fmt.Errorf("version %d: %w", version, ErrUnsupported)
+	}
+	count := binary.BigEndian.Uint32(b[8:])
+	if int64(count) > int64(len(body))/40 { // v4 entries are at least 40+2 bytes
+		return nil, fmt.Errorf("%d entries in %d bytes", count, len(b))
+	}
+	ix := &index{files: make(map[string]ID, count), dirs: map[string]bool{}}
+	pos := 12
+	var prev []byte  // v4: the name before
+	const fixed = 62 // stat data, mode, object name, flags
+	for i := uint32(0); i < count; i++ {
+		if pos+fixed > len(body) {
+			return nil, errors.New("an entry cut short")
+		}
+		e := body[pos:]
+		mode := binary.BigEndian.Uint32(e[24:])
+		var id ID
+		copy(id[:], e[40:40+idLen])
+		flags := binary.BigEndian.Uint16(e[60:])
+		hdr := fixed
+		if flags&0x4000 != 0 { // extended flags
+			if version < 3 {
+				return nil, errors.New("extended flags in a version 2 index")
+			}
+			hdr += 2
+			if pos+hdr > len(body) {
+				return nil, errors.New("an entry cut short")
+			}
+		}
+		start := pos + hdr
+		var name []byte
+		if version == 4 {
+			strip, n := varint4(body[start:])
+			if n == 0 || strip > uint64(len(prev)) {
+				return nil, errors.New("a bad name prefix")
+			}
+			start += n
+			nul := bytes.IndexByte(body[start:], 0)
+			if nul < 0 {
+				return nil, errors.New("a name without its end")
+			}
+			if len(prev)-int(strip)+nul > maxPath {
+				return nil, errors.New("a name too long")
+			}
+			keep := len(prev) - int(strip)
+			name = make([]byte, 0, keep+nul)
+			name = append(append(name, prev[:keep]...), body[start:start+nul]...)
+			pos = start + nul + 1
+		} else {
+			nul := bytes.IndexByte(body[start:], 0)
+			if nul < 0 {
+				return nil, errors.New("a name without its end")
+			}
+			if l := int(flags & 0xfff); l < 0xfff && l != nul {
+				return nil, errors.New("a name whose length is not the one given")
+			}
+			name = body[start : start+nul]
+			pos += (hdr + nul + 8) &^ 7 // NUL-padded to a multiple of 8
+			if pos > len(body) {
+				return nil, errors.New("an entry cut short")
+			}
+		}
+		prev = name
+		p := string(name)
+		if mode&0o170000 == 0o040000 {
+			if !strings.HasSuffix(p, "/") || !validPath(p[:len(p)-1]) {
+				return nil, fmt.Errorf("a directory entry %.200q", p)
+			}
+			ix.dirs[p] = true
+			continue
+		}
+		if !validPath(p) {
+			return nil, fmt.Errorf("an entry %.200q", p)
+		}
+		ix.files[p] = id
+	}
+	for pos < len(body) { // extensions
+		if pos+8 > len(body) {
+			return nil, errors.New("an extension cut short")
+		}
+		sig := string(body[pos : pos+4])
+		size := binary.BigEndian.Uint32(body[pos+4:])
+		if uint64(size) > uint64(len(body)-pos-8) {
+			return nil, fmt.Errorf("extension %q cut short", sig)
+		}
+		if sig == "link" {
+			return nil, fmt.Errorf("a split index: %w", ErrUnsupported)
+		}
+		pos += 8 + int(size)
+	}
+	return ix, nil
+}
+
+// varint4 decodes the offset varint of index v4 name prefixes and of
+// OFS_DELTA (each continuation adds one); n is 0 when it is cut short or
+// overflows.
+func varint4(b []byte) (v uint64, n int) {
+	for i, c := range b {
+		if i >= 9 {
+			return 0, 0
+		}
+		if i > 0 {
+			v++
+		}
+		v = v<<7 | uint64(c&0x7f)
+		if c&0x80 == 0 {
+			return v, i + 1
+		}
+	}
+	return 0, 0
+}
+
+// validPath reports whether p is a path git would store: slash-separated
+// parts, none empty, `.`, `..` or `.git`.
+func validPath(p string) bool {
+	if p == "" || len(p) > maxPath {
+		return false
+	}
+	for _, part := range strings.Split(p, "/") {
+		if part == "" || part == "." || part == ".." || strings.EqualFold(part, ".git") {
+			return false
+		}
+	}
+	return true
+}
