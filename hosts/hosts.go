@@ -253,6 +253,10 @@ type Kind struct {
 	// Listed are the keys the host loads from every file of the kind at
 	// start, to list it (a skill's description): its always-loaded cost.
 	Listed []string `yaml:"listed"`
+	// Always: the host adds every file of the kind it loads, whole, to
+	// every request (Copilot's repository instructions): its always-loaded
+	// cost, as a memory file's.
+	Always bool `yaml:"always"`
 	// Strict: the host refuses a file holding any key that is not one of
 	// Fields (an upload that fails), where others ignore such a key.
 	Strict bool `yaml:"strict"`

@@ -19,7 +19,8 @@ type Budget struct {
 	// and the root memory files, in characters and bytes.
 	Listed                   int
 	AlwaysChars, AlwaysBytes int
-	// Memory are the root memory files counted in Always.
+	// Memory are the files counted whole in Always: the root memory
+	// files, and the files of a kind the host adds to every request.
 	Memory []string
 	// Bodies are the files' bodies, all together and the largest.
 	BodyChars, BodyBytes int
@@ -49,6 +50,13 @@ func Budgets(idx *parser.Index, s *Settings) []Budget {
 			continue
 		}
 		for _, hk := range v.Readers[d.Kind] {
+			if hk.Kind.Always {
+				b := get(hk.Host.ID, hk.Host.Name)
+				b.Memory = append(b.Memory, d.Path)
+				b.AlwaysChars += utf8.RuneCount(d.Src)
+				b.AlwaysBytes += len(d.Src)
+				continue
+			}
 			if len(hk.Kind.Listed) == 0 || d.Frontmatter == nil {
 				continue
 			}

@@ -147,6 +147,9 @@ func viewOf(targets []string) *HostView {
 			if kind.IsJSON() || kind.IsTOML() {
 				continue // no frontmatter: the json-shape rule reads its shape
 			}
+			if len(hk.Fields) == 0 && len(hk.Required) == 0 && hk.Frontmatter == "" {
+				continue // the host file gives no frontmatter for it: unknown, not checked
+			}
 			s := v.schemas[kind]
 			if s == nil {
 				s = &KindSchema{}
