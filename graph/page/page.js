@@ -112,8 +112,12 @@
   function layout() {
     const r = svg.getBoundingClientRect();
     const want = r.width > 50 && r.height > 50 ? r.width / r.height : 1.5;
-    let best = null;
-    for (let w = 900; w < 40000; w *= 1.25) {
+    let best = null, widest = BOX_W + 30;
+    for (const p of pluginList) for (const g of p.list) {
+      const shown = g.nodes.filter((n) => !state.hiddenKinds.has(n.kind));
+      if (shown.length) widest = Math.max(widest, groupSize(g, shown).w);
+    }
+    for (let w = widest + 2 * PAD; w < 40000; w *= 1.25) {
       place(w);
       const b = bounds();
       const score = Math.abs(Math.log(b.w / b.h / want));
@@ -295,7 +299,7 @@
     for (const x of agg.values()) {
       const s = EDGE_STYLE[x.kind] || EDGE_STYLE.link;
       const p1 = pos.get(x.from), p2 = pos.get(x.to);
-      const d = curve(p1, p2);
+      const d = curve(p1, p2, (p1.y > p2.y ? 16 : 0) + 5 * Math.max(0, data.edgeKinds.indexOf(x.kind)));
       const attrs = { d, class: "edge e-" + x.kind + (x.broken ? " broken" : ""), stroke: s.color, "stroke-width": s.width,
         "data-from": x.from, "data-to": x.to, "data-kind": x.kind, "data-count": x.list.length,
         "marker-end": "url(#arrow-" + (x.broken ? "broken" : x.kind) + ")" };
@@ -313,10 +317,15 @@
 
   // curve joins the facing sides of two boxes; boxes one above the other
   // are joined on their right, bowing out.
-  function curve(a, b) {
+  function curve(a, b, spread) {
     const ay = a.y + a.h / 2, by = b.y + b.h / 2;
+    if (Math.abs(ay - by) < ROW && Math.abs(a.x - b.x) > COL * 1.2) {
+      // on one row: an arc over the boxes between, top side to top side
+      const x1 = a.x + a.w / 2, x2 = b.x + b.w / 2, lift = Math.min(160, 24 + Math.abs(x2 - x1) / 5);
+      return `M${x1},${a.y} C${x1},${a.y - lift} ${x2},${b.y - lift} ${x2},${b.y - 2}`;
+    }
     if (Math.abs(a.x - b.x) < 40) {
-      const x = Math.max(a.x + a.w, b.x + b.w), bow = 30 + Math.min(120, Math.abs(ay - by) / 4);
+      const x = Math.max(a.x + a.w, b.x + b.w), bow = 30 + spread + Math.min(120, Math.abs(ay - by) / 4);
       return `M${a.x + a.w},${ay} C${x + bow},${ay} ${x + bow},${by} ${b.x + b.w + 2},${by}`;
     }
     const right = b.x > a.x;
@@ -363,11 +372,12 @@
     let x1 = Infinity, y1 = Infinity, x2 = -Infinity, y2 = -Infinity;
     for (const b of boxes) { x1 = Math.min(x1, b.x); y1 = Math.min(y1, b.y); x2 = Math.max(x2, b.x + b.w); y2 = Math.max(y2, b.y + b.h); }
     if (x1 === Infinity) return { x: 0, y: 0, w: 100, h: 100 };
-    return { x: x1 - 20, y: y1 - 20, w: x2 - x1 + 80, h: y2 - y1 + 40 };
+    return { x: x1 - 20, y: y1 - 20, w: x2 - x1 + 60, h: y2 - y1 + 40 };
   }
   function fitView() {
     const r = svg.getBoundingClientRect(), b = bounds();
-    const scale = Math.max(b.w / Math.max(1, r.width), b.h / Math.max(1, r.height));
+    // never magnified past 1.3: a small repo's map stays a map
+    const scale = Math.max(b.w / Math.max(1, r.width), b.h / Math.max(1, r.height), 1 / 1.3);
     vb = { x: b.x, y: b.y, w: Math.max(1, r.width) * scale, h: Math.max(1, r.height) * scale };
     applyView();
   }
