@@ -108,7 +108,12 @@ func groups(g *Graph) (keys []string, members map[string][]int) {
 		}
 		members[k] = append(members[k], i)
 	}
-	sort.Strings(keys)
+	sort.Slice(keys, func(i, j int) bool {
+		if mi, mj := keys[i] == MissingGroup, keys[j] == MissingGroup; mi != mj {
+			return mj // the missing last
+		}
+		return keys[i] < keys[j]
+	})
 	return keys, members
 }
 
@@ -256,14 +261,15 @@ func Mermaid(w io.Writer, g *Graph) error {
 }
 
 // mermaidText quotes s as a mermaid label: in double quotes, with the
-// characters mermaid or the HTML it makes would read as its own written
-// as entity codes (#quot; …), newlines as spaces.
+// characters that would end it or that mermaid or the HTML it makes would
+// read as their own (`"`, `#`, `<`, `>`, `&`, a backtick, `|`) written as
+// entity codes (#34; …), newlines as spaces.
 func mermaidText(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for _, r := range s {
 		switch r {
-		case '"', '#', '<', '>', '&', '`', '|', '[', ']', '{', '}', '(', ')', ';':
+		case '"', '#', '<', '>', '&', '`', '|':
 			fmt.Fprintf(&b, "#%d;", r)
 		case '\n', '\r', '\t':
 			b.WriteByte(' ')
