@@ -191,14 +191,13 @@ func groupOfPath(plugin, rel string) string {
 	return strings.TrimSuffix(dir, "/"+strings.Join(parts[groupDepth:], "/"))
 }
 
-// add adds n unless a node of its ID is there, and returns its index.
-func (g *Graph) add(n Node) int {
-	if i, ok := g.byID[n.ID]; ok {
-		return i
+// add adds n unless a node of its ID is there.
+func (g *Graph) add(n Node) {
+	if _, ok := g.byID[n.ID]; ok {
+		return
 	}
 	g.byID[n.ID] = len(g.Nodes)
 	g.Nodes = append(g.Nodes, n)
-	return len(g.Nodes) - 1
 }
 
 // Node returns the node of id, or nil.

@@ -35,7 +35,7 @@ func TestFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g, _ := build(t, ar)
+			g := build(t, ar)
 			got := describe(g)
 			want := ""
 			for i := range ar.Files {
@@ -57,7 +57,7 @@ func TestFixtures(t *testing.T) {
 }
 
 // build writes the archive's files to a folder and builds their graph.
-func build(t *testing.T, ar *txtar.Archive) (*graph.Graph, *parser.Index) {
+func build(t *testing.T, ar *txtar.Archive) *graph.Graph {
 	t.Helper()
 	root := t.TempDir()
 	for _, f := range ar.Files {
@@ -84,7 +84,7 @@ func build(t *testing.T, ar *txtar.Archive) (*graph.Graph, *parser.Index) {
 	}
 	idx := parser.Load(root, parser.LoadOptions{Classify: settings.Classify})
 	res := rules.Run(idx, rules.Options{Settings: settings})
-	return graph.Build(idx, settings, res.Diagnostics), idx
+	return graph.Build(idx, settings, res.Diagnostics)
 }
 
 // describe writes a graph one node and one edge a line, sorted:
@@ -139,7 +139,7 @@ func fixture(t *testing.T, name string) *txtar.Archive {
 // TestFocus: a change to one file keeps it, what it cites, what cites it
 // and the findings there; the rest goes.
 func TestFocus(t *testing.T) {
-	g, _ := build(t, fixture(t, "refs.txtar"))
+	g := build(t, fixture(t, "refs.txtar"))
 	f := g.Focus(func(p string) bool { return p == "docs/guide.md" })
 	var ids []string
 	for _, n := range f.Nodes {
@@ -175,7 +175,7 @@ func reflectChanged(a, b []string) bool { return strings.Join(a, ",") == strings
 // TestFocusCopies: a change to one copy brings the canonical source and
 // the other copies with it.
 func TestFocusCopies(t *testing.T) {
-	g, _ := build(t, fixture(t, "contracts.txtar"))
+	g := build(t, fixture(t, "contracts.txtar"))
 	f := g.Focus(func(p string) bool { return p == "agents/linter.md" })
 	var ids []string
 	for _, n := range f.Nodes {
@@ -190,7 +190,7 @@ func TestFocusCopies(t *testing.T) {
 
 // TestJSONShape: the JSON form has the fields docs/graph.md documents.
 func TestJSONShape(t *testing.T) {
-	g, _ := build(t, fixture(t, "refs.txtar"))
+	g := build(t, fixture(t, "refs.txtar"))
 	var buf bytes.Buffer
 	if err := graph.JSON(&buf, g); err != nil {
 		t.Fatal(err)

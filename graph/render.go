@@ -271,7 +271,7 @@ func mermaidText(s string) string {
 		switch r {
 		case '"', '#', '<', '>', '&', '`', '|':
 			fmt.Fprintf(&b, "#%d;", r)
-		case '\n', '\r', '\t':
+		case '\n', '\r', '\t', '\u2028', '\u2029':
 			b.WriteByte(' ')
 		default:
 			b.WriteRune(r)

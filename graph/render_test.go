@@ -89,7 +89,7 @@ func TestMermaidEscapes(t *testing.T) {
 	if err := graph.Mermaid(&buf, hostile()); err != nil {
 		t.Fatal(err)
 	}
-	node := regexp.MustCompile(`^    n\d+\["[^"<>\[\]|` + "`" + `]*"\]$`)
+	node := regexp.MustCompile(`^    n\d+\["[^"<>|\x{2028}` + "`" + `]*"\]$`)
 	edge := regexp.MustCompile(`^  n\d+ (-->|-\.->|==>)\|"[^"|]*"\| n\d+$`)
 	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
 	if lines[0] != "flowchart LR" {

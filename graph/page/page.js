@@ -4,6 +4,7 @@
 // the page through textContent or an attribute, never as markup.
 "use strict";
 (function () {
+  const started = performance.now();
   const data = JSON.parse(document.getElementById("graph-data").textContent);
   const G = data.graph;
   const SVG = "http://www.w3.org/2000/svg";
@@ -109,8 +110,9 @@
 
   // layout places everything: of a few widths to wrap the rows of groups
   // at, the one whose sheet has the shape of the window.
+  let svgRect = null; // the map's size on screen, read once a layout
   function layout() {
-    const r = svg.getBoundingClientRect();
+    const r = (svgRect = svg.getBoundingClientRect());
     const want = r.width > 50 && r.height > 50 ? r.width / r.height : 1.5;
     let best = null, widest = BOX_W + 30;
     for (const p of pluginList) for (const g of p.list) {
@@ -217,7 +219,7 @@
     for (const b of boxes) drawBox(b);
     drawEdges();
     applyView();
-    highlight();
+    if (filtering() || state.selected) highlight();
     const ds = document.body.dataset;
     ds.nodes = drawn.nodes; ds.edges = drawn.edges; ds.broken = drawn.broken;
   }
@@ -375,7 +377,7 @@
     return { x: x1 - 20, y: y1 - 20, w: x2 - x1 + 60, h: y2 - y1 + 40 };
   }
   function fitView() {
-    const r = svg.getBoundingClientRect(), b = bounds();
+    const r = svgRect || svg.getBoundingClientRect(), b = bounds();
     // never magnified past 1.3: a small repo's map stays a map
     const scale = Math.max(b.w / Math.max(1, r.width), b.h / Math.max(1, r.height), 1 / 1.3);
     vb = { x: b.x, y: b.y, w: Math.max(1, r.width) * scale, h: Math.max(1, r.height) * scale };
@@ -604,7 +606,7 @@
     });
     document.getElementById("fit").addEventListener("click", fitView);
     window.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && document.activeElement !== search) select(null); });
-    window.addEventListener("resize", fitView);
+    window.addEventListener("resize", () => { svgRect = svg.getBoundingClientRect(); fitView(); });
   }
 
   chips();
@@ -614,6 +616,8 @@
   showPanel();
   if (location.hash.startsWith("#node=")) reveal(decodeURIComponent(location.hash.slice(6)));
   // The page is laid out: say so, and what it shows, for tests and tools.
+  // layoutMs: from the start of the page's load; scriptMs: in this script
   document.body.dataset.layoutMs = Math.round(performance.now());
+  document.body.dataset.scriptMs = Math.round(performance.now() - started);
   document.body.dataset.ready = "true";
 })();
