@@ -374,7 +374,7 @@
     let x1 = Infinity, y1 = Infinity, x2 = -Infinity, y2 = -Infinity;
     for (const b of boxes) { x1 = Math.min(x1, b.x); y1 = Math.min(y1, b.y); x2 = Math.max(x2, b.x + b.w); y2 = Math.max(y2, b.y + b.h); }
     if (x1 === Infinity) return { x: 0, y: 0, w: 100, h: 100 };
-    return { x: x1 - 20, y: y1 - 20, w: x2 - x1 + 60, h: y2 - y1 + 40 };
+    return { x: x1 - 20, y: y1 - 50, w: x2 - x1 + 60, h: y2 - y1 + 70 }; // room for the arcs over a row
   }
   function fitView() {
     const r = svgRect || svg.getBoundingClientRect(), b = bounds();
