@@ -16,13 +16,15 @@ import (
 )
 
 // commands are the subcommands, as `help` lists them.
-var commands = []string{"check", "hosts", "rules", "explain", "init", "lsp", "version", "help"}
+var commands = []string{"check", "graph", "hosts", "rules", "explain", "init", "lsp", "version", "help"}
 
 const usage = `mdcontract checks agent markdown (skills, agents, slash commands) and the
 contracts between files.
 
 Usage:
   mdcontract [check] [flags] [path ...]   check a repo (default: the repo holding the cwd)
+  mdcontract graph [flags] [-o FILE]      the map of what depends on what: one HTML page
+                                          (--format json, dot or mermaid: text)
   mdcontract hosts [flags]                which target host loads which file (--format json)
   mdcontract lsp                          language server on stdin/stdout
   mdcontract rules                        list rules: id, name, severity, summary
@@ -77,6 +79,34 @@ column per host, the counts per host below it); --format json prints
 not-read, none and unknown. ` + "`mdcontract explain matrix`" + ` says more.
 
 Exit status: 0, whatever the cells say; 2 for a bad invocation or a config
+error.
+`,
+	"graph": `Usage: mdcontract graph [--format html|json|dot|mermaid] [-o FILE]
+                        [--changed PATH... | --base DIR]
+
+Draws the map of what depends on what in the repo: its files as nodes
+(skills, agents, agent bodies, commands, prompts, memory files, manifests,
+other markdown, a skill's resources), in their plugins and folders; the
+references and contracts between them as edges: links, § references,
+agents dispatched, skills named, copies (from the canonical block to each
+copy), registry uses and manifest entries. The findings of a check are
+drawn on it: a broken reference is a red edge (to a missing node when its
+target is not there), a drifted copy a red edge from its canonical source,
+and a file carries the count of its findings.
+
+The default is one HTML page that needs nothing else to be viewed (no
+network): search, filters by kind of file, kind of edge and rule, orphans
+(files no host loads that nothing cites) and hubs; click a file for its
+findings and references with path:line. Above 1500 files it opens with one
+box a folder, which a click opens. --format json prints {"root", "nodes",
+"edges", "findings", "changed"} for other tools, dot a Graphviz digraph,
+mermaid a flowchart (GitHub renders it in a ` + "```mermaid" + ` block);
+` + "`mdcontract explain graph`" + ` documents them.
+
+--changed PATH... or --base DIR narrows the map to a change: the files
+changed, what they cite, what cites them, the other copies of a copy.
+
+Exit status: 0, whatever the findings; 2 for a bad invocation or a config
 error.
 `,
 	"rules": `Usage: mdcontract rules
@@ -136,6 +166,9 @@ func flagsOf(cmd string) *flag.FlagSet {
 		return fs
 	case "hosts":
 		fs, _ := hostsFlags()
+		return fs
+	case "graph":
+		fs, _ := graphFlags()
 		return fs
 	}
 	return newFlags(cmd)

@@ -116,6 +116,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = initConfig(args, stdout)
 	case "hosts":
 		err = hostsMatrix(args, stdout)
+	case "graph":
+		err = graphCmd(args, stdout, stderr)
 	case "check":
 		code, err = check(args, stdin, stdout, stderr)
 	}

@@ -223,6 +223,9 @@ type CitedName struct {
 	Start, End int
 	Name       string
 	Skill      bool
+	// How says how the name is cited: "`subagent_type`", "`Skill(…)`",
+	// "frontmatter `skills`", "frontmatter `agent`", "a handoff", …
+	How string
 }
 
 // CitedNames returns the name references of d that name-ref checks.
@@ -232,7 +235,7 @@ func CitedNames(d *parser.Document) []CitedName {
 	}
 	var out []CitedName
 	seen := map[int]bool{}
-	forNameRefs(d, func(off, end int, name string, skill bool, _ string) {
+	forNameRefs(d, func(off, end int, name string, skill bool, how string) {
 		// frontmatter values are reported at the scalar: find the name
 		// on its line
 		s := nameIn(d.Src, off, name)
@@ -240,7 +243,7 @@ func CitedNames(d *parser.Document) []CitedName {
 			return
 		}
 		seen[s] = true
-		out = append(out, CitedName{Start: s, End: s + len(name), Name: name, Skill: skill})
+		out = append(out, CitedName{Start: s, End: s + len(name), Name: name, Skill: skill, How: how})
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	return out
@@ -345,3 +348,82 @@ func SectionSkillTarget(idx *parser.Index, d *parser.Document, name string) *par
 // SkillNameRe is the form of a skill (and agent) name: lower case words
 // joined by hyphens.
 var SkillNameRe = skillNameRe
+
+// SkillDir returns the folder of the skill d belongs to (`skills/<name>`,
+// maybe under a plugin), or "" for a file in no skill.
+func SkillDir(d *parser.Document) string { return skillDir(d) }
+
+// ManifestRef is a path a plugin or marketplace manifest lists, resolved
+// as manifest-path resolves it.
+type ManifestRef struct {
+	// Field is the key that lists it (`agents`, `skills`, `source`, …);
+	// Written the value as written, Start and End where it stands.
+	Field, Written string
+	Start, End     int
+	// Path is the file or folder it names, repo-relative ("" for the repo
+	// root); Exists says whether it is there.
+	Path   string
+	Exists bool
+}
+
+// ManifestRefs returns the component paths of a Claude Code plugin
+// manifest, and the plugin folders (`source`) of a marketplace with the
+// component paths its entries list; nil for any other file. Values that
+// are no plugin-relative path (URLs, variables, absolute paths) and paths
+// that leave the plugin are left out.
+func ManifestRefs(idx *parser.Index, d *parser.Document) []ManifestRef {
+	root := parser.ManifestRoot(d.Path)
+	if d.Kind != parser.KindManifest || d.JSON == nil || root == "" {
+		return nil
+	}
+	if root == "." {
+		root = ""
+	}
+	if path.Base(path.Dir(d.Path)) == "plugin" && path.Base(d.Path) == "plugin.json" {
+		return nil // Copilot CLI's component fields are its own
+	}
+	var out []ManifestRef
+	add := func(field string, v *parser.JSONValue, from string) (string, bool) {
+		if v == nil || v.Kind != parser.JSONString || notAPath(v.Str) || climbs(path.Clean(v.Str)) {
+			return "", false
+		}
+		rel := path.Join(from, path.Clean(v.Str))
+		if rel == "." {
+			rel = ""
+		}
+		ok := rel == ""
+		if !ok {
+			ok, _ = idx.Exists(rel)
+		}
+		out = append(out, ManifestRef{Field: field, Written: v.Str, Start: v.Start, End: v.End, Path: rel, Exists: ok})
+		return rel, ok
+	}
+	components := func(obj *parser.JSONValue, from string) {
+		for _, field := range componentFields {
+			v := obj.Get(field)
+			if v == nil {
+				continue
+			}
+			vals := []*parser.JSONValue{v}
+			if v.Kind == parser.JSONArray {
+				vals = v.Items
+			}
+			for _, s := range vals {
+				add(field, s, from)
+			}
+		}
+	}
+	switch path.Base(d.Path) {
+	case "plugin.json":
+		components(d.JSON, root)
+	case "marketplace.json":
+		if plugins := d.JSON.Get("plugins"); plugins != nil && plugins.Kind == parser.JSONArray {
+			for _, e := range plugins.Items {
+				if rel, ok := add("source", e.Get("source"), root); ok {
+					components(e, rel)
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/mattn/go-isatty"
+	"github.com/mdcontract/mdcontract/graph"
+	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
+)
+
+type graphOptions struct {
+	root, config, targets, format, out, base string
+	changed                                  bool
+}
+
+func graphFlags() (*flag.FlagSet, *graphOptions) {
+	o := &graphOptions{}
+	fs := newFlags("graph")
+	fs.StringVar(&o.root, "root", "", "the repo root `DIR` (default: the nearest folder above the working directory holding .git or .mdcontract.yaml)")
+	fs.StringVar(&o.config, "config", "", "the config `FILE` (default: the nearest .mdcontract.yaml from the working directory up to the repo root)")
+	fs.StringVar(&o.targets, "target", "", "the `HOSTS` the repo ships to, comma-separated (over the config's `targets`), as for check")
+	fs.StringVar(&o.format, "format", "html", "the output `FORMAT`: "+strings.Join(graph.Formats, ", "))
+	fs.StringVar(&o.out, "o", "", "write the graph to `FILE` (atomically) instead of standard output")
+	fs.BoolVar(&o.changed, "changed", false, "the PATHs are a change: show only the files changed, what they cite, what cites them and the other copies of a copy they hold, with the findings there (those the change causes in other files marked, as check --changed marks them)")
+	fs.StringVar(&o.base, "base", "", "the base checkout `DIR` (a pull request's base): the change is the files that differ from it, as with --changed")
+	return fs, o
+}
+
+// graphCmd is `mdcontract graph`: the map of what depends on what.
+func graphCmd(args []string, stdout, stderr io.Writer) error {
+	fs, o := graphFlags()
+	paths, err := parseFlags("graph", fs, args)
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(graph.Formats, o.format) {
+		return usageError{fmt.Sprintf("--format %s: give one of %s", o.format, strings.Join(graph.Formats, ", "))}
+	}
+	switch {
+	case len(paths) > 0 && !o.changed:
+		return usageError{"graph maps the whole repo; to map a change, give --changed with its files (`mdcontract graph --changed FILE...`)"}
+	case o.changed && len(paths) == 0:
+		return usageError{"--changed needs the changed files: `mdcontract graph --changed FILE...`"}
+	case o.changed && o.base != "":
+		return usageError{"--changed and --base both name the change; give one"}
+	}
+	if o.out == "" && o.format == "html" {
+		if f, ok := stdout.(*os.File); ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())) {
+			return usageError{"the graph is an HTML page: write it to a file with -o FILE (e.g. `mdcontract graph -o graph.html`), or give --format json, dot or mermaid"}
+		}
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	root := o.root
+	if root == "" {
+		root = parser.FindRoot(cwd)
+	} else if st, err := os.Stat(root); err != nil || !st.IsDir() {
+		return usageError{fmt.Sprintf("--root %s: not a folder", root)}
+	}
+	if root, err = filepath.Abs(root); err != nil {
+		return err
+	}
+	var targets []string
+	if o.targets != "" {
+		for _, t := range strings.Split(o.targets, ",") {
+			targets = append(targets, strings.TrimSpace(t))
+		}
+		if err := rules.CheckTargets(targets); err != nil {
+			return fmt.Errorf("--target: %w", err)
+		}
+	}
+	_, settings, load, err := openRepo(root, cwd, o.config, targets)
+	if err != nil {
+		return err
+	}
+	var want []target
+	for _, p := range paths {
+		rel, err := relToRoot(root, cwd, p)
+		if err != nil {
+			return err
+		}
+		st, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			return usageError{fmt.Sprintf("%s: no such file or folder", p)}
+		}
+		want = append(want, target{rel: rel, dir: st.IsDir()})
+	}
+	idx := parser.Load(root, load)
+	named := func(p string) bool {
+		for _, t := range want {
+			if t.match(p) {
+				return true
+			}
+		}
+		return false
+	}
+	if o.base != "" {
+		if st, err := os.Stat(o.base); err != nil || !st.IsDir() {
+			return usageError{fmt.Sprintf("--base %s: not a folder", o.base)}
+		}
+		named = differs(idx, parser.Load(o.base, load))
+	}
+	res := rules.Run(idx, rules.Options{Settings: settings})
+	if len(res.ConfigErrors) > 0 {
+		return res.ConfigErrors
+	}
+	for _, msg := range res.Internal {
+		printFatal(stderr, msg, false)
+	}
+	focused := o.changed || o.base != ""
+	if focused {
+		newChange(idx, named).narrow(res)
+	}
+	g := graph.Build(idx, settings, res.Diagnostics)
+	if focused {
+		g = g.Focus(named)
+	}
+	var buf bytes.Buffer
+	if err := graph.Render(&buf, g, o.format); err != nil {
+		return err
+	}
+	if o.out == "" {
+		_, err := stdout.Write(buf.Bytes())
+		return err
+	}
+	if err := writeAtomic(o.out, buf.Bytes()); err != nil {
+		return fmt.Errorf("-o %s: %w", o.out, cleanPathErr(err))
+	}
+	broken := 0
+	for _, e := range g.Edges {
+		if e.Broken {
+			broken++
+		}
+	}
+	sayf(stderr, "mdcontract: wrote %s: %d nodes, %d edges (%d broken), %d findings", o.out, len(g.Nodes), len(g.Edges), broken, len(g.Findings))
+	return nil
+}
+
+// differs returns whether a path of idx is new or changed since base (a
+// checkout of the base), or was in base and is gone.
+func differs(idx, base *parser.Index) func(string) bool {
+	changed := map[string]bool{}
+	for _, d := range idx.Docs {
+		if b := base.Doc(d.Path); b == nil || !bytes.Equal(b.Src, d.Src) {
+			changed[d.Path] = true
+		}
+	}
+	for _, b := range base.Docs {
+		if idx.Doc(b.Path) == nil {
+			changed[b.Path] = true
+		}
+	}
+	return func(p string) bool { return changed[p] }
+}
