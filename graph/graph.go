@@ -15,6 +15,7 @@ import (
 	"github.com/mdcontract/mdcontract/contract"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
+	"github.com/mdcontract/mdcontract/rules/references"
 )
 
 // Graph is the map of a repo: its files, the edges between them and the
@@ -245,7 +246,7 @@ func (g *Graph) edge(idx *parser.Index, e Edge) int {
 // references adds the edges d writes: links, § references, names,
 // manifest entries.
 func (g *Graph) references(idx *parser.Index, d *parser.Document) {
-	for _, l := range rules.LinkRefs(idx, d) {
+	for _, l := range references.LinkRefs(idx, d) {
 		to := l.Path
 		if l.Target != nil {
 			to = l.Target.Path // a folder's README
@@ -255,7 +256,7 @@ func (g *Graph) references(idx *parser.Index, d *parser.Document) {
 		}
 		g.edge(idx, Edge{From: d.Path, To: to, Kind: EdgeLink, Path: d.Path, Label: l.Link.Destination, start: l.Link.Start, end: l.Link.End})
 	}
-	for _, r := range rules.CitedSections(idx, d) {
+	for _, r := range references.CitedSections(idx, d) {
 		if r.Target == nil || r.Target == d {
 			continue // a file none or several match: its finding draws it
 		}
@@ -271,8 +272,8 @@ func (g *Graph) references(idx *parser.Index, d *parser.Document) {
 		}
 		g.edge(idx, Edge{From: d.Path, To: r.Target.Path, Kind: EdgeSection, Path: d.Path, Label: label, start: r.Start, end: r.End})
 	}
-	for _, n := range rules.CitedNames(d) {
-		ts := rules.NameTargets(idx, d, n.Name, n.Skill)
+	for _, n := range references.CitedNames(d) {
+		ts := references.NameTargets(idx, d, n.Name, n.Skill)
 		if len(ts) == 0 {
 			continue // an undefined name: its finding draws it, a host's own agent none
 		}
@@ -282,7 +283,7 @@ func (g *Graph) references(idx *parser.Index, d *parser.Document) {
 		}
 		g.edge(idx, Edge{From: d.Path, To: ts[0].Path, Kind: kind, Path: d.Path, Label: n.Name + " (" + n.How + ")", start: n.Start, end: n.End})
 	}
-	for _, m := range rules.ManifestRefs(idx, d) {
+	for _, m := range references.ManifestRefs(idx, d) {
 		e := Edge{From: d.Path, Kind: EdgeManifest, Path: d.Path, Label: m.Field + ": " + m.Written, start: m.Start, end: m.End}
 		if !m.Exists {
 			e.To = m.Path
@@ -299,7 +300,7 @@ func (g *Graph) references(idx *parser.Index, d *parser.Document) {
 // components are the files a manifest entry that exists stands for: the
 // file, or the files a host loads in the folder (a marketplace's plugin
 // folder: its manifest, else the folder).
-func components(idx *parser.Index, m rules.ManifestRef) []string {
+func components(idx *parser.Index, m references.ManifestRef) []string {
 	if ok, dir := idx.Exists(m.Path); ok && !dir {
 		return []string{m.Path}
 	}

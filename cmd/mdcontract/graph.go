@@ -119,7 +119,7 @@ func graphCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	focused := o.changed || o.base != ""
 	if focused {
-		newChange(idx, named).narrow(res)
+		newChange(idx, named, nil, parser.DefaultMaxFileSize).narrow(res) // a graph reads no .git: moves are guessed from names
 	}
 	g := graph.Build(idx, settings, res.Diagnostics)
 	if focused {

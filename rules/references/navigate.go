@@ -349,10 +349,6 @@ func SectionSkillTarget(idx *parser.Index, d *parser.Document, name string) *par
 // joined by hyphens.
 var SkillNameRe = skillNameRe
 
-// SkillDir returns the folder of the skill d belongs to (`skills/<name>`,
-// maybe under a plugin), or "" for a file in no skill.
-func SkillDir(d *parser.Document) string { return skillDir(d) }
-
 // ManifestRef is a path a plugin or marketplace manifest lists, resolved
 // as manifest-path resolves it.
 type ManifestRef struct {
