@@ -493,7 +493,11 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 			line += fmt.Sprintf(" (%d of them only counted, past %d of one rule in a file; `--max-per-file 0` shows each)", capped, o.maxPerFile)
 		}
 		sayf(notes, "mdcontract: %s", line)
-		sayf(notes, "mdcontract: %s", checkedAs(idx, res.Paths, settings.LayoutTargets(idx)))
+		removed := 0
+		if git != nil {
+			removed = len(git.paths)
+		}
+		sayf(notes, "mdcontract: %s", checkedAs(idx, res.Paths, removed, settings.LayoutTargets(idx)))
 	}
 	for _, msg := range res.Internal {
 		printFatal(stderr, msg, o.format == "github")
@@ -519,8 +523,9 @@ func wantsBudget(outs []output) bool {
 }
 
 // checkedAs says how many of the checked files were of each kind, and
-// for which hosts: a green run says what it looked at.
-func checkedAs(idx *parser.Index, paths []string, targets []string) string {
+// how many removed ones (`--changed`: what the commit removes), for which
+// hosts: a green run says what it looked at.
+func checkedAs(idx *parser.Index, paths []string, removed int, targets []string) string {
 	n := map[parser.Kind]int{}
 	for _, p := range paths {
 		if d := idx.Doc(p); d != nil {
@@ -532,6 +537,9 @@ func checkedAs(idx *parser.Index, paths []string, targets []string) string {
 		if n[k] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n[k], k))
 		}
+	}
+	if removed > 0 {
+		parts = append(parts, fmt.Sprintf("the removal of %d %s", removed, rules.Plural(removed, "file", "files")))
 	}
 	out := "checked " + strings.Join(parts, ", ")
 	if len(parts) == 0 {
