@@ -16,6 +16,7 @@ import (
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 	"github.com/mdcontract/mdcontract/rules/references"
+	"github.com/mdcontract/mdcontract/textsafe"
 )
 
 // Graph is the map of a repo: its files, the edges between them and the
@@ -121,10 +122,23 @@ type Finding struct {
 	Edge int `json:"edge"`
 }
 
+// repoName names the map: the name the repo root's marketplace or plugin
+// manifest gives, else the root folder's name.
+func repoName(idx *parser.Index) string {
+	for _, m := range []string{".claude-plugin/marketplace.json", ".claude-plugin/plugin.json", ".github/plugin/plugin.json"} {
+		if d := idx.Doc(m); d != nil && d.JSON != nil {
+			if n := d.JSON.Get("name"); n != nil && n.Kind == parser.JSONString && strings.TrimSpace(n.Str) != "" {
+				return textsafe.Line(n.Str) // the manifest is the repo's: no control characters
+			}
+		}
+	}
+	return path.Base(idx.Root)
+}
+
 // Build makes the graph of idx, with the settings the check ran with and
 // its findings.
 func Build(idx *parser.Index, s *rules.Settings, diags []rules.Diagnostic) *Graph {
-	g := &Graph{Root: path.Base(idx.Root), byID: map[string]int{}, byPath: map[string][]int{}}
+	g := &Graph{Root: repoName(idx), byID: map[string]int{}, byPath: map[string][]int{}}
 	for _, d := range idx.Docs {
 		n := Node{ID: d.Path, Kind: d.Kind.String(), Plugin: idx.PluginRootOf(d.Path), Group: groupOf(idx, d)}
 		if fm := d.Frontmatter; fm != nil {

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/mdcontract/mdcontract/config"
-	_ "github.com/mdcontract/mdcontract/contract" // the contract kinds
+	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
 	"github.com/mdcontract/mdcontract/graph"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
@@ -221,5 +221,18 @@ func TestJSONShape(t *testing.T) {
 		if _, ok := got.Finds[0][k]; !ok {
 			t.Errorf("finding without %q: %v", k, got.Finds[0])
 		}
+	}
+}
+
+// TestRepoName: the map is named by the root manifest's name, control
+// characters made visible, else by the root folder.
+func TestRepoName(t *testing.T) {
+	g := build(t, txtar.Parse([]byte("-- .claude-plugin/marketplace.json --\n{\"name\": \"tools\\u001b[31m\"}\n-- a.md --\n# A\n")))
+	if g.Root != `tools\x1b[31m` {
+		t.Errorf("root = %q, want the marketplace's name, escaped", g.Root)
+	}
+	g = build(t, txtar.Parse([]byte("-- a.md --\n# A\n")))
+	if g.Root == "" || strings.ContainsAny(g.Root, "/\\") {
+		t.Errorf("root = %q, want the root folder's name", g.Root)
 	}
 }
