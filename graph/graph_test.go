@@ -12,10 +12,10 @@ import (
 	"testing"
 
 	"github.com/mdcontract/mdcontract/config"
-	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
 	"github.com/mdcontract/mdcontract/graph"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
+	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
