@@ -99,7 +99,7 @@ func TestSARIFValidates(t *testing.T) {
 		if want := rules.DocURL(rules.Lookup(ru.ID)); ru.HelpURI != want || !strings.HasSuffix(want, "/"+ru.Name+".md") {
 			t.Errorf("rule %s: helpUri %q, want %q", ru.ID, ru.HelpURI, want)
 		}
-		if len(ru.Properties.Tags) != 1 || ru.Properties.Tags[0] != rules.Family(rules.Lookup(ru.ID)) || ru.Properties.Tags[0] == "" {
+		if len(ru.Properties.Tags) != 1 || ru.Properties.Tags[0] != rules.FamilyOf(rules.Lookup(ru.ID)) || ru.Properties.Tags[0] == "" {
 			t.Errorf("rule %s: tags %q", ru.ID, ru.Properties.Tags)
 		}
 	}

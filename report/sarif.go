@@ -195,7 +195,7 @@ func (SARIF) Print(w io.Writer, r *Run) error {
 		sr := sarifRule{ID: ru.ID, Name: ru.Name, ShortDescription: sarifMsg{Text: ru.Summary},
 			HelpURI:              rules.DocURL(ru),
 			DefaultConfiguration: sarifDefault{Level: sarifLevel(ru.Severity)}}
-		if f := rules.Family(ru); f != "" {
+		if f := rules.FamilyOf(ru); f != "" {
 			sr.Properties = &sarifProps{Tags: []string{f}}
 		}
 		if doc := ru.Doc(); doc != "" {

@@ -70,21 +70,35 @@ type Rule struct {
 	// ("rules/references/docs"), for DocURL; "" is rules/docs.
 	DocsDir string
 	// Family is the group the rule belongs to (its package sets it);
-	// "" means the group its ID's hundred names (see Family).
+	// "" means the group its ID's hundred names (see FamilyOf).
 	Family string
+}
+
+// A Family is a package of rules: its group name (see FamilyOf) and the
+// folder of its docs, docs/<name>.md beside its rules.
+type Family struct {
+	Name    string
+	Docs    fs.FS
+	DocsDir string // the folder in this repository, for DocURL
+}
+
+// Register adds a rule of the family.
+func (f Family) Register(r *Rule) *Rule {
+	r.Family, r.Docs, r.DocsDir = f.Name, f.Docs, f.DocsDir
+	return Register(r)
 }
 
 // DocsBase is where the rule docs are published: the repository's files
 // on its main branch.
 const DocsBase = "https://github.com/mdcontract/mdcontract/blob/main/"
 
-// Family names the group a rule belongs to: the one its package declares
+// FamilyOf names the group a rule belongs to: the one its package declares
 // ("host" for rules/hostlimits), else the hundred of its ID: "file"
 // (MC0xx: reading and suppressions), "frontmatter" (MC1xx), "markup"
 // (MC2xx: comments and sentinel markers), "reference" (MC3xx: links, §
 // references, names, manifest paths) and "contract" (MC4xx: the contract
 // kinds and copy drift); "" for an ID outside them.
-func Family(r *Rule) string {
+func FamilyOf(r *Rule) string {
 	if r.Family != "" {
 		return r.Family
 	}

@@ -1,4 +1,6 @@
-// Package frontmatter holds the frontmatter family (MC1xx): the keys of each kind of file, their types, order and YAML as the hosts read it, and the shapes of the JSON data files.
+// Package frontmatter holds the frontmatter family (MC1xx): the keys of
+// each kind of file, their types, order and YAML as the hosts read it, and
+// the shapes of the JSON data files.
 //
 // Each rule is one file, registered with the framework in package rules
 // at init, and documented in docs/<name>.md beside it; package
@@ -14,8 +16,4 @@ import (
 //go:embed docs/*.md
 var docs embed.FS
 
-// register adds a rule of this family, documented in docs/.
-func register(r *rules.Rule) *rules.Rule {
-	r.Family, r.Docs, r.DocsDir = "frontmatter", docs, "rules/frontmatter/docs"
-	return rules.Register(r)
-}
+var family = rules.Family{Name: "frontmatter", Docs: docs, DocsDir: "rules/frontmatter/docs"}

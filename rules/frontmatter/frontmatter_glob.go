@@ -17,7 +17,7 @@ import (
 // Windsurf's `globs`, Kiro's `fileMatchPattern`, Cline's `paths`: fields
 // with `glob: true` in hosts/*.yaml): each must be a valid glob, and should
 // match a file of the repo.
-var FrontmatterGlob = register(&rules.Rule{
+var FrontmatterGlob = family.Register(&rules.Rule{
 	ID:       "MC108",
 	Name:     "frontmatter-glob",
 	Summary:  "the globs a rule file applies to are valid and match a file of the repo",

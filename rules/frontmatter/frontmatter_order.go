@@ -10,7 +10,7 @@ import (
 )
 
 // FrontmatterOrder checks that known keys come in the kind's order.
-var FrontmatterOrder = register(&rules.Rule{
+var FrontmatterOrder = family.Register(&rules.Rule{
 	ID:       "MC105",
 	Name:     "frontmatter-order",
 	Summary:  "frontmatter key order per kind",

@@ -11,7 +11,7 @@ import (
 
 // FrontmatterPlainScalar flags unquoted values that YAML cuts short at a
 // ` #` or reads as something other than the text written.
-var FrontmatterPlainScalar = register(&rules.Rule{
+var FrontmatterPlainScalar = family.Register(&rules.Rule{
 	ID:       "MC106",
 	Name:     "frontmatter-plain-scalar",
 	Summary:  "unquoted frontmatter values that YAML cuts short (` #`) or misreads",

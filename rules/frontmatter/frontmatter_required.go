@@ -7,7 +7,7 @@ import (
 
 // FrontmatterRequired checks that a kind's required keys are present and
 // not empty.
-var FrontmatterRequired = register(&rules.Rule{
+var FrontmatterRequired = family.Register(&rules.Rule{
 	ID:       "MC102",
 	Name:     "frontmatter-required",
 	Summary:  "required frontmatter keys per kind",

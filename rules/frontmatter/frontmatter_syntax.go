@@ -14,7 +14,7 @@ import (
 
 // FrontmatterSyntax checks that frontmatter is present where the kind needs
 // it, terminated, valid YAML, a mapping, and free of duplicate keys.
-var FrontmatterSyntax = register(&rules.Rule{
+var FrontmatterSyntax = family.Register(&rules.Rule{
 	ID:       "MC101",
 	Name:     "frontmatter-syntax",
 	Summary:  "frontmatter present where the kind needs it, terminated, valid YAML",

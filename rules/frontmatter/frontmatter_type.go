@@ -13,7 +13,7 @@ import (
 )
 
 // FrontmatterType checks value types, enums, patterns and lengths per kind.
-var FrontmatterType = register(&rules.Rule{
+var FrontmatterType = family.Register(&rules.Rule{
 	ID:       "MC103",
 	Name:     "frontmatter-type",
 	Summary:  "frontmatter value types and allowed values per kind (e.g. tools as a string or list, model)",

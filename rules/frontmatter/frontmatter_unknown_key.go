@@ -13,7 +13,7 @@ import (
 // FrontmatterUnknownKey flags keys a kind does not define that are a
 // mistake: a misspelt key of the kind, or a key of another kind of file.
 // Any other key is the author's own metadata, which hosts ignore by design.
-var FrontmatterUnknownKey = register(&rules.Rule{
+var FrontmatterUnknownKey = family.Register(&rules.Rule{
 	ID:       "MC104",
 	Name:     "frontmatter-unknown-key",
 	Summary:  "frontmatter keys the kind does not define",

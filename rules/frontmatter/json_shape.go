@@ -18,7 +18,7 @@ import (
 // type, enum and pattern, each object's required keys, the variant its tag
 // names (a hook handler's `type`, a plugin source's `source`), and, where
 // the host reads only the names it knows (hook events), every other key.
-var JSONShape = register(&rules.Rule{
+var JSONShape = family.Register(&rules.Rule{
 	ID:       "MC111",
 	Name:     "json-shape",
 	Summary:  "a JSON file a host reads has a value of the wrong type, lacks a required key, or names an event or type the host does not know",
@@ -29,7 +29,7 @@ var JSONShape = register(&rules.Rule{
 // JSONKeyIgnored reports keys the host reads nowhere they are written (a
 // `matcher` on a hook event that takes none): they look as if they do
 // something, and do nothing.
-var JSONKeyIgnored = register(&rules.Rule{
+var JSONKeyIgnored = family.Register(&rules.Rule{
 	ID:       "MC112",
 	Name:     "json-key-ignored",
 	Summary:  "a JSON file a host reads holds a key the host ignores where it is written",

@@ -15,7 +15,7 @@ import (
 // `name` alone and ties it to no file name
 // (https://code.claude.com/docs/en/sub-agents, read 2026-12-01), and plugins
 // prefix names on purpose so that they do not collide.
-var NameMatchesPath = register(&rules.Rule{
+var NameMatchesPath = family.Register(&rules.Rule{
 	ID:       "MC107",
 	Name:     "name-matches-path",
 	Summary:  "a skill's `name` equals its folder",

@@ -16,7 +16,7 @@ import (
 // folder, from the repo root down to the folder they run in (Codex's
 // AGENTS.md: hosts/*.yaml `memory: one-per-folder`): a file another one
 // beside it shadows, and a chain over the host's byte budget.
-var AgentsMdChain = register(&rules.Rule{
+var AgentsMdChain = family.Register(&rules.Rule{
 	ID:       "MC308",
 	Name:     "agents-md-chain",
 	Summary:  "an AGENTS.md Codex does not read, or truncates: shadowed by AGENTS.override.md, or past project_doc_max_bytes with the files above it",

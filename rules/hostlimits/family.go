@@ -1,4 +1,6 @@
-// Package hostlimits holds what one host caps or refuses (family "host"): its size limits, the keys a strict host refuses, the AGENTS.md chain Codex reads and Gemini CLI's TOML commands.
+// Package hostlimits holds what one host caps or refuses (family "host"):
+// its size limits, the keys a strict host refuses, the AGENTS.md chain
+// Codex reads and Gemini CLI's TOML commands.
 //
 // Each rule is one file, registered with the framework in package rules
 // at init, and documented in docs/<name>.md beside it; package
@@ -14,8 +16,4 @@ import (
 //go:embed docs/*.md
 var docs embed.FS
 
-// register adds a rule of this family, documented in docs/.
-func register(r *rules.Rule) *rules.Rule {
-	r.Family, r.Docs, r.DocsDir = "host", docs, "rules/hostlimits/docs"
-	return rules.Register(r)
-}
+var family = rules.Family{Name: "host", Docs: docs, DocsDir: "rules/hostlimits/docs"}

@@ -18,7 +18,7 @@ import (
 // an agent's prompt, Windsurf 6,000 of a rules file and 12,000 of them
 // all. Past the cap the host cuts the text: the model never reads the
 // rest.
-var HostLimit = register(&rules.Rule{
+var HostLimit = family.Register(&rules.Rule{
 	ID:        "MC113",
 	Name:      "host-limit",
 	Summary:   "a file over a cap of a host that reads it (Claude Code's 1,536-character skill listing, Copilot's 30,000-character agent prompt, Windsurf's rules sizes)",

@@ -15,7 +15,7 @@ import (
 // skill upload and the Skills API accept six frontmatter keys and fail on
 // any other, and hold their keys to limits of their own. Other hosts ignore
 // a key they do not read; these refuse the file.
-var HostRejectsKey = register(&rules.Rule{
+var HostRejectsKey = family.Register(&rules.Rule{
 	ID:       "MC110",
 	Name:     "host-rejects-key",
 	Summary:  "frontmatter a targeted host refuses (claude.ai's skill upload fails on any key it does not list)",

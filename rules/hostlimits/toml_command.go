@@ -10,7 +10,7 @@ import (
 // command, `format: toml` in its host file): that it parses, holds the
 // keys the host requires, and that its string keys hold strings. The
 // loader skips a file that fails, with no command to show for it.
-var TOMLCommand = register(&rules.Rule{
+var TOMLCommand = family.Register(&rules.Rule{
 	ID:       "MC114",
 	Name:     "toml-command",
 	Summary:  "a TOML command file a host reads (Gemini CLI) that does not parse, lacks `prompt`, or holds a key of the wrong type",

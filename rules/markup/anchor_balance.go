@@ -7,7 +7,7 @@ import (
 
 // AnchorBalance checks that sentinel comment pairs are balanced and not
 // crossed, in the syntaxes real plugins use.
-var AnchorBalance = register(&rules.Rule{
+var AnchorBalance = family.Register(&rules.Rule{
 	ID:       "MC201",
 	Name:     "anchor-balance",
 	Summary:  "begin/end sentinel comments balanced and not crossed, in every syntax",

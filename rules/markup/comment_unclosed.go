@@ -3,7 +3,7 @@ package markup
 import "github.com/mdcontract/mdcontract/rules"
 
 // CommentUnclosed flags an `<!--` that never finds its `-->`.
-var CommentUnclosed = register(&rules.Rule{
+var CommentUnclosed = family.Register(&rules.Rule{
 	ID:       "MC202",
 	Name:     "comment-unclosed",
 	Summary:  "an `<!--` that is never closed (it swallows the rest of the file)",

@@ -1,4 +1,7 @@
-// Package references holds the reference family (MC3xx): links, § references, agent and skill names, skill paths, manifest paths and memory-file imports, and the navigation (definition, hover, rename targets) the language server builds on them.
+// Package references holds the reference family (MC3xx): links, §
+// references, agent and skill names, skill paths, manifest paths and
+// memory-file imports, and the navigation (definition, hover, rename
+// targets) the language server builds on them.
 //
 // Each rule is one file, registered with the framework in package rules
 // at init, and documented in docs/<name>.md beside it; package
@@ -14,8 +17,4 @@ import (
 //go:embed docs/*.md
 var docs embed.FS
 
-// register adds a rule of this family, documented in docs/.
-func register(r *rules.Rule) *rules.Rule {
-	r.Family, r.Docs, r.DocsDir = "reference", docs, "rules/references/docs"
-	return rules.Register(r)
-}
+var family = rules.Family{Name: "reference", Docs: docs, DocsDir: "rules/references/docs"}

@@ -14,7 +14,7 @@ import (
 )
 
 // LinkFragment checks that `#fragment`s name a heading or anchor.
-var LinkFragment = register(&rules.Rule{
+var LinkFragment = family.Register(&rules.Rule{
 	ID:       "MC302",
 	Name:     "link-fragment",
 	Summary:  "`#fragment`s with no matching heading (GitHub slugs)",

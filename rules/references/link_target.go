@@ -14,7 +14,7 @@ import (
 )
 
 // LinkTarget checks that relative links point at files in the repo.
-var LinkTarget = register(&rules.Rule{
+var LinkTarget = family.Register(&rules.Rule{
 	ID:       "MC301",
 	Name:     "link-target",
 	Summary:  "relative links to missing files, or outside the repo",

@@ -11,7 +11,7 @@ import (
 
 // ManifestPath checks that the paths a plugin or marketplace manifest lists
 // exist, inside the plugin.
-var ManifestPath = register(&rules.Rule{
+var ManifestPath = family.Register(&rules.Rule{
 	ID:       "MC305",
 	Name:     "manifest-path",
 	Summary:  "a plugin or marketplace manifest lists a component path that does not exist",

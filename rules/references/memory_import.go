@@ -18,7 +18,7 @@ import (
 // GEMINI.md: every host whose memory file has `imports` in hosts/*.yaml)
 // and of the files they import, as each host follows them: from the
 // importing file's folder, not inside code, to the host's import depth.
-var MemoryImport = register(&rules.Rule{
+var MemoryImport = family.Register(&rules.Rule{
 	ID:       "MC307",
 	Name:     "memory-import",
 	Summary:  "a memory file's `@path` import that does not resolve, goes past the host's import depth, or closes a cycle",

@@ -15,7 +15,7 @@ import (
 
 // NameRef checks that dispatched, preloaded or handed-off agents and skills
 // exist.
-var NameRef = register(&rules.Rule{
+var NameRef = family.Register(&rules.Rule{
 	ID:       "MC304",
 	Name:     "name-ref",
 	Summary:  "a dispatched or preloaded agent or skill name that does not exist",

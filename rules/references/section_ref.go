@@ -19,7 +19,7 @@ import (
 )
 
 // SectionRef checks `path § Heading` references.
-var SectionRef = register(&rules.Rule{
+var SectionRef = family.Register(&rules.Rule{
 	ID:       "MC303",
 	Name:     "section-ref",
 	Summary:  "`path § Heading` references to a missing file or heading",

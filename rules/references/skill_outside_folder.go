@@ -13,7 +13,7 @@ import (
 // name` copies only that folder), what the skill's files point at outside
 // the folder: once installed, those links, `§` references and
 // `${CLAUDE_SKILL_DIR}` or `${CLAUDE_PLUGIN_ROOT}` paths lead nowhere.
-var SkillOutsideFolder = register(&rules.Rule{
+var SkillOutsideFolder = family.Register(&rules.Rule{
 	ID:       "MC310",
 	Name:     "skill-outside-folder",
 	Summary:  "a skill installed on its own points outside its folder (targets: skill-folder)",

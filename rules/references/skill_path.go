@@ -15,7 +15,7 @@ import (
 // SkillPath checks the bare paths in backticks by which a skill tells the
 // model to read or run a file of its own (`references/setup.md`,
 // `scripts/deploy.sh`).
-var SkillPath = register(&rules.Rule{
+var SkillPath = family.Register(&rules.Rule{
 	ID:       "MC306",
 	Name:     "skill-path",
 	Summary:  "a skill names a file of its own in backticks (`references/x.md`, `scripts/x.sh`) that does not exist",
