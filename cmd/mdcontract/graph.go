@@ -57,32 +57,11 @@ func graphCmd(args []string, stdout, stderr io.Writer) error {
 			return usageError{"the graph is an HTML page: write it to a file with -o FILE (e.g. `mdcontract graph -o graph.html`), or give --format json, dot or mermaid"}
 		}
 	}
-	cwd, err := os.Getwd()
+	rp, err := openRoot(o.root, o.config, o.targets)
 	if err != nil {
 		return err
 	}
-	root := o.root
-	if root == "" {
-		root = parser.FindRoot(cwd)
-	} else if st, err := os.Stat(root); err != nil || !st.IsDir() {
-		return usageError{fmt.Sprintf("--root %s: not a folder", root)}
-	}
-	if root, err = filepath.Abs(root); err != nil {
-		return err
-	}
-	var targets []string
-	if o.targets != "" {
-		for _, t := range strings.Split(o.targets, ",") {
-			targets = append(targets, strings.TrimSpace(t))
-		}
-		if err := rules.CheckTargets(targets); err != nil {
-			return fmt.Errorf("--target: %w", err)
-		}
-	}
-	_, settings, load, err := openRepo(root, cwd, o.config, targets)
-	if err != nil {
-		return err
-	}
+	root, cwd, settings, load := rp.root, rp.cwd, rp.settings, rp.load
 	var want []target
 	for _, p := range paths {
 		rel, err := relToRoot(root, cwd, p)

@@ -6,9 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -107,39 +105,18 @@ func hostsMatrix(args []string, stdout io.Writer) error {
 	if o.format != "text" && o.format != "json" {
 		return usageError{fmt.Sprintf("--format %s: give text or json", o.format)}
 	}
-	cwd, err := os.Getwd()
+	rp, err := openRoot(o.root, o.config, o.targets)
 	if err != nil {
 		return err
 	}
-	root := o.root
-	if root == "" {
-		root = parser.FindRoot(cwd)
-	} else if st, err := os.Stat(root); err != nil || !st.IsDir() {
-		return usageError{fmt.Sprintf("--root %s: not a folder", root)}
-	}
-	if root, err = filepath.Abs(root); err != nil {
-		return err
-	}
-	var flagTargets []string
-	if o.targets != "" {
-		for _, t := range strings.Split(o.targets, ",") {
-			flagTargets = append(flagTargets, strings.TrimSpace(t))
-		}
-		if err := rules.CheckTargets(flagTargets); err != nil {
-			return fmt.Errorf("--target: %w", err)
-		}
-	}
-	_, settings, load, err := openRepo(root, cwd, o.config, flagTargets)
-	if err != nil {
-		return err
-	}
+	root, cwd, settings, load := rp.root, rp.cwd, rp.settings, rp.load
 	idx := parser.Load(root, load)
 	m := matrix{Counts: map[string]*matrixCount{}}
 	for _, id := range settings.LayoutTargets(idx) {
 		// of the layout's hosts, those that load files: a specification
 		// (the Agent Skills one) says what a file holds, not where it is
 		// read from
-		if len(flagTargets) > 0 || settings.Config != nil && len(settings.Config.Targets) > 0 || isLoader(hosts.Get(id)) {
+		if o.targets != "" || settings.Config != nil && len(settings.Config.Targets) > 0 || isLoader(hosts.Get(id)) {
 			m.Hosts = append(m.Hosts, id)
 		}
 	}

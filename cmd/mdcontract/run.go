@@ -301,34 +301,11 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 	if o.quiet {
 		notes = io.Discard
 	}
-	cwd, err := os.Getwd()
+	rp, err := openRoot(o.root, o.config, o.targets)
 	if err != nil {
 		return exitUsage, err
 	}
-	root := o.root
-	if root == "" {
-		root = parser.FindRoot(cwd)
-	} else if st, err := os.Stat(root); err != nil || !st.IsDir() {
-		return exitUsage, usageError{fmt.Sprintf("--root %s: not a folder", root)}
-	}
-	root, err = filepath.Abs(root)
-	if err != nil {
-		return exitUsage, err
-	}
-
-	var targets []string
-	if o.targets != "" {
-		for _, t := range strings.Split(o.targets, ",") {
-			targets = append(targets, strings.TrimSpace(t))
-		}
-		if err := rules.CheckTargets(targets); err != nil {
-			return exitUsage, fmt.Errorf("--target: %w", err)
-		}
-	}
-	cfg, settings, load, err := openRepo(root, cwd, o.config, targets)
-	if err != nil {
-		return exitUsage, err
-	}
+	root, cwd, cfg, settings, load := rp.root, rp.cwd, rp.cfg, rp.settings, rp.load
 	if cfg != nil && cfg.MaxPerFile != nil && !flagSet(fs, "max-per-file") {
 		o.maxPerFile = int(*cfg.MaxPerFile)
 	}
@@ -651,6 +628,47 @@ func useColor(w io.Writer, mode colorMode) bool {
 	}
 	f, ok := w.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+// repo is the repo a command works on, as its flags name it.
+type repo struct {
+	root, cwd string // absolute
+	cfg       *config.Config
+	settings  *rules.Settings
+	load      parser.LoadOptions
+}
+
+// openRoot finds the repo (--root, else the one holding the working
+// folder), reads its config (--config, else the one found) and applies
+// --target, a comma-separated list of hosts.
+func openRoot(rootFlag, configFlag, targetsFlag string) (*repo, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	root := rootFlag
+	if root == "" {
+		root = parser.FindRoot(cwd)
+	} else if st, err := os.Stat(root); err != nil || !st.IsDir() {
+		return nil, usageError{fmt.Sprintf("--root %s: not a folder", root)}
+	}
+	if root, err = filepath.Abs(root); err != nil {
+		return nil, err
+	}
+	var targets []string
+	if targetsFlag != "" {
+		for _, t := range strings.Split(targetsFlag, ",") {
+			targets = append(targets, strings.TrimSpace(t))
+		}
+		if err := rules.CheckTargets(targets); err != nil {
+			return nil, fmt.Errorf("--target: %w", err)
+		}
+	}
+	cfg, settings, load, err := openRepo(root, cwd, configFlag, targets)
+	if err != nil {
+		return nil, err
+	}
+	return &repo{root: root, cwd: cwd, cfg: cfg, settings: settings, load: load}, nil
 }
 
 // openRepo loads the config that applies at cwd in the repo at root (the
