@@ -72,17 +72,11 @@ func build(t *testing.T, ar *txtar.Archive) *graph.Graph {
 			t.Fatal(err)
 		}
 	}
-	var cfg *config.Config
-	if _, err := os.Stat(filepath.Join(root, config.FileName)); err == nil {
-		if cfg, err = config.Load(filepath.Join(root, config.FileName), root); err != nil {
-			t.Fatalf("fixture config: %v", err)
-		}
-	}
-	settings, err := rules.Setup(cfg)
+	_, settings, load, err := rules.Open(config.Find(root, root, ""), root, nil)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("fixture config: %v", err)
 	}
-	idx := parser.Load(root, parser.LoadOptions{Classify: settings.Classify})
+	idx := parser.Load(root, load)
 	res := rules.Run(idx, rules.Options{Settings: settings})
 	return graph.Build(idx, settings, res.Diagnostics)
 }

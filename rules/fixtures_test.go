@@ -112,19 +112,9 @@ func runFixture(t *testing.T, file string, r *rules.Rule, cr bool) bool {
 		t.Fatalf("%s has no `want` file", file)
 	}
 	// A fixture may carry its own .mdcontract.yaml.
-	var cfg *config.Config
-	if _, err := os.Stat(filepath.Join(root, config.FileName)); err == nil {
-		if cfg, err = config.Load(filepath.Join(root, config.FileName), root); err != nil {
-			t.Fatalf("fixture config: %v", err)
-		}
-	}
-	settings, err := rules.Setup(cfg)
+	_, settings, lo, err := rules.Open(config.Find(root, root, ""), root, nil)
 	if err != nil {
 		t.Fatalf("fixture config: %v", err)
-	}
-	lo := parser.LoadOptions{Classify: settings.Classify}
-	if cfg != nil {
-		lo.Include, lo.Exclude = cfg.Include, cfg.Exclude
 	}
 	idx := parser.Load(root, lo)
 	res := rules.Run(idx, rules.Options{Settings: settings})

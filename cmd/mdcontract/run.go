@@ -674,33 +674,7 @@ func openRoot(rootFlag, configFlag, targetsFlag string) (*repo, error) {
 // openRepo loads the config that applies at cwd in the repo at root (the
 // one named by explicit, if given) and says how to load the repo's files.
 func openRepo(root, cwd, explicit string, targets []string) (*config.Config, *rules.Settings, parser.LoadOptions, error) {
-	var cfg *config.Config
-	if path := config.Find(root, cwd, explicit); path != "" {
-		var err error
-		if cfg, err = config.Load(path, root); err != nil {
-			return nil, nil, parser.LoadOptions{}, err
-		}
-	}
-	set := cfg
-	if len(targets) > 0 { // --target, over the config's targets
-		if cfg == nil {
-			set = &config.Config{Version: 1}
-		} else {
-			c := *cfg
-			set = &c
-		}
-		set.Targets = targets
-	}
-	settings, err := rules.Setup(set)
-	if err != nil {
-		return nil, nil, parser.LoadOptions{}, err
-	}
-	load := parser.LoadOptions{Classify: settings.Classify, Read: sizeMemory}
-	if cfg != nil {
-		load.Include, load.Exclude = cfg.Include, cfg.Exclude
-		if cfg.MaxFileSize != "" {
-			load.MaxFileSize, _ = config.ParseSize(cfg.MaxFileSize)
-		}
-	}
-	return cfg, settings, load, nil
+	cfg, settings, load, err := rules.Open(config.Find(root, cwd, explicit), root, targets)
+	load.Read = sizeMemory
+	return cfg, settings, load, err
 }

@@ -60,6 +60,16 @@ func folderName(dir string) string {
 // checkComponentPaths checks the component fields of obj (a plugin
 // manifest, or a marketplace entry) against the plugin folder root.
 func checkComponentPaths(p *rules.Pass, obj *parser.JSONValue, root, rootName string) {
+	forComponentPaths(obj, func(field string, v *parser.JSONValue) {
+		if v.Kind == parser.JSONString {
+			checkComponentPath(p, field, v, root, rootName)
+		}
+	})
+}
+
+// forComponentPaths calls f with each value of obj's component fields
+// (one value, or each item of a list).
+func forComponentPaths(obj *parser.JSONValue, f func(field string, v *parser.JSONValue)) {
 	for _, field := range componentFields {
 		v := obj.Get(field)
 		if v == nil {
@@ -70,9 +80,7 @@ func checkComponentPaths(p *rules.Pass, obj *parser.JSONValue, root, rootName st
 			vals = v.Items
 		}
 		for _, s := range vals {
-			if s.Kind == parser.JSONString {
-				checkComponentPath(p, field, s, root, rootName)
-			}
+			f(field, s)
 		}
 	}
 }

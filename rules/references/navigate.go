@@ -395,19 +395,7 @@ func ManifestRefs(idx *parser.Index, d *parser.Document) []ManifestRef {
 		return rel, ok
 	}
 	components := func(obj *parser.JSONValue, from string) {
-		for _, field := range componentFields {
-			v := obj.Get(field)
-			if v == nil {
-				continue
-			}
-			vals := []*parser.JSONValue{v}
-			if v.Kind == parser.JSONArray {
-				vals = v.Items
-			}
-			for _, s := range vals {
-				add(field, s, from)
-			}
-		}
+		forComponentPaths(obj, func(field string, v *parser.JSONValue) { add(field, v, from) })
 	}
 	switch path.Base(d.Path) {
 	case "plugin.json":

@@ -1,0 +1,48 @@
+package rules
+
+import (
+	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// Open sets a repo's rules up from its config file (path, from
+// config.Find; none when "") and targets (when given, over the config's),
+// and says how to load the repo.
+func Open(path, root string, targets []string) (*config.Config, *Settings, parser.LoadOptions, error) {
+	var cfg *config.Config
+	if path != "" {
+		var err error
+		if cfg, err = config.Load(path, root); err != nil {
+			return nil, nil, parser.LoadOptions{}, err
+		}
+	}
+	set := cfg
+	if len(targets) > 0 {
+		if cfg == nil {
+			set = &config.Config{Version: 1}
+		} else {
+			c := *cfg
+			set = &c
+		}
+		set.Targets = targets
+	}
+	s, err := Setup(set)
+	if err != nil {
+		return nil, nil, parser.LoadOptions{}, err
+	}
+	return cfg, s, LoadOptionsFor(cfg, s), nil
+}
+
+// LoadOptionsFor are the options a repo is loaded with under cfg (nil:
+// none) and s: the kinds s classifies, the config's include and exclude
+// globs and file size limit.
+func LoadOptionsFor(cfg *config.Config, s *Settings) parser.LoadOptions {
+	load := parser.LoadOptions{Classify: s.Classify}
+	if cfg != nil {
+		load.Include, load.Exclude = cfg.Include, cfg.Exclude
+		if cfg.MaxFileSize != "" {
+			load.MaxFileSize, _ = config.ParseSize(cfg.MaxFileSize)
+		}
+	}
+	return load
+}
