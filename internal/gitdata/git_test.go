@@ -47,6 +47,13 @@ func newGitRepo(t *testing.T) *gitRepo {
 	return g
 }
 
+// commitAll stages every change and commits it.
+func (g *gitRepo) commitAll(msg string) {
+	g.t.Helper()
+	g.git("add", "-A")
+	g.git("commit", "-q", "-m", msg)
+}
+
 func (g *gitRepo) git(args ...string) string {
 	g.t.Helper()
 	out, err := g.try(args...)
@@ -291,8 +298,7 @@ func TestRemovedEdgeCases(t *testing.T) {
 		g := newGitRepo(t)
 		g.write("a", "a\n")
 		g.write("b/c.md", "c\n")
-		g.git("add", "-A")
-		g.git("commit", "-q", "-m", "one")
+		g.commitAll("one")
 		g.git("rm", "-q", "a", "b/c.md")
 		g.write("a/x.md", "x\n")
 		g.write("b", "b\n")
@@ -303,8 +309,7 @@ func TestRemovedEdgeCases(t *testing.T) {
 		g := newGitRepo(t)
 		g.write("skills/x/SKILL.md", "---\nname: x\n---\n")
 		g.write("b.md", "b\n")
-		g.git("add", "-A")
-		g.git("commit", "-q", "-m", "one")
+		g.commitAll("one")
 		g.git("mv", "b.md", "c.md")
 		g.git("rm", "-rq", "skills/x")
 		got := g.check("mv and rm")
@@ -320,8 +325,7 @@ func TestRemovedEdgeCases(t *testing.T) {
 		g := newGitRepo(t)
 		g.write("a.md", "one\n")
 		g.write("gone.md", "gone\n")
-		g.git("add", "-A")
-		g.git("commit", "-q", "-m", "one")
+		g.commitAll("one")
 		g.git("checkout", "-q", "-b", "other")
 		g.write("a.md", "other\n")
 		g.git("commit", "-qam", "other")
@@ -341,8 +345,7 @@ func TestRemovedEdgeCases(t *testing.T) {
 		g.write("in/a.md", "a\n")
 		g.write("out/b.md", "b\n")
 		g.write("out/deep/c.md", "c\n")
-		g.git("add", "-A")
-		g.git("commit", "-q", "-m", "one")
+		g.commitAll("one")
 		if out, err := g.try("sparse-checkout", "set", "--cone", "--sparse-index", "in"); err != nil {
 			t.Skipf("this git has no sparse index: %s", out)
 		}
@@ -358,8 +361,7 @@ func TestRemovedEdgeCases(t *testing.T) {
 		g := newGitRepo(t)
 		g.write("a.md", "a\n")
 		g.write("b.md", "b\n")
-		g.git("add", "-A")
-		g.git("commit", "-q", "-m", "one")
+		g.commitAll("one")
 		alt := filepath.Join(g.dir, ".git", "alt-index")
 		g.env = append(g.env, "GIT_INDEX_FILE="+alt)
 		g.git("read-tree", "HEAD")
@@ -377,8 +379,7 @@ func TestAtHEAD(t *testing.T) {
 	g := newGitRepo(t)
 	g.write("a.md", "a\n")
 	g.write("d/e/f.md", "f\n")
-	g.git("add", "-A")
-	g.git("commit", "-q", "-m", "one")
+	g.commitAll("one")
 	r, err := Open(g.dir)
 	if err != nil {
 		t.Fatal(err)
