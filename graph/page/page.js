@@ -67,12 +67,14 @@
     if (g.plugin && (t === g.plugin || t.startsWith(g.plugin + "/"))) t = t.slice(g.plugin.length + 1) || ".";
     return t === "." ? "(top folder)" : t;
   };
-  const pluginList = [...plugins.values()].sort((a, b) => a.id.localeCompare(b.id));
+  // copy2 before copy10: names are compared with their numbers as numbers.
+  const byName = new Intl.Collator("en", { numeric: true }).compare;
+  const pluginList = [...plugins.values()].sort((a, b) => byName(a.id, b.id));
   for (const p of pluginList) {
     p.list = [...p.groups.values()].sort((a, b) =>
-      (a.name === "(missing)") - (b.name === "(missing)") || a.name.localeCompare(b.name));
+      (a.name === "(missing)") - (b.name === "(missing)") || byName(a.name, b.name));
     for (const g of p.list) {
-      g.nodes.sort((a, b) => (kindRank.get(a.kind) ?? 99) - (kindRank.get(b.kind) ?? 99) || a.id.localeCompare(b.id));
+      g.nodes.sort((a, b) => (kindRank.get(a.kind) ?? 99) - (kindRank.get(b.kind) ?? 99) || byName(a.id, b.id));
       g.findings = g.nodes.reduce((s, n) => s + n.findings, 0);
     }
   }
@@ -475,7 +477,7 @@
     if (!list.length) return;
     add(panel, "h3", title + " (" + list.length + ")");
     const ul = add(panel, "ul");
-    const sorted = [...list].sort((a, b) => b.broken - a.broken || a.kind.localeCompare(b.kind) || other(a).localeCompare(other(b)) || a.line - b.line);
+    const sorted = [...list].sort((a, b) => b.broken - a.broken || a.kind.localeCompare(b.kind) || byName(other(a), other(b)) || a.line - b.line);
     for (const e of sorted.slice(0, 400)) {
       const li = add(ul, "li", undefined, e.broken ? "broken" : "");
       add(li, "span", e.kind === "copy" && other(e) === e.to ? "copy to" : e.kind === "copy" ? "copy of" : (EDGE_STYLE[e.kind] || {}).text || e.kind, "ek");
