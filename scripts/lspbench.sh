@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Drives the built `mdcontract lsp` as an editor does, over its stdin and
+# stdout (cmd/mdlspbench), on a corpus copied 1, 20 and 50 times, and
+# prints the start-up time (process start to the first diagnostics) and the
+# latency of each keystroke (didChange to its diagnostics), p50 and p95.
+#
+#   scripts/lspbench.sh [DIR] [EDITS]    (default: ../shared/corpus/agent-orchestra, 300)
+#   SCALES="1 20" scripts/lspbench.sh    (the copies to measure; default "1 20 50")
+#   RUNS=3 scripts/lspbench.sh           (start each server this many times; the median row)
+#
+# The edited file is agents/code-critic.md of the first copy, with a skill
+# and a command open beside it; set FILE and OPEN to change them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${1:-../shared/corpus/agent-orchestra}
+edits=${2:-300}
+scales=${SCALES:-1 20 50}
+runs=${RUNS:-1}
+file=${FILE:-agents/code-critic.md}
+open=${OPEN:-skills/brainstorming/SKILL.md,commands/design.md}
+if [ ! -d "$dir" ]; then
+  echo "lspbench: no folder $dir (the shared corpora live in ../shared beside a checkout): skipped" >&2
+  exit 0
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+go build -o "$work/mdcontract" ./cmd/mdcontract
+go build -tags floor -o "$work/mdlspbench" ./cmd/mdlspbench
+
+for scale in $scales; do
+  target=$work/x$scale
+  prefix=""
+  if [ "$scale" -eq 1 ]; then
+    cp -r "$dir" "$target"
+  else
+    mkdir -p "$target"
+    for i in $(seq 1 "$scale"); do cp -r "$dir" "$target/copy$i"; done
+    prefix=copy1/
+  fi
+  chmod -R u+w "$target"
+  mkdir -p "$target/.git"
+  files=$(find "$target" -name .git -prune -o -type f -print | wc -l)
+  others=$(echo "$open" | tr ',' '\n' | sed "s|^|$prefix|" | paste -sd, -)
+  "$work/mdcontract" check --root "$target" >/dev/null 2>&1 || true # warm the page cache
+  for _ in $(seq 1 "$runs"); do
+    "$work/mdlspbench" -bin "$work/mdcontract" -root "$target" -file "$prefix$file" -open "$others" \
+      -edits "$edits" -label "x$scale"
+  done | sort -k3 -n | awk -v runs="$runs" -v files="$files" 'NR == int((runs + 1) / 2) { print $0 "  " files " files" }'
+  rm -rf "$target"
+done
