@@ -712,18 +712,15 @@ func (s *server) check() {
 	s.dirty = false
 	changed := s.changed
 	s.changed = map[string]bool{}
-	open := map[string]bool{}
+	open := []string{}
 	for rel, d := range s.docs {
 		if !d.ignored {
-			open[rel] = true
+			open = append(open, rel)
 		}
 	}
 	var res *rules.Result
 	if len(open) > 0 {
-		res = rules.Run(s.idx, rules.Options{
-			Report:   func(p string) bool { return open[p] },
-			Settings: s.settings,
-		})
+		res = rules.Run(s.idx, rules.Options{Only: open, Settings: s.settings})
 		for _, msg := range res.Internal {
 			s.logf("%s", msg)
 			s.notify("window/logMessage", logMessage{Type: messageError, Message: textsafe.Line(msg)})

@@ -356,8 +356,8 @@ type followed struct {
 	// from and pending
 	started, done bool
 	v             any
-	from    any
-	pending []change
+	from          any
+	pending       []change
 }
 
 func (c *followCache) get(key string, build func() any, update func(prev any, old, doc *Document) any) any {

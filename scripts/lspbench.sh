@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Drives the built `mdcontract lsp` as an editor does, over its stdin and
-# stdout (cmd/mdlspbench), on a corpus copied 1, 20 and 50 times, and
-# prints the start-up time (process start to the first diagnostics) and the
-# latency of each keystroke (didChange to its diagnostics), p50 and p95.
+# stdout (TestBinaryLatency in lsp/binary_test.go, a JSON-RPC client), on a
+# corpus copied 1, 20 and 50 times, and prints the start-up time (process
+# start to the first diagnostics) and the latency of each keystroke
+# (didChange to its diagnostics), p50 and p95.
 #
 #   scripts/lspbench.sh [DIR] [EDITS]    (default: ../shared/corpus/agent-orchestra, 300)
 #   SCALES="1 20" scripts/lspbench.sh    (the copies to measure; default "1 20 50")
@@ -26,7 +27,7 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/mdcontract" ./cmd/mdcontract
-go build -tags floor -o "$work/mdlspbench" ./cmd/mdlspbench
+go test -c -o "$work/lsp.test" ./lsp
 
 for scale in $scales; do
   target=$work/x$scale
@@ -40,12 +41,13 @@ for scale in $scales; do
   fi
   chmod -R u+w "$target"
   mkdir -p "$target/.git"
-  files=$(find "$target" -name .git -prune -o -type f -print | wc -l)
+  files=$(find "$target" -name .git -prune -o -name '*.md' -print | wc -l)
   others=$(echo "$open" | tr ',' '\n' | sed "s|^|$prefix|" | paste -sd, -)
   "$work/mdcontract" check --root "$target" >/dev/null 2>&1 || true # warm the page cache
   for _ in $(seq 1 "$runs"); do
-    "$work/mdlspbench" -bin "$work/mdcontract" -root "$target" -file "$prefix$file" -open "$others" \
-      -edits "$edits" -label "x$scale"
-  done | sort -k3 -n | awk -v runs="$runs" -v files="$files" 'NR == int((runs + 1) / 2) { print $0 "  " files " files" }'
+    MDCONTRACT_LSP_BENCH_BIN=$work/mdcontract MDCONTRACT_LSP_BENCH_ROOT=$target MDCONTRACT_LSP_BENCH_FILE=$prefix$file \
+      MDCONTRACT_LSP_BENCH_OPEN=$others MDCONTRACT_LSP_BENCH_EDITS=$edits MDCONTRACT_LSP_BENCH_LABEL=x$scale \
+      "$work/lsp.test" -test.run '^TestBinaryLatency$' -test.count 1 | grep '^x'
+  done | sort -k3 -n | awk -v runs="$runs" -v files="$files" 'NR == int((runs + 1) / 2) { print $0 "  " files " markdown files" }'
   rm -rf "$target"
 done

@@ -1,22 +1,8 @@
-//go:build floor
-
-// Command mdlspbench drives a built `mdcontract lsp` the way an editor
-// does, as a subprocess speaking JSON-RPC over its stdin and stdout:
-// initialize, open a few files, then a series of keystrokes in one of them
-// (each a full-text didChange, as the server asks for), waiting for the
-// diagnostics of each before the next. It prints the start-up time
-// (process start to the first diagnostics of the edited file) and the
-// per-edit latency (didChange sent to its diagnostics received). Like
-// mdfloor it is a measuring tool, built only with the floor tag; see
-// scripts/lspbench.sh.
-//
-//	go run -tags floor ./cmd/mdlspbench -bin BIN -root DIR -file REL [-open REL,…] [-edits N]
-package main
+package lsp_test
 
 import (
 	"bufio"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"net/url"
@@ -26,40 +12,47 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"testing"
 	"time"
 )
 
-func main() {
-	bin := flag.String("bin", "mdcontract", "the mdcontract binary")
-	root := flag.String("root", ".", "the repo to open")
-	file := flag.String("file", "", "the repo-relative file to edit")
-	open := flag.String("open", "", "more repo-relative files to open, comma-separated")
-	edits := flag.Int("edits", 200, "keystrokes to send")
-	label := flag.String("label", "", "a name for the output line")
-	flag.Parse()
-	if *file == "" {
-		fmt.Fprintln(os.Stderr, "mdlspbench: -file is required")
-		os.Exit(2)
+// TestBinaryLatency drives a built `mdcontract lsp` the way an editor
+// does, as a subprocess speaking JSON-RPC over its stdin and stdout:
+// initialize, open a few files, then a series of keystrokes in one of them
+// (each a full-text didChange, as the server asks for), waiting for the
+// diagnostics of each before the next. It prints the start-up time
+// (process start to the first diagnostics of the edited file) and the
+// per-edit latency (didChange sent to its diagnostics received). It is a
+// measuring tool that scripts/lspbench.sh runs, skipped unless
+// MDCONTRACT_LSP_BENCH_BIN names the binary; MDCONTRACT_LSP_BENCH_ROOT,
+// _FILE, _OPEN (comma-separated), _EDITS and _LABEL say what to measure.
+func TestBinaryLatency(t *testing.T) {
+	bin := os.Getenv("MDCONTRACT_LSP_BENCH_BIN")
+	if bin == "" {
+		t.Skip("set MDCONTRACT_LSP_BENCH_BIN to a built mdcontract to measure it (scripts/lspbench.sh)")
 	}
-	abs, err := filepath.Abs(*root)
+	root, file := os.Getenv("MDCONTRACT_LSP_BENCH_ROOT"), os.Getenv("MDCONTRACT_LSP_BENCH_FILE")
+	if root == "" || file == "" {
+		t.Fatal("MDCONTRACT_LSP_BENCH_ROOT and MDCONTRACT_LSP_BENCH_FILE name the repo and the file to edit")
+	}
+	edits := 200
+	if n, err := strconv.Atoi(os.Getenv("MDCONTRACT_LSP_BENCH_EDITS")); err == nil && n > 0 {
+		edits = n
+	}
+	abs, err := filepath.Abs(root)
 	if err != nil {
-		fail(err)
+		t.Fatal(err)
 	}
-	r, err := run(*bin, abs, *file, splitList(*open), *edits)
+	r, err := run(bin, abs, file, splitList(os.Getenv("MDCONTRACT_LSP_BENCH_OPEN")), edits)
 	if err != nil {
-		fail(err)
+		t.Fatal(err)
 	}
-	name := *label
+	name := os.Getenv("MDCONTRACT_LSP_BENCH_LABEL")
 	if name == "" {
 		name = filepath.Base(abs)
 	}
 	fmt.Printf("%-6s start %7.0f ms (initialize answered %6.0f ms)   edit p50 %6.2f ms  p95 %6.2f ms  max %6.2f ms  (%d edits)\n",
 		name, ms(r.start), ms(r.initialized), ms(pct(r.edits, 50)), ms(pct(r.edits, 95)), ms(slices.Max(r.edits)), len(r.edits))
-}
-
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, "mdlspbench:", err)
-	os.Exit(1)
 }
 
 func splitList(s string) []string {
