@@ -26,6 +26,8 @@ func TestIncrementalMatchesFresh(t *testing.T) {
 		"skills/review/SKILL.md": "---\nname: review\ndescription: Reviews a change. Use when asked for a review.\n---\n# Review\n\n" +
 			"Dispatch the `a` agent; its output follows [the format](../../agents/a.md#output-format).\n" +
 			"See [the rules](../../agents/b.md#ground-rules).\n",
+		"CLAUDE.md":     "# Memory\n\n@docs/notes.md\n",
+		"docs/notes.md": "# Notes\n\nKeep answers short.\n",
 	}
 	root := writeRepo(t, files)
 	s := benchServer(root)
@@ -67,7 +69,13 @@ func TestIncrementalMatchesFresh(t *testing.T) {
 		{"a link to a missing heading", func() {
 			change("skills/review/SKILL.md", buffers["skills/review/SKILL.md"]+"\nSee [more](../../agents/c.md#nowhere).\n")
 		}},
-		{"the agent's name changed", func() { edit("agents/a.md", "name: a\n", "name: auditor\n") }},
+		{"a dispatch of an agent of no such name", func() {
+			change("skills/review/SKILL.md", buffers["skills/review/SKILL.md"]+"\nDispatch it with subagent_type: \"auditor\".\n")
+		}},
+		{"the agent's name changed to it", func() { edit("agents/a.md", "name: a\n", "name: auditor\n") }},
+		{"a memory file opened", func() { open("docs/notes.md", files["docs/notes.md"]) }},
+		{"an import of a missing file in it", func() { change("docs/notes.md", buffers["docs/notes.md"]+"\n@docs/gone.md\n") }},
+		{"the import made right", func() { edit("docs/notes.md", "@docs/gone.md", "@../CLAUDE.md") }},
 		{"the rules removed from a", func() {
 			a := buffers["agents/a.md"]
 			change("agents/a.md", a[:strings.Index(a, "## Ground rules")]+a[strings.Index(a, "## Output format"):])
@@ -90,7 +98,10 @@ func TestIncrementalMatchesFresh(t *testing.T) {
 			if got[rel] != w {
 				t.Errorf("after %q: %s:\n  the server: %s\n  afresh:     %s", st.what, rel, got[rel], w)
 			}
-			for _, code := range []string{"MC411/copy-drift", "/link-fragment", "/section-ref"} {
+			if os.Getenv("ZZ") != "" {
+				t.Logf("%s %s: %s", st.what, rel, w)
+			}
+			for _, code := range []string{"MC411/copy-drift", "/link-fragment", "/section-ref", "/name-ref", "/memory-import"} {
 				if strings.Contains(w, code) {
 					seen[code] = true
 				}
@@ -98,8 +109,8 @@ func TestIncrementalMatchesFresh(t *testing.T) {
 		}
 	}
 	// the sequence is one that the repo-wide rules answer
-	if !seen["MC411/copy-drift"] || !seen["/link-fragment"] && !seen["/section-ref"] {
-		t.Errorf("the edits raised %v; want copy-drift and a broken heading link among them", seen)
+	if !seen["MC411/copy-drift"] || !seen["/link-fragment"] && !seen["/section-ref"] || !seen["/name-ref"] || !seen["/memory-import"] {
+		t.Errorf("the edits raised %v; want copy-drift, a broken heading link, a name and an import among them", seen)
 	}
 }
 
