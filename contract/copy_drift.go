@@ -971,7 +971,9 @@ func majorityGroup(members []*block) *driftGroup {
 func near(canon, b *block) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.nearOf != canon {
+	// the canonical copy by its text: a canonical copy made again in an
+	// edited file, the same text, gives the same answer
+	if b.nearOf != canon && (b.nearOf == nil || b.nearOf.rawHash != canon.rawHash || b.nearOf.textHash != canon.textHash) {
 		b.nearOf, b.nearValue = canon, nearText(canon, b)
 	}
 	return b.nearValue
