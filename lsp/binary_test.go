@@ -277,7 +277,7 @@ func run(bin, root, file string, others []string, edits int) (*result, error) {
 	s := string(text)
 	at := lineEnd(s, len(s)/2)
 	typed := " Also check the examples before you answer."
-	buf := s
+	var buf string
 	n := 0
 	for v := 2; len(res.edits) < edits; v++ {
 		k := n % (2 * len(typed))

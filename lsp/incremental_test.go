@@ -77,8 +77,9 @@ func TestIncrementalMatchesFresh(t *testing.T) {
 		{"an import of a missing file in it", func() { change("docs/notes.md", buffers["docs/notes.md"]+"\n@docs/gone.md\n") }},
 		{"the import made right", func() { edit("docs/notes.md", "@docs/gone.md", "@../CLAUDE.md") }},
 		{"the rules removed from a", func() {
-			a := buffers["agents/a.md"]
-			change("agents/a.md", a[:strings.Index(a, "## Ground rules")]+a[strings.Index(a, "## Output format"):])
+			before, rest, _ := strings.Cut(buffers["agents/a.md"], "## Ground rules")
+			_, after, _ := strings.Cut(rest, "## Output format")
+			change("agents/a.md", before+"## Output format"+after)
 		}},
 		{"a new agent opened, a copy", func() { open("agents/e.md", agent("e", "")) }},
 		{"the new agent drifts", func() { edit("agents/e.md", "Read the issue", "Read the ticket") }},
