@@ -587,10 +587,104 @@ func copiesOf(idx *parser.Index) *copyIndex {
 		ci := prev.(*copyIndex)
 		ci.mu.Lock()
 		defer ci.mu.Unlock()
-		ci.remove(old)
-		ci.add(doc)
+		ci.update(old, doc)
 		return ci
 	}).(*copyIndex)
+}
+
+// update puts doc's blocks in place of old's. A group keeps what it
+// found when the file's blocks of its key kept their text, and the file
+// its names and what it cites (a keystroke changes one block, and the
+// sections holding it): the new blocks take the old ones' places in it.
+// The other groups of the file's keys are made again when asked for.
+func (ci *copyIndex) update(old, doc *parser.Document) {
+	ob, nb := candidateBlocks(old), candidateBlocks(doc)
+	ci.remove(old)
+	ci.add(doc)
+	same := len(ob) > 0 && len(nb) > 0 && maps.Equal(paramsOf(old).params, paramsOf(doc).params) && slices.Equal(citeRefs(old), citeRefs(doc))
+	byKey := func(bs []*block) map[copyKey][]*block {
+		m := map[copyKey][]*block{}
+		for _, b := range bs {
+			m[b.key()] = append(m[b.key()], b)
+		}
+		return m
+	}
+	okeys, nkeys := byKey(ob), byKey(nb)
+	drop := func(k copyKey) {
+		delete(ci.groups, groupSlot{k, false})
+		delete(ci.groups, groupSlot{k, true})
+	}
+	for k := range okeys {
+		if _, ok := nkeys[k]; !ok {
+			drop(k)
+		}
+	}
+	for k, n := range nkeys {
+		o := okeys[k]
+		if !same || !sameTexts(o, n) {
+			drop(k)
+			continue
+		}
+		moved := map[*block]*block{}
+		for i := range o {
+			moved[o[i]] = n[i]
+			n[i].nearOf, n[i].nearValue = o[i].nearOf, o[i].nearValue
+		}
+		for _, all := range []bool{false, true} {
+			if g, ok := ci.groups[groupSlot{k, all}]; ok {
+				ci.groups[groupSlot{k, all}] = g.moved(moved)
+			}
+		}
+	}
+}
+
+// candidateBlocks returns the blocks of d when it takes part in copy
+// groups.
+func candidateBlocks(d *parser.Document) []*block {
+	if !copyCandidate(d) {
+		return nil
+	}
+	return driftBlocks(d)
+}
+
+// sameTexts reports whether two files' blocks of one key hold the same
+// texts, in order.
+func sameTexts(o, n []*block) bool {
+	if len(o) != len(n) {
+		return false
+	}
+	for i := range o {
+		o[i].prepare()
+		n[i].prepare()
+		if o[i].small != n[i].small || o[i].rawHash != n[i].rawHash || o[i].textHash != n[i].textHash {
+			return false
+		}
+	}
+	return true
+}
+
+// moved is g with the blocks of moved in place of their keys.
+func (g *driftGroup) moved(moved map[*block]*block) *driftGroup {
+	if g == nil {
+		return nil
+	}
+	at := func(b *block) *block {
+		if n, ok := moved[b]; ok {
+			return n
+		}
+		return b
+	}
+	n := *g
+	n.Canon = at(g.Canon)
+	n.Identical = make([]*block, len(g.Identical))
+	for i, b := range g.Identical {
+		n.Identical[i] = at(b)
+	}
+	n.Drifted = make([]*block, len(g.Drifted))
+	for i, b := range g.Drifted {
+		n.Drifted[i] = at(b)
+	}
+	return &n
 }
 
 func buildCopyIndex(idx *parser.Index) *copyIndex {
@@ -637,7 +731,7 @@ func buildCopyIndex(idx *parser.Index) *copyIndex {
 // or more, in more than one file (a pair says nothing).
 func sharedKey(bs []*block) bool { return len(bs) >= 3 && bs[0].doc != bs[len(bs)-1].doc }
 
-// remove takes the blocks of d out, and the groups of their keys.
+// remove takes the blocks of d out.
 func (ci *copyIndex) remove(d *parser.Document) {
 	if !copyCandidate(d) {
 		return
@@ -650,13 +744,10 @@ func (ci *copyIndex) remove(d *parser.Document) {
 		} else {
 			ci.byKey[k] = bs
 		}
-		delete(ci.groups, groupSlot{k, false})
-		delete(ci.groups, groupSlot{k, true})
 	}
 }
 
-// add puts the blocks of d in, in path order, and drops the groups of
-// their keys.
+// add puts the blocks of d in, in path order.
 func (ci *copyIndex) add(d *parser.Document) {
 	if !copyCandidate(d) {
 		return
@@ -666,8 +757,6 @@ func (ci *copyIndex) add(d *parser.Document) {
 		bs := ci.byKey[k]
 		i := sort.Search(len(bs), func(i int) bool { return bs[i].doc.Path > d.Path })
 		ci.byKey[k] = slices.Insert(bs, i, b)
-		delete(ci.groups, groupSlot{k, false})
-		delete(ci.groups, groupSlot{k, true})
 	}
 }
 

@@ -431,8 +431,9 @@ type citedCache struct {
 	paths map[string][]string
 }
 
-func resolveCited(idx *parser.Index, d *parser.Document) []*parser.Document {
-	refs := d.Cached("cited", func() any {
+// citeRefs returns the paths d cites, read once per file.
+func citeRefs(d *parser.Document) []citeRef {
+	return d.Cached("cited", func() any {
 		var out []citeRef
 		for _, l := range d.Links {
 			dest := l.Destination
@@ -455,6 +456,10 @@ func resolveCited(idx *parser.Index, d *parser.Document) []*parser.Document {
 		}
 		return out
 	}).([]citeRef)
+}
+
+func resolveCited(idx *parser.Index, d *parser.Document) []*parser.Document {
+	refs := citeRefs(d)
 	var out []*parser.Document
 	seen := map[*parser.Document]bool{}
 	add := func(c string) {

@@ -59,6 +59,7 @@ func TestIncrementalMatchesFresh(t *testing.T) {
 	}{
 		{"opened", func() {}},
 		{"a drifts", func() { edit("agents/a.md", "; open a pull request.", ".") }},
+		{"a line added above the drifted copy", func() { edit("agents/a.md", "# Agent a\n", "# Agent a\n\nThe auditor of changes.\n") }},
 		{"d drifts too, the same way", func() { edit("agents/d.md", "; open a pull request.", ".") }},
 		{"d back in step", func() { edit("agents/d.md", "default branch.", "default branch; open a pull request.") }},
 		{"a heading renamed under a link", func() { edit("agents/a.md", "## Output format", "## Output shape") }},
