@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -98,5 +99,27 @@ func TestFollow(t *testing.T) {
 	added := next.Replace(Parse("c.md", KindOther, []byte("# C\n")))
 	if m := get(added); builds != 3 || m["c.md"] != "C" || m["a.md"] != "A3" {
 		t.Errorf("after a new file: %v, %d builds", m, builds)
+	}
+}
+
+// Past maxOver documents changed, Replace builds its tables again: the
+// lookups answer the same either side of it.
+func TestReplaceManyFiles(t *testing.T) {
+	var docs []*Document
+	for i := range 2 * maxOver {
+		docs = append(docs, Parse(fmt.Sprintf("d%02d/x.md", i), KindOther, []byte("# X\n")))
+	}
+	idx := NewIndex("", slices.Clone(docs))
+	for i := range docs {
+		docs[i] = Parse(docs[i].Path, KindOther, []byte("# Y\n"))
+		idx = idx.Replace(docs[i])
+		for _, d := range docs {
+			if idx.Doc(d.Path) != d {
+				t.Fatalf("after %d changes: Doc(%s) is not its latest document", i+1, d.Path)
+			}
+		}
+		if !slices.Equal(idx.ByBase("x.md"), docs) {
+			t.Fatalf("after %d changes: ByBase(x.md) %v", i+1, paths(idx.ByBase("x.md")))
+		}
 	}
 }

@@ -24,6 +24,11 @@ type Index struct {
 	Errors []FileError
 
 	byPath map[string]*Document
+	// overPath and overBase, when not nil, take precedence over byPath
+	// and byBase: the few documents Replace changed, so that a change
+	// shares the large tables rather than copying them (see lookups)
+	overPath map[string]*Document
+	overBase map[string][]*Document
 	byKind map[Kind][]*Document
 	// res resolves paths inside Root for Exists, caching each one
 	res     *resolver
@@ -278,16 +283,29 @@ func (idx *Index) Replace(doc *Document) *Index {
 			n.Errors = append(n.Errors, e)
 		}
 	}
-	n.byPath = maps.Clone(idx.byPath)
-	n.byPath[doc.Path] = doc
+	// The tables by path and by name are shared with the old index, the
+	// documents changed since they were built kept beside them; past
+	// maxOver of those, they are built again.
+	b := path.Base(doc.Path)
+	base := withDoc(without(idx.ByBase(b), old), doc)
+	if len(idx.overPath) >= maxOver {
+		n.byPath, n.byBase = maps.Clone(idx.byPath), maps.Clone(idx.byBase)
+		maps.Copy(n.byPath, idx.overPath)
+		maps.Copy(n.byBase, idx.overBase)
+		n.byPath[doc.Path], n.byBase[b] = doc, base
+	} else {
+		n.byPath, n.byBase = idx.byPath, idx.byBase
+		n.overPath, n.overBase = maps.Clone(idx.overPath), maps.Clone(idx.overBase)
+		if n.overPath == nil {
+			n.overPath, n.overBase = map[string]*Document{}, map[string][]*Document{}
+		}
+		n.overPath[doc.Path], n.overBase[b] = doc, base
+	}
 	n.byKind = maps.Clone(idx.byKind)
 	if old != nil {
 		n.byKind[old.Kind] = without(n.byKind[old.Kind], old)
 	}
 	n.byKind[doc.Kind] = withDoc(n.byKind[doc.Kind], doc)
-	n.byBase = maps.Clone(idx.byBase)
-	b := path.Base(doc.Path)
-	n.byBase[b] = withDoc(without(n.byBase[b], old), doc)
 	if doc.Kind == KindManifest || old != nil && old.Kind == KindManifest || idx.byPath == nil {
 		n.roots = n.pluginRoots()
 	}
@@ -337,6 +355,10 @@ func (idx *Index) Follow(key string, build func() any, update func(prev any, old
 
 // change is one Replace: old gave its place to doc.
 type change struct{ old, doc *Document }
+
+// maxOver bounds the documents an index made by Replace keeps beside the
+// tables it shares (the editor's buffers, usually a few).
+const maxOver = 32
 
 // maxPending bounds the changes a fact not yet asked for carries from
 // index to index; past it the fact is computed afresh.
@@ -454,7 +476,7 @@ func (idx *Index) Find(rel string) (exists, isDir bool, err error) {
 	if rel == "." || rel == "" {
 		return true, true, nil
 	}
-	if _, ok := idx.byPath[rel]; ok {
+	if idx.Doc(rel) != nil {
 		return true, false, nil
 	}
 	if idx.Root == "" {
@@ -481,10 +503,20 @@ func (idx *Index) resolver() *resolver {
 }
 
 // ByBase returns the documents whose file name is base.
-func (idx *Index) ByBase(base string) []*Document { return idx.byBase[base] }
+func (idx *Index) ByBase(base string) []*Document {
+	if ds, ok := idx.overBase[base]; ok {
+		return ds
+	}
+	return idx.byBase[base]
+}
 
 // Doc returns the document at repo-relative path p, or nil.
-func (idx *Index) Doc(p string) *Document { return idx.byPath[p] }
+func (idx *Index) Doc(p string) *Document {
+	if d, ok := idx.overPath[p]; ok {
+		return d
+	}
+	return idx.byPath[p]
+}
 
 // ByKind returns the documents of kind k, sorted by path.
 func (idx *Index) ByKind(k Kind) []*Document { return idx.byKind[k] }
