@@ -29,7 +29,7 @@ type Index struct {
 	// shares the large tables rather than copying them (see lookups)
 	overPath map[string]*Document
 	overBase map[string][]*Document
-	byKind map[Kind][]*Document
+	byKind   map[Kind][]*Document
 	// res resolves paths inside Root for Exists, caching each one
 	res     *resolver
 	resOnce sync.Once
