@@ -21,14 +21,27 @@ import (
 // docsMatching returns the documents whose paths match include and not
 // exclude (all documents when include is empty), in path order.
 func docsMatching(idx *parser.Index, include, exclude []string) []*parser.Document {
-	var out []*parser.Document
-	for _, d := range idx.Docs {
-		if d.Kind.IsJSON() {
-			continue
+	// The paths that match follow the index from edit to edit: an edit
+	// changes a file's content, not its path.
+	match := func() any {
+		var out []string
+		for _, d := range idx.Docs {
+			if !d.Kind.IsJSON() && rules.GlobMatch(include, exclude, d.Path) {
+				out = append(out, d.Path)
+			}
 		}
-		if rules.GlobMatch(include, exclude, d.Path) {
-			out = append(out, d)
+		return out
+	}
+	key := "contract/matching\x00" + strings.Join(include, "\x00") + "\x01" + strings.Join(exclude, "\x00")
+	paths := idx.Follow(key, match, func(prev any, old, doc *parser.Document) any {
+		if old.Kind.IsJSON() != doc.Kind.IsJSON() {
+			return match()
 		}
+		return prev
+	}).([]string)
+	out := make([]*parser.Document, len(paths))
+	for i, p := range paths {
+		out[i] = idx.Doc(p)
 	}
 	return out
 }

@@ -24,7 +24,17 @@ type Copy struct {
 // Copies lists the copies of idx that the copy contracts of s and
 // copy-drift know, the contracts' first. A block that is a canonical copy
 // is not listed as a copy of itself.
-func Copies(idx *parser.Index, s *rules.Settings) []Copy {
+func Copies(idx *parser.Index, s *rules.Settings) []Copy { return copiesIn(idx, s, nil) }
+
+// CopiesIn is Copies of the blocks of one document: an editor's question
+// about the file under the cursor, answered from that file's copy groups
+// rather than the whole repo's.
+func CopiesIn(idx *parser.Index, s *rules.Settings, doc *parser.Document) []Copy {
+	return copiesIn(idx, s, doc)
+}
+
+// copiesIn is Copies of the blocks of doc (nil: of every document).
+func copiesIn(idx *parser.Index, s *rules.Settings, doc *parser.Document) []Copy {
 	var out []Copy
 	for _, ct := range s.ContractsOf("copy", idx) {
 		cp := ct.Copy
@@ -38,7 +48,11 @@ func Copies(idx *parser.Index, s *rules.Settings) []Copy {
 		}
 		c := canon[0]
 		sel := copySelector(cp)
-		for _, d := range idx.Docs {
+		docs := idx.Docs
+		if doc != nil {
+			docs = []*parser.Document{doc}
+		}
+		for _, d := range docs {
 			if d.Kind.IsJSON() || !rules.GlobMatch(cp.Copies, cp.Exclude, d.Path) {
 				continue
 			}
@@ -51,12 +65,20 @@ func Copies(idx *parser.Index, s *rules.Settings) []Copy {
 			}
 		}
 	}
-	groups := idx.Cached("contract/copies", func() any {
-		return discoverCopies(idx, coveredByContracts(idx, s.ContractsOf("copy", idx)), true)
-	}).([]*driftGroup)
+	var groups []*driftGroup
+	if doc == nil {
+		groups = idx.Cached("contract/copies", func() any {
+			return discoverCopies(idx, coveredByContracts(idx, s.ContractsOf("copy", idx)), true)
+		}).([]*driftGroup)
+	} else {
+		groups = copiesOf(idx).groupsOf(idx, []*parser.Document{doc}, coveredByContracts(idx, s.ContractsOf("copy", idx)), true)
+	}
 	for _, g := range groups {
 		c := g.Canon
 		for _, m := range append(append([]*block{}, g.Identical...), g.Drifted...) {
+			if doc != nil && m.doc != doc {
+				continue
+			}
 			out = append(out, Copy{Path: m.doc.Path, Start: m.part.Start, End: m.part.End,
 				Canon: c.doc, CanonStart: c.part.Start, CanonEnd: c.part.End, CanonAnchor: c.part.Anchor, Why: g.Why})
 		}

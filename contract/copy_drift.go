@@ -558,48 +558,152 @@ func paragraphs(d *parser.Document) []Part {
 // meet by key, then by hash; only a member outside the canonical text's
 // hash is compared with it, once.
 func discoverCopies(idx *parser.Index, covered func(b *block) bool, all bool) []*driftGroup {
+	return copiesOf(idx).groupsOf(idx, nil, covered, all)
+}
+
+// copyCandidate reports whether d's blocks take part in copy groups: the
+// copies that matter are the ones a host loads as instructions.
+func copyCandidate(d *parser.Document) bool { return rules.HostLoaded(d.Kind) && rules.OwnDoc(d) }
+
+// copyIndex is the candidate blocks of the repo by key, and the groups
+// made of them so far. It follows the index from change to change
+// (parser.Index.Follow): an editor's change to one file moves that file's
+// blocks and makes again only the groups of their keys.
+type copyIndex struct {
+	mu     sync.Mutex
+	byKey  map[copyKey][]*block // in path order, then in file order
+	groups map[groupSlot]*driftGroup
+}
+
+// groupSlot names a group made: its key, and whether groups of one text
+// were kept (all).
+type groupSlot struct {
+	key copyKey
+	all bool
+}
+
+func copiesOf(idx *parser.Index) *copyIndex {
+	return idx.Follow("contract/copy-index", func() any { return buildCopyIndex(idx) }, func(prev any, old, doc *parser.Document) any {
+		ci := prev.(*copyIndex)
+		ci.mu.Lock()
+		defer ci.mu.Unlock()
+		ci.update(old, doc)
+		return ci
+	}).(*copyIndex)
+}
+
+// update puts doc's blocks in place of old's. A group keeps what it
+// found when the file's blocks of its key kept their text, and the file
+// its names and what it cites (a keystroke changes one block, and the
+// sections holding it): the new blocks take the old ones' places in it.
+// The other groups of the file's keys are made again when asked for.
+func (ci *copyIndex) update(old, doc *parser.Document) {
+	ob, nb := candidateBlocks(old), candidateBlocks(doc)
+	ci.remove(old)
+	ci.add(doc)
+	same := len(ob) > 0 && len(nb) > 0 && maps.Equal(paramsOf(old).params, paramsOf(doc).params) && slices.Equal(citeRefs(old), citeRefs(doc))
+	byKey := func(bs []*block) map[copyKey][]*block {
+		m := map[copyKey][]*block{}
+		for _, b := range bs {
+			m[b.key()] = append(m[b.key()], b)
+		}
+		return m
+	}
+	okeys, nkeys := byKey(ob), byKey(nb)
+	drop := func(k copyKey) {
+		delete(ci.groups, groupSlot{k, false})
+		delete(ci.groups, groupSlot{k, true})
+	}
+	for k := range okeys {
+		if _, ok := nkeys[k]; !ok {
+			drop(k)
+		}
+	}
+	for k, n := range nkeys {
+		o := okeys[k]
+		if !same || !sameTexts(o, n) {
+			drop(k)
+			continue
+		}
+		moved := map[*block]*block{}
+		for i := range o {
+			moved[o[i]] = n[i]
+			n[i].nearOf, n[i].nearValue = o[i].nearOf, o[i].nearValue
+		}
+		for _, all := range []bool{false, true} {
+			if g, ok := ci.groups[groupSlot{k, all}]; ok {
+				ci.groups[groupSlot{k, all}] = g.moved(moved)
+			}
+		}
+	}
+}
+
+// candidateBlocks returns the blocks of d when it takes part in copy
+// groups.
+func candidateBlocks(d *parser.Document) []*block {
+	if !copyCandidate(d) {
+		return nil
+	}
+	return driftBlocks(d)
+}
+
+// sameTexts reports whether two files' blocks of one key hold the same
+// texts, in order.
+func sameTexts(o, n []*block) bool {
+	if len(o) != len(n) {
+		return false
+	}
+	for i := range o {
+		o[i].prepare()
+		n[i].prepare()
+		if o[i].small != n[i].small || o[i].rawHash != n[i].rawHash || o[i].textHash != n[i].textHash {
+			return false
+		}
+	}
+	return true
+}
+
+// moved is g with the blocks of moved in place of their keys.
+func (g *driftGroup) moved(moved map[*block]*block) *driftGroup {
+	if g == nil {
+		return nil
+	}
+	at := func(b *block) *block {
+		if n, ok := moved[b]; ok {
+			return n
+		}
+		return b
+	}
+	n := *g
+	n.Canon = at(g.Canon)
+	n.Identical = make([]*block, len(g.Identical))
+	for i, b := range g.Identical {
+		n.Identical[i] = at(b)
+	}
+	n.Drifted = make([]*block, len(g.Drifted))
+	for i, b := range g.Drifted {
+		n.Drifted[i] = at(b)
+	}
+	return &n
+}
+
+func buildCopyIndex(idx *parser.Index) *copyIndex {
 	var docs []*parser.Document
 	for _, d := range idx.Docs {
-		if rules.HostLoaded(d.Kind) && rules.OwnDoc(d) {
-			docs = append(docs, d) // the copies that matter are the ones a host loads as instructions
+		if copyCandidate(d) {
+			docs = append(docs, d)
 		}
 	}
 	parallel(len(docs), func(i int) { driftBlocks(docs[i]) })
-	byKey := map[copyKey][]*block{}
-	var keys []copyKey
+	ci := &copyIndex{byKey: map[copyKey][]*block{}, groups: map[groupSlot]*driftGroup{}}
 	for _, d := range docs {
 		for _, b := range driftBlocks(d) {
-			k := b.key()
-			if _, ok := byKey[k]; !ok {
-				keys = append(keys, k)
-			}
-			byKey[k] = append(byKey[k], b)
+			ci.byKey[b.key()] = append(ci.byKey[b.key()], b)
 		}
 	}
-	// only keys that several files share make groups: sort those
-	n := 0
-	for _, k := range keys {
-		if bs := byKey[k]; len(bs) >= 3 && bs[0].doc != bs[len(bs)-1].doc {
-			keys[n] = k
-			n++
-		}
-	}
-	keys = keys[:n]
-	sort.Slice(keys, func(i, j int) bool {
-		a, b := keys[i], keys[j]
-		switch {
-		case a.kind != b.kind:
-			return a.kind < b.kind
-		case a.lang != b.lang:
-			return a.lang < b.lang
-		case a.name != b.name:
-			return a.name < b.name
-		}
-		return a.h < b.h
-	})
 	var shared []*block // the blocks of keys several files share: read them all, in parallel
-	for _, k := range keys {
-		if bs := byKey[k]; len(bs) >= 3 && bs[0].doc != bs[len(bs)-1].doc {
+	for _, bs := range ci.byKey {
+		if sharedKey(bs) {
 			shared = append(shared, bs...)
 		}
 	}
@@ -620,20 +724,96 @@ func discoverCopies(idx *parser.Index, covered func(b *block) bool, all bool) []
 			b.once.Do(func() { b.rawHash, b.textHash, b.small = tb.rawHash, tb.textHash, tb.small })
 		}
 	}
-	var groups []*driftGroup
-	for _, k := range keys {
-		bs := byKey[k]
-		if len(bs) < 3 || bs[0].doc == bs[len(bs)-1].doc {
-			continue // a pair says nothing; one file holds no copies
+	return ci
+}
+
+// sharedKey reports whether the blocks of one key can make a group: three
+// or more, in more than one file (a pair says nothing).
+func sharedKey(bs []*block) bool { return len(bs) >= 3 && bs[0].doc != bs[len(bs)-1].doc }
+
+// remove takes the blocks of d out.
+func (ci *copyIndex) remove(d *parser.Document) {
+	if !copyCandidate(d) {
+		return
+	}
+	for _, b := range driftBlocks(d) {
+		k := b.key()
+		bs := slices.DeleteFunc(ci.byKey[k], func(o *block) bool { return o.doc == d })
+		if len(bs) == 0 {
+			delete(ci.byKey, k)
+		} else {
+			ci.byKey[k] = bs
 		}
-		var members []*block
-		for _, b := range bs {
-			if !b.small {
-				members = append(members, b)
+	}
+}
+
+// add puts the blocks of d in, in path order.
+func (ci *copyIndex) add(d *parser.Document) {
+	if !copyCandidate(d) {
+		return
+	}
+	for _, b := range driftBlocks(d) {
+		k := b.key()
+		bs := ci.byKey[k]
+		i := sort.Search(len(bs), func(i int) bool { return bs[i].doc.Path > d.Path })
+		ci.byKey[k] = slices.Insert(bs, i, b)
+	}
+}
+
+// groupsOf returns the copy groups that hold a block of docs (nil: every
+// group), in the order of their keys.
+func (ci *copyIndex) groupsOf(idx *parser.Index, docs []*parser.Document, covered func(b *block) bool, all bool) []*driftGroup {
+	ci.mu.Lock()
+	defer ci.mu.Unlock()
+	var keys []copyKey
+	if docs == nil {
+		for k, bs := range ci.byKey {
+			if sharedKey(bs) {
+				keys = append(keys, k)
 			}
 		}
-		if g := copyGroup(idx, members, covered, all); g != nil {
-			groups = append(groups, g)
+	} else {
+		seen := map[copyKey]bool{}
+		for _, d := range docs {
+			if !copyCandidate(d) {
+				continue
+			}
+			for _, b := range driftBlocks(d) {
+				if k := b.key(); !seen[k] && sharedKey(ci.byKey[k]) {
+					seen[k] = true
+					keys = append(keys, k)
+				}
+			}
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		switch {
+		case a.kind != b.kind:
+			return a.kind < b.kind
+		case a.lang != b.lang:
+			return a.lang < b.lang
+		case a.name != b.name:
+			return a.name < b.name
+		}
+		return a.h < b.h
+	})
+	var groups []*driftGroup
+	for _, k := range keys {
+		slot := groupSlot{k, all}
+		g, ok := ci.groups[slot]
+		if !ok {
+			var members []*block
+			for _, b := range ci.byKey[k] {
+				if b.prepare(); !b.small {
+					members = append(members, b)
+				}
+			}
+			g = memoGroup(idx, members, all)
+			ci.groups[slot] = g
+		}
+		if g != nil && (covered == nil || !covered(g.Canon) && !slices.ContainsFunc(g.Drifted, covered)) {
+			groups = append(groups, g) // a group a copy contract names is copy-identical's
 		}
 	}
 	return groups
@@ -731,16 +911,6 @@ func clustersFew(bs []*block) [][]*block {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
 	return out
-}
-
-// copyGroup makes a copy group of the blocks that share a key, or nil
-// when they are no copies of one canonical text.
-func copyGroup(idx *parser.Index, members []*block, covered func(b *block) bool, all bool) *driftGroup {
-	g := memoGroup(idx, members, all)
-	if g == nil || covered != nil && (covered(g.Canon) || slices.ContainsFunc(g.Drifted, covered)) {
-		return nil // none; or a copy contract names these copies: copy-identical checks them
-	}
-	return g
 }
 
 // memoGroup is groupOf, kept in the group's first block for the next run
@@ -890,7 +1060,9 @@ func majorityGroup(members []*block) *driftGroup {
 func near(canon, b *block) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.nearOf != canon {
+	// the canonical copy by its text: a canonical copy made again in an
+	// edited file, the same text, gives the same answer
+	if b.nearOf != canon && (b.nearOf == nil || b.nearOf.rawHash != canon.rawHash || b.nearOf.textHash != canon.textHash) {
 		b.nearOf, b.nearValue = canon, nearText(canon, b)
 	}
 	return b.nearValue
@@ -972,32 +1144,48 @@ func isWord(w string) bool {
 
 // coveredByContracts reports the blocks that lie in a part a copy
 // contract (configured or built-in) already names, as its canonical part
-// or a copy.
+// or a copy. The parts are found for each file when one of its blocks is
+// asked about, so a run over a few files reads only theirs; the function
+// is for one goroutine.
 func coveredByContracts(idx *parser.Index, cts []*config.Contract) func(b *block) bool {
 	type span struct{ start, end int }
-	spans := map[*parser.Document][]span{}
+	if len(cts) == 0 {
+		return func(*block) bool { return false }
+	}
 	// read without reporting: copy-identical reports a contract's problems
-	for _, ct := range cts {
-		cp := ct.Copy
-		src, err := contractFile(idx, ct, cp.Source.File)
-		if err != nil {
-			continue
+	srcs := make([]*parser.Document, len(cts))
+	for i, ct := range cts {
+		srcs[i], _ = contractFile(idx, ct, ct.Copy.Source.File)
+	}
+	spans := map[*parser.Document][]span{}
+	spansOf := func(d *parser.Document) []span {
+		if sp, ok := spans[d]; ok {
+			return sp
 		}
-		for _, pt := range Select(src, &cp.Source) {
-			spans[src] = append(spans[src], span{pt.Start, pt.End})
-		}
-		sel := copySelector(cp)
-		for _, d := range idx.Docs {
+		var sp []span
+		for i, ct := range cts {
+			cp := ct.Copy
+			if srcs[i] == nil {
+				continue
+			}
+			if d == srcs[i] {
+				for _, pt := range Select(d, &cp.Source) {
+					sp = append(sp, span{pt.Start, pt.End})
+				}
+			}
 			if d.Kind.IsJSON() || !rules.GlobMatch(cp.Copies, cp.Exclude, d.Path) {
 				continue
 			}
+			sel := copySelector(cp)
 			for _, pt := range Select(d, &sel) {
-				spans[d] = append(spans[d], span{pt.Start, pt.End})
+				sp = append(sp, span{pt.Start, pt.End})
 			}
 		}
+		spans[d] = sp
+		return sp
 	}
 	return func(b *block) bool {
-		for _, s := range spans[b.doc] {
+		for _, s := range spansOf(b.doc) {
 			if b.part.Start >= s.start && b.part.End <= s.end {
 				return true
 			}
@@ -1007,7 +1195,8 @@ func coveredByContracts(idx *parser.Index, cts []*config.Contract) func(b *block
 }
 
 func checkCopyDrift(p *rules.Pass) {
-	groups := discoverCopies(p.Index, coveredByContracts(p.Index, p.Contracts("copy")), false)
+	// the groups the reported files take part in
+	groups := copiesOf(p.Index).groupsOf(p.Index, p.ReportedDocs(), coveredByContracts(p.Index, p.Contracts("copy")), false)
 	// One drift, one finding: a drifted block whose difference lies in a
 	// drifted block inside it is reported through that one, which says
 	// where the drift is; a drifted block inside another, compared with a

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
@@ -395,12 +396,44 @@ func delegate(idx *parser.Index, d *parser.Document, has func(*parser.Document) 
 // root), each once, in the order cited. What d cites is read once per
 // file, and resolved once per index.
 func cited(idx *parser.Index, d *parser.Document) []*parser.Document {
-	// resolved once per index (copy-drift asks for each group a file is in)
-	return idx.Cached("cited\x00"+d.Path, func() any { return resolveCited(idx, d) }).([]*parser.Document)
+	// resolved once per file (copy-drift asks for each group a file is
+	// in), and kept from edit to edit: what a file cites resolves to the
+	// same paths while the repo's paths stay the same, unless it is the
+	// file edited
+	cc := idx.Follow("contract/cited", func() any { return &citedCache{paths: map[string][]string{}} }, func(prev any, old, _ *parser.Document) any {
+		cc := prev.(*citedCache)
+		cc.mu.Lock()
+		delete(cc.paths, old.Path)
+		cc.mu.Unlock()
+		return cc
+	}).(*citedCache)
+	cc.mu.Lock()
+	paths, ok := cc.paths[d.Path]
+	cc.mu.Unlock()
+	if !ok {
+		for _, t := range resolveCited(idx, d) {
+			paths = append(paths, t.Path)
+		}
+		cc.mu.Lock()
+		cc.paths[d.Path] = paths
+		cc.mu.Unlock()
+	}
+	out := make([]*parser.Document, len(paths))
+	for i, p := range paths {
+		out[i] = idx.Doc(p)
+	}
+	return out
 }
 
-func resolveCited(idx *parser.Index, d *parser.Document) []*parser.Document {
-	refs := d.Cached("cited", func() any {
+// citedCache holds the paths each file cites, by its path.
+type citedCache struct {
+	mu    sync.Mutex
+	paths map[string][]string
+}
+
+// citeRefs returns the paths d cites, read once per file.
+func citeRefs(d *parser.Document) []citeRef {
+	return d.Cached("cited", func() any {
 		var out []citeRef
 		for _, l := range d.Links {
 			dest := l.Destination
@@ -423,6 +456,10 @@ func resolveCited(idx *parser.Index, d *parser.Document) []*parser.Document {
 		}
 		return out
 	}).([]citeRef)
+}
+
+func resolveCited(idx *parser.Index, d *parser.Document) []*parser.Document {
+	refs := citeRefs(d)
 	var out []*parser.Document
 	seen := map[*parser.Document]bool{}
 	add := func(c string) {

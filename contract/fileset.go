@@ -2,6 +2,7 @@ package contract
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/config"
@@ -59,12 +60,28 @@ func selDocs(p *rules.Pass, s *config.Selector) []*parser.Document {
 // values read from the paths of the files picked).
 func pickDocs(p *rules.Pass, s *config.Selector, anyFile bool) []*parser.Document {
 	set := s.Picked()
-	var out []*parser.Document
-	for _, d := range p.Index.Docs {
-		if !anyFile && d.Kind.IsJSON() != (s.JSON != "") {
-			continue
+	// The files the set's globs and kinds pick follow the index from edit
+	// to edit (an edit changes a file's content, not its path or kind);
+	// what a file holds is asked of each one picked.
+	byPath := func() any {
+		var out []string
+		for _, d := range p.Index.Docs {
+			if (anyFile || d.Kind.IsJSON() == (s.JSON != "")) && rules.GlobMatch(set.Files, set.Exclude, d.Path) && p.Settings.KindIn(d, set.Kinds) {
+				out = append(out, d.Path)
+			}
 		}
-		if setHas(p.Settings, set, d) {
+		return out
+	}
+	key := fmt.Sprintf("contract/picked\x00%p\x00%t\x00%t\x00%q\x00%q\x00%q", p.Settings, anyFile, s.JSON != "", set.Files, set.Exclude, set.Kinds)
+	paths := p.Index.Follow(key, byPath, func(prev any, old, doc *parser.Document) any {
+		if old.Kind != doc.Kind {
+			return byPath()
+		}
+		return prev
+	}).([]string)
+	var out []*parser.Document
+	for _, path := range paths {
+		if d := p.Index.Doc(path); holds(d, set.Holding) {
 			out = append(out, d)
 		}
 	}

@@ -73,3 +73,23 @@ func benchEdits(b *testing.B, s *server, path string, text []byte) {
 		s.check()
 	}
 }
+
+// BenchmarkRecheckScaled is BenchmarkRecheckOneFile on a folder named by
+// MDCONTRACT_LSP_BENCH_ROOT (a corpus copied many times, as
+// scripts/lspbench.sh makes), editing MDCONTRACT_LSP_BENCH_FILE in it.
+func BenchmarkRecheckScaled(b *testing.B) {
+	root := os.Getenv("MDCONTRACT_LSP_BENCH_ROOT")
+	if root == "" {
+		b.Skip("set MDCONTRACT_LSP_BENCH_ROOT to a folder to measure")
+	}
+	rel := os.Getenv("MDCONTRACT_LSP_BENCH_FILE")
+	if rel == "" {
+		rel = "copy1/agents/code-critic.md"
+	}
+	s := benchServer(root)
+	text, err := os.ReadFile(filepath.Join(root, rel))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchEdits(b, s, filepath.Join(root, rel), text)
+}

@@ -132,7 +132,7 @@ func (s *server) hitAt(d *parser.Document, off int, copies bool) *hit {
 	}
 	if copies {
 		var best *contract.Copy
-		for _, c := range contract.Copies(s.idx, s.settings) {
+		for _, c := range contract.CopiesIn(s.idx, s.settings, d) {
 			if c.Path == d.Path && c.Start <= off && off < c.End && (best == nil || c.End-c.Start < best.End-best.Start) {
 				c := c
 				best = &c

@@ -36,6 +36,10 @@ type Options struct {
 	// DocsURL, when set, is the base of each rule's documentation link
 	// (codeDescription): DocsURL + name + ".md".
 	DocsURL string
+	// Read, when set, is told the running total of the bytes read as the
+	// repo is indexed (parser.LoadOptions.Read): the command sizes its
+	// memory to the input, as a check does.
+	Read func(total int64)
 }
 
 // Serve runs a language server reading requests from r and writing to w
@@ -417,7 +421,7 @@ func (s *server) load() {
 		settings, _ = rules.Setup(nil)
 	}
 	s.settings = settings
-	load := parser.LoadOptions{Classify: settings.Classify}
+	load := parser.LoadOptions{Classify: settings.Classify, Read: s.opt.Read}
 	s.include, s.exclude = nil, nil
 	if cfg != nil {
 		load.Include, load.Exclude = cfg.Include, cfg.Exclude
@@ -431,7 +435,7 @@ func (s *server) load() {
 	if cfg != nil && cfg.MaxPerFile != nil {
 		s.maxPerFile = int(*cfg.MaxPerFile)
 	}
-	s.idx = parser.Load(s.root, load)
+	s.idx = s.loadIndex(load)
 	s.indexed = map[string]bool{}
 	for _, d := range s.idx.Docs {
 		s.indexed[d.Path] = true
@@ -452,6 +456,13 @@ func (s *server) load() {
 		}
 		s.after = append(s.after, showMessage{Type: messageError, Message: w})
 	}
+}
+
+// loadIndex indexes the repo: the one place the server reads and parses
+// it (at start-up and when the config changes), so that a cache of parsed
+// files serves both.
+func (s *server) loadIndex(opt parser.LoadOptions) *parser.Index {
+	return parser.Load(s.root, opt)
 }
 
 // configNames are the files a config change is watched for.
@@ -712,18 +723,15 @@ func (s *server) check() {
 	s.dirty = false
 	changed := s.changed
 	s.changed = map[string]bool{}
-	open := map[string]bool{}
+	open := []string{}
 	for rel, d := range s.docs {
 		if !d.ignored {
-			open[rel] = true
+			open = append(open, rel)
 		}
 	}
 	var res *rules.Result
 	if len(open) > 0 {
-		res = rules.Run(s.idx, rules.Options{
-			Report:   func(p string) bool { return open[p] },
-			Settings: s.settings,
-		})
+		res = rules.Run(s.idx, rules.Options{Only: open, Settings: s.settings})
 		for _, msg := range res.Internal {
 			s.logf("%s", msg)
 			s.notify("window/logMessage", logMessage{Type: messageError, Message: textsafe.Line(msg)})

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"runtime"
 	"slices"
@@ -23,14 +24,21 @@ type Index struct {
 	Errors []FileError
 
 	byPath map[string]*Document
-	byKind map[Kind][]*Document
+	// overPath and overBase, when not nil, take precedence over byPath
+	// and byBase: the few documents Replace changed, so that a change
+	// shares the large tables rather than copying them (see lookups)
+	overPath map[string]*Document
+	overBase map[string][]*Document
+	byKind   map[Kind][]*Document
 	// res resolves paths inside Root for Exists, caching each one
 	res     *resolver
 	resOnce sync.Once
 	// byBase maps a file name to the documents of that name
 	byBase map[string][]*Document
-	// cache holds values derived from the whole index (see Cached)
-	cache onceCache
+	// cache holds values derived from the whole index (see Cached);
+	// follow the ones brought up to date from index to index (Follow)
+	cache  onceCache
+	follow followCache
 	// roots are the plugin roots below the repo root (see plugins.go);
 	// rootPlugin says whether the repo root is one too
 	roots      []string
@@ -253,32 +261,178 @@ func selected(rel string, include, exclude []string) bool {
 // Replace returns a new index in which doc takes the place of the document
 // with its path (or joins the index). The receiver is not changed, so
 // readers of it are undisturbed; documents are shared, not copied. This is
-// how an editor's buffer updates the repo view without a reload.
+// how an editor's buffer updates the repo view without a reload: it costs
+// a copy of the index's tables, not a sort, and the facts kept with Follow
+// are brought up to date rather than computed afresh.
 func (idx *Index) Replace(doc *Document) *Index {
-	docs := make([]*Document, 0, len(idx.Docs)+1)
-	replaced := false
-	for _, d := range idx.Docs {
-		if d.Path == doc.Path {
-			docs = append(docs, doc)
-			replaced = true
-			continue
-		}
-		docs = append(docs, d)
+	i, found := slices.BinarySearchFunc(idx.Docs, doc.Path, func(d *Document, p string) int { return strings.Compare(d.Path, p) })
+	var old *Document
+	n := &Index{Root: idx.Root, files: idx.files, roots: idx.roots, rootPlugin: idx.rootPlugin}
+	if found {
+		old = idx.Docs[i]
+		n.Docs = slices.Clone(idx.Docs)
+		n.Docs[i] = doc
+	} else {
+		n.Docs = slices.Insert(slices.Clone(idx.Docs), i, doc)
 	}
-	if !replaced {
-		docs = append(docs, doc)
-	}
-	n := &Index{Root: idx.Root, Docs: docs, files: idx.files}
-	if i, found := slices.BinarySearch(idx.files, doc.Path); idx.files != nil && !found {
-		n.files = slices.Insert(slices.Clone(idx.files), i, doc.Path)
+	if j, found := slices.BinarySearch(idx.files, doc.Path); idx.files != nil && !found {
+		n.files = slices.Insert(slices.Clone(idx.files), j, doc.Path)
 	}
 	for _, e := range idx.Errors {
 		if e.Path != doc.Path {
 			n.Errors = append(n.Errors, e)
 		}
 	}
-	n.finish()
+	// The tables by path and by name are shared with the old index, the
+	// documents changed since they were built kept beside them; past
+	// maxOver of those, they are built again.
+	b := path.Base(doc.Path)
+	base := withDoc(without(idx.ByBase(b), old), doc)
+	if len(idx.overPath) >= maxOver {
+		n.byPath, n.byBase = maps.Clone(idx.byPath), maps.Clone(idx.byBase)
+		maps.Copy(n.byPath, idx.overPath)
+		maps.Copy(n.byBase, idx.overBase)
+		n.byPath[doc.Path], n.byBase[b] = doc, base
+	} else {
+		n.byPath, n.byBase = idx.byPath, idx.byBase
+		n.overPath, n.overBase = maps.Clone(idx.overPath), maps.Clone(idx.overBase)
+		if n.overPath == nil {
+			n.overPath, n.overBase = map[string]*Document{}, map[string][]*Document{}
+		}
+		n.overPath[doc.Path], n.overBase[b] = doc, base
+	}
+	n.byKind = maps.Clone(idx.byKind)
+	if old != nil {
+		n.byKind[old.Kind] = without(n.byKind[old.Kind], old)
+	}
+	n.byKind[doc.Kind] = withDoc(n.byKind[doc.Kind], doc)
+	if doc.Kind == KindManifest || old != nil && old.Kind == KindManifest || idx.byPath == nil {
+		n.roots = n.pluginRoots()
+	}
+	// The facts kept with Follow move to the new index when the change is
+	// one document's content: the same paths, the same plugin roots.
+	if old != nil && slices.Equal(n.roots, idx.roots) && n.rootPlugin == idx.rootPlugin {
+		idx.follow.moveTo(&n.follow, change{old, doc})
+	}
 	return n
+}
+
+// without returns docs without d (a new slice when d is in it).
+func without(docs []*Document, d *Document) []*Document {
+	if i := slices.Index(docs, d); d != nil && i >= 0 {
+		return slices.Delete(slices.Clone(docs), i, i+1)
+	}
+	return docs
+}
+
+// withDoc returns a new slice of docs, sorted by path, with d in place of
+// the document of its path, or inserted.
+func withDoc(docs []*Document, d *Document) []*Document {
+	i, found := slices.BinarySearchFunc(docs, d.Path, func(x *Document, p string) int { return strings.Compare(x.Path, p) })
+	if found {
+		out := slices.Clone(docs)
+		out[i] = d
+		return out
+	}
+	return slices.Insert(slices.Clone(docs), i, d)
+}
+
+// Follow is Cached for a repo-wide fact that an index made by Replace
+// brings up to date from the index it replaced instead of computing it
+// afresh: update is given the value of the replaced index, the document
+// that changed (old) and the one in its place (doc), and returns the
+// value for the new index. A fact follows only a change of one document's
+// content (the paths of the index and its plugin roots stay the same);
+// any other change computes it afresh with build.
+//
+// update may change prev in place and return it: the fact moves to the
+// new index, and the replaced index, if asked again, computes it afresh.
+// So a caller that keeps using a replaced index (an editor moves on to the
+// new one) must not read a followed fact from both at once.
+func (idx *Index) Follow(key string, build func() any, update func(prev any, old, doc *Document) any) any {
+	return idx.follow.get(key, build, update)
+}
+
+// change is one Replace: old gave its place to doc.
+type change struct{ old, doc *Document }
+
+// maxOver bounds the documents an index made by Replace keeps beside the
+// tables it shares (the editor's buffers, usually a few).
+const maxOver = 32
+
+// maxPending bounds the changes a fact not yet asked for carries from
+// index to index; past it the fact is computed afresh.
+const maxPending = 64
+
+// followCache holds the facts of Follow.
+type followCache struct {
+	mu sync.Mutex
+	m  map[string]*followed
+}
+
+// followed is one fact: computed (done), or to compute from a replaced
+// index's value (from) and the changes since.
+type followed struct {
+	once sync.Once
+	// started and done say where once is, under followCache.mu, with
+	// from and pending
+	started, done bool
+	v             any
+	from          any
+	pending       []change
+}
+
+func (c *followCache) get(key string, build func() any, update func(prev any, old, doc *Document) any) any {
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[string]*followed{}
+	}
+	f := c.m[key]
+	if f == nil {
+		f = &followed{}
+		c.m[key] = f
+	}
+	c.mu.Unlock()
+	f.once.Do(func() {
+		c.mu.Lock()
+		f.started = true
+		v, pending := f.from, f.pending
+		f.from, f.pending = nil, nil
+		c.mu.Unlock()
+		if pending == nil {
+			v = build()
+		}
+		for _, ch := range pending {
+			v = update(v, ch.old, ch.doc)
+		}
+		c.mu.Lock()
+		f.v, f.done = v, true
+		c.mu.Unlock()
+	})
+	return f.v
+}
+
+// moveTo hands the facts of c over to the index of to, which differs from
+// c's by ch.
+func (c *followCache) moveTo(to *followCache, ch change) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for key, f := range c.m {
+		var n *followed
+		switch {
+		case f.done:
+			n = &followed{from: f.v, pending: []change{ch}}
+		case !f.started && f.pending != nil && len(f.pending) < maxPending:
+			n = &followed{from: f.from, pending: append(slices.Clone(f.pending), ch)}
+		default:
+			continue // being computed, or too far behind: computed afresh
+		}
+		if to.m == nil {
+			to.m = map[string]*followed{}
+		}
+		to.m[key] = n
+		delete(c.m, key)
+	}
 }
 
 // NewIndex builds an index over already parsed documents.
@@ -322,7 +476,7 @@ func (idx *Index) Find(rel string) (exists, isDir bool, err error) {
 	if rel == "." || rel == "" {
 		return true, true, nil
 	}
-	if _, ok := idx.byPath[rel]; ok {
+	if idx.Doc(rel) != nil {
 		return true, false, nil
 	}
 	if idx.Root == "" {
@@ -349,10 +503,20 @@ func (idx *Index) resolver() *resolver {
 }
 
 // ByBase returns the documents whose file name is base.
-func (idx *Index) ByBase(base string) []*Document { return idx.byBase[base] }
+func (idx *Index) ByBase(base string) []*Document {
+	if ds, ok := idx.overBase[base]; ok {
+		return ds
+	}
+	return idx.byBase[base]
+}
 
 // Doc returns the document at repo-relative path p, or nil.
-func (idx *Index) Doc(p string) *Document { return idx.byPath[p] }
+func (idx *Index) Doc(p string) *Document {
+	if d, ok := idx.overPath[p]; ok {
+		return d
+	}
+	return idx.byPath[p]
+}
 
 // ByKind returns the documents of kind k, sorted by path.
 func (idx *Index) ByKind(k Kind) []*Document { return idx.byKind[k] }

@@ -292,11 +292,18 @@ type Pass struct {
 	// Reported says whether findings in a path are wanted; repo rules
 	// may use it to skip work.
 	Reported func(path string) bool
-	report   func(Diagnostic)
+	// reportedDocs are the documents the run reports, by path
+	reportedDocs []*parser.Document
+	report       func(Diagnostic)
 	// configErr records a mistake in the config that the repo shows
 	// (Result.ConfigErrors)
 	configErr func(*config.Error)
 }
+
+// ReportedDocs returns the documents the run reports on, sorted by path:
+// a repo rule that finds a file's problems from the file's own parts
+// looks at these rather than at every document of the index.
+func (p *Pass) ReportedDocs() []*parser.Document { return p.reportedDocs }
 
 // Report records d. Path defaults to the pass's document.
 func (p *Pass) Report(d Diagnostic) {

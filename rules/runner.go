@@ -18,6 +18,11 @@ type Options struct {
 	Severity map[string]Severity
 	// Report limits reporting to these paths; nil reports every file.
 	Report func(path string) bool
+	// Only, when not nil, lists the only paths to report (Report narrows
+	// them further): a run over a few files of a large index (an editor's
+	// open buffers) then costs what those files cost, not what the index
+	// holds.
+	Only []string
 	// Settings come from the config; nil is zero config.
 	Settings *Settings
 }
@@ -57,6 +62,21 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 	if opt.Report != nil {
 		reported = func(p string) bool { return !isTestFixture(p) && opt.Report(p) }
 	}
+	// The documents that may be reported: every one, or those of Only.
+	candidates := idx.Docs
+	if opt.Only != nil {
+		only := make(map[string]bool, len(opt.Only))
+		candidates = nil
+		for _, p := range opt.Only {
+			if d := idx.Doc(p); d != nil && !only[p] {
+				candidates = append(candidates, d)
+			}
+			only[p] = true
+		}
+		sort.Slice(candidates, func(i, j int) bool { return candidates[i].Path < candidates[j].Path })
+		inner := reported
+		reported = func(p string) bool { return only[p] && inner(p) }
+	}
 	sev := func(r *Rule) Severity {
 		if s, ok := opt.Severity[r.ID]; ok {
 			return s
@@ -81,8 +101,8 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 	var mu sync.Mutex
 	// Whether each document's findings are wanted, asked once per path
 	// rather than once per finding.
-	docReported := make(map[string]bool, len(idx.Docs))
-	for _, d := range idx.Docs {
+	docReported := make(map[string]bool, len(candidates))
+	for _, d := range candidates {
 		docReported[d.Path] = reported(d.Path)
 	}
 	// Findings gather in chunks of a fixed size, so that a file of a
@@ -129,6 +149,7 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 		defer mu.Unlock()
 		res.ConfigErrors = append(res.ConfigErrors, e)
 	}
+	var docs []*parser.Document // the documents reported, by path
 	runOne := func(r *Rule, d *parser.Document, fn func(*Pass)) {
 		defer func() {
 			if v := recover(); v != nil {
@@ -139,7 +160,7 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 				internal(r, p, v)
 			}
 		}()
-		fn(&Pass{Rule: r, Doc: d, Index: idx, Settings: opt.Settings, Reported: reported, report: collect, configErr: configErr})
+		fn(&Pass{Rule: r, Doc: d, Index: idx, Settings: opt.Settings, Reported: reported, reportedDocs: docs, report: collect, configErr: configErr})
 	}
 
 	if sev(ReadError) != Off {
@@ -150,9 +171,8 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 		}
 	}
 
-	var docs []*parser.Document
-	for _, d := range idx.Docs {
-		if reported(d.Path) {
+	for _, d := range candidates {
+		if docReported[d.Path] {
 			docs = append(docs, d)
 		}
 	}
@@ -204,7 +224,7 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 	for i := range res.Diagnostics {
 		locate(idx, &res.Diagnostics[i])
 	}
-	res.Diagnostics = applySuppressions(idx, res.Diagnostics, reported, sev)
+	res.Diagnostics = applySuppressions(idx, res.Diagnostics, docs, sev)
 	SortDiagnostics(res.Diagnostics)
 	sort.Strings(res.Internal)
 	sort.SliceStable(res.ConfigErrors, func(i, j int) bool {

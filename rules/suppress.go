@@ -84,15 +84,13 @@ func directives(d *parser.Document) []*directive {
 
 // applySuppressions drops the findings that directives suppress, and adds
 // findings for the directives that are wrong or unused.
-func applySuppressions(idx *parser.Index, ds []Diagnostic, reported func(string) bool, sev func(*Rule) Severity) []Diagnostic {
+func applySuppressions(idx *parser.Index, ds []Diagnostic, reported []*parser.Document, sev func(*Rule) Severity) []Diagnostic {
 	byPath := map[string][]*directive{}
 	index := map[string]*dirIndex{}
-	for _, d := range idx.Docs {
-		if reported(d.Path) {
-			if dirs := directives(d); len(dirs) > 0 {
-				byPath[d.Path] = dirs
-				index[d.Path] = indexDirectives(dirs)
-			}
+	for _, d := range reported {
+		if dirs := directives(d); len(dirs) > 0 {
+			byPath[d.Path] = dirs
+			index[d.Path] = indexDirectives(dirs)
 		}
 	}
 	if len(byPath) == 0 {

@@ -10,5 +10,5 @@ import (
 // client says exit; the server's own log goes to stderr. Arguments after
 // `lsp` are ignored: some clients add `--stdio`.
 func runLSP(stdin io.Reader, stdout, stderr io.Writer) int {
-	return lsp.Serve(stdin, stdout, lsp.Options{Version: toolVersion(), Log: stderr})
+	return lsp.Serve(stdin, stdout, lsp.Options{Version: toolVersion(), Log: stderr, Read: sizeMemory})
 }

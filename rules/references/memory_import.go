@@ -62,7 +62,7 @@ func checkMemoryImport(p *rules.Pass) {
 // file, so each is reached at its fewest hops; a file that many hops
 // away as the host's depth is read but its imports are not followed.
 func memoryGraph(idx *parser.Index, h *hosts.Host) map[string][]memFinding {
-	return idx.Cached("memory-import/"+h.ID, func() any {
+	build := func() any {
 		limit := 0
 		if l, ok := hosts.LimitOf(h.ID, h.Memory.Depth); ok {
 			limit = l.Value
@@ -88,8 +88,16 @@ func memoryGraph(idx *parser.Index, h *hosts.Host) map[string][]memFinding {
 			}
 		}
 		g.cycles()
-		return g.found
-	}).(map[string][]memFinding)
+		g.idx = nil // kept from edit to edit: not the index
+		return g
+	}
+	// An edit to a file the imports do not reach leaves the graph as it is.
+	return idx.Follow("memory-import/"+h.ID, build, func(prev any, old, doc *parser.Document) any {
+		if _, reached := prev.(*importGraph).depth[old.Path]; reached {
+			return build()
+		}
+		return prev
+	}).(*importGraph).found
 }
 
 type importGraph struct {

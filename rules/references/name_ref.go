@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/parser"
@@ -53,6 +54,33 @@ type repoNames struct {
 	plugins map[string][]string
 	// byRoot holds the skills of each plugin root ("" for the repo root)
 	byRoot map[string]map[string]bool
+}
+
+// repoNamesOf returns the names of idx, kept from edit to edit: an edit
+// that leaves a file's names as they were keeps the set.
+func repoNamesOf(idx *parser.Index) *repoNames {
+	return idx.Follow("name-ref/names", func() any { return namesOf(idx) }, func(prev any, old, doc *parser.Document) any {
+		if old.Kind == doc.Kind && slices.Equal(namesIn(old), namesIn(doc)) {
+			return prev
+		}
+		return namesOf(idx)
+	}).(*repoNames)
+}
+
+// namesIn are the names d gives namesOf: its agent names, its skill's
+// name, its plugin's.
+func namesIn(d *parser.Document) []string {
+	switch d.Kind {
+	case parser.KindAgent, parser.KindAgentBody:
+		return AgentNames(d)
+	case parser.KindSkill:
+		if k := d.Frontmatter.Get("name"); k != nil && k.Value != nil {
+			return []string{k.Value.Value}
+		}
+	case parser.KindManifest:
+		return []string{string(d.Src)}
+	}
+	return nil
 }
 
 func namesOf(idx *parser.Index) *repoNames {
@@ -129,7 +157,7 @@ func checkNameRef(p *rules.Pass) {
 	if !rules.HostLoaded(d.Kind) || !rules.OwnDoc(d) {
 		return // a README or docs page quotes dispatches; it makes none (quoted.go)
 	}
-	names := p.Index.Cached("name-ref/names", func() any { return namesOf(p.Index) }).(*repoNames)
+	names := repoNamesOf(p.Index)
 	report := func(off, end int, name string, skill bool, how string) {
 		ok, checkable := names.check(name, skill)
 		if ok || !checkable {

@@ -286,7 +286,7 @@ func NameTargets(idx *parser.Index, d *parser.Document, name string, skill bool)
 	name = strings.Trim(strings.TrimSpace(name), "`'\"")
 	var roots []string
 	if i := strings.LastIndex(name, ":"); i >= 0 {
-		names := idx.Cached("name-ref/names", func() any { return namesOf(idx) }).(*repoNames)
+		names := repoNamesOf(idx)
 		if roots = names.plugins[strings.ToLower(name[:i])]; roots == nil {
 			return nil
 		}

@@ -1,0 +1,321 @@
+package lsp_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestBinaryLatency drives a built `mdcontract lsp` the way an editor
+// does, as a subprocess speaking JSON-RPC over its stdin and stdout:
+// initialize, open a few files, then a series of keystrokes in one of them
+// (each a full-text didChange, as the server asks for), waiting for the
+// diagnostics of each before the next. It prints the start-up time
+// (process start to the first diagnostics of the edited file) and the
+// per-edit latency (didChange sent to its diagnostics received). It is a
+// measuring tool that scripts/lspbench.sh runs, skipped unless
+// MDCONTRACT_LSP_BENCH_BIN names the binary; MDCONTRACT_LSP_BENCH_ROOT,
+// _FILE, _OPEN (comma-separated), _EDITS and _LABEL say what to measure.
+func TestBinaryLatency(t *testing.T) {
+	bin := os.Getenv("MDCONTRACT_LSP_BENCH_BIN")
+	if bin == "" {
+		t.Skip("set MDCONTRACT_LSP_BENCH_BIN to a built mdcontract to measure it (scripts/lspbench.sh)")
+	}
+	root, file := os.Getenv("MDCONTRACT_LSP_BENCH_ROOT"), os.Getenv("MDCONTRACT_LSP_BENCH_FILE")
+	if root == "" || file == "" {
+		t.Fatal("MDCONTRACT_LSP_BENCH_ROOT and MDCONTRACT_LSP_BENCH_FILE name the repo and the file to edit")
+	}
+	edits := 200
+	if n, err := strconv.Atoi(os.Getenv("MDCONTRACT_LSP_BENCH_EDITS")); err == nil && n > 0 {
+		edits = n
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := run(bin, abs, file, splitList(os.Getenv("MDCONTRACT_LSP_BENCH_OPEN")), edits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := os.Getenv("MDCONTRACT_LSP_BENCH_LABEL")
+	if name == "" {
+		name = filepath.Base(abs)
+	}
+	fmt.Printf("%-6s start %7.0f ms (initialize answered %6.0f ms)   edit p50 %6.2f ms  p95 %6.2f ms  max %6.2f ms  cpu/edit %6.2f ms  (%d edits)\n",
+		name, ms(r.start), ms(r.initialized), ms(pct(r.edits, 50)), ms(pct(r.edits, 95)), ms(slices.Max(r.edits)), ms(r.cpu)/float64(len(r.edits)), len(r.edits))
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// pct returns the p-th percentile of ds (nearest rank).
+func pct(ds []time.Duration, p int) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	i := (len(s)*p + 99) / 100
+	return s[max(i-1, 0)]
+}
+
+type result struct {
+	initialized, start time.Duration
+	edits              []time.Duration
+	// cpu is the server's CPU time (user and system) over the edits, when
+	// the system tells it (Linux): on a busy machine it says what an edit
+	// costs where the wall time says also what it waited.
+	cpu time.Duration
+}
+
+// cpuTime returns the CPU time process pid has used so far, from
+// /proc/PID/stat (clock ticks of 1/100 s), or -1.
+func cpuTime(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return -1
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 13 {
+		return -1
+	}
+	utime, err1 := strconv.Atoi(f[11])
+	stime, err2 := strconv.Atoi(f[12])
+	if err1 != nil || err2 != nil {
+		return -1
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond
+}
+
+// client speaks to the server.
+type client struct {
+	in  io.Writer
+	out *bufio.Reader
+	id  int
+}
+
+func (c *client) send(msg map[string]any) error {
+	msg["jsonrpc"] = "2.0"
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(c.in, "Content-Length: %d\r\n\r\n%s", len(b), b)
+	return err
+}
+
+func (c *client) request(method string, params any) (int, error) {
+	c.id++
+	return c.id, c.send(map[string]any{"id": c.id, "method": method, "params": params})
+}
+
+func (c *client) notify(method string, params any) error {
+	return c.send(map[string]any{"method": method, "params": params})
+}
+
+type incoming struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Error  json.RawMessage `json:"error"`
+}
+
+// read reads the next message from the server.
+func (c *client) read() (*incoming, error) {
+	length := -1
+	for {
+		line, err := c.out.ReadString('\n')
+		if err != nil {
+			return nil, err
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			break
+		}
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.EqualFold(k, "Content-Length") {
+			if length, err = strconv.Atoi(strings.TrimSpace(v)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if length < 0 {
+		return nil, fmt.Errorf("a message without Content-Length")
+	}
+	body := make([]byte, length)
+	if _, err := io.ReadFull(c.out, body); err != nil {
+		return nil, err
+	}
+	var m incoming
+	if err := json.Unmarshal(body, &m); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// await reads messages until the response to request id.
+func (c *client) await(id int) error {
+	for {
+		m, err := c.read()
+		if err != nil {
+			return err
+		}
+		if m.Method == "" && string(m.ID) == strconv.Itoa(id) {
+			if len(m.Error) > 0 && string(m.Error) != "null" {
+				return fmt.Errorf("error response: %s", m.Error)
+			}
+			return nil
+		}
+	}
+}
+
+// awaitDiagnostics reads messages until diagnostics for uri at version
+// (any version when version is 0).
+func (c *client) awaitDiagnostics(uri string, version int) error {
+	for {
+		m, err := c.read()
+		if err != nil {
+			return err
+		}
+		if m.Method != "textDocument/publishDiagnostics" {
+			continue
+		}
+		var p struct {
+			URI     string `json:"uri"`
+			Version *int   `json:"version"`
+		}
+		if err := json.Unmarshal(m.Params, &p); err != nil {
+			return err
+		}
+		if p.URI == uri && (version == 0 || p.Version != nil && *p.Version == version) {
+			return nil
+		}
+	}
+}
+
+func fileURI(p string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
+}
+
+func run(bin, root, file string, others []string, edits int) (*result, error) {
+	text, err := os.ReadFile(filepath.Join(root, file))
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, "lsp")
+	cmd.Dir = root
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	defer func() { _ = cmd.Wait() }()
+	defer func() { _ = in.Close() }()
+	c := &client{in: in, out: bufio.NewReaderSize(out, 1<<16)}
+	rootURI := fileURI(root)
+	id, err := c.request("initialize", map[string]any{
+		"processId": os.Getpid(), "rootUri": rootURI,
+		"capabilities": map[string]any{}, "workspaceFolders": []any{map[string]any{"uri": rootURI, "name": filepath.Base(root)}},
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := c.await(id); err != nil {
+		return nil, err
+	}
+	res := &result{initialized: time.Since(t0)}
+	if err := c.notify("initialized", map[string]any{}); err != nil {
+		return nil, err
+	}
+	for _, rel := range others {
+		b, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil {
+			return nil, err
+		}
+		if err := c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+			"uri": fileURI(filepath.Join(root, rel)), "languageId": "markdown", "version": 1, "text": string(b)}}); err != nil {
+			return nil, err
+		}
+	}
+	uri := fileURI(filepath.Join(root, file))
+	if err := c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": uri, "languageId": "markdown", "version": 1, "text": string(text)}}); err != nil {
+		return nil, err
+	}
+	if err := c.awaitDiagnostics(uri, 1); err != nil {
+		return nil, err
+	}
+	res.start = time.Since(t0)
+
+	cpu0 := cpuTime(cmd.Process.Pid)
+	// Keystrokes: typing a sentence at the end of a line in the middle of
+	// the file, a character at a time, then deleting it again.
+	s := string(text)
+	at := lineEnd(s, len(s)/2)
+	typed := " Also check the examples before you answer."
+	var buf string
+	n := 0
+	for v := 2; len(res.edits) < edits; v++ {
+		k := n % (2 * len(typed))
+		if k < len(typed) {
+			buf = s[:at] + typed[:k+1] + s[at:]
+		} else {
+			buf = s[:at] + typed[:2*len(typed)-k-1] + s[at:]
+		}
+		n++
+		t := time.Now()
+		if err := c.notify("textDocument/didChange", map[string]any{
+			"textDocument":   map[string]any{"uri": uri, "version": v},
+			"contentChanges": []any{map[string]any{"text": buf}},
+		}); err != nil {
+			return nil, err
+		}
+		if err := c.awaitDiagnostics(uri, v); err != nil {
+			return nil, err
+		}
+		res.edits = append(res.edits, time.Since(t))
+	}
+	if cpu1 := cpuTime(cmd.Process.Pid); cpu0 >= 0 && cpu1 >= 0 {
+		res.cpu = cpu1 - cpu0
+	}
+	id, err = c.request("shutdown", nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.await(id); err != nil {
+		return nil, err
+	}
+	return res, c.notify("exit", nil)
+}
+
+// lineEnd returns the offset of the end of the line holding offset i.
+func lineEnd(s string, i int) int {
+	if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+		return i + j
+	}
+	return len(s)
+}

@@ -1,0 +1,158 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// After each edit of a sequence, the diagnostics the server publishes for
+// each open buffer equal those of a server started afresh on the edited
+// tree (the buffers written to disk): the facts the server keeps from edit
+// to edit (copy groups, names, headings, matching files) follow every
+// change, repo-wide rules included.
+func TestIncrementalMatchesFresh(t *testing.T) {
+	section := "## Ground rules\n\nRead the issue before you touch the tree.\nNever push to the default branch; open a pull request.\nRun the whole test suite before you report success.\n"
+	agent := func(n, extra string) string {
+		return "---\nname: " + n + "\ndescription: Agent " + n + ".\n---\n# Agent " + n + "\n\n" + section + extra
+	}
+	files := map[string]string{
+		"agents/a.md": agent("a", "\n## Output format\n\nA table, one row per finding.\n"),
+		"agents/b.md": agent("b", ""),
+		"agents/c.md": agent("c", ""),
+		"agents/d.md": agent("d", ""),
+		"skills/review/SKILL.md": "---\nname: review\ndescription: Reviews a change. Use when asked for a review.\n---\n# Review\n\n" +
+			"Dispatch the `a` agent; its output follows [the format](../../agents/a.md#output-format).\n" +
+			"See [the rules](../../agents/b.md#ground-rules).\n",
+		"CLAUDE.md":     "# Memory\n\n@docs/notes.md\n",
+		"docs/notes.md": "# Notes\n\nKeep answers short.\n",
+	}
+	root := writeRepo(t, files)
+	s := benchServer(root)
+	buffers := map[string]string{}
+	open := func(rel, text string) {
+		buffers[rel] = text
+		s.didOpen(&didOpenParams{TextDocument: textDocumentItem{URI: pathToURI(filepath.Join(root, rel)), LanguageID: "markdown", Version: 1, Text: text}})
+	}
+	version := 1
+	change := func(rel, text string) {
+		buffers[rel] = text
+		version++
+		s.didChange(&didChangeParams{TextDocument: versionedTextDocumentIdentifier{URI: pathToURI(filepath.Join(root, rel)), Version: version},
+			ContentChanges: []contentChange{{Text: text}}})
+	}
+	edit := func(rel, old, new string) {
+		t.Helper()
+		if !strings.Contains(buffers[rel], old) {
+			t.Fatalf("%s holds no %q", rel, old)
+		}
+		change(rel, strings.Replace(buffers[rel], old, new, 1))
+	}
+	for _, rel := range []string{"agents/a.md", "agents/d.md", "skills/review/SKILL.md"} {
+		open(rel, files[rel])
+	}
+	steps := []struct {
+		what string
+		do   func()
+	}{
+		{"opened", func() {}},
+		{"a drifts", func() { edit("agents/a.md", "; open a pull request.", ".") }},
+		{"a line added above the drifted copy", func() { edit("agents/a.md", "# Agent a\n", "# Agent a\n\nThe auditor of changes.\n") }},
+		{"d drifts too, the same way", func() { edit("agents/d.md", "; open a pull request.", ".") }},
+		{"d back in step", func() { edit("agents/d.md", "default branch.", "default branch; open a pull request.") }},
+		{"a heading renamed under a link", func() { edit("agents/a.md", "## Output format", "## Output shape") }},
+		{"a heading removed under a link", func() { edit("agents/a.md", "## Output shape\n", "") }},
+		{"the heading back", func() { edit("agents/a.md", "\nA table,", "\n## Output format\n\nA table,") }},
+		{"a section copied into the skill", func() { change("skills/review/SKILL.md", buffers["skills/review/SKILL.md"]+"\n"+section) }},
+		{"the skill's copy drifts", func() { edit("skills/review/SKILL.md", "whole test suite", "tests") }},
+		{"a link to a missing heading", func() {
+			change("skills/review/SKILL.md", buffers["skills/review/SKILL.md"]+"\nSee [more](../../agents/c.md#nowhere).\n")
+		}},
+		{"a dispatch of an agent of no such name", func() {
+			change("skills/review/SKILL.md", buffers["skills/review/SKILL.md"]+"\nDispatch it with subagent_type: \"auditor\".\n")
+		}},
+		{"the agent's name changed to it", func() { edit("agents/a.md", "name: a\n", "name: auditor\n") }},
+		{"a memory file opened", func() { open("docs/notes.md", files["docs/notes.md"]) }},
+		{"an import of a missing file in it", func() { change("docs/notes.md", buffers["docs/notes.md"]+"\n@docs/gone.md\n") }},
+		{"the import made right", func() { edit("docs/notes.md", "@docs/gone.md", "@../CLAUDE.md") }},
+		{"the rules removed from a", func() {
+			before, rest, _ := strings.Cut(buffers["agents/a.md"], "## Ground rules")
+			_, after, _ := strings.Cut(rest, "## Output format")
+			change("agents/a.md", before+"## Output format"+after)
+		}},
+		{"a new agent opened, a copy", func() { open("agents/e.md", agent("e", "")) }},
+		{"the new agent drifts", func() { edit("agents/e.md", "Read the issue", "Read the ticket") }},
+		{"d closed", func() {
+			s.didClose(&didCloseParams{TextDocument: textDocumentIdentifier{URI: pathToURI(filepath.Join(root, "agents/d.md"))}})
+			delete(buffers, "agents/d.md")
+		}},
+		{"a edited after the close", func() { edit("agents/a.md", "\nA table,", "\nA list,") }},
+	}
+	seen := map[string]bool{}
+	for _, st := range steps {
+		st.do()
+		s.check()
+		got := publishedFor(s, root, buffers)
+		want := freshDiagnostics(t, files, buffers)
+		for rel, w := range want {
+			if got[rel] != w {
+				t.Errorf("after %q: %s:\n  the server: %s\n  afresh:     %s", st.what, rel, got[rel], w)
+			}
+			if os.Getenv("ZZ") != "" {
+				t.Logf("%s %s: %s", st.what, rel, w)
+			}
+			for _, code := range []string{"MC411/copy-drift", "/link-fragment", "/section-ref", "/name-ref", "/memory-import"} {
+				if strings.Contains(w, code) {
+					seen[code] = true
+				}
+			}
+		}
+	}
+	// the sequence is one that the repo-wide rules answer
+	if !seen["MC411/copy-drift"] || !seen["/link-fragment"] && !seen["/section-ref"] || !seen["/name-ref"] || !seen["/memory-import"] {
+		t.Errorf("the edits raised %v; want copy-drift, a broken heading link, a name and an import among them", seen)
+	}
+}
+
+// publishedFor returns what the server last published for each buffer,
+// with the root made "ROOT".
+func publishedFor(s *server, root string, buffers map[string]string) map[string]string {
+	out := map[string]string{}
+	for rel := range buffers {
+		uri := pathToURI(filepath.Join(root, rel))
+		out[rel] = strings.ReplaceAll(s.published[uri], pathToURI(root), "ROOT")
+	}
+	return out
+}
+
+// freshDiagnostics writes the repo with the buffers in place of their
+// files to a new folder, starts a server there, opens the buffers and
+// returns what it publishes.
+func freshDiagnostics(t *testing.T, files, buffers map[string]string) map[string]string {
+	t.Helper()
+	tree := map[string]string{}
+	for rel, text := range files {
+		tree[rel] = text
+	}
+	for rel, text := range buffers {
+		tree[rel] = text
+	}
+	root := writeRepo(t, tree)
+	s := benchServer(root)
+	var rels []string
+	for rel := range buffers {
+		rels = append(rels, rel)
+	}
+	sort.Strings(rels)
+	for _, rel := range rels {
+		s.didOpen(&didOpenParams{TextDocument: textDocumentItem{URI: pathToURI(filepath.Join(root, rel)), LanguageID: "markdown", Version: 1, Text: buffers[rel]}})
+	}
+	s.check()
+	out := publishedFor(s, root, buffers)
+	if err := os.RemoveAll(root); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
