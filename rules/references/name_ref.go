@@ -72,7 +72,7 @@ func repoNamesOf(idx *parser.Index) *repoNames {
 func namesIn(d *parser.Document) []string {
 	switch d.Kind {
 	case parser.KindAgent, parser.KindAgentBody:
-		return AgentNames(d)
+		return rules.AgentNames(d)
 	case parser.KindSkill:
 		if k := d.Frontmatter.Get("name"); k != nil && k.Value != nil {
 			return []string{k.Value.Value}
