@@ -48,10 +48,10 @@ func newGitRepo(t *testing.T) *gitRepo {
 }
 
 // commitAll stages every change and commits it.
-func (g *gitRepo) commitAll(msg string) {
+func (g *gitRepo) commitAll() {
 	g.t.Helper()
 	g.git("add", "-A")
-	g.git("commit", "-q", "-m", msg)
+	g.git("commit", "-q", "-m", "one")
 }
 
 func (g *gitRepo) git(args ...string) string {
@@ -298,7 +298,7 @@ func TestRemovedEdgeCases(t *testing.T) {
 		g := newGitRepo(t)
 		g.write("a", "a\n")
 		g.write("b/c.md", "c\n")
-		g.commitAll("one")
+		g.commitAll()
 		g.git("rm", "-q", "a", "b/c.md")
 		g.write("a/x.md", "x\n")
 		g.write("b", "b\n")
@@ -309,7 +309,7 @@ func TestRemovedEdgeCases(t *testing.T) {
 		g := newGitRepo(t)
 		g.write("skills/x/SKILL.md", "---\nname: x\n---\n")
 		g.write("b.md", "b\n")
-		g.commitAll("one")
+		g.commitAll()
 		g.git("mv", "b.md", "c.md")
 		g.git("rm", "-rq", "skills/x")
 		got := g.check("mv and rm")
@@ -325,7 +325,7 @@ func TestRemovedEdgeCases(t *testing.T) {
 		g := newGitRepo(t)
 		g.write("a.md", "one\n")
 		g.write("gone.md", "gone\n")
-		g.commitAll("one")
+		g.commitAll()
 		g.git("checkout", "-q", "-b", "other")
 		g.write("a.md", "other\n")
 		g.git("commit", "-qam", "other")
@@ -345,7 +345,7 @@ func TestRemovedEdgeCases(t *testing.T) {
 		g.write("in/a.md", "a\n")
 		g.write("out/b.md", "b\n")
 		g.write("out/deep/c.md", "c\n")
-		g.commitAll("one")
+		g.commitAll()
 		if out, err := g.try("sparse-checkout", "set", "--cone", "--sparse-index", "in"); err != nil {
 			t.Skipf("this git has no sparse index: %s", out)
 		}
@@ -361,7 +361,7 @@ func TestRemovedEdgeCases(t *testing.T) {
 		g := newGitRepo(t)
 		g.write("a.md", "a\n")
 		g.write("b.md", "b\n")
-		g.commitAll("one")
+		g.commitAll()
 		alt := filepath.Join(g.dir, ".git", "alt-index")
 		g.env = append(g.env, "GIT_INDEX_FILE="+alt)
 		g.git("read-tree", "HEAD")
@@ -379,7 +379,7 @@ func TestAtHEAD(t *testing.T) {
 	g := newGitRepo(t)
 	g.write("a.md", "a\n")
 	g.write("d/e/f.md", "f\n")
-	g.commitAll("one")
+	g.commitAll()
 	r, err := Open(g.dir)
 	if err != nil {
 		t.Fatal(err)
