@@ -421,15 +421,9 @@ func (s *server) load() {
 		settings, _ = rules.Setup(nil)
 	}
 	s.settings = settings
-	load := parser.LoadOptions{Classify: settings.Classify, Read: s.opt.Read}
-	s.include, s.exclude = nil, nil
-	if cfg != nil {
-		load.Include, load.Exclude = cfg.Include, cfg.Exclude
-		s.include, s.exclude = cfg.Include, cfg.Exclude
-		if cfg.MaxFileSize != "" {
-			load.MaxFileSize, _ = config.ParseSize(cfg.MaxFileSize)
-		}
-	}
+	load := rules.LoadOptionsFor(cfg, settings)
+	load.Read = s.opt.Read
+	s.include, s.exclude = load.Include, load.Exclude
 	s.maxSize = load.MaxFileSize
 	s.maxPerFile = rules.DefaultMaxPerFile
 	if cfg != nil && cfg.MaxPerFile != nil {
