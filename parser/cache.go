@@ -461,6 +461,13 @@ func (r *decoder) str() string {
 	return r.src[at : at+n]
 }
 
+func orNil[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
+
 // decodeBody fills d's body from entry e, or says it cannot (then d is
 // as it was).
 func decodeBody(d *Document, e []byte) bool {
@@ -482,24 +489,24 @@ func decodeBody(d *Document, e []byte) bool {
 			headings = append(headings, h)
 		}
 	}
-	var comments []Comment
-	for n := r.count(); n > 0 && !r.bad; n-- {
+	comments := make([]Comment, 0, r.count()) // every list of its own size
+	for n := cap(comments); n > 0 && !r.bad; n-- {
 		c := Comment{Start: r.off(), End: r.off(), Inline: r.bool(), Closed: r.bool()}
 		c.Text = r.str()
 		comments = append(comments, c)
 	}
-	var fences []Fence
-	for n := r.count(); n > 0 && !r.bad; n-- {
+	fences := make([]Fence, 0, r.count())
+	for n := cap(fences); n > 0 && !r.bad; n-- {
 		f := Fence{Start: r.off(), End: r.off(), ContentStart: r.off(), ContentEnd: r.off(), Indented: r.bool()}
 		f.Info, f.Lang = r.str(), r.str()
 		fences = append(fences, f)
 	}
-	var spans []Span
-	for n := r.count(); n > 0 && !r.bad; n-- {
+	spans := make([]Span, 0, r.count())
+	for n := cap(spans); n > 0 && !r.bad; n-- {
 		spans = append(spans, Span{Start: r.off(), End: r.off(), Text: r.str()})
 	}
-	var links []Link
-	for n := r.count(); n > 0 && !r.bad; n-- {
+	links := make([]Link, 0, r.count())
+	for n := cap(links); n > 0 && !r.bad; n-- {
 		l := Link{Start: r.off(), End: r.off(), Image: r.bool(), Auto: r.bool(), HTML: r.bool()}
 		l.Destination, l.Title = r.str(), r.str()
 		links = append(links, l)
@@ -509,7 +516,9 @@ func decodeBody(d *Document, e []byte) bool {
 	}
 	d.Unparsed = unparsed
 	d.TooComplex = append(d.TooComplex, tooComplex...)
-	d.Headings, d.Comments, d.Fences, d.CodeSpans, d.Links = headings, comments, fences, spans, links
+	d.Headings = headings
+	// a parse leaves an empty list nil
+	d.Comments, d.Fences, d.CodeSpans, d.Links = orNil(comments), orNil(fences), orNil(spans), orNil(links)
 	d.buildSections()
 	return true
 }

@@ -163,19 +163,21 @@ func KindOf(rel string, pluginRoots []string) Kind {
 		return KindPrompt
 	}
 	if strings.HasSuffix(base, ".md") {
-		roots := append([]string{"", ".claude"}, pluginRoots...)
-		for _, r := range roots {
-			p := rel
-			if r != "" {
-				if !strings.HasPrefix(rel, r+"/") {
-					continue
-				}
-				p = rel[len(r)+1:]
+		// the outermost folder agents/ or commands/ of the path that is
+		// right below the repo root, .claude or a plugin root: a look at
+		// the path's folders, not at every plugin root
+		at := 0 // where parts[i] starts in rel
+		for i := 0; i+1 < len(parts); i++ {
+			dir := rel[:max(at-1, 0)] // the folder holding parts[i]
+			at += len(parts[i]) + 1
+			agents := parts[i] == "agents" && !isFolderDoc(base)
+			if !agents && parts[i] != "commands" {
+				continue
 			}
-			switch {
-			case strings.HasPrefix(p, "agents/") && !isFolderDoc(base):
-				return KindAgent
-			case strings.HasPrefix(p, "commands/"):
+			if dir == "" || dir == ".claude" || slices.Contains(pluginRoots, dir) {
+				if agents {
+					return KindAgent
+				}
 				return KindCommand
 			}
 		}
