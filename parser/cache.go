@@ -97,7 +97,9 @@ func OpenCache(dir, tool, root string) *Cache {
 	}
 	name := sha256.Sum256(append(c.tool[:], root...))
 	c.file = filepath.Join(dir, hex.EncodeToString(name[:12])+".pack")
-	if buf, err := os.ReadFile(c.file); err == nil {
+	// read as a file of the repo is: a regular file only (never a FIFO
+	// left in its place), of a bounded size
+	if buf, err := ReadNamed("", c.file, cacheMaxBytes); err == nil {
 		c.old = c.decodePack(buf)
 	}
 	return c

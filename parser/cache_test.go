@@ -391,3 +391,20 @@ func TestCacheNil(t *testing.T) {
 		t.Error("a nil cache does not parse")
 	}
 }
+
+// Something other than a regular file in the pack's place is not read
+// (a FIFO would block a plain read).
+func TestCacheNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	c := OpenCache(dir, "v1", "root")
+	if err := os.Mkdir(c.file, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	c = OpenCache(dir, "v1", "root")
+	if d := parse("a.md", KindOther, packFiles["a.md"], c); len(d.Headings) != 1 {
+		t.Error("not parsed")
+	}
+	if err := c.Save(); err == nil {
+		t.Error("a folder in the pack's place was replaced")
+	}
+}
