@@ -175,7 +175,10 @@ var md = goldmark.New(
 
 // Parse parses src as the file at repo-relative path p. It never fails:
 // problems are recorded on the document.
-func Parse(p string, kind Kind, src []byte) *Document {
+func Parse(p string, kind Kind, src []byte) *Document { return parse(p, kind, src, nil) }
+
+// parse is Parse, with the body's model taken from c when it has it.
+func parse(p string, kind Kind, src []byte, c *Cache) *Document {
 	d := &Document{Path: p, Kind: kind, Src: src}
 	bom := 0
 	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
@@ -212,7 +215,7 @@ func Parse(p string, kind Kind, src []byte) *Document {
 			}
 		}
 	}
-	d.parseBody()
+	c.parseBody(d)
 	return d
 }
 

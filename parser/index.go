@@ -90,6 +90,8 @@ type LoadOptions struct {
 	// Read, when set, is told the running total of the bytes read so
 	// far, one call at a time: a caller sizes its memory to the input.
 	Read func(total int64)
+	// Cache, when set, keeps the parsed model of files between runs.
+	Cache *Cache
 }
 
 // Load discovers and parses every file under root, in parallel.
@@ -188,7 +190,7 @@ func Load(root string, opt LoadOptions) *Index {
 				kind = opt.Classify(d.Path, kind)
 			}
 			if kind != d.Kind {
-				idx.Docs[i] = Parse(d.Path, kind, d.Src)
+				idx.Docs[i] = parse(d.Path, kind, d.Src, opt.Cache)
 				changed = true
 			}
 		}
@@ -216,7 +218,7 @@ func loadOne(res *resolver, f Discovered, opt LoadOptions, maxSize int64) (*Docu
 	if opt.Classify != nil {
 		kind = opt.Classify(f.Rel, kind)
 	}
-	return Parse(f.Rel, kind, src), nil
+	return parse(f.Rel, kind, src, opt.Cache), nil
 }
 
 // ReadErrMsg renders an error from ReadFile for a plugin author.

@@ -132,14 +132,13 @@ func (k Kind) IsJSON() bool {
 type pathRule struct {
 	Kind   string   `yaml:"kind"`
 	Paths  []string `yaml:"paths"`
+	Under  string   `yaml:"under"`
 	Except []string `yaml:"except"`
 	Memory bool     `yaml:"memory"`
 
 	kind Kind
-	// globs are Paths from the repo root, plugin those from a plugin's root
-	// (`{plugin}/` dropped); lits, for each, a piece of text a path must
-	// hold to match (most paths match no glob: this spares the matcher).
-	globs, plugin []glob
+	// globs are the compiled Paths.
+	globs []glob
 }
 
 // glob is a compiled glob of kinds.yaml: its segments, `**` among them.
@@ -173,15 +172,14 @@ func loadPathRules(src []byte) []pathRule {
 			panic("parser/kinds.yaml: " + r.Kind + " is no built-in kind")
 		}
 		r.kind = k
+		if r.Under != "" && (r.Under != "roots" || r.Memory) {
+			panic("parser/kinds.yaml: " + r.Kind + ": under is `roots` or nothing")
+		}
 		for _, p := range r.Paths {
-			if !validGlob(p) {
+			if !validGlob(p) || r.Under != "" && strings.ContainsAny(strings.Split(p, "/")[0], "*?[{") {
 				panic("parser/kinds.yaml: bad glob " + p)
 			}
-			if rest, ok := strings.CutPrefix(p, "{plugin}/"); ok {
-				r.plugin = append(r.plugin, compileGlob(rest))
-			} else {
-				r.globs = append(r.globs, compileGlob(p))
-			}
+			r.globs = append(r.globs, compileGlob(p))
 		}
 	}
 	return f.Kinds
@@ -249,12 +247,17 @@ func matchSegs(pat, segs []string) bool {
 	return len(segs) == 0
 }
 
-// takes reports whether the rule takes rel, given the plugin roots.
-func (r *pathRule) takes(rel string, segs, pluginRoots []string) bool {
+// excepts reports whether the rule never takes a file of this name.
+func (r *pathRule) excepts(base string) bool {
+	return len(r.Except) > 0 && slices.Contains(r.Except, strings.ToLower(strings.TrimSuffix(base, ".md")))
+}
+
+// takes reports whether a rule that is not `under: roots` takes rel.
+func (r *pathRule) takes(rel string, segs []string) bool {
 	if r.Memory {
 		return slices.Contains(memoryFiles, segs[len(segs)-1])
 	}
-	if len(r.Except) > 0 && slices.Contains(r.Except, strings.ToLower(strings.TrimSuffix(segs[len(segs)-1], ".md"))) {
+	if r.excepts(segs[len(segs)-1]) {
 		return false
 	}
 	for _, g := range r.globs {
@@ -262,18 +265,47 @@ func (r *pathRule) takes(rel string, segs, pluginRoots []string) bool {
 			return true
 		}
 	}
-	if len(r.plugin) == 0 {
-		return false
-	}
-	for _, root := range pluginRoots {
-		if root == "" || !strings.HasPrefix(rel, root+"/") {
+	return false
+}
+
+// rootedKind is the kind a run of `under: roots` rules gives rel: the
+// path's folders are tried from the outermost in, and at each that is a
+// root (the repo root, .claude, a plugin root) the rules in order, on
+// the rest of the path. Only a folder the rules' globs start with (agents,
+// commands) is looked at, so the plugin roots are searched for few paths.
+func rootedKind(rel string, segs, pluginRoots []string, run []pathRule) (Kind, bool) {
+	base := segs[len(segs)-1]
+	off := 0 // where segs[d] starts in rel
+	for d := 0; d+1 < len(segs); d++ {
+		dir := rel[:max(off-1, 0)] // the folder holding segs[d]
+		at := off
+		off += len(segs[d]) + 1
+		if !slices.ContainsFunc(run, func(r pathRule) bool { return r.startsWith(segs[d]) }) {
 			continue
 		}
-		in := segs[strings.Count(root, "/")+1:]
-		for _, g := range r.plugin {
-			if g.match(rel[len(root)+1:], in) {
-				return true
+		if d > 0 && dir != ".claude" && !slices.Contains(pluginRoots, dir) {
+			continue
+		}
+		for i := range run {
+			if run[i].excepts(base) {
+				continue
 			}
+			for _, g := range run[i].globs {
+				if g.match(rel[at:], segs[d:]) {
+					return run[i].kind, true
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+// startsWith reports whether one of the rule's globs starts with the
+// folder name seg.
+func (r *pathRule) startsWith(seg string) bool {
+	for _, g := range r.globs {
+		if g.segs[0] == seg {
+			return true
 		}
 	}
 	return false
@@ -285,10 +317,21 @@ func (r *pathRule) takes(rel string, segs, pluginRoots []string) bool {
 // "" for the repo root) that hold a .claude-plugin/plugin.json.
 func KindOf(rel string, pluginRoots []string) Kind {
 	segs := strings.Split(rel, "/")
-	for i := range pathRules {
-		if pathRules[i].takes(rel, segs, pluginRoots) {
-			return pathRules[i].kind
+	for i := 0; i < len(pathRules); i++ {
+		if pathRules[i].Under == "" {
+			if pathRules[i].takes(rel, segs) {
+				return pathRules[i].kind
+			}
+			continue
 		}
+		j := i
+		for j < len(pathRules) && pathRules[j].Under != "" {
+			j++
+		}
+		if k, ok := rootedKind(rel, segs, pluginRoots, pathRules[i:j]); ok {
+			return k
+		}
+		i = j - 1
 	}
 	if k, ok := dataKindOf(rel); ok {
 		return k

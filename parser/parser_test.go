@@ -441,6 +441,8 @@ func TestKindsYAMLIsChecked(t *testing.T) {
 		"kinds:\n  - kind: skill\n    path: [x]\n",
 		"kinds:\n  - kind: skill\n    paths: ['[']\n",
 		"kinds:\n  - kind: skill\n    paths: ['**/a/**/b']\n",
+		"kinds:\n  - kind: agent\n    under: plugins\n    paths: ['agents/*.md']\n",
+		"kinds:\n  - kind: agent\n    under: roots\n    paths: ['*/agents/*.md']\n",
 	} {
 		func() {
 			defer func() {

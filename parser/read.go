@@ -185,12 +185,23 @@ func readRegularInfo(name string, fi fs.FileInfo, max int64) ([]byte, fs.FileInf
 	if st.Size() > max {
 		return nil, nil, &TooLargeError{Size: st.Size(), Max: max}
 	}
-	var b bytes.Buffer
-	b.Grow(int(st.Size()) + bytes.MinRead)
-	if _, err := b.ReadFrom(io.LimitReader(f, max+1)); err != nil {
+	// The size it has, and a byte more to see whether it grew: the
+	// bytes kept are the file's, with no room to spare (a run keeps
+	// every file it read).
+	buf := make([]byte, st.Size()+1)
+	n, err := io.ReadFull(f, buf)
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return buf[:n:n], st, nil
+	case err != nil:
 		return nil, nil, err
 	}
-	if int64(b.Len()) > max { // it grew while being read
+	// it grew while being read: read on, up to the limit
+	b := bytes.NewBuffer(buf)
+	if _, err := b.ReadFrom(io.LimitReader(f, max+1-int64(n))); err != nil {
+		return nil, nil, err
+	}
+	if int64(b.Len()) > max {
 		return nil, nil, &TooLargeError{Size: int64(b.Len()), Max: max}
 	}
 	return b.Bytes(), st, nil

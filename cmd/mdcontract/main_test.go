@@ -16,23 +16,47 @@ func TestMain(m *testing.M) {
 	// A test's run in process must not write the job summary of the CI
 	// step running the tests (a script's runs, the binary run again as
 	// mdcontract, have the script's own environment).
+	// Nor write the cache of the user running them.
+	var tm testscript.TestingM = m
 	if filepath.Base(os.Args[0]) != "mdcontract" {
 		os.Unsetenv("GITHUB_STEP_SUMMARY")
+		dir, err := os.MkdirTemp("", "mdcontract-test-cache-")
+		if err != nil {
+			panic(err)
+		}
+		os.Setenv("MDCONTRACT_CACHE_DIR", dir)
+		tm = cleanup{m, func() { os.RemoveAll(dir) }}
 	}
-	testscript.Main(m, map[string]func(){
+	testscript.Main(tm, map[string]func(){
 		"mdcontract": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
+}
+
+// cleanup runs the tests, then done.
+type cleanup struct {
+	m    *testing.M
+	done func()
+}
+
+func (c cleanup) Run() int {
+	defer c.done()
+	return c.m.Run()
 }
 
 // TestScripts runs testdata/script/*.txtar: one topic per file. Run with
 // -testwork to keep the work folders, -u to update golden files.
 func TestScripts(t *testing.T) {
+	// one cache for every script, as for every run of a user: scripts
+	// that run mdcontract again after changing files check that the
+	// cache gives what a parse gives
+	cache := t.TempDir()
 	testscript.Run(t, testscript.Params{
 		Dir:                 "../../testdata/script",
 		RequireExplicitExec: true,
 		UpdateScripts:       os.Getenv("UPDATE_SCRIPTS") != "",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "")
+			env.Setenv("MDCONTRACT_CACHE_DIR", cache)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"gen": gen},

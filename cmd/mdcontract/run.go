@@ -237,6 +237,7 @@ type checkOptions struct {
 	fix, diff     bool
 	maxPerFile    int
 	changed       bool
+	noCache       bool
 }
 
 func checkFlags() (*flag.FlagSet, *checkOptions) {
@@ -260,6 +261,7 @@ func checkFlags() (*flag.FlagSet, *checkOptions) {
 	fs.StringVar(&o.writeBaseline, "write-baseline", "", "record every finding in this `FILE` (then a check with --baseline FILE passes)")
 	fs.IntVar(&o.maxPerFile, "max-per-file", rules.DefaultMaxPerFile, "report at most `N` findings of one rule in one file, and one more that counts the rest (at the first left out, as severe as the most severe of them: the exit status is the same); 0 reports every finding. Overrides max-per-file in the config; --write-baseline and --fix always see every finding")
 	fs.BoolVar(&o.changed, "changed", false, "the PATHs are a change (the pre-commit hook's staged files): besides their findings, report those the change causes in other files (a link, § reference or name there that cites a changed file, or a file the index removes from HEAD, and no longer resolves), marked 'caused by the change to PATH' or 'caused by the removal of PATH'; with no PATHs the change is only the removals; --fix and --diff fix only the PATHs")
+	fs.BoolVar(&o.noCache, "no-cache", false, "parse every file, neither reading nor writing the cache of parsed files (kept in $MDCONTRACT_CACHE_DIR, by default the user's cache folder, e.g. ~/.cache/mdcontract)")
 	fs.StringVar(&o.stdinFilename, "stdin-filename", "", "check standard input as the content of this `PATH` (give `-` as the path)")
 	return fs, o
 }
@@ -367,7 +369,10 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		}
 		return false
 	}
-	idx := parser.Load(root, load)
+	if !o.noCache {
+		load.Cache = openCache(root)
+	}
+	idx := loadIndex(root, load)
 	opt := rules.Options{Settings: settings}
 	fixOpt := opt // what --fix and --diff fix: the files named
 	if want != nil || o.changed {
@@ -401,7 +406,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		}
 		if fixed > 0 {
 			// report what remains, from the files as now written
-			idx = parser.Load(root, load)
+			idx = loadIndex(root, load)
 			res = runRules()
 		}
 	}
@@ -443,7 +448,9 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 			if fi, err := os.Stat(o.base); err != nil || !fi.IsDir() {
 				return exitUsage, fmt.Errorf("--base %s: not a folder", o.base)
 			}
-			r.BaseBudgets = rules.Budgets(parser.Load(o.base, load), settings)
+			baseLoad := load
+			baseLoad.Cache = nil // the cache is the repo's
+			r.BaseBudgets = rules.Budgets(parser.Load(o.base, baseLoad), settings)
 		}
 	}
 	for _, out := range outs {
@@ -487,6 +494,15 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		return exitFindings, nil
 	}
 	return exitOK, nil
+}
+
+// loadIndex loads the repo, then keeps the models it parsed in the cache
+// for the next run (a cache that cannot be written is no cache: the run
+// goes on).
+func loadIndex(root string, load parser.LoadOptions) *parser.Index {
+	idx := parser.Load(root, load)
+	_ = load.Cache.Save()
+	return idx
 }
 
 // wantsBudget reports whether one of the outputs is the budget table.

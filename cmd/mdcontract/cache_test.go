@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mdcontract/mdcontract/internal/testcorpus"
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// runOut runs mdcontract and returns its standard output.
+func runOut(t *testing.T, args ...string) []byte {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(args, strings.NewReader(""), &stdout, &stderr)
+	if code == exitUsage {
+		t.Fatalf("%v: exit %d\n%s", args, code, stderr.String())
+	}
+	return stdout.Bytes()
+}
+
+// cacheHits loads the repo at root as check does, with its cache, and
+// says how many files were parsed rather than taken from the cache.
+func cacheMisses(t *testing.T, root string) (hits, misses int) {
+	t.Helper()
+	_, _, load, err := openRepo(root, root, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	load.Cache = openCache(root)
+	parser.Load(root, load)
+	return load.Cache.Stats()
+}
+
+// TestCacheCorpora: on each corpus, the report of a run with an empty
+// cache, of a run with it full (no file parsed), of a run after a file
+// changed, and of a run without the cache are the same, byte for byte.
+func TestCacheCorpora(t *testing.T) {
+	for _, name := range []string{"agent-orchestra", "obra-superpowers", "wshobson-agents", "claude-plugins-official"} {
+		t.Run(name, func(t *testing.T) {
+			root := copyTree(t, testcorpus.Dir(t, name))
+			t.Setenv("MDCONTRACT_CACHE_DIR", t.TempDir())
+			for _, format := range []string{"json", "text"} {
+				args := []string{"check", "--root", root, "--format", format, "--no-color"}
+				cold := runOut(t, args...)
+				warm := runOut(t, args...)
+				none := runOut(t, append(args, "--no-cache")...)
+				if !bytes.Equal(cold, none) || !bytes.Equal(warm, none) {
+					t.Errorf("%s: the reports differ: cold %d bytes, warm %d, without the cache %d", format, len(cold), len(warm), len(none))
+				}
+			}
+			hits, misses := cacheMisses(t, root)
+			if misses != 0 || hits == 0 {
+				t.Errorf("a warm run parsed %d files and took %d from the cache; want none parsed", misses, hits)
+			}
+			// change a file with headings and links: its model is new
+			var changed string
+			_ = filepath.WalkDir(root, func(p string, e os.DirEntry, err error) error {
+				if changed == "" && err == nil && strings.HasSuffix(p, ".md") {
+					changed = p
+				}
+				return nil
+			})
+			src, err := os.ReadFile(changed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src = append(src, "\n## A new heading\n\nSee [gone](missing-file.md) and § A new heading.\n"...)
+			if err := os.WriteFile(changed, src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"check", "--root", root, "--format", "json"}
+			after := runOut(t, args...)
+			if none := runOut(t, append(args, "--no-cache")...); !bytes.Equal(after, none) {
+				t.Errorf("after a change the reports with and without the cache differ")
+			}
+			if !bytes.Contains(after, []byte("missing-file.md")) {
+				t.Errorf("the changed file's broken link is not reported: its old model was used")
+			}
+		})
+	}
+}
+
+// --no-cache neither reads nor writes the cache; a run writes it in
+// MDCONTRACT_CACHE_DIR and nowhere in the repo.
+func TestCacheFolder(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "README.md"), []byte("# Title\n\nSee § Title.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "cache")
+	t.Setenv("MDCONTRACT_CACHE_DIR", dir)
+	runOut(t, "check", "--root", root, "--no-cache")
+	if _, err := os.Stat(dir); err == nil {
+		t.Error("--no-cache wrote the cache")
+	}
+	runOut(t, "check", "--root", root)
+	packs, _ := filepath.Glob(filepath.Join(dir, "*.pack"))
+	if len(packs) != 1 {
+		t.Errorf("%d packs in %s after a run, want 1", len(packs), dir)
+	}
+	ents, _ := os.ReadDir(root)
+	if len(ents) != 1 {
+		t.Errorf("the run wrote into the repo: %v", ents)
+	}
+}

@@ -1,0 +1,526 @@
+package parser
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The model cache: what goldmark's parse of a file's body gave (its
+// headings, comments, fences, code spans, links, the shapes too complex to
+// parse), kept between runs by the file's content, so that a file that did
+// not change is not parsed again. It is the costliest part of a run; the
+// rest of Parse (line index, encoding check, frontmatter, JSON, TOML) is
+// cheap and done every time.
+//
+// One pack file per repo root and tool, in the user's cache folder, never
+// in the repo (a pull request could plant one). An entry is found by the
+// SHA-256 of the file's bytes and the file's kind (the config can change
+// a kind), in a pack of this tool build (the tool key: a release version,
+// or the hash of the binary). The model is stored as offsets into the
+// source, read again from disk and verified by its hash: a string of the
+// model that is a part of the source is stored as where it is, and is a
+// slice of the source again once decoded.
+//
+// A pack is hostile input: it is read whole and used only when its magic,
+// format, tool key and checksum match; every entry is decoded with every
+// count bounded by the bytes left and every offset by the source's size,
+// and an entry that does not decode is a miss (the file is parsed). Packs
+// are written to a temporary file and renamed, so a reader sees a whole
+// pack or none, and concurrent runs each write a whole one (the last
+// wins). The folder is kept under cacheMaxBytes by removing the packs
+// used least recently.
+
+// cacheFormat is the pack's format version: change it with the model.
+const cacheFormat = 1
+
+var cacheMagic = [8]byte{'m', 'd', 'c', 'c', 'a', 'c', 'h', 'e'}
+
+const (
+	// cacheMaxBytes bounds the cache folder: past it, the packs used
+	// least recently are removed.
+	cacheMaxBytes = 512 << 20
+	// cacheMaxAge removes packs not used for this long.
+	cacheMaxAge = 30 * 24 * time.Hour
+	// cacheHeader is magic, format, tool key, entry count.
+	cacheHeader = 8 + 4 + sha256.Size + 4
+)
+
+// CacheDir returns the folder the model cache lives in:
+// $MDCONTRACT_CACHE_DIR, else mdcontract in the user's cache folder
+// (os.UserCacheDir).
+func CacheDir() (string, error) {
+	if d := os.Getenv("MDCONTRACT_CACHE_DIR"); d != "" {
+		return d, nil
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "mdcontract"), nil
+}
+
+// Cache holds the models of one repo root's files between runs. It is
+// safe for concurrent use. A nil *Cache caches nothing.
+type Cache struct {
+	file string // the pack
+	tool [sha256.Size]byte
+
+	mu     sync.Mutex
+	old    map[cacheKey][]byte // entries of the pack read, by key
+	used   map[cacheKey][]byte // entries this run used or made
+	misses int
+	hits   int
+}
+
+type cacheKey struct {
+	sum  [sha256.Size]byte
+	kind Kind
+}
+
+// OpenCache opens the cache of the repo at root in folder dir, for the
+// tool build named by tool (a release version, or a hash of the binary:
+// a pack of another build is never read). It never fails: a pack that is
+// missing, unreadable or invalid is an empty cache.
+func OpenCache(dir, tool, root string) *Cache {
+	c := &Cache{tool: sha256.Sum256([]byte(tool)), old: map[cacheKey][]byte{}, used: map[cacheKey][]byte{}}
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	name := sha256.Sum256(append(c.tool[:], root...))
+	c.file = filepath.Join(dir, hex.EncodeToString(name[:12])+".pack")
+	// read as a file of the repo is: a regular file only (never a FIFO
+	// left in its place), of a bounded size
+	if buf, err := ReadNamed("", c.file, cacheMaxBytes); err == nil {
+		c.old = c.decodePack(buf)
+	}
+	return c
+}
+
+// Stats returns how many models came from the cache and how many were
+// parsed.
+func (c *Cache) Stats() (hits, misses int) {
+	if c == nil {
+		return 0, 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.hits, c.misses
+}
+
+// decodePack returns the entries of a valid pack, or none.
+func (c *Cache) decodePack(buf []byte) map[cacheKey][]byte {
+	out := map[cacheKey][]byte{}
+	if len(buf) < cacheHeader+sha256.Size {
+		return out
+	}
+	body, sum := buf[:len(buf)-sha256.Size], buf[len(buf)-sha256.Size:]
+	if !bytes.Equal(body[:8], cacheMagic[:]) || binary.LittleEndian.Uint32(body[8:]) != cacheFormat ||
+		!bytes.Equal(body[12:12+sha256.Size], c.tool[:]) {
+		return out
+	}
+	if s := sha256.Sum256(body); !bytes.Equal(s[:], sum) {
+		return out
+	}
+	n := int(binary.LittleEndian.Uint32(body[12+sha256.Size:]))
+	r := body[cacheHeader:]
+	for range n {
+		if len(r) < sha256.Size+1 {
+			return map[cacheKey][]byte{}
+		}
+		var k cacheKey
+		copy(k.sum[:], r)
+		k.kind = Kind(r[sha256.Size])
+		r = r[sha256.Size+1:]
+		size, w := binary.Uvarint(r)
+		if w <= 0 || size > uint64(len(r)-w) {
+			return map[cacheKey][]byte{}
+		}
+		out[k] = r[w : w+int(size) : w+int(size)]
+		r = r[w+int(size):]
+	}
+	if len(r) != 0 {
+		return map[cacheKey][]byte{}
+	}
+	return out
+}
+
+// parseBody fills d's body from the cache, or parses it and keeps the
+// result for the next run.
+func (c *Cache) parseBody(d *Document) {
+	if c == nil {
+		d.parseBody()
+		return
+	}
+	k := cacheKey{sum: sha256.Sum256(d.Src), kind: d.Kind}
+	c.mu.Lock()
+	e, ok := c.used[k]
+	if !ok {
+		e, ok = c.old[k]
+	}
+	c.mu.Unlock()
+	if ok && decodeBody(d, e) {
+		c.mu.Lock()
+		c.used[k] = e
+		c.hits++
+		c.mu.Unlock()
+		return
+	}
+	before := len(d.TooComplex)
+	d.parseBody()
+	e = encodeBody(d, d.TooComplex[before:])
+	c.mu.Lock()
+	c.used[k] = e
+	c.misses++
+	c.mu.Unlock()
+}
+
+// Save writes the entries this run used or made as the root's pack (when
+// they differ from the pack read), and keeps the folder within its
+// bounds. Entries of files this run did not see are dropped.
+func (c *Cache) Save() error {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	same := c.misses == 0 && len(c.used) == len(c.old)
+	if same {
+		now := time.Now()
+		_ = os.Chtimes(c.file, now, now) // used: evicted last
+		return nil
+	}
+	keys := make([]cacheKey, 0, len(c.used))
+	for k := range c.used {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if c := bytes.Compare(keys[i].sum[:], keys[j].sum[:]); c != 0 {
+			return c < 0
+		}
+		return keys[i].kind < keys[j].kind
+	})
+	var b bytes.Buffer
+	b.Write(cacheMagic[:])
+	b.Write(binary.LittleEndian.AppendUint32(nil, cacheFormat))
+	b.Write(c.tool[:])
+	b.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(keys))))
+	for _, k := range keys {
+		e := c.used[k]
+		b.Write(k.sum[:])
+		b.WriteByte(byte(k.kind))
+		b.Write(binary.AppendUvarint(nil, uint64(len(e))))
+		b.Write(e)
+	}
+	sum := sha256.Sum256(b.Bytes())
+	b.Write(sum[:])
+	dir := filepath.Dir(c.file)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, "tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(b.Bytes())
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), c.file)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	c.old, c.misses = c.used, 0
+	c.used = map[cacheKey][]byte{}
+	evict(dir, c.file, cacheMaxBytes)
+	return nil
+}
+
+// evict removes from dir the packs not used for cacheMaxAge, temporary
+// files an interrupted run left, and then the packs used least recently
+// until the folder holds at most maxBytes; keep is never removed.
+func evict(dir, keep string, maxBytes int64) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	type pack struct {
+		name string
+		fi   fs.FileInfo
+	}
+	var packs []pack
+	var total int64
+	now := time.Now()
+	for _, e := range ents {
+		fi, err := e.Info()
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		name := filepath.Join(dir, e.Name())
+		switch {
+		case strings.HasPrefix(e.Name(), "tmp-"):
+			if now.Sub(fi.ModTime()) > time.Hour {
+				os.Remove(name)
+			}
+		case strings.HasSuffix(e.Name(), ".pack") && name != keep:
+			if now.Sub(fi.ModTime()) > cacheMaxAge {
+				os.Remove(name)
+				continue
+			}
+			packs = append(packs, pack{name, fi})
+			total += fi.Size()
+		case name == keep:
+			total += fi.Size()
+		}
+	}
+	sort.Slice(packs, func(i, j int) bool { return packs[i].fi.ModTime().Before(packs[j].fi.ModTime()) })
+	for _, p := range packs {
+		if total <= maxBytes {
+			break
+		}
+		if os.Remove(p.name) == nil {
+			total -= p.fi.Size()
+		}
+	}
+}
+
+// An entry is the body of a Document as unsigned varints: the source's
+// size and BodyStart (checked against the document), Unparsed, then each
+// list as its length and its items. A string is a varint tag: 2n for the
+// n bytes of the source at the offset that follows, 2n+1 for n bytes that
+// follow (a string that is not a part of the source).
+
+type encoder struct {
+	b   []byte
+	src string
+}
+
+func (e *encoder) int(v int) { e.b = binary.AppendUvarint(e.b, uint64(v)) }
+
+func (e *encoder) bool(v bool) {
+	if v {
+		e.int(1)
+	} else {
+		e.int(0)
+	}
+}
+
+// str stores s, as where it is in src[lo:hi] when it is there.
+func (e *encoder) str(s string, lo, hi int) {
+	lo, hi = max(0, lo), min(hi, len(e.src))
+	if s == "" {
+		e.int(0)
+		e.int(0)
+		return
+	}
+	if lo < hi {
+		if i := strings.Index(e.src[lo:hi], s); i >= 0 {
+			e.int(2 * len(s))
+			e.int(lo + i)
+			return
+		}
+	}
+	e.int(2*len(s) + 1)
+	e.b = append(e.b, s...)
+}
+
+// encodeBody stores d's body; body are the problems its parse added to
+// TooComplex.
+func encodeBody(d *Document, body []Problem) []byte {
+	e := &encoder{src: d.Text()}
+	e.int(len(d.Src))
+	e.int(d.BodyStart)
+	e.int(d.Unparsed)
+	e.int(len(body))
+	for _, p := range body {
+		e.int(p.Start)
+		e.int(p.End)
+		e.str(p.Msg, 0, 0)
+	}
+	e.int(len(d.Headings))
+	for _, h := range d.Headings {
+		e.int(h.Level)
+		e.int(h.Start)
+		e.int(h.End)
+		e.int(h.TextStart)
+		e.int(h.TextEnd)
+		e.str(h.Raw, h.TextStart, h.TextEnd)
+		e.str(h.Text, h.TextStart, h.TextEnd)
+	}
+	e.int(len(d.Comments))
+	for _, c := range d.Comments {
+		e.int(c.Start)
+		e.int(c.End)
+		e.bool(c.Inline)
+		e.bool(c.Closed)
+		e.str(c.Text, c.Start, c.End)
+	}
+	e.int(len(d.Fences))
+	for _, f := range d.Fences {
+		e.int(f.Start)
+		e.int(f.End)
+		e.int(f.ContentStart)
+		e.int(f.ContentEnd)
+		e.bool(f.Indented)
+		e.str(f.Info, f.Start, f.ContentStart)
+		e.str(f.Lang, f.Start, f.ContentStart)
+	}
+	e.int(len(d.CodeSpans))
+	for _, s := range d.CodeSpans {
+		e.int(s.Start)
+		e.int(s.End)
+		e.str(s.Text, s.Start, s.End)
+	}
+	e.int(len(d.Links))
+	for _, l := range d.Links {
+		e.int(l.Start)
+		e.int(l.End)
+		e.bool(l.Image)
+		e.bool(l.Auto)
+		e.bool(l.HTML)
+		e.str(l.Destination, l.Start, l.End)
+		e.str(l.Title, l.Start, l.End)
+	}
+	return e.b
+}
+
+// decoder reads an entry; any value out of bounds sets bad.
+type decoder struct {
+	b   []byte
+	src string
+	bad bool
+}
+
+func (r *decoder) uint() int {
+	v, w := binary.Uvarint(r.b)
+	if w <= 0 || v > 1<<40 {
+		r.bad = true
+		return 0
+	}
+	r.b = r.b[w:]
+	return int(v)
+}
+
+// off reads an offset into the source.
+func (r *decoder) off() int {
+	v := r.uint()
+	if v > len(r.src) {
+		r.bad = true
+		return 0
+	}
+	return v
+}
+
+// count reads a list's length: each item takes a byte at least.
+func (r *decoder) count() int {
+	n := r.uint()
+	if n > len(r.b) {
+		r.bad = true
+		return 0
+	}
+	return n
+}
+
+func (r *decoder) bool() bool {
+	switch r.uint() {
+	case 0:
+		return false
+	case 1:
+		return true
+	}
+	r.bad = true
+	return false
+}
+
+func (r *decoder) str() string {
+	tag := r.uint()
+	n := tag / 2
+	if tag%2 == 1 {
+		if n > len(r.b) {
+			r.bad = true
+			return ""
+		}
+		s := string(r.b[:n])
+		r.b = r.b[n:]
+		return s
+	}
+	at := r.off()
+	if r.bad || n > len(r.src)-at {
+		r.bad = true
+		return ""
+	}
+	return r.src[at : at+n]
+}
+
+func orNil[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
+
+// decodeBody fills d's body from entry e, or says it cannot (then d is
+// as it was).
+func decodeBody(d *Document, e []byte) bool {
+	r := &decoder{b: e, src: d.Text()}
+	if r.uint() != len(d.Src) || r.uint() != d.BodyStart {
+		return false
+	}
+	unparsed := r.off()
+	var tooComplex []Problem
+	for n := r.count(); n > 0 && !r.bad; n-- {
+		tooComplex = append(tooComplex, Problem{Start: r.off(), End: r.off(), Msg: r.str()})
+	}
+	var headings []Heading
+	if n := r.count(); n > 0 {
+		headings = make([]Heading, 0, n)
+		for ; n > 0 && !r.bad; n-- {
+			h := Heading{Level: r.uint(), Start: r.off(), End: r.off(), TextStart: r.off(), TextEnd: r.off()}
+			h.Raw, h.Text = r.str(), r.str()
+			headings = append(headings, h)
+		}
+	}
+	comments := make([]Comment, 0, r.count()) // every list of its own size
+	for n := cap(comments); n > 0 && !r.bad; n-- {
+		c := Comment{Start: r.off(), End: r.off(), Inline: r.bool(), Closed: r.bool()}
+		c.Text = r.str()
+		comments = append(comments, c)
+	}
+	fences := make([]Fence, 0, r.count())
+	for n := cap(fences); n > 0 && !r.bad; n-- {
+		f := Fence{Start: r.off(), End: r.off(), ContentStart: r.off(), ContentEnd: r.off(), Indented: r.bool()}
+		f.Info, f.Lang = r.str(), r.str()
+		fences = append(fences, f)
+	}
+	spans := make([]Span, 0, r.count())
+	for n := cap(spans); n > 0 && !r.bad; n-- {
+		spans = append(spans, Span{Start: r.off(), End: r.off(), Text: r.str()})
+	}
+	links := make([]Link, 0, r.count())
+	for n := cap(links); n > 0 && !r.bad; n-- {
+		l := Link{Start: r.off(), End: r.off(), Image: r.bool(), Auto: r.bool(), HTML: r.bool()}
+		l.Destination, l.Title = r.str(), r.str()
+		links = append(links, l)
+	}
+	if r.bad || len(r.b) != 0 {
+		return false
+	}
+	d.Unparsed = unparsed
+	d.TooComplex = append(d.TooComplex, tooComplex...)
+	d.Headings = headings
+	// a parse leaves an empty list nil
+	d.Comments, d.Fences, d.CodeSpans, d.Links = orNil(comments), orNil(fences), orNil(spans), orNil(links)
+	d.buildSections()
+	return true
+}

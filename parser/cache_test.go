@@ -1,0 +1,410 @@
+package parser
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/mdcontract/mdcontract/internal/testcorpus"
+	"github.com/mdcontract/mdcontract/internal/worstcase"
+)
+
+// model is what the cache keeps of a document, and what must come back
+// the same.
+type model struct {
+	Unparsed   int
+	TooComplex []Problem
+	Headings   []Heading
+	Sections   []Section
+	Comments   []Comment
+	Fences     []Fence
+	CodeSpans  []Span
+	Links      []Link
+}
+
+func modelOf(d *Document) model {
+	m := model{d.Unparsed, d.TooComplex, d.Headings, d.Sections, d.Comments, d.Fences, d.CodeSpans, d.Links}
+	// sections point at headings: compare what they point at
+	m.Sections = append([]Section(nil), d.Sections...)
+	for i := range m.Sections {
+		h := *m.Sections[i].Heading
+		m.Sections[i].Heading = &h
+	}
+	return m
+}
+
+// modelDiff names the fields of a and b that differ, or "".
+func modelDiff(a, b model) string {
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	var out []string
+	for i := range va.NumField() {
+		if !reflect.DeepEqual(va.Field(i).Interface(), vb.Field(i).Interface()) {
+			out = append(out, fmt.Sprintf("%s: %+v, want %+v", va.Type().Field(i).Name, va.Field(i), vb.Field(i)))
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+// cacheSources are files to round-trip: the corpora's, when there, and
+// the worst cases at a small size (CR line ends, lone CRs, BOMs, NULs
+// and invalid UTF-8 among them, whose texts are not slices of the file).
+func cacheSources(t *testing.T) map[string][]byte {
+	files := map[string][]byte{
+		"crlf.md":   []byte("---\r\nname: a\r\n---\r\n# Title\r\n\r\nA `span\r\nwrapped` and [a\r\nlink](x.md).\r\n"),
+		"lonecr.md": []byte("# One\rtext `a\rb` <!-- c\rd -->\r## Two &amp; more\r[l](a&amp;b.md)\r"),
+		"bom.md":    []byte("\xef\xbb\xbf# Title\n\n```yaml title=x\nk: v\n```\n\n    indented\n\n<a href=\"a&amp;b.md\">x</a> <x@y.z>\n"),
+		"bad.md":    []byte("# \xff heading\n\x00\n"),
+	}
+	for _, c := range worstcase.Markdown() {
+		for p, src := range c.Gen(4 << 10) {
+			files[c.Name+"/"+p] = src
+		}
+	}
+	base := testcorpus.Base()
+	for _, name := range []string{"agent-orchestra", "obra-superpowers", "wshobson-agents", "claude-plugins-official"} {
+		dir := filepath.Join(base, name)
+		if _, err := os.Stat(dir); err != nil {
+			t.Logf("corpus %s not found at %s: not round-tripped", name, dir)
+			continue
+		}
+		for _, d := range Load(dir, LoadOptions{}).Docs {
+			files[name+"/"+d.Path] = d.Src
+		}
+	}
+	return files
+}
+
+// TestCacheRoundTrip: a model decoded from the cache is the model a
+// parse gives, for every file.
+func TestCacheRoundTrip(t *testing.T) {
+	c := OpenCache(t.TempDir(), "test", "root")
+	for p, src := range cacheSources(t) {
+		kind := KindOf(p, nil)
+		want := Parse(p, kind, src)
+		parse(p, kind, src, c)        // stores it…
+		got := parse(p, kind, src, c) // …and takes it back
+		if diff := modelDiff(modelOf(got), modelOf(want)); diff != "" {
+			t.Errorf("%s: the cached model differs from the parse in %s", p, diff)
+		}
+	}
+	if hits, misses := c.Stats(); hits == 0 || misses == 0 {
+		t.Errorf("%d hits, %d misses: the test did not round-trip", hits, misses)
+	}
+}
+
+// A Document's strings that are a part of the file are slices of it
+// after decoding, not copies.
+func TestCacheStringsShareTheSource(t *testing.T) {
+	src := []byte("# Title\n\nSee `code` and [x](dest.md \"t\").\n")
+	c := OpenCache(t.TempDir(), "test", "root")
+	parse("a.md", KindOther, src, c)
+	d := parse("a.md", KindOther, src, c)
+	if h, _ := c.Stats(); h != 1 {
+		t.Fatalf("%d hits, want 1", h)
+	}
+	inSrc := func(s string) bool {
+		p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		b := uintptr(unsafe.Pointer(unsafe.SliceData(src)))
+		return p >= b && p < b+uintptr(len(src))
+	}
+	for _, s := range []string{d.Headings[0].Raw, d.CodeSpans[0].Text, d.Links[0].Destination, d.Links[0].Title} {
+		if !inSrc(s) {
+			t.Errorf("%q is a copy, not a slice of the source", s)
+		}
+	}
+}
+
+// writePack saves a cache of the given files for root under dir.
+func writePack(t *testing.T, dir, tool, root string, files map[string][]byte) string {
+	t.Helper()
+	c := OpenCache(dir, tool, root)
+	for p, src := range files {
+		parse(p, KindOf(p, nil), src, c)
+	}
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	return c.file
+}
+
+func hitsOf(dir, tool, root string, files map[string][]byte, kind Kind) (hits, misses int) {
+	c := OpenCache(dir, tool, root)
+	for p, src := range files {
+		k := KindOf(p, nil)
+		if kind >= 0 {
+			k = kind
+		}
+		parse(p, k, src, c)
+	}
+	return c.Stats()
+}
+
+var packFiles = map[string][]byte{
+	"a.md": []byte("# A\n\nSee [b](b.md) and `x`.\n"),
+	"b.md": []byte("---\nname: b\n---\n# B\n<!-- note -->\n"),
+}
+
+func TestCacheHitsAndMisses(t *testing.T) {
+	dir := t.TempDir()
+	writePack(t, dir, "v1", "root", packFiles)
+	if h, m := hitsOf(dir, "v1", "root", packFiles, -1); h != 2 || m != 0 {
+		t.Errorf("unchanged: %d hits, %d misses; want 2 and 0", h, m)
+	}
+	changed := map[string][]byte{"a.md": []byte("# A changed\n"), "b.md": packFiles["b.md"]}
+	if h, m := hitsOf(dir, "v1", "root", changed, -1); h != 1 || m != 1 {
+		t.Errorf("a changed file: %d hits, %d misses; want 1 and 1", h, m)
+	}
+	if h, m := hitsOf(dir, "v1", "root", packFiles, KindSkill); h != 0 || m != 2 {
+		t.Errorf("another kind (a config's): %d hits, %d misses; want 0 and 2", h, m)
+	}
+	if h, m := hitsOf(dir, "v2", "root", packFiles, -1); h != 0 || m != 2 {
+		t.Errorf("another tool build: %d hits, %d misses; want 0 and 2", h, m)
+	}
+	if h, m := hitsOf(dir, "v1", "other", packFiles, -1); h != 0 || m != 2 {
+		t.Errorf("another root: %d hits, %d misses; want 0 and 2", h, m)
+	}
+}
+
+// A pack damaged anywhere (a byte changed, cut short, grown) is not read;
+// the files are parsed, and the parse is right.
+func TestCacheCorruptPack(t *testing.T) {
+	dir := t.TempDir()
+	file := writePack(t, dir, "v1", "root", packFiles)
+	good, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, buf []byte) {
+		t.Helper()
+		if err := os.WriteFile(file, buf, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		c := OpenCache(dir, "v1", "root")
+		for p, src := range packFiles {
+			got, want := parse(p, KindOther, src, c), Parse(p, KindOther, src)
+			if !reflect.DeepEqual(modelOf(got), modelOf(want)) {
+				t.Errorf("%s: %s: wrong model", what, p)
+			}
+		}
+		if h, _ := c.Stats(); h != 0 {
+			t.Errorf("%s: %d hits from a damaged pack", what, h)
+		}
+	}
+	for i := range good {
+		bad := bytes.Clone(good)
+		bad[i] ^= 0x41
+		check("byte "+strconv.Itoa(i)+" changed", bad)
+	}
+	for _, n := range []int{0, 1, cacheHeader, len(good) / 2, len(good) - 1} {
+		check("cut to "+strconv.Itoa(n), good[:n])
+	}
+	check("grown", append(bytes.Clone(good), 0))
+}
+
+// sealPack writes a pack of the given entries with a valid checksum: what
+// a hostile (or buggy) writer could leave.
+func sealPack(file, tool string, entries map[cacheKey][]byte) error {
+	var b bytes.Buffer
+	b.Write(cacheMagic[:])
+	b.Write(binary.LittleEndian.AppendUint32(nil, cacheFormat))
+	t := sha256.Sum256([]byte(tool))
+	b.Write(t[:])
+	b.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(entries))))
+	for k, e := range entries {
+		b.Write(k.sum[:])
+		b.WriteByte(byte(k.kind))
+		b.Write(binary.AppendUvarint(nil, uint64(len(e))))
+		b.Write(e)
+	}
+	s := sha256.Sum256(b.Bytes())
+	b.Write(s[:])
+	return os.WriteFile(file, b.Bytes(), 0o600)
+}
+
+// An entry whose checksum is right but whose content is not (offsets past
+// the file, counts past the entry, a truncated string) is a miss, never a
+// crash: every value is bounded before it is used.
+func TestCacheHostileEntry(t *testing.T) {
+	src := packFiles["a.md"]
+	good := encodeBody(Parse("a.md", KindOther, src), nil)
+	enc := func(vals ...int) []byte {
+		var b []byte
+		for _, v := range vals {
+			b = binary.AppendUvarint(b, uint64(v))
+		}
+		return b
+	}
+	n := len(src)
+	cases := map[string][]byte{
+		"empty":            nil,
+		"another size":     enc(n+1, 0, 0, 0, 0, 0, 0, 0, 0),
+		"offset past file": enc(n, 0, n+1, 0, 0, 0, 0, 0, 0),
+		"huge count":       enc(n, 0, 0, 1<<30),
+		"heading past":     enc(n, 0, 0, 0, 1, 1, 0, n+5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+		"string past":      enc(n, 0, 0, 0, 1, 1, 0, 1, 0, 1, 20, n-5, 0, 0, 0, 0, 0, 0, 0),
+		"literal past":     enc(n, 0, 0, 0, 1, 1, 0, 1, 0, 1, 201),
+		"bad bool":         enc(n, 0, 0, 0, 0, 1, 0, 1, 7),
+		"trailing":         append(bytes.Clone(good), 0),
+		"cut":              good[:len(good)-1],
+		"varint overflow":  bytes.Repeat([]byte{0xff}, 12),
+	}
+	flipped := map[string][]byte{} // may decode, to a model in bounds
+	for i := range good {
+		b := bytes.Clone(good)
+		b[i] ^= 0x80
+		flipped["bit 7 of byte "+strconv.Itoa(i)] = b
+	}
+	dir := t.TempDir()
+	want := modelOf(Parse("a.md", KindOther, src))
+	try := func(name string, e []byte) (*Document, int) {
+		c := OpenCache(dir, "v1", "root")
+		if err := sealPack(c.file, "v1", map[cacheKey][]byte{{sha256.Sum256(src), KindOther}: e}); err != nil {
+			t.Fatal(err)
+		}
+		c = OpenCache(dir, "v1", "root")
+		if len(c.old) != 1 {
+			t.Fatalf("%s: the sealed pack was not read", name)
+		}
+		d := parse("a.md", KindOther, src, c)
+		h, _ := c.Stats()
+		return d, h
+	}
+	for name, e := range cases {
+		if d, h := try(name, e); h != 0 || modelDiff(modelOf(d), want) != "" {
+			t.Errorf("%s: decoded (%d hits) or a wrong model", name, h)
+		}
+	}
+	for name, e := range flipped {
+		d, h := try(name, e)
+		if h == 0 && modelDiff(modelOf(d), want) != "" {
+			t.Errorf("%s: a miss with a wrong model", name)
+		}
+		for _, s := range d.Sections {
+			if s.Start > len(src) || s.End > len(src) || s.Heading.End > len(src) {
+				t.Errorf("%s: a section out of the file", name)
+			}
+		}
+	}
+}
+
+// Runs saving the same root's pack at once each write a whole pack: any
+// reader after them reads a valid one.
+func TestCacheConcurrentSaves(t *testing.T) {
+	dir := t.TempDir()
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			files := map[string][]byte{"x.md": []byte("# run " + strconv.Itoa(i) + "\n"), "a.md": packFiles["a.md"]}
+			c := OpenCache(dir, "v1", "root")
+			for p, src := range files {
+				parse(p, KindOther, src, c)
+			}
+			if err := c.Save(); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	c := OpenCache(dir, "v1", "root")
+	if len(c.old) != 2 {
+		t.Errorf("the pack after concurrent saves has %d entries, want 2", len(c.old))
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 {
+		t.Errorf("%d files in the cache folder, want the one pack", len(ents))
+	}
+}
+
+// The folder stays within its size: the packs used least recently go
+// first, the one just written stays, and so do recent temporary files
+// (a run writing) while old ones go.
+func TestCacheEvict(t *testing.T) {
+	dir := t.TempDir()
+	old := time.Now().Add(-2 * time.Hour)
+	write := func(name string, size int, at time.Time) {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, make([]byte, size), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.pack", 100, old)
+	write("b.pack", 100, old.Add(time.Minute))
+	write("c.pack", 100, old.Add(2*time.Minute))
+	write("stale.pack", 10, time.Now().Add(-cacheMaxAge-time.Hour))
+	write("tmp-old", 10, old)
+	write("tmp-new", 10, time.Now())
+	write("keep.pack", 100, old.Add(-time.Hour))
+	write("other.txt", 1000, old)
+	evict(dir, filepath.Join(dir, "keep.pack"), 250)
+	var left []string
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		left = append(left, e.Name())
+	}
+	if want := []string{"c.pack", "keep.pack", "other.txt", "tmp-new"}; !reflect.DeepEqual(left, want) {
+		t.Errorf("left %v, want %v", left, want)
+	}
+}
+
+// A pack of the same files is not written again: a warm run only marks
+// it used.
+func TestCacheSaveUnchanged(t *testing.T) {
+	dir := t.TempDir()
+	file := writePack(t, dir, "v1", "root", packFiles)
+	before, _ := os.ReadFile(file)
+	old := time.Now().Add(-time.Hour)
+	_ = os.Chtimes(file, old, old)
+	c := OpenCache(dir, "v1", "root")
+	for p, src := range packFiles {
+		parse(p, KindOf(p, nil), src, c)
+	}
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.ReadFile(file)
+	fi, _ := os.Stat(file)
+	if !bytes.Equal(before, after) || !fi.ModTime().After(old) {
+		t.Errorf("pack rewritten or not marked used (modified %v)", fi.ModTime())
+	}
+}
+
+// A nil cache parses.
+func TestCacheNil(t *testing.T) {
+	var c *Cache
+	d := parse("a.md", KindOther, packFiles["a.md"], c)
+	if len(d.Headings) != 1 || c.Save() != nil {
+		t.Error("a nil cache does not parse")
+	}
+}
+
+// Something other than a regular file in the pack's place is not read
+// (a FIFO would block a plain read).
+func TestCacheNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	c := OpenCache(dir, "v1", "root")
+	if err := os.Mkdir(c.file, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	c = OpenCache(dir, "v1", "root")
+	if d := parse("a.md", KindOther, packFiles["a.md"], c); len(d.Headings) != 1 {
+		t.Error("not parsed")
+	}
+	if err := c.Save(); err == nil {
+		t.Error("a folder in the pack's place was replaced")
+	}
+}

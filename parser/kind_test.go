@@ -1,0 +1,71 @@
+package parser
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// kindByRoots is what KindOf answers for agents/ and commands/, found the
+// plain way: each of the repo root, .claude and the plugin roots (sorted)
+// in turn.
+func kindByRoots(rel string, roots []string) (Kind, bool) {
+	base := rel[strings.LastIndexByte(rel, '/')+1:]
+	if !strings.HasSuffix(base, ".md") {
+		return 0, false
+	}
+	for _, r := range append([]string{"", ".claude"}, roots...) {
+		p := rel
+		if r != "" {
+			if !strings.HasPrefix(rel, r+"/") {
+				continue
+			}
+			p = rel[len(r)+1:]
+		}
+		switch {
+		case strings.HasPrefix(p, "agents/") && !slices.Contains([]string{"readme", "changelog", "contributing", "license", "index"}, strings.ToLower(strings.TrimSuffix(base, ".md"))):
+			return KindAgent, true
+		case strings.HasPrefix(p, "commands/"):
+			return KindCommand, true
+		}
+	}
+	return 0, false
+}
+
+// KindOf looks at the folders of the path only, and agrees with a look
+// at every plugin root, nested roots and folders named agents/ and
+// commands/ inside each other included.
+func TestKindOfPluginRoots(t *testing.T) {
+	roots := []string{"a", "a/agents/b", "a/commands", "p/q", ".claude", "agents", "x/commands/y"}
+	slices.Sort(roots)
+	names := []string{"a", "b", "agents", "commands", "p", "q", ".claude", "x", "y"}
+	files := []string{"f.md", "README.md", "SKILL.md", "g.txt"}
+	var paths []string
+	var gen func(prefix string, depth int)
+	gen = func(prefix string, depth int) {
+		for _, f := range files {
+			paths = append(paths, prefix+f)
+		}
+		if depth == 0 {
+			return
+		}
+		for _, n := range names {
+			gen(prefix+n+"/", depth-1)
+		}
+	}
+	gen("", 4)
+	checked := 0
+	for _, p := range paths {
+		if want, ok := kindByRoots(p, roots); ok {
+			if got := KindOf(p, roots); got != want && got != KindSkill && got != KindSkillResource && got != KindManifest {
+				t.Errorf("KindOf(%q) = %v, want %v", p, got, want)
+			}
+			checked++
+		} else if got := KindOf(p, roots); got == KindAgent || got == KindCommand {
+			t.Errorf("KindOf(%q) = %v, want neither agent nor command", p, got)
+		}
+	}
+	if checked < 1000 {
+		t.Errorf("only %d paths are agents or commands", checked)
+	}
+}
