@@ -785,12 +785,7 @@ func within(docs []*parser.Document, root string) []*parser.Document {
 func refTarget(idx *parser.Index, d *parser.Document, r sectionRef) (*parser.Document, []*parser.Document) {
 	root := pluginRoot(idx, d)
 	if r.skill { // a skill by name: the plugin's own first
-		var named []*parser.Document
-		for _, s := range idx.ByKind(parser.KindSkill) {
-			if path.Base(path.Dir(s.Path)) == r.file {
-				named = append(named, s)
-			}
-		}
+		named := skillsNamed(idx, r.file)
 		if in := within(named, root); len(in) > 0 {
 			return in[0], nil
 		}
@@ -842,26 +837,58 @@ func refTarget(idx *parser.Index, d *parser.Document, r sectionRef) (*parser.Doc
 	return nil, found
 }
 
+// skillsNamed are the skills whose folder is named name, by path; the
+// index of them is made once per index, not once per reference.
+func skillsNamed(idx *parser.Index, name string) []*parser.Document {
+	return idx.Cached("section-ref/skills-by-folder", func() any {
+		m := map[string][]*parser.Document{}
+		for _, s := range idx.ByKind(parser.KindSkill) {
+			n := path.Base(path.Dir(s.Path))
+			m[n] = append(m[n], s)
+		}
+		return m
+	}).(map[string][]*parser.Document)[name]
+}
+
 // endingIn lists the documents whose path ends in f, a bare name or a
 // path cut short (`plan-authoring/SKILL.md` for
 // `skills/plan-authoring/SKILL.md`): those under root if any, else all.
-// Lists are made once per root and f.
+// The list is made once per f and sorted by path, so the documents under
+// a root are found by a search in it (a repo of many plugins holding the
+// same files costs no more per reference).
 func endingIn(idx *parser.Index, root, f string) []*parser.Document {
 	if len(idx.ByBase(path.Base(f))) == 0 {
 		return nil // no file of that name: nothing to list, nothing to keep
 	}
-	return idx.Cached("section-ref/ending\x00"+root+"\x00"+f, func() any {
+	found := idx.Cached("section-ref/ending\x00"+f, func() any {
 		var found []*parser.Document
 		for _, t := range idx.ByBase(path.Base(f)) {
 			if strings.HasSuffix("/"+t.Path, "/"+f) {
 				found = append(found, t)
 			}
 		}
-		if in := within(found, root); len(in) > 0 {
-			found = in
-		}
+		slices.SortFunc(found, func(a, b *parser.Document) int { return strings.Compare(a.Path, b.Path) })
 		return found
 	}).([]*parser.Document)
+	if in := underRoot(found, root); len(in) > 0 {
+		return in
+	}
+	return found
+}
+
+// underRoot returns the documents of sorted (by path) under folder root
+// ("" is the repo), as within does, by a binary search.
+func underRoot(sorted []*parser.Document, root string) []*parser.Document {
+	if root == "" {
+		return sorted
+	}
+	p := root + "/"
+	i, _ := slices.BinarySearchFunc(sorted, p, func(d *parser.Document, p string) int { return strings.Compare(d.Path, p) })
+	j := i
+	for j < len(sorted) && strings.HasPrefix(sorted[j].Path, p) {
+		j++
+	}
+	return sorted[i:j:j]
 }
 
 var titleMarkup = strings.NewReplacer("`", "", "**", "", "*", "", "_", " ", "’", "'", "“", "\"", "”", "\"")
