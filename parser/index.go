@@ -42,6 +42,7 @@ type Index struct {
 	// roots are the plugin roots below the repo root (see plugins.go);
 	// rootPlugin says whether the repo root is one too
 	roots      []string
+	rootSet    map[string]bool // the roots but "", for PluginRootOf
 	rootPlugin bool
 	// files are the paths of every file the walk met, sorted (see Files)
 	files []string
@@ -269,7 +270,7 @@ func selected(rel string, include, exclude []string) bool {
 func (idx *Index) Replace(doc *Document) *Index {
 	i, found := slices.BinarySearchFunc(idx.Docs, doc.Path, func(d *Document, p string) int { return strings.Compare(d.Path, p) })
 	var old *Document
-	n := &Index{Root: idx.Root, files: idx.files, roots: idx.roots, rootPlugin: idx.rootPlugin}
+	n := &Index{Root: idx.Root, files: idx.files, roots: idx.roots, rootSet: idx.rootSet, rootPlugin: idx.rootPlugin}
 	if found {
 		old = idx.Docs[i]
 		n.Docs = slices.Clone(idx.Docs)
@@ -309,7 +310,7 @@ func (idx *Index) Replace(doc *Document) *Index {
 	}
 	n.byKind[doc.Kind] = withDoc(n.byKind[doc.Kind], doc)
 	if doc.Kind == KindManifest || old != nil && old.Kind == KindManifest || idx.byPath == nil {
-		n.roots = n.pluginRoots()
+		n.setRoots(n.pluginRoots())
 	}
 	// The facts kept with Follow move to the new index when the change is
 	// one document's content: the same paths, the same plugin roots.
@@ -456,7 +457,7 @@ func (idx *Index) finish() {
 		b := path.Base(d.Path)
 		idx.byBase[b] = append(idx.byBase[b], d)
 	}
-	idx.roots = idx.pluginRoots()
+	idx.setRoots(idx.pluginRoots())
 }
 
 // Exists reports whether repo-relative path rel names a file or folder in

@@ -69,3 +69,18 @@ func TestKindOfPluginRoots(t *testing.T) {
 		t.Errorf("only %d paths are agents or commands", checked)
 	}
 }
+
+// PluginRootOf finds the nearest enclosing plugin root by the path's
+// folders, as a look at every root (the longest that encloses it) would.
+func TestPluginRootOfNearest(t *testing.T) {
+	idx := &Index{}
+	idx.setRoots([]string{"", "a", "a/b", "a/bc", "x/y/z"})
+	for rel, want := range map[string]string{
+		"f.md": "", "a/f.md": "a", "a/b/f.md": "a/b", "a/bc/d/f.md": "a/bc", "a/b": "a", "a/b/": "a/b",
+		"ab/f.md": "", "x/y/z/w/f.md": "x/y/z", "x/y/f.md": "", "/a/f.md": "",
+	} {
+		if got := idx.PluginRootOf(rel); got != want {
+			t.Errorf("PluginRootOf(%q) = %q, want %q", rel, got, want)
+		}
+	}
+}

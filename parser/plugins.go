@@ -120,12 +120,28 @@ func (idx *Index) RootIsPlugin() bool { return idx.rootPlugin }
 
 // PluginRootOf returns the root of the plugin that holds repo-relative path
 // rel: the nearest enclosing plugin folder, or "" for the repo root.
+// Its folders are looked up from the nearest out, so the cost is the
+// path's depth, not the number of plugins.
 func (idx *Index) PluginRootOf(rel string) string {
-	best := ""
-	for _, r := range idx.roots {
-		if len(r) > len(best) && strings.HasPrefix(rel, r+"/") {
-			best = r
+	if len(idx.rootSet) == 0 {
+		return ""
+	}
+	for i := strings.LastIndexByte(rel, '/'); i > 0; i = strings.LastIndexByte(rel[:i], '/') {
+		if idx.rootSet[rel[:i]] {
+			return rel[:i]
 		}
 	}
-	return best
+	return ""
+}
+
+// setRoots sets the plugin roots (sorted) and the set PluginRootOf looks
+// them up in.
+func (idx *Index) setRoots(roots []string) {
+	idx.roots = roots
+	idx.rootSet = make(map[string]bool, len(roots))
+	for _, r := range roots {
+		if r != "" {
+			idx.rootSet[r] = true
+		}
+	}
 }
