@@ -205,7 +205,7 @@ func TestGuardSkipsOnlyRunsWithNothingToDo(t *testing.T) {
 		}
 		for range (1 + next(400)) * min(1, 2000-n) {
 			p := pieces[next(len(pieces))]
-			for range 1 + next(40) * next(2) {
+			for range 1 + next(40)*next(2) {
 				b.WriteString(p)
 			}
 		}
