@@ -96,10 +96,8 @@ func hasLetterNumber(s string) bool {
 			continue
 		}
 		p, c := s[i-1], s[i+1]
-		if !('a' <= p && p <= 'z' || '0' <= p && p <= '9') || c < 'A' || c > 'Z' {
-			continue
-		}
-		if i+2 == len(s) || strings.IndexByte("-_.#/", s[i+2]) >= 0 {
+		lowerOrDigit := 'a' <= p && p <= 'z' || '0' <= p && p <= '9'
+		if lowerOrDigit && 'A' <= c && c <= 'Z' && (i+2 == len(s) || strings.IndexByte("-_.#/", s[i+2]) >= 0) {
 			return true
 		}
 	}
