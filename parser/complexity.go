@@ -81,6 +81,16 @@ var markWeight = func() (t [256]int) {
 	return t
 }()
 
+// runMarks marks the bytes without which run has nothing to do: with no
+// `[`, `]` or `|`, no bracket opens, no link ends, no `](` starts a scan
+// and no table forms, so a run of lines without them is not read again.
+var runMarks = func() (t [256]bool) {
+	for _, c := range []byte("[]|") {
+		t[c] = true
+	}
+	return t
+}()
+
 // linkWeight, htmlWeight and refWeight are the weights of `]`, `<` and
 // `§` (a section reference: its title is matched against the cited file's
 // headings, about 3 µs) in the markup bound.
@@ -145,6 +155,7 @@ func (g *guardState) note(kind, s, e, size int) {
 func guard(body []byte) ([]byte, int, []Problem) {
 	g := &guardState{src: body}
 	runStart := -1
+	runMarked := false // the run holds a byte of runMarks
 	afterBlank := true
 	limit, markup := len(body), 0
 	for ls := 0; ls < len(body); {
@@ -162,7 +173,8 @@ func guard(body []byte) ([]byte, int, []Problem) {
 		if indent <= 3 && ls+indent < le && body[ls+indent] == '#' {
 			extra += headingWeight
 		}
-		if cut, ok := countMarkup(body, ls, le, extra, &markup); !ok {
+		cut, ok, marked := countMarkup(body, ls, le, extra, &markup)
+		if !ok {
 			limit = cut
 			g.note(tooMuchMarkup, cut, min(cut+1, len(body)), markup)
 			if cut == ls {
@@ -172,21 +184,22 @@ func guard(body []byte) ([]byte, int, []Problem) {
 			le, next = cut, len(body)
 		}
 		if isBlankLine(body[ls:le]) {
-			if runStart >= 0 {
+			if runStart >= 0 && runMarked {
 				g.run(runStart, ls)
-				runStart = -1
 			}
+			runStart, runMarked = -1, false
 			afterBlank = true
 		} else {
 			if runStart < 0 {
 				runStart = ls
 			}
+			runMarked = runMarked || marked
 			g.containers(ls, le, afterBlank)
 			afterBlank = false
 		}
 		ls = next
 	}
-	if runStart >= 0 {
+	if runStart >= 0 && runMarked {
 		g.run(runStart, limit)
 	}
 	var probs []Problem
@@ -203,21 +216,24 @@ func guard(body []byte) ([]byte, int, []Problem) {
 
 // countMarkup adds the line [ls,le), its marks and extra to *markup.
 // Past maxMarkup it returns false and where parsing stops: the line's
-// start, or for a huge line the mark that crossed the bound.
-func countMarkup(body []byte, ls, le, extra int, markup *int) (int, bool) {
+// start, or for a huge line the mark that crossed the bound. marked tells
+// whether the line holds a byte of runMarks (for a line cut short, in all
+// of it: an over-estimate that only costs run a look).
+func countMarkup(body []byte, ls, le, extra int, markup *int) (cut int, ok, marked bool) {
 	*markup += 1 + extra
 	if *markup+htmlWeight*(le-ls) <= maxMarkup {
 		// fewer bytes than the bound leaves: no need to stop in this line
 		for i, c := range body[ls:le] {
 			*markup += markWeight[c]
+			marked = marked || runMarks[c]
 			if c == 0xa7 && i > 0 && body[ls+i-1] == 0xc2 {
 				*markup += refWeight
 			}
 		}
-		return 0, true
+		return 0, true, marked
 	}
 	if *markup > maxMarkup {
-		return ls, false
+		return ls, false, true
 	}
 	for i := ls; i < le; i++ {
 		*markup += markWeight[body[i]]
@@ -226,12 +242,12 @@ func countMarkup(body []byte, ls, le, extra int, markup *int) (int, bool) {
 		}
 		if *markup > maxMarkup {
 			if i-ls > cutSearch {
-				return i, false
+				return i, false, true
 			}
-			return ls, false
+			return ls, false, true
 		}
 	}
-	return 0, true
+	return 0, true, true
 }
 
 func complexityMsg(kind, count, size int) string {

@@ -185,3 +185,45 @@ func TestGuardMarkupWeights(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardSkipsOnlyRunsWithNothingToDo: guard reads again only the runs
+// of lines holding a `[`, `]` or `|`; on any input the result is the one
+// of reading every run.
+func TestGuardSkipsOnlyRunsWithNothingToDo(t *testing.T) {
+	pieces := []string{"[", "]", "(", ")", "](", "|", "|-|-|\n", "\\", "\"", "'", "<", ">", "- ", "> ", "  ", "\n", "\n\n", "x", "word ", "# h\n"}
+	rng := uint64(1)
+	next := func(n int) int {
+		rng = rng*6364136223846793005 + 1442695040888963407
+		return int(rng>>33) % n
+	}
+	// a table of short lines padded past maxPaddedCells: only its `|` mark it
+	wide := "|" + strings.Repeat("a|", 300) + "\n|" + strings.Repeat("-|", 300) + "\n" + strings.Repeat("|x|\n", 250)
+	for n := range 2001 {
+		var b strings.Builder
+		if n == 2000 {
+			b.WriteString(wide)
+		}
+		for range (1 + next(400)) * min(1, 2000-n) {
+			p := pieces[next(len(pieces))]
+			for range 1 + next(40)*next(2) {
+				b.WriteString(p)
+			}
+		}
+		src := []byte(b.String())
+		out, limit, probs := guard(src)
+		saved := runMarks
+		for c := range runMarks {
+			runMarks[c] = true
+		}
+		wantOut, wantLimit, wantProbs := guard(src)
+		runMarks = saved
+		if string(out) != string(wantOut) || limit != wantLimit || len(probs) != len(wantProbs) {
+			t.Fatalf("guard of %q: skipping runs changed the result: %v, want %v", src, probs, wantProbs)
+		}
+		for i := range probs {
+			if probs[i] != wantProbs[i] {
+				t.Fatalf("guard of %q: %v, want %v", src, probs, wantProbs)
+			}
+		}
+	}
+}

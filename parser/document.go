@@ -84,8 +84,13 @@ func (d *Document) Text() string {
 // titles, say); they go away with the document.
 func (d *Document) Cached(key string, fn func() any) any { return d.cache.get(key, fn) }
 
-// onceCache holds values computed once per key, safely from many goroutines.
-type onceCache struct{ m sync.Map }
+// onceCache holds values computed once per key, safely from many
+// goroutines. A document holds a handful of keys: a map under a lock costs
+// it less, in time and memory, than a sync.Map.
+type onceCache struct {
+	mu sync.Mutex
+	m  map[string]*onceEntry
+}
 
 type onceEntry struct {
 	once sync.Once
@@ -93,11 +98,16 @@ type onceEntry struct {
 }
 
 func (c *onceCache) get(key string, fn func() any) any {
-	e, ok := c.m.Load(key)
-	if !ok {
-		e, _ = c.m.LoadOrStore(key, &onceEntry{})
+	c.mu.Lock()
+	ce := c.m[key]
+	if ce == nil {
+		if c.m == nil {
+			c.m = make(map[string]*onceEntry)
+		}
+		ce = &onceEntry{}
+		c.m[key] = ce
 	}
-	ce := e.(*onceEntry)
+	c.mu.Unlock()
 	ce.once.Do(func() { ce.v = fn() })
 	return ce.v
 }

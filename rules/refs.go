@@ -66,7 +66,7 @@ func ClassifyDest(dest string) (DestKind, string, string) {
 func IsPlaceholder(s string) bool {
 	return strings.Contains(s, "{") || strings.Contains(s, "<") || strings.Contains(s, ">") ||
 		strings.Contains(s, "path/to/") || strings.Contains(s, "...") || strings.Contains(s, "…") ||
-		strings.Contains(s, "$") || strings.Contains(s, "*") || strings.ContainsAny(s, "-_") && letterNumberRe.MatchString(s)
+		strings.Contains(s, "$") || strings.Contains(s, "*") || hasLetterNumber(s)
 }
 
 // HasScheme reports whether dest starts with a URL scheme and its colon
@@ -86,9 +86,23 @@ func HasScheme(dest string) bool {
 	return false
 }
 
-// letterNumberRe: a single capital letter after a `-` or `_` in a file or
-// folder name, standing for a number or a name (`testing-N.md`, `step-X/`).
-var letterNumberRe = regexp.MustCompile(`[a-z0-9][-_][A-Z](?:[-_.#/]|$)`)
+// hasLetterNumber reports whether s holds a single capital letter after a
+// `-` or `_` in a file or folder name, standing for a number or a name
+// (`testing-N.md`, `step-X/`): a lower-case letter or digit, `-` or `_`,
+// the capital, then `-`, `_`, `.`, `#`, `/` or the end.
+func hasLetterNumber(s string) bool {
+	for i := 1; i+1 < len(s); i++ {
+		if s[i] != '-' && s[i] != '_' {
+			continue
+		}
+		p, c := s[i-1], s[i+1]
+		lowerOrDigit := 'a' <= p && p <= 'z' || '0' <= p && p <= '9'
+		if lowerOrDigit && 'A' <= c && c <= 'Z' && (i+2 == len(s) || strings.IndexByte("-_.#/", s[i+2]) >= 0) {
+			return true
+		}
+	}
+	return false
+}
 
 // ResolveFrom resolves a path as GitHub does: from the file's folder, or
 // from the repo root when it starts with `/`. escapes is true when the

@@ -14,3 +14,29 @@ func TestHasSchemeMatchesRegexp(t *testing.T) {
 		}
 	}
 }
+
+// TestHasLetterNumber: the byte scan answers as the expression it stands
+// for, `[a-z0-9][-_][A-Z](?:[-_.#/]|$)`, over every short string of the
+// bytes that matter.
+func TestHasLetterNumber(t *testing.T) {
+	re := regexp.MustCompile(`[a-z0-9][-_][A-Z](?:[-_.#/]|$)`)
+	alphabet := "a9-_XZ.#/ Ab"
+	var gen func(prefix string, n int)
+	gen = func(prefix string, n int) {
+		if got, want := hasLetterNumber(prefix), re.MatchString(prefix); got != want {
+			t.Fatalf("hasLetterNumber(%q) = %v, want %v", prefix, got, want)
+		}
+		if n == 0 {
+			return
+		}
+		for i := range len(alphabet) {
+			gen(prefix+alphabet[i:i+1], n-1)
+		}
+	}
+	gen("", 5)
+	for _, s := range []string{"phase-N.md", "step-X/", "a_B", "testing-N.md#x", "phase-Nx.md", "A-N.md", "x-n.md"} {
+		if got, want := hasLetterNumber(s), re.MatchString(s); got != want {
+			t.Fatalf("hasLetterNumber(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -696,7 +696,7 @@ func bigramsOf(d *parser.Document) bigrams {
 				prev, k = w, k+1
 			}
 		}
-		return bigrams(sortByHash(out, func(b bigramHit) uint64 { return b.h }))
+		return bigrams(sortByHash(out, func(b bigramHit) uint64 { return b.h }, func(b bigramHit) int64 { return int64(b.heading)<<32 | int64(b.at) }))
 	}).(bigrams)
 }
 
@@ -1066,7 +1066,7 @@ func titleIndexOf(d *parser.Document, key string, cands func(*parser.Document) [
 			}
 		}
 		for i := range x.posts {
-			x.posts[i] = sortByHash(x.posts[i], func(p titlePost) uint64 { return p.h })
+			x.posts[i] = sortByHash(x.posts[i], func(p titlePost) uint64 { return p.h }, func(p titlePost) int64 { return int64(p.cand) })
 		}
 		ex := x.posts[kindExact]
 		x.exact = make(map[uint64][2]int32, len(ex))
@@ -1084,10 +1084,17 @@ func titleIndexOf(d *parser.Document, key string, cands func(*parser.Document) [
 
 // sortByHash sorts a by key, keeping the order of equal keys (a radix
 // sort: linear, where the lists sorted hold a word boundary of every
-// heading). It returns the sorted slice, which may not be a.
-func sortByHash[T any](a []T, key func(T) uint64) []T {
+// heading). seq grows along a (equal values may share it): small lists
+// are sorted by key then seq, which keeps that order without the cost of
+// a stable sort. It returns the sorted slice, which may not be a.
+func sortByHash[T any](a []T, key func(T) uint64, seq func(T) int64) []T {
 	if len(a) < 1<<12 { // a radix pass costs its buckets: small lists compare
-		slices.SortStableFunc(a, func(x, y T) int { return cmp.Compare(key(x), key(y)) })
+		slices.SortFunc(a, func(x, y T) int {
+			if c := cmp.Compare(key(x), key(y)); c != 0 {
+				return c
+			}
+			return cmp.Compare(seq(x), seq(y))
+		})
 		return a
 	}
 	tmp := make([]T, len(a))
