@@ -396,6 +396,16 @@ func delegate(idx *parser.Index, d *parser.Document, has func(*parser.Document) 
 // root), each once, in the order cited. What d cites is read once per
 // file, and resolved once per index.
 func cited(idx *parser.Index, d *parser.Document) []*parser.Document {
+	paths := citedPaths(idx, d)
+	out := make([]*parser.Document, len(paths))
+	for i, p := range paths {
+		out[i] = idx.Doc(p)
+	}
+	return out
+}
+
+// citedPaths is cited, as paths: the slice is shared, not to be changed.
+func citedPaths(idx *parser.Index, d *parser.Document) []string {
 	// resolved once per file (copy-drift asks for each group a file is
 	// in), and kept from edit to edit: what a file cites resolves to the
 	// same paths while the repo's paths stay the same, unless it is the
@@ -418,11 +428,7 @@ func cited(idx *parser.Index, d *parser.Document) []*parser.Document {
 		cc.paths[d.Path] = paths
 		cc.mu.Unlock()
 	}
-	out := make([]*parser.Document, len(paths))
-	for i, p := range paths {
-		out[i] = idx.Doc(p)
-	}
-	return out
+	return paths
 }
 
 // citedCache holds the paths each file cites, by its path.
