@@ -309,7 +309,10 @@ func (b *block) selector() config.Selector {
 // compared line by line, and not kept.
 func (b *block) raw() string { return normDrift(b.part.Text()) }
 
-func (b *block) text() string { return replaceParams(b.raw(), paramsOf(b.doc).reps) }
+func (b *block) text() string { return b.textOf(b.raw()) }
+
+// textOf is text, given raw.
+func (b *block) textOf(raw string) string { return replaceParams(raw, paramsOf(b.doc).reps) }
 
 // driftGroup is a set of blocks that are copies of one another: the
 // canonical one, the identical copies and the near copies (drift).
@@ -738,7 +741,13 @@ func (ci *copyIndex) remove(d *parser.Document) {
 	}
 	for _, b := range driftBlocks(d) {
 		k := b.key()
-		bs := slices.DeleteFunc(ci.byKey[k], func(o *block) bool { return o.doc == d })
+		bs := ci.byKey[k] // in path order: d's blocks are one run
+		i := sort.Search(len(bs), func(i int) bool { return bs[i].doc.Path >= d.Path })
+		j := i
+		for j < len(bs) && bs[j].doc == d {
+			j++
+		}
+		bs = slices.Delete(bs, i, j)
 		if len(bs) == 0 {
 			delete(ci.byKey, k)
 		} else {
@@ -958,8 +967,9 @@ func groupOf(idx *parser.Index, members []*block, all bool) *driftGroup {
 		if b.rawHash == g.Canon.rawHash {
 			continue
 		}
+		text := b.text()
 		for ph := range paramsOf(b.doc).params {
-			if strings.Contains(b.text(), ph) && !slices.Contains(g.Params, ph) {
+			if strings.Contains(text, ph) && !slices.Contains(g.Params, ph) {
 				g.Params = append(g.Params, ph)
 			}
 		}
@@ -996,11 +1006,15 @@ func citedGroup(idx *parser.Index, members []*block) *driftGroup {
 	for _, b := range members {
 		inGroup[b.doc] = true
 	}
+	byPath := make(map[string]*parser.Document, len(inGroup))
+	for d := range inGroup {
+		byPath[d.Path] = d
+	}
 	citing := map[*parser.Document]int{}
 	for _, o := range members {
-		for _, c := range cited(idx, o.doc) {
-			if inGroup[c] {
-				citing[c]++
+		for _, c := range citedPaths(idx, o.doc) {
+			if d := byPath[c]; d != nil {
+				citing[d]++
 			}
 		}
 	}
@@ -1069,11 +1083,13 @@ func near(canon, b *block) bool {
 }
 
 func nearText(canon, b *block) bool {
-	if typographic(canon.raw()) == typographic(b.raw()) || typographic(canon.text()) == typographic(b.text()) {
+	cr, br := canon.raw(), b.raw()
+	ct, bt := canon.textOf(cr), b.textOf(br)
+	if typographic(cr) == typographic(br) || typographic(ct) == typographic(bt) {
 		return true
 	}
 	found := false
-	for _, t := range [][2]string{{canon.raw(), b.raw()}, {canon.text(), b.text()}} {
+	for _, t := range [][2]string{{cr, br}, {ct, bt}} {
 		al, bl := strings.Split(t[0], "\n"), strings.Split(t[1], "\n")
 		if onlyNames(al, bl) {
 			return false
@@ -1233,6 +1249,9 @@ func inside(o, b *block) bool {
 // holdsOther reports whether x holds another drifted block of its file in
 // which all of x's own difference from its canonical text lies.
 func holdsOther(x drift, others []drift) bool {
+	if !slices.ContainsFunc(others, func(o drift) bool { return inside(o.b, x.b) }) {
+		return false
+	}
 	first, last := diffLines(x.g.Canon.raw(), x.b.raw())
 	startLine, _ := x.b.doc.Position(x.b.part.Start)
 	first, last = startLine+first, startLine+last
@@ -1278,13 +1297,15 @@ func diffLines(want, got string) (first, last int) {
 
 func reportDrift(p *rules.Pass, g *driftGroup, b *block) {
 	canon := g.Canon
-	n, at, exp, fnd := describeDiff(canon.raw(), b.raw())
-	named := canon.text() != canon.raw() || b.text() != b.raw()
-	if pn, pat, _, _ := describeDiff(canon.text(), b.text()); named && pn <= n {
+	cr, br := canon.raw(), b.raw()
+	ct, bt := canon.textOf(cr), b.textOf(br)
+	n, at, exp, fnd := describeDiff(cr, br)
+	named := ct != cr || bt != br
+	if pn, pat, _, _ := describeDiff(ct, bt); named && pn <= n {
 		// the copy names its own file where the canonical one names its
 		// own: show the first line that differs otherwise, as written
-		wl, gl := strings.Split(canon.raw(), "\n"), strings.Split(b.raw(), "\n")
-		nw, ng := strings.Split(canon.text(), "\n"), strings.Split(b.text(), "\n")
+		wl, gl := strings.Split(cr, "\n"), strings.Split(br, "\n")
+		nw, ng := strings.Split(ct, "\n"), strings.Split(bt, "\n")
 		n, at = pn, pat
 		exp, fnd = describeNamed(lineAt(wl, at), lineAt(gl, at), lineAt(nw, at), lineAt(ng, at), at < len(wl), at < len(gl))
 	}
@@ -1294,7 +1315,7 @@ func reportDrift(p *rules.Pass, g *driftGroup, b *block) {
 	if n == 1 {
 		lines = "line differs"
 	}
-	if typographic(canon.raw()) == typographic(b.raw()) || typographic(canon.text()) == typographic(b.text()) {
+	if typographic(cr) == typographic(br) || typographic(ct) == typographic(bt) {
 		lines += ", only in dashes, quotes or spaces"
 	}
 	var msg string

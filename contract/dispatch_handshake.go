@@ -69,44 +69,80 @@ func (dp *dispatchPrep) has(d *parser.Document) bool {
 	}).(bool)
 }
 
+// prepareDispatch returns what contract ct knows of the whole repo. It
+// follows the index from edit to edit (parser.Index.Follow): an edit that
+// leaves the target agents' names as they were (the usual keystroke)
+// keeps it, the edited file in place of its old self.
 func prepareDispatch(p *rules.Pass, ct *config.Contract) *dispatchPrep {
-	dp, _ := prepare(p, ct, func() (*dispatchPrep, string) {
-		dh := ct.DispatchHandshake
-		dp := &dispatchPrep{targets: map[string]*parser.Document{}}
+	dh := ct.DispatchHandshake
+	// names returns the names d adds to the targets, and whether it is
+	// one of the files they are read from
+	names := func(d *parser.Document) ([]string, bool) {
 		if len(dh.Targets) > 0 {
-			for _, t := range dh.Targets {
-				dp.targets[strings.ToLower(t)] = nil
+			return rules.AgentNames(d), d.Kind == parser.KindAgent
+		}
+		if dh.TargetFiles != nil {
+			sel := &config.Selector{FileSet: *dh.TargetFiles}
+			if picked(p, sel, false, d) && holds(d, sel.Picked().Holding) {
+				return rules.AgentNames(d), true
 			}
-			for _, d := range p.Index.ByKind(parser.KindAgent) {
-				for _, n := range rules.AgentNames(d) {
-					if _, ok := dp.targets[n]; ok {
-						dp.targets[n] = d
-					}
-				}
+		}
+		return nil, false
+	}
+	build := func() any { return buildDispatch(p, ct) }
+	key := fmt.Sprintf("contract/dispatch-prep\x00%p\x00%s", ct, ct.ID)
+	return p.Index.Follow(key, build, func(prev any, old, doc *parser.Document) any {
+		on, oin := names(old)
+		nn, nin := names(doc)
+		if old.Kind != doc.Kind || oin != nin || oin && !slices.Equal(on, nn) {
+			return build()
+		}
+		dp := prev.(*dispatchPrep)
+		for n, t := range dp.targets {
+			if t == old {
+				dp.targets[n] = doc
 			}
-		} else if dh.TargetFiles != nil {
-			for _, d := range setDocs(p, dh.TargetFiles) {
-				for _, n := range rules.AgentNames(d) {
+		}
+		return dp
+	}).(*dispatchPrep)
+}
+
+// buildDispatch makes what contract ct knows of the whole repo afresh.
+func buildDispatch(p *rules.Pass, ct *config.Contract) *dispatchPrep {
+	dh := ct.DispatchHandshake
+	dp := &dispatchPrep{targets: map[string]*parser.Document{}}
+	if len(dh.Targets) > 0 {
+		for _, t := range dh.Targets {
+			dp.targets[strings.ToLower(t)] = nil
+		}
+		for _, d := range p.Index.ByKind(parser.KindAgent) {
+			for _, n := range rules.AgentNames(d) {
+				if _, ok := dp.targets[n]; ok {
 					dp.targets[n] = d
 				}
 			}
 		}
-		if len(dp.targets) == 0 {
-			return dp, ""
+	} else if dh.TargetFiles != nil {
+		for _, d := range setDocs(p, dh.TargetFiles) {
+			for _, n := range rules.AgentNames(d) {
+				dp.targets[n] = d
+			}
 		}
-		for _, e := range dh.Evidence {
-			dp.res = append(dp.res, rules.Compile("(?m)"+e)) // `^` and `$` are line ends, as in every other pattern
-		}
-		names := make([]string, 0, len(dp.targets))
-		for n := range dp.targets {
-			names = append(names, n)
-		}
-		sort.Slice(names, func(i, j int) bool {
-			return len(names[i]) > len(names[j]) || len(names[i]) == len(names[j]) && names[i] < names[j]
-		})
-		dp.names = names
-		return dp, ""
+	}
+	if len(dp.targets) == 0 {
+		return dp
+	}
+	for _, e := range dh.Evidence {
+		dp.res = append(dp.res, rules.Compile("(?m)"+e)) // `^` and `$` are line ends, as in every other pattern
+	}
+	names := make([]string, 0, len(dp.targets))
+	for n := range dp.targets {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		return len(names[i]) > len(names[j]) || len(names[i]) == len(names[j]) && names[i] < names[j]
 	})
+	dp.names = names
 	return dp
 }
 
@@ -396,6 +432,16 @@ func delegate(idx *parser.Index, d *parser.Document, has func(*parser.Document) 
 // root), each once, in the order cited. What d cites is read once per
 // file, and resolved once per index.
 func cited(idx *parser.Index, d *parser.Document) []*parser.Document {
+	paths := citedPaths(idx, d)
+	out := make([]*parser.Document, len(paths))
+	for i, p := range paths {
+		out[i] = idx.Doc(p)
+	}
+	return out
+}
+
+// citedPaths is cited, as paths: the slice is shared, not to be changed.
+func citedPaths(idx *parser.Index, d *parser.Document) []string {
 	// resolved once per file (copy-drift asks for each group a file is
 	// in), and kept from edit to edit: what a file cites resolves to the
 	// same paths while the repo's paths stay the same, unless it is the
@@ -418,11 +464,7 @@ func cited(idx *parser.Index, d *parser.Document) []*parser.Document {
 		cc.paths[d.Path] = paths
 		cc.mu.Unlock()
 	}
-	out := make([]*parser.Document, len(paths))
-	for i, p := range paths {
-		out[i] = idx.Doc(p)
-	}
-	return out
+	return paths
 }
 
 // citedCache holds the paths each file cites, by its path.

@@ -66,7 +66,7 @@ func pickDocs(p *rules.Pass, s *config.Selector, anyFile bool) []*parser.Documen
 	byPath := func() any {
 		var out []string
 		for _, d := range p.Index.Docs {
-			if (anyFile || d.Kind.IsJSON() == (s.JSON != "")) && rules.GlobMatch(set.Files, set.Exclude, d.Path) && p.Settings.KindIn(d, set.Kinds) {
+			if picked(p, s, anyFile, d) {
 				out = append(out, d.Path)
 			}
 		}
@@ -86,6 +86,13 @@ func pickDocs(p *rules.Pass, s *config.Selector, anyFile bool) []*parser.Documen
 		}
 	}
 	return out
+}
+
+// picked reports whether the globs and kinds of s's file set pick d
+// (what it holds aside), as pickDocs reads them.
+func picked(p *rules.Pass, s *config.Selector, anyFile bool, d *parser.Document) bool {
+	set := s.Picked()
+	return (anyFile || d.Kind.IsJSON() == (s.JSON != "")) && rules.GlobMatch(set.Files, set.Exclude, d.Path) && p.Settings.KindIn(d, set.Kinds)
 }
 
 // jsonOnly lists the JSON files a selector's globs match, for a message

@@ -28,6 +28,10 @@ func TestIncrementalMatchesFresh(t *testing.T) {
 			"See [the rules](../../agents/b.md#ground-rules).\n",
 		"CLAUDE.md":     "# Memory\n\n@docs/notes.md\n",
 		"docs/notes.md": "# Notes\n\nKeep answers short.\n",
+		// a verifier of the built-in handshake profile, and a command that
+		// dispatches it (dispatch-handshake: the targets follow the edits)
+		"agents/verifier.md": "---\nname: verifier\ndescription: Verifies the environment.\n---\n# Verifier\n\n## Step 0: Environment Handshake Verification\n\nCompare the handshake with the tree.\n",
+		"commands/run.md":    "---\ndescription: Runs the checks.\n---\n# Run\n\nDispatch it with subagent_type: \"verifier\".\n",
 	}
 	root := writeRepo(t, files)
 	s := benchServer(root)
@@ -89,6 +93,18 @@ func TestIncrementalMatchesFresh(t *testing.T) {
 			delete(buffers, "agents/d.md")
 		}},
 		{"a edited after the close", func() { edit("agents/a.md", "\nA table,", "\nA list,") }},
+		{"a dispatcher of the verifier opened", func() { open("commands/run.md", files["commands/run.md"]) }},
+		{"the verifier opened", func() { open("agents/verifier.md", files["agents/verifier.md"]) }},
+		{"the verifier's text edited", func() { edit("agents/verifier.md", "with the tree", "with the working tree") }},
+		{"the verifier's Step 0 removed", func() {
+			edit("agents/verifier.md", "## Step 0: Environment Handshake Verification", "## Checks")
+		}},
+		{"Step 0 back", func() { edit("agents/verifier.md", "## Checks", "## Step 0: Environment Handshake Verification") }},
+		{"the verifier renamed", func() { edit("agents/verifier.md", "name: verifier", "name: env-checker") }},
+		{"the dispatch renamed too", func() { edit("commands/run.md", "\"verifier\"", "\"env-checker\"") }},
+		{"the dispatcher builds the handshake", func() {
+			change("commands/run.md", buffers["commands/run.md"]+"\nPrepend the subagent-env-handshake block.\n")
+		}},
 	}
 	seen := map[string]bool{}
 	for _, st := range steps {
@@ -103,7 +119,7 @@ func TestIncrementalMatchesFresh(t *testing.T) {
 			if os.Getenv("ZZ") != "" {
 				t.Logf("%s %s: %s", st.what, rel, w)
 			}
-			for _, code := range []string{"MC411/copy-drift", "/link-fragment", "/section-ref", "/name-ref", "/memory-import"} {
+			for _, code := range []string{"MC411/copy-drift", "/link-fragment", "/section-ref", "/name-ref", "/memory-import", "/dispatch-handshake"} {
 				if strings.Contains(w, code) {
 					seen[code] = true
 				}
@@ -111,8 +127,8 @@ func TestIncrementalMatchesFresh(t *testing.T) {
 		}
 	}
 	// the sequence is one that the repo-wide rules answer
-	if !seen["MC411/copy-drift"] || !seen["/link-fragment"] && !seen["/section-ref"] || !seen["/name-ref"] || !seen["/memory-import"] {
-		t.Errorf("the edits raised %v; want copy-drift, a broken heading link, a name and an import among them", seen)
+	if !seen["MC411/copy-drift"] || !seen["/link-fragment"] && !seen["/section-ref"] || !seen["/name-ref"] || !seen["/memory-import"] || !seen["/dispatch-handshake"] {
+		t.Errorf("the edits raised %v; want copy-drift, a broken heading link, a name, an import and a dispatch among them", seen)
 	}
 }
 

@@ -106,7 +106,9 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 		docReported[d.Path] = reported(d.Path)
 	}
 	// Findings gather in chunks of a fixed size, so that a file of a
-	// hundred thousand findings never copies them as one slice grows.
+	// hundred thousand findings never copies them as one slice grows; the
+	// first grows as it fills, so that an editor's run over one file, a
+	// few findings, allocates for those only.
 	const chunkSize = 1024
 	var chunks [][]Diagnostic
 	collect := func(d Diagnostic) {
@@ -128,7 +130,10 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 			d.Severity = d.atMost
 		}
 		mu.Lock()
-		if n := len(chunks); n == 0 || len(chunks[n-1]) == chunkSize {
+		switch n := len(chunks); {
+		case n == 0:
+			chunks = append(chunks, nil)
+		case len(chunks[n-1]) == chunkSize:
 			chunks = append(chunks, make([]Diagnostic, 0, chunkSize))
 		}
 		last := &chunks[len(chunks)-1]

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"runtime/debug"
 	"testing"
 )
@@ -35,5 +36,47 @@ func TestMemoryLimitFollowsInput(t *testing.T) {
 	sizeMemory(1 << 20) // a later, smaller run in the same process
 	if got := debug.SetMemoryLimit(-1); got != high {
 		t.Errorf("limit lowered to %d from %d", got, high)
+	}
+}
+
+// The language server sizes its limit at serverPerByte per byte of input
+// and collects at GOGC=100 until it returns; then a check's settings are
+// back.
+func TestServerMemory(t *testing.T) {
+	if memFromEnv || os.Getenv("GOGC") != "" {
+		t.Skip("GOMEMLIMIT or GOGC is set: they decide")
+	}
+	was := debug.SetMemoryLimit(-1)
+	memMu.Lock()
+	saved := memLimit
+	memLimit = 0
+	memMu.Unlock()
+	defer func() {
+		debug.SetMemoryLimit(was)
+		memMu.Lock()
+		memLimit = saved
+		memMu.Unlock()
+	}()
+	gc := debug.SetGCPercent(gcPercent)
+	defer debug.SetGCPercent(gc)
+
+	restore := setupServerGC()
+	sizeMemory(200 << 20)
+	if got, want := debug.SetMemoryLimit(-1), int64(memBase+serverPerByte*(200<<20)); got != want {
+		t.Errorf("the server's limit for 200 MiB read = %d, want %d", got, want)
+	}
+	if got := debug.SetGCPercent(serverGCPercent); got != serverGCPercent {
+		t.Errorf("the server's GOGC = %d, want %d", got, serverGCPercent)
+	}
+	restore()
+	if got := debug.SetGCPercent(gcPercent); got != gcPercent {
+		t.Errorf("GOGC after the server = %d, want %d", got, gcPercent)
+	}
+	memMu.Lock()
+	memLimit = 0
+	memMu.Unlock()
+	sizeMemory(200 << 20)
+	if got, want := debug.SetMemoryLimit(-1), int64(memBase+memPerByte*(200<<20)); got != want {
+		t.Errorf("a check's limit after the server = %d, want %d", got, want)
 	}
 }
