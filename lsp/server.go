@@ -40,6 +40,10 @@ type Options struct {
 	// repo is indexed (parser.LoadOptions.Read): the command sizes its
 	// memory to the input, as a check does.
 	Read func(total int64)
+	// Cache, when set, opens the cache of parsed models for the repo at
+	// root (parser.Cache; nil: none): the index is loaded through it, so a
+	// start-up parses only the files that changed since the last run.
+	Cache func(root string) *parser.Cache
 }
 
 // Serve runs a language server reading requests from r and writing to w
@@ -456,7 +460,18 @@ func (s *server) load() {
 // it (at start-up and when the config changes), so that a cache of parsed
 // files serves both.
 func (s *server) loadIndex(opt parser.LoadOptions) *parser.Index {
-	return parser.Load(s.root, opt)
+	if s.opt.Cache == nil {
+		return parser.Load(s.root, opt)
+	}
+	c := s.opt.Cache(s.root)
+	opt.Cache = c
+	idx := parser.Load(s.root, opt)
+	if c != nil {
+		if err := c.Save(); err != nil && s.opt.Log != nil {
+			fmt.Fprintf(s.opt.Log, "mdcontract: the cache of parsed files was not saved: %s\n", textsafe.Line(err.Error()))
+		}
+	}
+	return idx
 }
 
 // configNames are the files a config change is watched for.

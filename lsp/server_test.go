@@ -53,6 +53,12 @@ func (b *syncBuffer) String() string {
 
 func startServer(t *testing.T) *client {
 	t.Helper()
+	return startServerWith(t, Options{Version: "test"})
+}
+
+// startServerWith starts a server with opt (its Log is the client's).
+func startServerWith(t *testing.T, opt Options) *client {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	c := &client{
@@ -65,7 +71,8 @@ func startServer(t *testing.T) *client {
 		log:   &syncBuffer{},
 	}
 	go func() {
-		code := Serve(inR, outW, Options{Version: "test", Log: c.log})
+		opt.Log = c.log
+		code := Serve(inR, outW, opt)
 		outW.Close()
 		c.code <- code
 	}()
