@@ -12,17 +12,7 @@ func TestMemoryLimitFollowsInput(t *testing.T) {
 	if memFromEnv {
 		t.Skip("GOMEMLIMIT is set: it decides the limit")
 	}
-	was := debug.SetMemoryLimit(-1)
-	memMu.Lock()
-	saved := memLimit
-	memLimit = 0
-	memMu.Unlock()
-	defer func() {
-		debug.SetMemoryLimit(was)
-		memMu.Lock()
-		memLimit = saved
-		memMu.Unlock()
-	}()
+	freshMemLimit(t)
 
 	sizeMemory(1 << 20)
 	if got := debug.SetMemoryLimit(-1); got != memFloor {
@@ -46,17 +36,7 @@ func TestServerMemory(t *testing.T) {
 	if memFromEnv || os.Getenv("GOGC") != "" {
 		t.Skip("GOMEMLIMIT or GOGC is set: they decide")
 	}
-	was := debug.SetMemoryLimit(-1)
-	memMu.Lock()
-	saved := memLimit
-	memLimit = 0
-	memMu.Unlock()
-	defer func() {
-		debug.SetMemoryLimit(was)
-		memMu.Lock()
-		memLimit = saved
-		memMu.Unlock()
-	}()
+	freshMemLimit(t)
 	gc := debug.SetGCPercent(gcPercent)
 	defer debug.SetGCPercent(gc)
 
@@ -79,4 +59,20 @@ func TestServerMemory(t *testing.T) {
 	if got, want := debug.SetMemoryLimit(-1), int64(memBase+memPerByte*(200<<20)); got != want {
 		t.Errorf("a check's limit after the server = %d, want %d", got, want)
 	}
+}
+
+// freshMemLimit starts a test with no limit set by sizeMemory, and puts
+// the process's limit back when it ends.
+func freshMemLimit(t *testing.T) {
+	was := debug.SetMemoryLimit(-1)
+	memMu.Lock()
+	saved := memLimit
+	memLimit = 0
+	memMu.Unlock()
+	t.Cleanup(func() {
+		debug.SetMemoryLimit(was)
+		memMu.Lock()
+		memLimit = saved
+		memMu.Unlock()
+	})
 }
