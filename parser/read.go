@@ -145,6 +145,42 @@ func ReadLimited(r io.Reader, max int64) ([]byte, error) {
 	return buf, nil
 }
 
+// OpenRegular opens name, which must be a regular file (a symlink is not
+// followed), for reading: without waiting should it be a FIFO, and
+// checking that what was opened is the file looked at. Data the repo
+// holds that is not markdown (.git's index and packs) is opened so.
+func OpenRegular(name string) (*os.File, fs.FileInfo, error) {
+	fi, err := os.Lstat(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, &NotRegularError{fi.Mode()}
+	}
+	return openChecked(name, fi)
+}
+
+// openChecked opens name, which fi (from Lstat or Stat) says is a regular
+// file. Non-blocking: should the file have been swapped for a FIFO since
+// it was looked at, opening it does not wait for a writer; and what was
+// opened must be that same regular file.
+func openChecked(name string, fi fs.FileInfo) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(name, os.O_RDONLY|openNonBlock, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !st.Mode().IsRegular() || !os.SameFile(fi, st) {
+		f.Close()
+		return nil, nil, errors.New("changed while being read; not read")
+	}
+	return f, st, nil
+}
+
 // readRegular opens name, which fi (from Lstat or Stat) says is a regular
 // file, checks that the file opened is that same regular file, and reads
 // at most max bytes.
@@ -168,20 +204,11 @@ func readRegularInfo(name string, fi fs.FileInfo, max int64) ([]byte, fs.FileInf
 	if fi.Size() > max {
 		return nil, nil, &TooLargeError{Size: fi.Size(), Max: max}
 	}
-	// Non-blocking: should the file have been swapped for a FIFO since
-	// it was looked at, opening it does not wait for a writer.
-	f, err := os.OpenFile(name, os.O_RDONLY|openNonBlock, 0)
+	f, st, err := openChecked(name, fi)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if !st.Mode().IsRegular() || !os.SameFile(fi, st) {
-		return nil, nil, errors.New("changed while being read; not read")
-	}
 	if st.Size() > max {
 		return nil, nil, &TooLargeError{Size: st.Size(), Max: max}
 	}

@@ -19,6 +19,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/mdcontract/mdcontract/parser"
 )
 
 // Limits on what one Repo reads and does.
@@ -337,20 +339,16 @@ func within(dir, p string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// open opens the regular file p inside the root.
+// open opens the regular file p inside the root, as the repo's files are
+// opened (parser.OpenRegular).
 func (r *Repo) open(p string) (*os.File, int64, error) {
 	real, err := r.inside(p)
 	if err != nil {
 		return nil, 0, err
 	}
-	f, err := os.Open(real)
+	f, fi, err := parser.OpenRegular(real) // a FIFO in .git does not hang the hook
 	if err != nil {
-		return nil, 0, err
-	}
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, 0, fmt.Errorf("%s is not a regular file", p)
+		return nil, 0, fmt.Errorf("%s: %w", p, err)
 	}
 	return f, fi.Size(), nil
 }
