@@ -81,7 +81,17 @@ type block struct {
 	nearValue bool
 	memoMu    sync.Mutex // guards memo
 	memo      *groupMemo
+
+	// the texts compared line by line, made once (a canonical copy is
+	// compared with each near copy, and in an editor from run to run)
+	textsOnce sync.Once
+	texts     blockTexts
 }
+
+// blockTexts are a block's texts as copies are compared: raw (normDrift),
+// text (raw with the file's names read as parameters), and both in one
+// typography (typographic).
+type blockTexts struct{ raw, text, typoRaw, typoText string }
 
 // copyKey is what the copies of a group share besides their text.
 type copyKey struct {
@@ -306,10 +316,21 @@ func (b *block) selector() config.Selector {
 
 // raw is the block's text normalised (normDrift); text is raw with the
 // file's names read as parameters. They are made for the few blocks
-// compared line by line, and not kept.
-func (b *block) raw() string { return normDrift(b.part.Text()) }
+// compared line by line (compared), once.
+func (b *block) raw() string { return b.compared().raw }
 
-func (b *block) text() string { return b.textOf(b.raw()) }
+func (b *block) text() string { return b.compared().text }
+
+// compared returns the block's texts, made the first time they are asked
+// for.
+func (b *block) compared() *blockTexts {
+	b.textsOnce.Do(func() {
+		raw := normDrift(b.part.Text())
+		text := b.textOf(raw)
+		b.texts = blockTexts{raw: raw, text: text, typoRaw: typographic(raw), typoText: typographic(text)}
+	})
+	return &b.texts
+}
 
 // textOf is text, given raw.
 func (b *block) textOf(raw string) string { return replaceParams(raw, paramsOf(b.doc).reps) }
@@ -576,6 +597,19 @@ type copyIndex struct {
 	mu     sync.Mutex
 	byKey  map[copyKey][]*block // in path order, then in file order
 	groups map[groupSlot]*driftGroup
+	// votes are the citation counts of the groups made (citedGroup), by
+	// key: they hold while the members' files and what each cites stay
+	// the same, so a keystroke that changes a block's text, not its
+	// file's citations, counts nothing again
+	votes map[copyKey]*citeVote
+}
+
+// citeVote is which member's file the most of the other members' files
+// cite, among members in the files paths.
+type citeVote struct {
+	paths []string
+	best  string // "": none is cited
+	cites int
 }
 
 // groupSlot names a group made: its key, and whether groups of one text
@@ -611,6 +645,9 @@ func (ci *copyIndex) update(old, doc *parser.Document) {
 			m[b.key()] = append(m[b.key()], b)
 		}
 		return m
+	}
+	if !same {
+		clear(ci.votes) // what the file cites may have changed
 	}
 	okeys, nkeys := byKey(ob), byKey(nb)
 	drop := func(k copyKey) {
@@ -698,7 +735,7 @@ func buildCopyIndex(idx *parser.Index) *copyIndex {
 		}
 	}
 	parallel(len(docs), func(i int) { driftBlocks(docs[i]) })
-	ci := &copyIndex{byKey: map[copyKey][]*block{}, groups: map[groupSlot]*driftGroup{}}
+	ci := &copyIndex{byKey: map[copyKey][]*block{}, groups: map[groupSlot]*driftGroup{}, votes: map[copyKey]*citeVote{}}
 	for _, d := range docs {
 		for _, b := range driftBlocks(d) {
 			ci.byKey[b.key()] = append(ci.byKey[b.key()], b)
@@ -818,7 +855,7 @@ func (ci *copyIndex) groupsOf(idx *parser.Index, docs []*parser.Document, covere
 					members = append(members, b)
 				}
 			}
-			g = memoGroup(idx, members, all)
+			g = memoGroup(idx, members, all, func() citeVote { return ci.vote(idx, k, members) })
 			ci.groups[slot] = g
 		}
 		if g != nil && (covered == nil || !covered(g.Canon) && !slices.ContainsFunc(g.Drifted, covered)) {
@@ -925,7 +962,7 @@ func clustersFew(bs []*block) [][]*block {
 // memoGroup is groupOf, kept in the group's first block for the next run
 // over the same blocks (an editor's, after a change to another file): it
 // is made again when a member changed or a file came or went.
-func memoGroup(idx *parser.Index, members []*block, all bool) *driftGroup {
+func memoGroup(idx *parser.Index, members []*block, all bool, vote func() citeVote) *driftGroup {
 	if len(members) < 3 {
 		return nil // a pair says nothing
 	}
@@ -935,7 +972,7 @@ func memoGroup(idx *parser.Index, members []*block, all bool) *driftGroup {
 	if m := first.memo; m != nil && m.all == all && m.docs == len(idx.Docs) && slices.Equal(m.members, members) {
 		return m.group
 	}
-	g := groupOf(idx, members, all)
+	g := groupOf(members, all, vote)
 	first.memo = &groupMemo{members: slices.Clone(members), docs: len(idx.Docs), all: all, group: g}
 	return g
 }
@@ -948,15 +985,16 @@ type groupMemo struct {
 	group   *driftGroup
 }
 
-// groupOf makes the copy group of members, or nil.
-func groupOf(idx *parser.Index, members []*block, all bool) *driftGroup {
+// groupOf makes the copy group of members, or nil; vote counts the
+// citations between their files (citeVoteOf).
+func groupOf(members []*block, all bool, vote func() citeVote) *driftGroup {
 	if !slices.ContainsFunc(members, func(b *block) bool { return b.doc != members[0].doc }) {
 		return nil // one file holds no copies
 	}
 	if !all && !slices.ContainsFunc(members, func(b *block) bool { return !same(b, members[0]) }) {
 		return nil // one text: no copy drifted
 	}
-	g := citedGroup(idx, members)
+	g := citedGroup(members, vote())
 	if g == nil {
 		g = majorityGroup(members)
 	}
@@ -993,15 +1031,26 @@ func split(canon *block, members []*block) (identical, drifted []*block) {
 	return identical, drifted
 }
 
-// citedGroup is the group whose canonical copy is the member in the file
-// that at least half of the other members' files cite (a shell that
-// quotes its skill's template cites the skill). It holds only when the
-// near copies drifted the same way (they are identical to one another),
-// or one copy drifted: copies that each differ otherwise are variants
-// written for their files, not drift.
-func citedGroup(idx *parser.Index, members []*block) *driftGroup {
-	// how many members' files cite each member's file: one pass over
-	// what each file cites
+// vote is citeVoteOf members, the members of key k, kept for the next
+// group made of the same files while what they cite stays the same.
+func (ci *copyIndex) vote(idx *parser.Index, k copyKey, members []*block) citeVote {
+	paths := make([]string, len(members))
+	for i, b := range members {
+		paths[i] = b.doc.Path
+	}
+	if v := ci.votes[k]; v != nil && slices.Equal(v.paths, paths) {
+		return *v
+	}
+	v := citeVoteOf(idx, members)
+	v.paths = paths
+	ci.votes[k] = &v
+	return v
+}
+
+// citeVoteOf counts how many members' files cite each member's file, in
+// one pass over what each file cites, and returns the member's file the
+// most cite (the first by path of those), with its count.
+func citeVoteOf(idx *parser.Index, members []*block) citeVote {
 	inGroup := map[*parser.Document]bool{}
 	for _, b := range members {
 		inGroup[b.doc] = true
@@ -1026,6 +1075,27 @@ func citedGroup(idx *parser.Index, members []*block) *driftGroup {
 			best, bestCites = b, n
 		}
 	}
+	if best == nil {
+		return citeVote{}
+	}
+	return citeVote{best: best.doc.Path, cites: bestCites}
+}
+
+// citedGroup is the group whose canonical copy is the member in the file
+// that at least half of the other members' files cite (a shell that
+// quotes its skill's template cites the skill). It holds only when the
+// near copies drifted the same way (they are identical to one another),
+// or one copy drifted: copies that each differ otherwise are variants
+// written for their files, not drift.
+func citedGroup(members []*block, v citeVote) *driftGroup {
+	var best *block
+	for _, b := range members {
+		if b.doc.Path == v.best {
+			best = b
+			break
+		}
+	}
+	bestCites := v.cites
 	if best == nil || bestCites*2 < len(members)-1 {
 		return nil
 	}
@@ -1083,9 +1153,9 @@ func near(canon, b *block) bool {
 }
 
 func nearText(canon, b *block) bool {
-	cr, br := canon.raw(), b.raw()
-	ct, bt := canon.textOf(cr), b.textOf(br)
-	if typographic(cr) == typographic(br) || typographic(ct) == typographic(bt) {
+	c, t := canon.compared(), b.compared()
+	cr, br, ct, bt := c.raw, t.raw, c.text, t.text
+	if c.typoRaw == t.typoRaw || c.typoText == t.typoText {
 		return true
 	}
 	found := false
@@ -1107,7 +1177,14 @@ func nearText(canon, b *block) bool {
 // form: dashes, quotes, ellipses and non-breaking spaces.
 var typography = strings.NewReplacer("—", "-", "–", "-", "--", "-", "‘", "'", "’", "'", "“", `"`, "”", `"`, "…", "...", "\u00a0", " ")
 
-func typographic(s string) string { return typography.Replace(s) }
+func typographic(s string) string {
+	// every character typography maps is one of E2 80 xx and C2 A0 in
+	// UTF-8, or "--": a text with none of them (most) is as it is
+	if strings.IndexByte(s, 0xE2) < 0 && strings.IndexByte(s, 0xC2) < 0 && !strings.Contains(s, "--") {
+		return s
+	}
+	return typography.Replace(s)
+}
 
 // onlyNames reports whether a and b differ only by one word in each
 // changed line (`/plan` for `/design`, `-Mode plan` for `-Mode design`):
@@ -1297,8 +1374,8 @@ func diffLines(want, got string) (first, last int) {
 
 func reportDrift(p *rules.Pass, g *driftGroup, b *block) {
 	canon := g.Canon
-	cr, br := canon.raw(), b.raw()
-	ct, bt := canon.textOf(cr), b.textOf(br)
+	c, t := canon.compared(), b.compared()
+	cr, br, ct, bt := c.raw, t.raw, c.text, t.text
 	n, at, exp, fnd := describeDiff(cr, br)
 	named := ct != cr || bt != br
 	if pn, pat, _, _ := describeDiff(ct, bt); named && pn <= n {
@@ -1315,7 +1392,7 @@ func reportDrift(p *rules.Pass, g *driftGroup, b *block) {
 	if n == 1 {
 		lines = "line differs"
 	}
-	if typographic(cr) == typographic(br) || typographic(ct) == typographic(bt) {
+	if c.typoRaw == t.typoRaw || c.typoText == t.typoText {
 		lines += ", only in dashes, quotes or spaces"
 	}
 	var msg string

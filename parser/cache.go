@@ -99,7 +99,7 @@ func OpenCache(dir, tool, root string) *Cache {
 	c.file = filepath.Join(dir, hex.EncodeToString(name[:12])+".pack")
 	// read as a file of the repo is: a regular file only (never a FIFO
 	// left in its place), of a bounded size
-	if buf, err := ReadNamed("", c.file, cacheMaxBytes); err == nil {
+	if buf, err := ReadCacheFile(c.file); err == nil {
 		c.old = c.decodePack(buf)
 	}
 	return c
@@ -160,7 +160,7 @@ func (c *Cache) parseBody(d *Document) {
 		d.parseBody()
 		return
 	}
-	k := cacheKey{sum: sha256.Sum256(d.Src), kind: d.Kind}
+	k := cacheKey{sum: d.Sum(), kind: d.Kind}
 	c.mu.Lock()
 	e, ok := c.used[k]
 	if !ok {
@@ -222,7 +222,19 @@ func (c *Cache) Save() error {
 	}
 	sum := sha256.Sum256(b.Bytes())
 	b.Write(sum[:])
-	dir := filepath.Dir(c.file)
+	if err := WriteCacheFile(c.file, b.Bytes()); err != nil {
+		return err
+	}
+	c.old, c.misses = c.used, 0
+	c.used = map[cacheKey][]byte{}
+	return nil
+}
+
+// WriteCacheFile writes data as file, a file of the cache folder, through
+// a temporary file renamed into place (a reader sees the whole file or
+// none), and keeps the folder within its bounds.
+func WriteCacheFile(file string, data []byte) error {
+	dir := filepath.Dir(file)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
@@ -230,26 +242,30 @@ func (c *Cache) Save() error {
 	if err != nil {
 		return err
 	}
-	_, err = tmp.Write(b.Bytes())
+	_, err = tmp.Write(data)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp.Name(), c.file)
+		err = os.Rename(tmp.Name(), file)
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
 		return err
 	}
-	c.old, c.misses = c.used, 0
-	c.used = map[cacheKey][]byte{}
-	evict(dir, c.file, cacheMaxBytes)
+	evict(dir, file, cacheMaxBytes)
 	return nil
 }
 
-// evict removes from dir the packs not used for cacheMaxAge, temporary
-// files an interrupted run left, and then the packs used least recently
-// until the folder holds at most maxBytes; keep is never removed.
+// ReadCacheFile reads file, a file of the cache folder, as a file of the
+// repo is read: a regular file only (never a FIFO left in its place), of
+// a bounded size.
+func ReadCacheFile(file string) ([]byte, error) { return ReadNamed("", file, cacheMaxBytes) }
+
+// evict removes from dir the packs and memos (cmd/mdcontract's results)
+// not used for cacheMaxAge, temporary files an interrupted run left, and
+// then the ones used least recently until the folder holds at most
+// maxBytes; keep is never removed.
 func evict(dir, keep string, maxBytes int64) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -273,7 +289,7 @@ func evict(dir, keep string, maxBytes int64) {
 			if now.Sub(fi.ModTime()) > time.Hour {
 				os.Remove(name)
 			}
-		case strings.HasSuffix(e.Name(), ".pack") && name != keep:
+		case (strings.HasSuffix(e.Name(), ".pack") || strings.HasSuffix(e.Name(), ".memo")) && name != keep:
 			if now.Sub(fi.ModTime()) > cacheMaxAge {
 				os.Remove(name)
 				continue

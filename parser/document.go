@@ -5,6 +5,7 @@ package parser
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"sort"
@@ -56,6 +57,9 @@ type Document struct {
 	// (complexity.go): from there on the file was not parsed and nothing
 	// is reported. 0 when the whole file was parsed.
 	Unparsed int
+
+	sumOnce sync.Once
+	sum     [sha256.Size]byte
 
 	anchorsOnce sync.Once
 	anchors     map[string]bool
@@ -183,13 +187,27 @@ var md = goldmark.New(
 	goldmark.WithExtensions(extension.Table),
 )
 
+// Sum returns the SHA-256 of the document's source.
+func (d *Document) Sum() [sha256.Size]byte {
+	d.sumOnce.Do(func() { d.sum = sha256.Sum256(d.Src) })
+	return d.sum
+}
+
 // Parse parses src as the file at repo-relative path p. It never fails:
 // problems are recorded on the document.
 func Parse(p string, kind Kind, src []byte) *Document { return parse(p, kind, src, nil) }
 
 // parse is Parse, with the body's model taken from c when it has it.
 func parse(p string, kind Kind, src []byte, c *Cache) *Document {
+	return parseSum(p, kind, src, c, nil)
+}
+
+// parseSum is parse, given the SHA-256 of src when it is known.
+func parseSum(p string, kind Kind, src []byte, c *Cache, sum *[sha256.Size]byte) *Document {
 	d := &Document{Path: p, Kind: kind, Src: src}
+	if sum != nil {
+		d.sumOnce.Do(func() { d.sum = *sum })
+	}
 	bom := 0
 	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
 		d.BOM = true

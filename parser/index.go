@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -97,6 +98,14 @@ type LoadOptions struct {
 
 // Load discovers and parses every file under root, in parallel.
 func Load(root string, opt LoadOptions) *Index {
+	idx, _ := load(root, opt, false)
+	return idx
+}
+
+// load discovers every file under root and reads it, in parallel; it
+// parses each one read, or, when scan is set, only keeps what was read
+// (the returned records, for Snapshot) and parses nothing.
+func load(root string, opt LoadOptions, scan bool) (*Index, []scanned) {
 	idx := &Index{Root: root}
 	res := idx.resolver()
 	maxSize := opt.MaxFileSize
@@ -109,6 +118,7 @@ func Load(root string, opt LoadOptions) *Index {
 	// agents/ and commands/).
 	var mu sync.Mutex
 	var read int64 // bytes, under mu
+	var recs []scanned
 	var wg sync.WaitGroup
 	work := make(chan Discovered, 64)
 	for range runtime.GOMAXPROCS(0) {
@@ -116,13 +126,26 @@ func Load(root string, opt LoadOptions) *Index {
 		go func() {
 			defer wg.Done()
 			for f := range work {
-				doc, ferr := loadOne(res, f, opt, maxSize)
+				var doc *Document
+				src, ferr := readOne(res, f, opt, maxSize)
+				var sum [sha256.Size]byte
+				switch {
+				case ferr == nil && scan:
+					sum = sha256.Sum256(src)
+				case ferr == nil:
+					doc = parseFound(f, src, opt)
+				}
 				mu.Lock()
-				if doc != nil {
-					idx.Docs = append(idx.Docs, doc)
-					if read += int64(len(doc.Src)); opt.Read != nil {
+				if ferr == nil {
+					if read += int64(len(src)); opt.Read != nil {
 						opt.Read(read)
 					}
+				}
+				switch {
+				case scan:
+					recs = append(recs, scanned{f: f, src: src, sum: sum, err: ferr})
+				case doc != nil:
+					idx.Docs = append(idx.Docs, doc)
 				}
 				if ferr != nil {
 					idx.Errors = append(idx.Errors, *ferr)
@@ -181,6 +204,15 @@ func Load(root string, opt LoadOptions) *Index {
 	idx.files = slices.Compact(files)
 	close(work)
 	wg.Wait()
+	if !scan {
+		idx.settle(opt)
+	}
+	return idx, recs
+}
+
+// settle sorts the index's tables once its documents are parsed, and
+// gives the agents/ and commands/ of plugins below the root their kind.
+func (idx *Index) settle(opt LoadOptions) {
 	idx.finish()
 	// Plugins below the root: their agents/ and commands/ change kind.
 	if roots := idx.PluginRoots(); len(roots) > 0 {
@@ -199,11 +231,10 @@ func Load(root string, opt LoadOptions) *Index {
 			idx.finish()
 		}
 	}
-	return idx
 }
 
-// loadOne reads (or takes from the overlay) and parses one file.
-func loadOne(res *resolver, f Discovered, opt LoadOptions, maxSize int64) (*Document, *FileError) {
+// readOne reads (or takes from the overlay) one file.
+func readOne(res *resolver, f Discovered, opt LoadOptions, maxSize int64) ([]byte, *FileError) {
 	src, ok := opt.Overlay[f.Rel]
 	if !ok && f.src != nil {
 		src, ok = f.src, true
@@ -215,11 +246,16 @@ func loadOne(res *resolver, f Discovered, opt LoadOptions, maxSize int64) (*Docu
 			return nil, &FileError{Path: f.Rel, Msg: ReadErrMsg(err)}
 		}
 	}
+	return src, nil
+}
+
+// parseFound parses a file the walk found, of the kind its path gives.
+func parseFound(f Discovered, src []byte, opt LoadOptions) *Document {
 	kind := KindOf(f.Rel, f.roots)
 	if opt.Classify != nil {
 		kind = opt.Classify(f.Rel, kind)
 	}
-	return parse(f.Rel, kind, src, opt.Cache), nil
+	return parse(f.Rel, kind, src, opt.Cache)
 }
 
 // ReadErrMsg renders an error from ReadFile for a plugin author.

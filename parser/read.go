@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Every read of repo content goes through this file: ReadFile and Stat
@@ -244,6 +245,10 @@ type resolver struct {
 	dirs     sync.Map // resolved folder → *dirNames
 	rootInfo fs.FileInfo
 	rootErr  error
+	// record, when set, keeps in probes what each path resolved gave
+	// (Index.RecordProbes)
+	record atomic.Bool
+	probes sync.Map // clean rel → probeResult
 }
 
 type resolved struct {
@@ -301,6 +306,9 @@ func (r *resolver) resolve(rel string) (string, fs.FileInfo, error) {
 		return "", nil, err
 	}
 	res := r.walk(rel, 0)
+	if r.record.Load() {
+		r.probes.LoadOrStore(rel, probeResult(res))
+	}
 	return res.real, res.fi, res.err
 }
 

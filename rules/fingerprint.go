@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
@@ -13,11 +14,31 @@ import (
 // collapsed. Two findings of one rule on equal lines share a fingerprint;
 // baselines count them.
 func Fingerprint(idx *parser.Index, d Diagnostic) string {
+	if doc := idx.Doc(d.Path); doc != nil {
+		return fingerprint(doc.Lines, doc.Src, d)
+	}
+	return fingerprint(parser.LineIndex{}, nil, d)
+}
+
+// FingerprintSrc is Fingerprint for a finding in a file whose bytes are
+// src (nil when the file was not read), without its parsed model.
+func FingerprintSrc(src []byte, d Diagnostic) string {
+	if src == nil {
+		return fingerprint(parser.LineIndex{}, nil, d)
+	}
+	bom := 0
+	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
+		bom = 3
+	}
+	return fingerprint(parser.NewLineIndex(src, bom), src, d)
+}
+
+func fingerprint(lines parser.LineIndex, src []byte, d Diagnostic) string {
 	text := ""
-	if doc := idx.Doc(d.Path); doc != nil && d.Line > 0 {
-		s, e := doc.Lines.LineStart(d.Line), doc.Lines.LineEnd(doc.Src, d.Line)
-		if s <= e && e <= len(doc.Src) {
-			text = strings.Join(strings.Fields(string(doc.Src[s:e])), " ")
+	if src != nil && d.Line > 0 {
+		s, e := lines.LineStart(d.Line), lines.LineEnd(src, d.Line)
+		if s <= e && e <= len(src) {
+			text = strings.Join(strings.Fields(string(src[s:e])), " ")
 		}
 	}
 	h := sha256.Sum256([]byte(d.Rule.ID + "\x00" + d.Path + "\x00" + text))

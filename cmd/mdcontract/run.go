@@ -369,10 +369,30 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		}
 		return false
 	}
-	if !o.noCache {
-		load.Cache = openCache(root)
+	// A check whose result is all it reports may have it from the memo
+	// of the same check of the same files (memo.go).
+	var m *memo
+	if !o.noCache && !o.fix && !o.diff && o.baseline == "" && o.writeBaseline == "" && !o.changed && o.stdinFilename == "" && !wantsBudget(outs) {
+		m = openMemo(root, config.Find(root, cwd, o.config), o.targets, want)
 	}
-	idx := loadIndex(root, load)
+	var idx *parser.Index
+	var res *rules.Result
+	var view checkView
+	if m != nil && m.stored != nil {
+		snap := parser.Scan(root, load)
+		if r := m.replay(snap); r != nil {
+			res, view = r.result(snap)
+		} else {
+			load.Cache = openCache(root)
+			idx = snap.Load(load)
+			_ = load.Cache.Save()
+		}
+	} else {
+		if !o.noCache {
+			load.Cache = openCache(root)
+		}
+		idx = loadIndex(root, load)
+	}
 	opt := rules.Options{Settings: settings}
 	fixOpt := opt // what --fix and --diff fix: the files named
 	if want != nil || o.changed {
@@ -392,7 +412,16 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		}
 		return res
 	}
-	res := runRules()
+	if res == nil {
+		if m != nil {
+			idx.RecordProbes()
+		}
+		res = runRules()
+		if m != nil {
+			m.save(idx, res, settings)
+		}
+		view = indexView(idx, settings)
+	}
 	if len(res.ConfigErrors) > 0 {
 		return exitUsage, res.ConfigErrors // a contract the repo shows is wrong
 	}
@@ -408,6 +437,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 			// report what remains, from the files as now written
 			idx = loadIndex(root, load)
 			res = runRules()
+			view = indexView(idx, settings)
 		}
 	}
 	known := 0
@@ -433,13 +463,8 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		Files:       res.Files,
 		Paths:       res.Paths,
 		Diagnostics: res.Diagnostics,
-		Source: func(p string) []byte {
-			if d := idx.Doc(p); d != nil {
-				return d.Src
-			}
-			return nil
-		},
-		Fingerprint: func(d rules.Diagnostic) string { return rules.Fingerprint(idx, d) },
+		Source:      view.source,
+		Fingerprint: view.fingerprint,
 		OneLine:     o.oneline,
 	}
 	if wantsBudget(outs) {
@@ -481,7 +506,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		if git != nil {
 			removed = len(git.paths)
 		}
-		sayf(notes, "mdcontract: %s", checkedAs(idx, res.Paths, removed, settings.LayoutTargets(idx)))
+		sayf(notes, "mdcontract: %s", checkedAs(view.kind, res.Paths, removed, view.targets))
 	}
 	for _, msg := range res.Internal {
 		printFatal(stderr, msg, o.format == "github")
@@ -518,11 +543,11 @@ func wantsBudget(outs []output) bool {
 // checkedAs says how many of the checked files were of each kind, and
 // how many removed ones (`--changed`: what the commit removes), for which
 // hosts: a green run says what it looked at.
-func checkedAs(idx *parser.Index, paths []string, removed int, targets []string) string {
+func checkedAs(kind func(p string) (parser.Kind, bool), paths []string, removed int, targets []string) string {
 	n := map[parser.Kind]int{}
 	for _, p := range paths {
-		if d := idx.Doc(p); d != nil {
-			n[d.Kind]++
+		if k, ok := kind(p); ok {
+			n[k]++
 		}
 	}
 	var parts []string

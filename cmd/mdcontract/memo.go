@@ -1,0 +1,259 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"sync/atomic"
+
+	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
+)
+
+// The result memo: what a check found, kept in the cache folder with the
+// inputs it read, so that the same check of the same inputs (a CI job run
+// again, a hook run again on the same commit, a full check after nothing
+// changed) reports it again from one read of the repo, without parsing or
+// checking anything.
+//
+// A check's result is a function of its inputs: the bytes of every file it
+// parsed, the files the walk met, the files it could not read and why, the
+// paths its rules looked up on disk beyond those (a link's target, a
+// folder) and what was there, the config, the targets and the paths
+// named, and the tool build. The memo is kept under a key of the last
+// four (one memo per command), and holds the digest of the files
+// (parser.Snapshot.Digest) and each lookup with its answer. A check that
+// finds a memo reads the repo (parser.Scan), and reports the memo's
+// result only when the digest is the same and every lookup gives the same
+// answer again; otherwise it parses what it read and checks it.
+//
+// Runs that need more than the findings (--fix, --diff, a baseline, the
+// budget table, --changed, standard input) keep no memo. Like the model
+// cache, the memo lives in the user's cache folder, never in the repo, is
+// written atomically, and is read as hostile input: it is used only when
+// its header and checksum match, and every finding in it is checked
+// against the files read (a rule that exists, offsets inside the file).
+
+// memoReplays counts the checks reported from a memo (for the tests).
+var memoReplays atomic.Int64
+
+// memoFormat is the memo's format version: change it with memoResult.
+const memoFormat = 1
+
+var memoMagic = []byte("mdcmemo1")
+
+// memoResult is what a memo holds.
+type memoResult struct {
+	Inputs      string         `json:"inputs"` // the digest of the files, hex
+	Probes      []parser.Probe `json:"probes"`
+	Files       int            `json:"files"`
+	Paths       []string       `json:"paths"`
+	Kinds       []parser.Kind  `json:"kinds"` // of each path
+	Targets     []string       `json:"targets"`
+	Diagnostics []memoFinding  `json:"diagnostics"`
+}
+
+// memoFinding is a rules.Diagnostic with its rule by ID (the Diagnostic's
+// own Rule is kept nil).
+type memoFinding struct {
+	rules.Diagnostic
+	RuleID string `json:"ruleID"`
+}
+
+// memo is the memo of one check: where it is kept, and what it held.
+type memo struct {
+	file   string
+	key    []byte
+	stored *memoResult // nil: none, or none that could be used
+}
+
+// openMemo finds the memo of a check of the repo at root: with the config
+// at cfgPath ("" for none), the --target value targets and the paths
+// named want. It returns nil when there is no cache folder to use.
+func openMemo(root, cfgPath, targets string, want []target) *memo {
+	dir, err := parser.CacheDir()
+	if err != nil {
+		return nil
+	}
+	tool := toolKey()
+	if tool == "" {
+		return nil
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "memo %d\ntool %q\nroot %q\ntargets %q\nconfig %q\n", memoFormat, tool, root, targets, cfgPath)
+	if cfgPath != "" {
+		data, err := parser.ReadNamed(root, cfgPath, parser.DefaultMaxFileSize)
+		if err != nil {
+			return nil // read again below by the run, which reports it
+		}
+		fmt.Fprintf(h, "%d\n", len(data))
+		h.Write(data)
+	}
+	names := make([]string, len(want))
+	for i, t := range want {
+		names[i] = fmt.Sprintf("%t %q", t.dir, t.rel)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(h, "path %s\n", n)
+	}
+	key := h.Sum(nil)
+	m := &memo{file: filepath.Join(dir, hex.EncodeToString(key[:12])+".memo"), key: key}
+	m.stored = readMemo(m.file, key)
+	return m
+}
+
+// readMemo reads the memo at file written under key, or returns nil.
+func readMemo(file string, key []byte) *memoResult {
+	buf, err := parser.ReadCacheFile(file)
+	head := len(memoMagic) + sha256.Size
+	if err != nil || len(buf) < head+sha256.Size {
+		return nil
+	}
+	body, sum := buf[:len(buf)-sha256.Size], buf[len(buf)-sha256.Size:]
+	if !bytes.Equal(body[:len(memoMagic)], memoMagic) || !bytes.Equal(body[len(memoMagic):head], key) {
+		return nil
+	}
+	if s := sha256.Sum256(body); !bytes.Equal(s[:], sum) {
+		return nil
+	}
+	var r memoResult
+	if json.Unmarshal(body[head:], &r) != nil || len(r.Kinds) != len(r.Paths) {
+		return nil
+	}
+	return &r
+}
+
+// replay returns the stored result when snap holds the inputs it was
+// found in, checked against them; else nil.
+func (m *memo) replay(snap *parser.Snapshot) *memoResult {
+	r := m.stored
+	if r == nil {
+		return nil
+	}
+	if d := snap.Digest(); r.Inputs != hex.EncodeToString(d[:]) {
+		return nil
+	}
+	for _, p := range r.Probes {
+		if snap.Probe(p.Path) != p.Found {
+			return nil
+		}
+	}
+	for i := range r.Diagnostics {
+		f := &r.Diagnostics[i]
+		if f.Rule = rules.Lookup(f.RuleID); f.Rule == nil || f.Rule.ID != f.RuleID {
+			return nil
+		}
+		if src := snap.Source(f.Path); src != nil && !inside(f.Diagnostic, len(src)) {
+			return nil
+		}
+	}
+	memoReplays.Add(1)
+	return r
+}
+
+// inside reports whether d's offsets and fixes lie in a file of n bytes.
+func inside(d rules.Diagnostic, n int) bool {
+	if d.Start < 0 || d.End < d.Start || d.End > n {
+		return false
+	}
+	for _, e := range d.Fix {
+		if e.Start < 0 || e.End < e.Start || e.End > n {
+			return false
+		}
+	}
+	return true
+}
+
+// save keeps res, the result of checking idx, as the memo, with the
+// lookups idx recorded since RecordProbes (a run whose rules failed, or
+// whose config the repo shows wrong, is not kept).
+func (m *memo) save(idx *parser.Index, res *rules.Result, settings *rules.Settings) {
+	if len(res.Internal) > 0 || len(res.ConfigErrors) > 0 {
+		return
+	}
+	d := idx.Digest()
+	r := memoResult{Inputs: hex.EncodeToString(d[:]), Probes: idx.Probes(), Files: res.Files, Paths: res.Paths,
+		Targets: settings.LayoutTargets(idx), Diagnostics: make([]memoFinding, len(res.Diagnostics))}
+	for _, p := range res.Paths {
+		k := parser.KindOther
+		if doc := idx.Doc(p); doc != nil {
+			k = doc.Kind
+		}
+		r.Kinds = append(r.Kinds, k)
+	}
+	for i, diag := range res.Diagnostics {
+		r.Diagnostics[i] = memoFinding{Diagnostic: diag, RuleID: diag.Rule.ID}
+		r.Diagnostics[i].Rule = nil
+	}
+	body, err := json.Marshal(&r)
+	if err != nil {
+		return
+	}
+	var b bytes.Buffer
+	b.Write(memoMagic)
+	b.Write(m.key)
+	b.Write(body)
+	sum := sha256.Sum256(b.Bytes())
+	b.Write(sum[:])
+	_ = parser.WriteCacheFile(m.file, b.Bytes()) // a memo that cannot be written is no memo
+}
+
+// result is the stored result as a run's, and what its report reads,
+// from snap: the files as read.
+func (r *memoResult) result(snap *parser.Snapshot) (*rules.Result, checkView) {
+	res := &rules.Result{Files: r.Files, Paths: r.Paths}
+	if len(r.Diagnostics) > 0 {
+		res.Diagnostics = make([]rules.Diagnostic, len(r.Diagnostics))
+		for i, f := range r.Diagnostics {
+			res.Diagnostics[i] = f.Diagnostic
+		}
+	}
+	kinds := make(map[string]parser.Kind, len(r.Paths))
+	for i, p := range r.Paths {
+		kinds[p] = r.Kinds[i]
+	}
+	return res, checkView{
+		source:      snap.Source,
+		fingerprint: func(d rules.Diagnostic) string { return rules.FingerprintSrc(snap.Source(d.Path), d) },
+		kind: func(p string) (parser.Kind, bool) {
+			k, ok := kinds[p]
+			return k, ok
+		},
+		targets: r.Targets,
+	}
+}
+
+// checkView is what a check's report reads besides the findings: the
+// files' bytes, the findings' fingerprints, the kind of each file
+// checked, and the hosts it was checked for.
+type checkView struct {
+	source      func(p string) []byte
+	fingerprint func(d rules.Diagnostic) string
+	kind        func(p string) (parser.Kind, bool)
+	targets     []string
+}
+
+// indexView is the view of a check of idx.
+func indexView(idx *parser.Index, settings *rules.Settings) checkView {
+	return checkView{
+		source: func(p string) []byte {
+			if d := idx.Doc(p); d != nil {
+				return d.Src
+			}
+			return nil
+		},
+		fingerprint: func(d rules.Diagnostic) string { return rules.Fingerprint(idx, d) },
+		kind: func(p string) (parser.Kind, bool) {
+			if d := idx.Doc(p); d != nil {
+				return d.Kind, true
+			}
+			return 0, false
+		},
+		targets: settings.LayoutTargets(idx),
+	}
+}

@@ -1,0 +1,200 @@
+package parser
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// A snapshot is what a run reads of a repo, before it parses anything:
+// every file the walk met, the bytes of each file it reads, and what
+// could not be read. Its digest names those inputs, so that a run that
+// kept its result under that digest (cmd/mdcontract's result memo) can
+// tell, from one read of the repo, that its inputs are the ones it
+// checked before. A snapshot that is not the one remembered is parsed as
+// Load parses (Snapshot.Load), from the bytes already read.
+
+// scanned is one file the walk found, as read.
+type scanned struct {
+	f   Discovered
+	src []byte
+	sum [sha256.Size]byte
+	err *FileError
+}
+
+// Snapshot is a repo read but not parsed (Scan).
+type Snapshot struct {
+	idx    *Index // the walk's files and errors; no documents yet
+	recs   []scanned
+	byPath map[string]int // recs by path
+	loaded atomic.Bool
+}
+
+// Scan discovers and reads every file under root that Load would parse,
+// under the same options, without parsing any.
+func Scan(root string, opt LoadOptions) *Snapshot {
+	idx, recs := load(root, opt, true)
+	sort.Slice(recs, func(i, j int) bool { return recs[i].f.Rel < recs[j].f.Rel })
+	s := &Snapshot{idx: idx, recs: recs, byPath: make(map[string]int, len(recs))}
+	for i, r := range recs {
+		s.byPath[r.f.Rel] = i
+	}
+	return s
+}
+
+// Source returns the bytes read of the file at repo-relative path p, or
+// nil when it was not read.
+func (s *Snapshot) Source(p string) []byte {
+	if i, ok := s.byPath[p]; ok {
+		return s.recs[i].src
+	}
+	return nil
+}
+
+// Load parses the snapshot's files, in parallel, into the index Load
+// would have made of the repo as it was read. It can be called once.
+func (s *Snapshot) Load(opt LoadOptions) *Index {
+	if s.loaded.Swap(true) {
+		panic("parser: Snapshot.Load called twice")
+	}
+	idx := s.idx
+	docs := make([]*Document, len(s.recs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(s.recs); i = int(next.Add(1)) - 1 {
+				if r := &s.recs[i]; r.err == nil {
+					kind := KindOf(r.f.Rel, r.f.roots)
+					if opt.Classify != nil {
+						kind = opt.Classify(r.f.Rel, kind)
+					}
+					docs[i] = parseSum(r.f.Rel, kind, r.src, opt.Cache, &r.sum)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, d := range docs {
+		if d != nil {
+			idx.Docs = append(idx.Docs, d)
+		}
+	}
+	idx.settle(opt)
+	return idx
+}
+
+// Digest names the snapshot's inputs: the same as the Digest of the
+// index Load makes of the same repo.
+func (s *Snapshot) Digest() [sha256.Size]byte {
+	var dg digester
+	for _, r := range s.recs {
+		if r.err == nil {
+			dg.file(r.f.Rel, r.sum)
+		}
+	}
+	return dg.sum(s.idx)
+}
+
+// Digest names the index's inputs: each document's path and the SHA-256
+// of its bytes, the files that could not be read and why, and every file
+// the walk met.
+func (idx *Index) Digest() [sha256.Size]byte {
+	var dg digester
+	sums := make([][sha256.Size]byte, len(idx.Docs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(idx.Docs); i = int(next.Add(1)) - 1 {
+				sums[i] = idx.Docs[i].Sum()
+			}
+		})
+	}
+	wg.Wait()
+	for i, d := range idx.Docs {
+		dg.file(d.Path, sums[i])
+	}
+	return dg.sum(idx)
+}
+
+type digester struct{ b []byte }
+
+func (dg *digester) file(p string, sum [sha256.Size]byte) {
+	dg.b = append(dg.b, 'F')
+	dg.b = append(dg.b, p...)
+	dg.b = append(dg.b, 0)
+	dg.b = append(dg.b, sum[:]...)
+}
+
+// sum ends the digest with idx's errors and files.
+func (dg *digester) sum(idx *Index) [sha256.Size]byte {
+	errs := slices.Clone(idx.Errors)
+	sort.Slice(errs, func(i, j int) bool {
+		if errs[i].Path != errs[j].Path {
+			return errs[i].Path < errs[j].Path
+		}
+		return errs[i].Msg < errs[j].Msg
+	})
+	h := sha256.New()
+	h.Write([]byte("mdcontract inputs 1\x00"))
+	h.Write(dg.b)
+	for _, e := range errs {
+		fmt.Fprintf(h, "E%s\x00%s\x00", e.Path, e.Msg)
+	}
+	for _, f := range idx.Files() {
+		fmt.Fprintf(h, "L%s\x00", f)
+	}
+	var out [sha256.Size]byte
+	h.Sum(out[:0])
+	return out
+}
+
+// Probe is a path a run looked up on disk beyond the files it read (a
+// link's target, a folder), and what it found, in a form two lookups
+// compare by.
+type Probe struct {
+	Path  string
+	Found string
+}
+
+// RecordProbes makes the index remember, from now on, each path Exists,
+// Find and Stat look up on disk (Probes).
+func (idx *Index) RecordProbes() { idx.resolver().record.Store(true) }
+
+// Probes returns the paths looked up on disk since RecordProbes, sorted,
+// each with what was found.
+func (idx *Index) Probes() []Probe {
+	var out []Probe
+	idx.resolver().probes.Range(func(k, v any) bool {
+		out = append(out, Probe{Path: k.(string), Found: v.(string)})
+		return true
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// Probe looks rel up in the snapshot's repo as the index's lookups do and
+// says what it found, as Probes would.
+func (s *Snapshot) Probe(rel string) string {
+	_, fi, err := s.idx.resolver().resolve(rel)
+	return probeResult(resolved{fi: fi, err: err})
+}
+
+// probeResult says what a lookup found, as probes are compared.
+func probeResult(r resolved) string {
+	switch {
+	case r.err != nil:
+		return "error " + r.err.Error()
+	case r.fi.IsDir():
+		return "folder"
+	case r.fi.Mode().IsRegular():
+		return fmt.Sprintf("file %d", r.fi.Size())
+	}
+	return "other " + strings.TrimSpace(r.fi.Mode().Type().String())
+}
