@@ -6,7 +6,6 @@ import (
 	"hash/maphash"
 	"maps"
 	"path"
-	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -1173,18 +1172,39 @@ func nearText(canon, b *block) bool {
 	return found
 }
 
-// typography maps the characters copies lose or gain when retyped to one
-// form: dashes, quotes, ellipses and non-breaking spaces.
-var typography = strings.NewReplacer("—", "-", "–", "-", "--", "-", "‘", "'", "’", "'", "“", `"`, "”", `"`, "…", "...", "\u00a0", " ")
-
+// typographic writes the characters copies lose or gain when retyped in
+// one form: dashes (—, –, --) as -, quotes (‘ ’ “ ”) as ' and ", the
+// ellipsis (…) as ..., the non-breaking space as a space.
 func typographic(s string) string {
-	// every character typography maps is one of E2 80 xx and C2 A0 in
-	// UTF-8, or "--": a text with none of them (most) is as it is
+	// every character mapped is E2 80 xx or C2 A0 in UTF-8, or "--": a
+	// text with none of them (most) is as it is
 	if strings.IndexByte(s, 0xE2) < 0 && strings.IndexByte(s, 0xC2) < 0 && !strings.Contains(s, "--") {
 		return s
 	}
-	return typography.Replace(s)
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c == 0xE2 && i+2 < len(s) && s[i+1] == 0x80 && typoE280[s[i+2]] != "":
+			b.WriteString(typoE280[s[i+2]])
+			i += 3
+		case c == 0xC2 && i+1 < len(s) && s[i+1] == 0xA0:
+			b.WriteByte(' ')
+			i += 2
+		case c == '-' && i+1 < len(s) && s[i+1] == '-':
+			b.WriteByte('-')
+			i += 2
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String()
 }
+
+// typoE280 maps the last byte of the characters E2 80 xx that typographic
+// rewrites to what it writes.
+var typoE280 = [256]string{0x93: "-", 0x94: "-", 0x98: "'", 0x99: "'", 0x9C: `"`, 0x9D: `"`, 0xA6: "..."}
 
 // onlyNames reports whether a and b differ only by one word in each
 // changed line (`/plan` for `/design`, `-Mode plan` for `-Mode design`):
@@ -1209,27 +1229,39 @@ func onlyNames(a, b []string) bool {
 }
 
 // oneName reports whether two lines are the same but for one word (a run
-// of letters, digits, `_`, `.` or `-`) in the same place.
+// of letters, digits, `_`, `.` or `-`) in the same place: read as runs of
+// word bytes and of other bytes, the two lines differ in one run, a word
+// in each.
 func oneName(a, b string) bool {
-	wa, wb := nameWordRe.FindAllString(a, -1), nameWordRe.FindAllString(b, -1)
-	if len(wa) != len(wb) {
-		return false
-	}
 	diff := 0
-	for i := range wa {
-		if wa[i] != wb[i] {
-			if diff++; diff > 1 || !isWord(wa[i]) || !isWord(wb[i]) {
+	for a != "" && b != "" {
+		ta, tb := nameToken(a), nameToken(b)
+		if ta != tb {
+			if diff++; diff > 1 || !isWord(ta) || !isWord(tb) {
 				return false
 			}
 		}
+		a, b = a[len(ta):], b[len(tb):]
 	}
-	return diff == 1
+	return a == "" && b == "" && diff == 1
 }
 
-// nameWordRe splits a line into words and the text between them.
-var nameWordRe = regexp.MustCompile(`[A-Za-z0-9_.-]+|[^A-Za-z0-9_.-]+`)
+// nameToken returns the run that starts s: of word bytes (wordByte), or
+// of other bytes (a character outside ASCII is other bytes only).
+func nameToken(s string) string {
+	w := wordByte(s[0])
+	i := 1
+	for i < len(s) && wordByte(s[i]) == w {
+		i++
+	}
+	return s[:i]
+}
 
-// isWord reports whether w is a word of nameWordRe with a letter in it.
+// wordByte reports whether c is a byte of a word: a letter, a digit, `_`,
+// `.` or `-`.
+func wordByte(c byte) bool { return nameChar(c) || c == '.' }
+
+// isWord reports whether w is a word (nameToken) with a letter in it.
 func isWord(w string) bool {
 	return strings.IndexFunc(w, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) >= 0 &&
 		strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") == ""

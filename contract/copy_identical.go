@@ -209,10 +209,7 @@ func compareCopy(p *rules.Pass, ct *config.Contract, part Part, want, what, srcP
 	})
 }
 
-var (
-	eolRe           = regexp.MustCompile(`\r\n|\r|\n`)
-	trailingSpaceRe = regexp.MustCompile(`[ \t]+(\r\n|\r|\n|$)`)
-)
+var eolRe = regexp.MustCompile(`\r\n|\r|\n`)
 
 // splitKeepCR splits s into lines at "\n", which it drops, and at a lone
 // "\r", which it keeps, as the "\r" of a "\r\n" is kept: lines whose ends
@@ -239,14 +236,60 @@ func normalize(s string, how []string) string {
 	for _, h := range how {
 		switch h {
 		case "eol":
-			s = eolRe.ReplaceAllLiteralString(s, "\n")
+			s = unixEOL(s)
 		case "trailing-space":
-			s = trailingSpaceRe.ReplaceAllString(s, "$1")
+			s = dropTrailingSpace(s)
 		case "trim":
 			s = strings.TrimSpace(s)
 		}
 	}
 	return s
+}
+
+// unixEOL writes every line end of s ("\r\n", "\r") as "\n".
+func unixEOL(s string) string {
+	if strings.IndexByte(s, '\r') < 0 {
+		return s // the usual text: as it is
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\r' {
+			b.WriteByte(s[i])
+			continue
+		}
+		b.WriteByte('\n')
+		if i+1 < len(s) && s[i+1] == '\n' {
+			i++
+		}
+	}
+	return b.String()
+}
+
+// dropTrailingSpace drops the spaces and tabs that end a line of s (or s).
+func dropTrailingSpace(s string) string {
+	var b strings.Builder
+	done := 0 // s[:done] is in b, or dropped
+	for i := 0; i < len(s); {
+		if s[i] != ' ' && s[i] != '\t' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+			j++
+		}
+		if j == len(s) || s[j] == '\n' || s[j] == '\r' {
+			b.WriteString(s[done:i])
+			done = j
+		}
+		i = j
+	}
+	if done == 0 {
+		return s // nothing dropped: as it is
+	}
+	b.WriteString(s[done:])
+	return b.String()
 }
 
 var visibleSpace = strings.NewReplacer(" ", "·", "\t", "→", "\r", "␍")

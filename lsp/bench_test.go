@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mdcontract/mdcontract/internal/testcorpus"
@@ -92,4 +93,57 @@ func BenchmarkRecheckScaled(b *testing.B) {
 		b.Fatal(err)
 	}
 	benchEdits(b, s, filepath.Join(root, rel), text)
+}
+
+// BenchmarkTypingScaled is what scripts/lspbench.sh measures, in process:
+// on the folder MDCONTRACT_LSP_BENCH_ROOT, with the files of
+// MDCONTRACT_LSP_BENCH_OPEN open (comma-separated), typing a sentence a
+// character at a time in the middle of MDCONTRACT_LSP_BENCH_FILE and
+// deleting it again, each keystroke checked.
+func BenchmarkTypingScaled(b *testing.B) {
+	root := os.Getenv("MDCONTRACT_LSP_BENCH_ROOT")
+	if root == "" {
+		b.Skip("set MDCONTRACT_LSP_BENCH_ROOT to a folder to measure")
+	}
+	rel := os.Getenv("MDCONTRACT_LSP_BENCH_FILE")
+	if rel == "" {
+		rel = "copy1/agents/code-critic.md"
+	}
+	s := benchServer(root)
+	for _, o := range strings.Split(os.Getenv("MDCONTRACT_LSP_BENCH_OPEN"), ",") {
+		if o == "" {
+			continue
+		}
+		text, err := os.ReadFile(filepath.Join(root, o))
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.didOpen(&didOpenParams{TextDocument: textDocumentItem{URI: pathToURI(filepath.Join(root, o)), LanguageID: "markdown", Version: 1, Text: string(text)}})
+	}
+	text, err := os.ReadFile(filepath.Join(root, rel))
+	if err != nil {
+		b.Fatal(err)
+	}
+	uri := pathToURI(filepath.Join(root, rel))
+	s.didOpen(&didOpenParams{TextDocument: textDocumentItem{URI: uri, LanguageID: "markdown", Version: 1, Text: string(text)}})
+	s.check()
+	src := string(text)
+	at := len(src)
+	if i := strings.IndexByte(src[len(src)/2:], '\n'); i >= 0 {
+		at = len(src)/2 + i // the end of the middle line, as lspbench types
+	}
+	const typed = " Also check the examples before you answer."
+	v, n := 1, 0
+	for b.Loop() {
+		k := n % (2 * len(typed))
+		shown := k + 1 // typed so far
+		if k >= len(typed) {
+			shown = 2*len(typed) - k - 1 // deleted back to
+		}
+		buf := src[:at] + typed[:shown] + src[at:]
+		n++
+		v++
+		s.didChange(&didChangeParams{TextDocument: versionedTextDocumentIdentifier{URI: uri, Version: v}, ContentChanges: []contentChange{{Text: buf}}})
+		s.check()
+	}
 }

@@ -164,8 +164,10 @@ func wanted(rel string) bool {
 	if strings.HasSuffix(strings.ToLower(rel), ".md") {
 		return true
 	}
-	if _, ok := dataKindOf(rel); ok {
-		return true // a host's kind of file (`.cursor/rules/*.mdc`)
+	if mayBeData(rel) {
+		if _, ok := dataKindOf(rel); ok {
+			return true // a host's kind of file (`.cursor/rules/*.mdc`)
+		}
 	}
 	return isManifestPath(rel)
 }

@@ -60,6 +60,7 @@ type Document struct {
 
 	sumOnce sync.Once
 	sum     [sha256.Size]byte
+	stamp   Stamp // when read from disk, as it was
 
 	anchorsOnce sync.Once
 	anchors     map[string]bool
@@ -186,6 +187,11 @@ type Problem struct {
 var md = goldmark.New(
 	goldmark.WithExtensions(extension.Table),
 )
+
+// Stamp returns what the system said of the file when the document was
+// read from it (the zero Stamp for a document that was not read from
+// disk).
+func (d *Document) Stamp() Stamp { return d.stamp }
 
 // Sum returns the SHA-256 of the document's source.
 func (d *Document) Sum() [sha256.Size]byte {

@@ -94,6 +94,10 @@ type LoadOptions struct {
 	Read func(total int64)
 	// Cache, when set, keeps the parsed model of files between runs.
 	Cache *Cache
+	// Known, when set, tells Scan the SHA-256 of a file whose stamp (as
+	// the walk sees it) is one it was read with: such a file is not read
+	// (Snapshot reads it when it is asked for its bytes).
+	Known func(rel string, st Stamp) (sum [sha256.Size]byte, ok bool)
 }
 
 // Load discovers and parses every file under root, in parallel.
@@ -127,23 +131,37 @@ func load(root string, opt LoadOptions, scan bool) (*Index, []scanned) {
 			defer wg.Done()
 			for f := range work {
 				var doc *Document
-				src, ferr := readOne(res, f, opt, maxSize)
-				var sum [sha256.Size]byte
+				var src []byte
+				var stamp Stamp
+				var ferr *FileError
+				sum, stamp, unread := [sha256.Size]byte{}, Stamp{}, false
+				if scan {
+					sum, stamp, unread = known(res, f, opt)
+				}
+				if !unread {
+					src, stamp, ferr = readOne(res, f, opt, maxSize)
+				}
 				switch {
+				case ferr == nil && unread:
 				case ferr == nil && scan:
 					sum = sha256.Sum256(src)
 				case ferr == nil:
 					doc = parseFound(f, src, opt)
+					doc.stamp = stamp
 				}
 				mu.Lock()
 				if ferr == nil {
-					if read += int64(len(src)); opt.Read != nil {
+					n := int64(len(src))
+					if unread {
+						n = stamp.Size // read if the snapshot is parsed
+					}
+					if read += n; opt.Read != nil {
 						opt.Read(read)
 					}
 				}
 				switch {
 				case scan:
-					recs = append(recs, scanned{f: f, src: src, sum: sum, err: ferr})
+					recs = append(recs, scanned{f: f, src: src, sum: sum, stamp: stamp, unread: unread, err: ferr})
 				case doc != nil:
 					idx.Docs = append(idx.Docs, doc)
 				}
@@ -233,20 +251,42 @@ func (idx *Index) settle(opt LoadOptions) {
 	}
 }
 
-// readOne reads (or takes from the overlay) one file.
-func readOne(res *resolver, f Discovered, opt LoadOptions, maxSize int64) ([]byte, *FileError) {
+// readOne reads (or takes from the overlay) one file, with its stamp
+// when it was read from disk.
+func readOne(res *resolver, f Discovered, opt LoadOptions, maxSize int64) ([]byte, Stamp, *FileError) {
 	src, ok := opt.Overlay[f.Rel]
 	if !ok && f.src != nil {
 		src, ok = f.src, true
 	}
-	if !ok {
-		var err error
-		src, err = res.readFile(f.Rel, maxSize)
-		if err != nil {
-			return nil, &FileError{Path: f.Rel, Msg: ReadErrMsg(err)}
-		}
+	if ok {
+		return src, Stamp{}, nil
 	}
-	return src, nil
+	src, st, err := res.readStamped(f.Rel, maxSize)
+	if err != nil {
+		return nil, Stamp{}, &FileError{Path: f.Rel, Msg: ReadErrMsg(err)}
+	}
+	return src, st, nil
+}
+
+// known returns the SHA-256 of the file f as opt.Known has it, when the
+// file's stamp is the one it was read with (so it is not read again).
+func known(res *resolver, f Discovered, opt LoadOptions) ([sha256.Size]byte, Stamp, bool) {
+	if opt.Known == nil || f.src != nil {
+		return [sha256.Size]byte{}, Stamp{}, false
+	}
+	if _, ok := opt.Overlay[f.Rel]; ok {
+		return [sha256.Size]byte{}, Stamp{}, false
+	}
+	_, fi, err := res.resolve(f.Rel)
+	if err != nil {
+		return [sha256.Size]byte{}, Stamp{}, false
+	}
+	st := stampOf(fi)
+	if !st.Valid() {
+		return [sha256.Size]byte{}, Stamp{}, false
+	}
+	sum, ok := opt.Known(f.Rel, st)
+	return sum, st, ok
 }
 
 // parseFound parses a file the walk found, of the kind its path gives.

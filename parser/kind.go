@@ -63,6 +63,35 @@ func dataKindOf(rel string) (Kind, bool) {
 	return 0, false
 }
 
+// dataEndings are how the paths of host-told kinds can end: each glob's
+// literal ending (what follows its last wildcard, `.mdc` of `*.mdc`), or
+// "" when a glob ends in a wildcard. The walk meets every file of the
+// repo, most of which no glob takes: one that ends in none of these is
+// not matched against the globs (mayBeData).
+var dataEndings = func() []string {
+	var out []string
+	for _, pk := range dataKinds {
+		for _, g := range pk.Paths {
+			end := g[strings.LastIndexAny(g, "*?]}/")+1:]
+			if strings.ContainsAny(end, "[{\\") {
+				end = ""
+			}
+			out = append(out, end)
+		}
+	}
+	return out
+}()
+
+// mayBeData reports whether rel ends as a path of a host-told kind may.
+func mayBeData(rel string) bool {
+	for _, end := range dataEndings {
+		if strings.HasSuffix(rel, end) {
+			return true
+		}
+	}
+	return false
+}
+
 func matchAny(globs []string, rel string) bool {
 	for _, g := range globs {
 		if ok, _ := doublestar.Match(g, rel); ok {

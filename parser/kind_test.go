@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // kindByRoots is what KindOf answers for agents/ and commands/, found the
@@ -81,6 +83,33 @@ func TestPluginRootOfNearest(t *testing.T) {
 	} {
 		if got := idx.PluginRootOf(rel); got != want {
 			t.Errorf("PluginRootOf(%q) = %q, want %q", rel, got, want)
+		}
+	}
+}
+
+// TestMayBeData: the walk's quick test of a path's ending never turns
+// away a path a host-told kind's glob takes: one made of each glob, its
+// wildcards written as names.
+func TestMayBeData(t *testing.T) {
+	n := 0
+	for _, pk := range dataKinds {
+		for _, g := range pk.Paths {
+			p := strings.NewReplacer("**", "a/b", "*", "x", "?", "y").Replace(g)
+			if ok, _ := doublestar.Match(g, p); !ok {
+				continue // a glob of classes or alternatives: no sample
+			}
+			n++
+			if !mayBeData(p) {
+				t.Errorf("mayBeData(%q) = false, but %q takes it", p, g)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no glob gave a sample path")
+	}
+	for _, p := range []string{"src/main.go", "docs/logo.png"} {
+		if mayBeData(p) {
+			t.Errorf("mayBeData(%q) = true; no host's kind ends so", p)
 		}
 	}
 }

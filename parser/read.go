@@ -213,18 +213,25 @@ func readRegularInfo(name string, fi fs.FileInfo, max int64) ([]byte, fs.FileInf
 	if st.Size() > max {
 		return nil, nil, &TooLargeError{Size: st.Size(), Max: max}
 	}
-	// The size it has, and a byte more to see whether it grew: the
-	// bytes kept are the file's, with no room to spare (a run keeps
-	// every file it read).
-	buf := make([]byte, st.Size()+1)
+	// The size the open file has: the bytes kept are the file's, with no
+	// room to spare (a run keeps every file it read), in one read. A
+	// file that grows after that is read as it was; one that says it is
+	// empty (a file of /proc) is read on, up to the limit, to see.
+	size := st.Size()
+	buf := make([]byte, 1)
+	if size > 0 {
+		buf = make([]byte, size)
+	}
 	n, err := io.ReadFull(f, buf)
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		return buf[:n:n], st, nil
 	case err != nil:
 		return nil, nil, err
+	case size > 0:
+		return buf, st, nil
 	}
-	// it grew while being read: read on, up to the limit
+	// it said it was empty, and is not: read on, up to the limit
 	b := bytes.NewBuffer(buf)
 	if _, err := b.ReadFrom(io.LimitReader(f, max+1-int64(n))); err != nil {
 		return nil, nil, err
@@ -468,9 +475,19 @@ func (r *resolver) inside(dir, target string) (string, error) {
 
 // readFile reads rel as ReadFile does.
 func (r *resolver) readFile(rel string, max int64) ([]byte, error) {
+	b, _, err := r.readStamped(rel, max)
+	return b, err
+}
+
+// readStamped is readFile that also returns the stamp of the file read.
+func (r *resolver) readStamped(rel string, max int64) ([]byte, Stamp, error) {
 	real, fi, err := r.resolve(rel)
 	if err != nil {
-		return nil, err
+		return nil, Stamp{}, err
 	}
-	return readRegular(r.abs(real), fi, max)
+	b, st, err := readRegularInfo(r.abs(real), fi, max)
+	if err != nil {
+		return nil, Stamp{}, err
+	}
+	return b, stampOf(st), nil
 }

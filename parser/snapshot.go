@@ -3,6 +3,7 @@ package parser
 import (
 	"crypto/sha256"
 	"fmt"
+	"io/fs"
 	"runtime"
 	"slices"
 	"sort"
@@ -19,12 +20,36 @@ import (
 // checked before. A snapshot that is not the one remembered is parsed as
 // Load parses (Snapshot.Load), from the bytes already read.
 
-// scanned is one file the walk found, as read.
+// Stamp is what the system says of a regular file: its size, when its
+// content and its inode last changed, and which file it is. A file whose
+// stamp is the one it had when it was read holds the bytes read then,
+// unless it changed within the clock's resolution of that read (the
+// caller that keeps stamps trusts only those of files that had not
+// changed for a while before the read, as git does with its index). The
+// inode's change time cannot be set back, so a file rewritten with its
+// old size and times still has a new stamp. The zero Stamp (a system
+// that does not tell) matches nothing.
+type Stamp struct {
+	Size         int64
+	Mtime, Ctime int64 // nanoseconds since 1970
+	Ino, Dev     uint64
+}
+
+// StampOf returns the stamp fi gives (from os.Stat or os.Lstat).
+func StampOf(fi fs.FileInfo) Stamp { return stampOf(fi) }
+
+// Valid reports whether the stamp says anything.
+func (s Stamp) Valid() bool { return s.Ino != 0 || s.Dev != 0 }
+
+// scanned is one file the walk found, as read, or (unread) known by its
+// stamp.
 type scanned struct {
-	f   Discovered
-	src []byte
-	sum [sha256.Size]byte
-	err *FileError
+	f      Discovered
+	src    []byte
+	sum    [sha256.Size]byte
+	stamp  Stamp
+	unread bool
+	err    *FileError
 }
 
 // Snapshot is a repo read but not parsed (Scan).
@@ -32,15 +57,25 @@ type Snapshot struct {
 	idx    *Index // the walk's files and errors; no documents yet
 	recs   []scanned
 	byPath map[string]int // recs by path
+	max    int64          // the file size limit it was read with
 	loaded atomic.Bool
+
+	mu    sync.Mutex // guards the unread records' src, and stale
+	stale bool       // a file read late was not the one known
 }
 
 // Scan discovers and reads every file under root that Load would parse,
 // under the same options, without parsing any.
+//
+// A file opt.Known knows by its stamp is not read: its bytes are read
+// when Source asks for them.
 func Scan(root string, opt LoadOptions) *Snapshot {
 	idx, recs := load(root, opt, true)
 	sort.Slice(recs, func(i, j int) bool { return recs[i].f.Rel < recs[j].f.Rel })
-	s := &Snapshot{idx: idx, recs: recs, byPath: make(map[string]int, len(recs))}
+	s := &Snapshot{idx: idx, recs: recs, byPath: make(map[string]int, len(recs)), max: opt.MaxFileSize}
+	if s.max <= 0 {
+		s.max = DefaultMaxFileSize
+	}
 	for i, r := range recs {
 		s.byPath[r.f.Rel] = i
 	}
@@ -48,12 +83,50 @@ func Scan(root string, opt LoadOptions) *Snapshot {
 }
 
 // Source returns the bytes read of the file at repo-relative path p, or
-// nil when it was not read.
+// nil when it could not be read. A file known by its stamp is read now;
+// when its bytes are not the ones known, the snapshot is Stale.
 func (s *Snapshot) Source(p string) []byte {
-	if i, ok := s.byPath[p]; ok {
-		return s.recs[i].src
+	i, ok := s.byPath[p]
+	if !ok {
+		return nil
 	}
-	return nil
+	r := &s.recs[i]
+	if !r.unread {
+		return r.src
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r.src == nil {
+		src, _, err := s.idx.resolver().readStamped(p, s.max)
+		if err != nil || sha256.Sum256(src) != r.sum {
+			s.stale = true
+		}
+		if src == nil {
+			src = []byte{}
+		}
+		r.src = src
+	}
+	return r.src
+}
+
+// Unread returns how many files the scan knew by their stamps and did not
+// read.
+func (s *Snapshot) Unread() int {
+	n := 0
+	for _, r := range s.recs {
+		if r.unread {
+			n++
+		}
+	}
+	return n
+}
+
+// Stale reports whether a file Source read late was not the one its
+// stamp said: the snapshot is then not what the repo held.
+func (s *Snapshot) Stale() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stale
 }
 
 // Load parses the snapshot's files, in parallel, into the index Load
@@ -69,20 +142,35 @@ func (s *Snapshot) Load(opt LoadOptions) *Index {
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := int(next.Add(1)) - 1; i < len(s.recs); i = int(next.Add(1)) - 1 {
-				if r := &s.recs[i]; r.err == nil {
-					kind := KindOf(r.f.Rel, r.f.roots)
-					if opt.Classify != nil {
-						kind = opt.Classify(r.f.Rel, kind)
-					}
-					docs[i] = parseSum(r.f.Rel, kind, r.src, opt.Cache, &r.sum)
+				r := &s.recs[i]
+				if r.err != nil {
+					continue
 				}
+				sum := &r.sum
+				if r.unread && r.src == nil { // read it now: it is parsed as it is
+					src, st, err := s.idx.resolver().readStamped(r.f.Rel, s.max)
+					if err != nil {
+						r.err = &FileError{Path: r.f.Rel, Msg: ReadErrMsg(err)}
+						continue
+					}
+					r.src, r.stamp, sum = src, st, nil
+				}
+				kind := KindOf(r.f.Rel, r.f.roots)
+				if opt.Classify != nil {
+					kind = opt.Classify(r.f.Rel, kind)
+				}
+				docs[i] = parseSum(r.f.Rel, kind, r.src, opt.Cache, sum)
+				docs[i].stamp = r.stamp
 			}
 		})
 	}
 	wg.Wait()
-	for _, d := range docs {
-		if d != nil {
+	for i, d := range docs {
+		switch {
+		case d != nil:
 			idx.Docs = append(idx.Docs, d)
+		case s.recs[i].unread && s.recs[i].err != nil: // read late, and could not be
+			idx.Errors = append(idx.Errors, *s.recs[i].err)
 		}
 	}
 	idx.settle(opt)

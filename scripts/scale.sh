@@ -3,8 +3,11 @@
 # and 50 times, the median wall time, CPU time (user + system) and peak
 # memory of the parse-only floor (cmd/mdfloor) and of mdcontract without
 # its cache (--no-cache), with an empty cache (cold: the run that fills
-# it), with a full one (warm), and of a warm check of one file (the
-# pre-commit case), with each one's ratio to the floor.
+# it), with a full one (warm: the same check again, reported from its
+# memo), of a warm check of one file (the pre-commit case), and of a
+# check of one file just edited (edited: the memo cannot serve it, the
+# parsed models of the other files can), with each one's ratio to the
+# floor.
 #
 #   scripts/scale.sh [DIR] [RUNS]     (default: ../shared/corpus/agent-orchestra, 3)
 #   SCALES="1 20" scripts/scale.sh    (other scales)
@@ -51,6 +54,8 @@ for scale in $scales; do
     measure cold "$work/mdcontract" --root "$target"
     measure warm "$work/mdcontract" --root "$target"
     (cd "$target" && measure one-file "$work/mdcontract" check "$one")
+    printf '\nEdited for the benchmark.\n' >>"$target/$one"
+    (cd "$target" && measure edited "$work/mdcontract" check "$one")
   done
   files=$(find "$target" -name '*.md' | wc -l)
   bytes=$(du -sb "$target" | cut -f1)
@@ -76,7 +81,7 @@ for s in order:
     files, b = sizes[s]
     f = med[(s, "floor")]
     print(f"x{s:<5} {files} markdown files, {b / 2**20:.0f} MiB")
-    for n in ("floor", "no-cache", "cold", "warm", "one-file"):
+    for n in ("floor", "no-cache", "cold", "warm", "one-file", "edited"):
         w, c, m = med[(s, n)]
         print(f"{'':6} {n:9} {w:8.2f}s {c:8.2f}s {m:7.0f} MiB {w / f[0]:9.2f}x {c / f[1]:8.2f}x {m / files * 1000:12.1f}")
 PY

@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync/atomic"
+	"time"
 
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
@@ -38,8 +41,10 @@ import (
 // its header and checksum match, and every finding in it is checked
 // against the files read (a rule that exists, offsets inside the file).
 
-// memoReplays counts the checks reported from a memo (for the tests).
-var memoReplays atomic.Int64
+// memoReplays counts the checks reported from a memo, and memoUnread is
+// how many files the last check that had a memo knew by their stamps
+// and did not read (for the tests).
+var memoReplays, memoUnread atomic.Int64
 
 // memoFormat is the memo's format version: change it with memoResult.
 const memoFormat = 1
@@ -48,13 +53,115 @@ var memoMagic = []byte("mdcmemo1")
 
 // memoResult is what a memo holds.
 type memoResult struct {
-	Inputs      string         `json:"inputs"` // the digest of the files, hex
+	Inputs string `json:"inputs"` // the digest of the files, hex
+	// Began is when the check began reading (Unix nanoseconds), and
+	// Stamps what each file read said of itself then, with its SHA-256:
+	// the next check does not read a file whose stamp is the same, if it
+	// had not changed for a second before Began (stamped)
+	Began       int64          `json:"began"`
+	Stamps      []memoStamp    `json:"-"` // after the JSON, in binary (encodeStamps)
 	Probes      []parser.Probe `json:"probes"`
 	Files       int            `json:"files"`
 	Paths       []string       `json:"paths"`
 	Kinds       []parser.Kind  `json:"kinds"` // of each path
 	Targets     []string       `json:"targets"`
 	Diagnostics []memoFinding  `json:"diagnostics"`
+}
+
+// memoStamp is a file's stamp when it was read, and its SHA-256.
+type memoStamp struct {
+	Path  string
+	Stamp parser.Stamp
+	Sum   [sha256.Size]byte
+}
+
+// encodeStamps writes stamps as a count, then each one's path (its
+// length, then its bytes), size, times, inode and device as varints, and
+// its SHA-256: a repo's stamps are most of a memo, read on every check.
+func encodeStamps(b []byte, stamps []memoStamp) []byte {
+	b = binary.AppendUvarint(b, uint64(len(stamps)))
+	for _, e := range stamps {
+		b = binary.AppendUvarint(b, uint64(len(e.Path)))
+		b = append(b, e.Path...)
+		b = binary.AppendVarint(b, e.Stamp.Size)
+		b = binary.AppendVarint(b, e.Stamp.Mtime)
+		b = binary.AppendVarint(b, e.Stamp.Ctime)
+		b = binary.AppendUvarint(b, e.Stamp.Ino)
+		b = binary.AppendUvarint(b, e.Stamp.Dev)
+		b = append(b, e.Sum[:]...)
+	}
+	return b
+}
+
+// decodeStamps reads what encodeStamps wrote, every count bounded by the
+// bytes left; ok is false for bytes it did not write.
+func decodeStamps(b []byte) (stamps []memoStamp, ok bool) {
+	uv := func() uint64 {
+		v, n := binary.Uvarint(b)
+		if n <= 0 {
+			ok = false
+			return 0
+		}
+		b = b[n:]
+		return v
+	}
+	sv := func() int64 {
+		v, n := binary.Varint(b)
+		if n <= 0 {
+			ok = false
+			return 0
+		}
+		b = b[n:]
+		return v
+	}
+	ok = true
+	count := uv()
+	if count > uint64(len(b)) {
+		return nil, false
+	}
+	stamps = make([]memoStamp, 0, count)
+	for ; count > 0 && ok; count-- {
+		n := uv()
+		if !ok || n > uint64(len(b)) {
+			return nil, false
+		}
+		e := memoStamp{Path: string(b[:n])}
+		b = b[n:]
+		e.Stamp = parser.Stamp{Size: sv(), Mtime: sv(), Ctime: sv(), Ino: uv(), Dev: uv()}
+		if !ok || len(b) < sha256.Size {
+			return nil, false
+		}
+		copy(e.Sum[:], b)
+		b = b[sha256.Size:]
+		stamps = append(stamps, e)
+	}
+	return stamps, ok && len(b) == 0
+}
+
+// stampMargin is how long before a check a file must have last changed
+// for its stamp to be trusted: a file changed within the clock's
+// resolution of being read could change again and keep its stamp.
+const stampMargin = int64(time.Second)
+
+// known returns what tells Scan the files the memo knows by their
+// stamps, or nil when it knows none.
+func (m *memo) known() func(rel string, st parser.Stamp) ([sha256.Size]byte, bool) {
+	if m == nil || m.stored == nil || len(m.stored.Stamps) == 0 {
+		return nil
+	}
+	r := m.stored
+	byPath := make(map[string]*memoStamp, len(r.Stamps))
+	for i := range r.Stamps {
+		byPath[r.Stamps[i].Path] = &r.Stamps[i]
+	}
+	return func(rel string, st parser.Stamp) ([sha256.Size]byte, bool) {
+		var sum [sha256.Size]byte
+		e := byPath[rel]
+		if e == nil || e.Stamp != st || st.Mtime > r.Began-stampMargin || st.Ctime > r.Began-stampMargin {
+			return sum, false
+		}
+		return e.Sum, true
+	}
 }
 
 // memoFinding is a rules.Diagnostic with its rule by ID (the Diagnostic's
@@ -121,8 +228,17 @@ func readMemo(file string, key []byte) *memoResult {
 	if s := sha256.Sum256(body); !bytes.Equal(s[:], sum) {
 		return nil
 	}
+	rest := body[head:]
+	n, w := binary.Uvarint(rest)
+	if w <= 0 || n > uint64(len(rest)-w) {
+		return nil
+	}
 	var r memoResult
-	if json.Unmarshal(body[head:], &r) != nil || len(r.Kinds) != len(r.Paths) {
+	if json.Unmarshal(rest[w:w+int(n)], &r) != nil || len(r.Kinds) != len(r.Paths) {
+		return nil
+	}
+	var ok bool
+	if r.Stamps, ok = decodeStamps(rest[w+int(n):]); !ok {
 		return nil
 	}
 	return &r
@@ -135,6 +251,7 @@ func (m *memo) replay(snap *parser.Snapshot) *memoResult {
 	if r == nil {
 		return nil
 	}
+	memoUnread.Store(int64(snap.Unread()))
 	if d := snap.Digest(); r.Inputs != hex.EncodeToString(d[:]) {
 		return nil
 	}
@@ -151,6 +268,12 @@ func (m *memo) replay(snap *parser.Snapshot) *memoResult {
 		if src := snap.Source(f.Path); src != nil && !inside(f.Diagnostic, len(src)) {
 			return nil
 		}
+		for _, rel := range f.Related {
+			snap.Source(rel.Path) // read now, what the report shows
+		}
+	}
+	if snap.Stale() { // a file known by its stamp was not the one read now
+		return nil
 	}
 	memoReplays.Add(1)
 	return r
@@ -172,13 +295,18 @@ func inside(d rules.Diagnostic, n int) bool {
 // save keeps res, the result of checking idx, as the memo, with the
 // lookups idx recorded since RecordProbes (a run whose rules failed, or
 // whose config the repo shows wrong, is not kept).
-func (m *memo) save(idx *parser.Index, res *rules.Result, settings *rules.Settings) {
+func (m *memo) save(idx *parser.Index, began time.Time, res *rules.Result, settings *rules.Settings) {
 	if len(res.Internal) > 0 || len(res.ConfigErrors) > 0 {
 		return
 	}
 	d := idx.Digest()
-	r := memoResult{Inputs: hex.EncodeToString(d[:]), Probes: idx.Probes(), Files: res.Files, Paths: res.Paths,
+	r := memoResult{Inputs: hex.EncodeToString(d[:]), Began: began.UnixNano(), Probes: idx.Probes(), Files: res.Files, Paths: res.Paths,
 		Targets: settings.LayoutTargets(idx), Diagnostics: make([]memoFinding, len(res.Diagnostics))}
+	for _, doc := range idx.Docs {
+		if st := doc.Stamp(); st.Valid() {
+			r.Stamps = append(r.Stamps, memoStamp{Path: doc.Path, Stamp: st, Sum: doc.Sum()})
+		}
+	}
 	for _, p := range res.Paths {
 		k := parser.KindOther
 		if doc := idx.Doc(p); doc != nil {
@@ -194,13 +322,13 @@ func (m *memo) save(idx *parser.Index, res *rules.Result, settings *rules.Settin
 	if err != nil {
 		return
 	}
-	var b bytes.Buffer
-	b.Write(memoMagic)
-	b.Write(m.key)
-	b.Write(body)
-	sum := sha256.Sum256(b.Bytes())
-	b.Write(sum[:])
-	_ = parser.WriteCacheFile(m.file, b.Bytes()) // a memo that cannot be written is no memo
+	b := append(slices.Clone(memoMagic), m.key...)
+	b = binary.AppendUvarint(b, uint64(len(body)))
+	b = append(b, body...)
+	b = encodeStamps(b, r.Stamps)
+	sum := sha256.Sum256(b)
+	b = append(b, sum[:]...)
+	_ = parser.WriteCacheFile(m.file, b) // a memo that cannot be written is no memo
 }
 
 // result is the stored result as a run's, and what its report reads,

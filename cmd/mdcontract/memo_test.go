@@ -3,13 +3,16 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mdcontract/mdcontract/internal/testcorpus"
+	"github.com/mdcontract/mdcontract/parser"
 )
 
 // checkReplayed runs a check and says whether its result came from the
@@ -126,32 +129,118 @@ func TestMemoInputs(t *testing.T) {
 	step("with a memo whose checksum fails", false, "")
 	write(".mdcontract.yaml", "version: 1\n")
 	step("a new memo", false, "gone.md")
-	memos, _ = filepath.Glob(filepath.Join(cache, "*.memo"))
-	forged := 0
+	forged := rewriteMemos(t, cache, func(r *memoResult) bool {
+		for i := range r.Diagnostics {
+			r.Diagnostics[i].Start, r.Diagnostics[i].End = 1<<30, 1<<30+5
+		}
+		return len(r.Diagnostics) > 0
+	})
+	if forged == 0 {
+		t.Fatal("no memo with findings to forge")
+	}
+	step("with a memo whose findings lie past their files", false, "gone.md")
+	step("again", true, "gone.md")
+}
+
+// rewriteMemos changes every memo in the cache folder with edit (which
+// says whether it changed it), keeping it whole, and says how many.
+func rewriteMemos(t *testing.T, cache string, edit func(*memoResult) bool) int {
+	t.Helper()
+	memos, _ := filepath.Glob(filepath.Join(cache, "*.memo"))
+	n := 0
 	for _, m := range memos {
 		buf, err := os.ReadFile(m)
 		if err != nil {
 			t.Fatal(err)
 		}
 		head := len(memoMagic) + sha256.Size
+		rest := buf[head : len(buf)-sha256.Size]
+		size, w := binary.Uvarint(rest)
 		var r memoResult
-		if json.Unmarshal(buf[head:len(buf)-sha256.Size], &r) != nil || len(r.Diagnostics) == 0 {
+		if w <= 0 || json.Unmarshal(rest[w:w+int(size)], &r) != nil || !edit(&r) {
 			continue
 		}
-		for i := range r.Diagnostics {
-			r.Diagnostics[i].Start, r.Diagnostics[i].End = 1<<30, 1<<30+5
-		}
 		body, _ := json.Marshal(&r)
-		out := append(append([]byte{}, buf[:head]...), body...)
+		out := binary.AppendUvarint(append([]byte{}, buf[:head]...), uint64(len(body)))
+		out = append(append(out, body...), rest[w+int(size):]...)
 		sum := sha256.Sum256(out)
 		if err := os.WriteFile(m, append(out, sum[:]...), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		forged++
+		n++
 	}
-	if forged == 0 {
-		t.Fatal("no memo with findings to forge")
+	return n
+}
+
+// TestMemoStamps: a check after one whose memo holds the files' stamps
+// reads only the files whose stamps changed, and a file rewritten with
+// its old size and times (its inode's change time is new) is read again:
+// its new finding is reported. A file changed within a second of the
+// check that read it is read again even with its old stamp.
+func TestMemoStamps(t *testing.T) {
+	if !parserStamps() {
+		t.Skip("this system gives no file stamps (parser.Stamp): every file is read")
 	}
-	step("with a memo whose findings lie past their files", false, "gone.md")
-	step("again", true, "gone.md")
+	root := t.TempDir()
+	cache := t.TempDir()
+	t.Setenv("MDCONTRACT_CACHE_DIR", cache)
+	files := map[string]string{
+		"README.md": "# Notes\n\nSee [guide](guide.md).\n",
+		"guide.md":  "# Guide\n\nSee [notes](README.md).\n",
+	}
+	for rel, text := range files {
+		if err := os.WriteFile(filepath.Join(root, rel), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := []string{"check", "--root", root, "--format", "json"}
+	runOut(t, args...)
+	// the files were written just now: the memo trusts no stamp yet
+	if _, replayed := checkReplayed(t, args...); !replayed {
+		t.Fatal("the check run again was not reported from its memo")
+	}
+	if n := memoUnread.Load(); n != 0 {
+		t.Errorf("%d files changed within a second of the check were not read again", n)
+	}
+	// as if the check had begun long after the files were written
+	later := func(r *memoResult) bool { r.Began += int64(time.Hour); return true }
+	rewriteMemos(t, cache, later)
+	if _, replayed := checkReplayed(t, args...); !replayed {
+		t.Fatal("not reported from the memo")
+	}
+	if n := memoUnread.Load(); n != int64(len(files)) {
+		t.Errorf("%d files were known by their stamps, want %d", n, len(files))
+	}
+	// the same size, the same times, other bytes
+	p := filepath.Join(root, "guide.md")
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(files["guide.md"], "README", "READMX", 1)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(p, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	out, replayed := checkReplayed(t, args...)
+	if replayed || !bytes.Contains(out, []byte("READMX.md")) {
+		t.Errorf("a file rewritten with its old size and times was not read again (from the memo: %t):\n%s", replayed, out)
+	}
+	if n := memoUnread.Load(); n != 1 {
+		t.Errorf("%d files were known by their stamps, want 1 (README.md)", n)
+	}
+}
+
+// parserStamps reports whether this system gives file stamps.
+func parserStamps() bool {
+	f, err := os.CreateTemp("", "stamp")
+	if err != nil {
+		return false
+	}
+	defer os.Remove(f.Name())
+	f.Close()
+	fi, err := os.Stat(f.Name())
+	return err == nil && parser.StampOf(fi).Valid()
 }

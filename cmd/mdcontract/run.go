@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/mdcontract/mdcontract/internal/suggest"
 
@@ -378,8 +379,11 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 	var idx *parser.Index
 	var res *rules.Result
 	var view checkView
+	began := time.Now()
 	if m != nil && m.stored != nil {
-		snap := parser.Scan(root, load)
+		scan := load
+		scan.Known = m.known()
+		snap := parser.Scan(root, scan)
 		if r := m.replay(snap); r != nil {
 			res, view = r.result(snap)
 		} else {
@@ -418,7 +422,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		}
 		res = runRules()
 		if m != nil {
-			m.save(idx, res, settings)
+			m.save(idx, began, res, settings)
 		}
 		view = indexView(idx, settings)
 	}
