@@ -164,11 +164,34 @@ func (m *memo) known() func(rel string, st parser.Stamp) ([sha256.Size]byte, boo
 	}
 }
 
-// memoFinding is a rules.Diagnostic with its rule by ID (the Diagnostic's
-// own Rule is kept nil).
+// memoFinding is a rules.Diagnostic, its rule by ID.
 type memoFinding struct {
-	rules.Diagnostic
-	RuleID string `json:"ruleID"`
+	Rule                 string
+	Path                 string
+	Start, End           int
+	Line, Column         int
+	EndLine, EndColumn   int
+	Severity             rules.Severity
+	Contract, Message    string
+	Related              []rules.Related
+	Fix                  []rules.Edit
+	Target               string
+	TargetKind           parser.Kind
+	TargetName, CausedBy string
+}
+
+func memoOf(d rules.Diagnostic) memoFinding {
+	return memoFinding{Rule: d.Rule.ID, Path: d.Path, Start: d.Start, End: d.End, Line: d.Line, Column: d.Column,
+		EndLine: d.EndLine, EndColumn: d.EndColumn, Severity: d.Severity, Contract: d.Contract, Message: d.Message,
+		Related: d.Related, Fix: d.Fix, Target: d.Target, TargetKind: d.TargetKind, TargetName: d.TargetName, CausedBy: d.CausedBy}
+}
+
+// diagnostic is the finding f, with its rule (nil when no rule has its
+// ID).
+func (f memoFinding) diagnostic() rules.Diagnostic {
+	return rules.Diagnostic{Rule: rules.Lookup(f.Rule), Path: f.Path, Start: f.Start, End: f.End, Line: f.Line, Column: f.Column,
+		EndLine: f.EndLine, EndColumn: f.EndColumn, Severity: f.Severity, Contract: f.Contract, Message: f.Message,
+		Related: f.Related, Fix: f.Fix, Target: f.Target, TargetKind: f.TargetKind, TargetName: f.TargetName, CausedBy: f.CausedBy}
 }
 
 // memo is the memo of one check: where it is kept, and what it held.
@@ -260,12 +283,11 @@ func (m *memo) replay(snap *parser.Snapshot) *memoResult {
 			return nil
 		}
 	}
-	for i := range r.Diagnostics {
-		f := &r.Diagnostics[i]
-		if f.Rule = rules.Lookup(f.RuleID); f.Rule == nil || f.Rule.ID != f.RuleID {
+	for _, f := range r.Diagnostics {
+		if d := f.diagnostic(); d.Rule == nil || d.Rule.ID != f.Rule {
 			return nil
 		}
-		if src := snap.Source(f.Path); src != nil && !inside(f.Diagnostic, len(src)) {
+		if src := snap.Source(f.Path); src != nil && !inside(f, len(src)) {
 			return nil
 		}
 		for _, rel := range f.Related {
@@ -280,7 +302,7 @@ func (m *memo) replay(snap *parser.Snapshot) *memoResult {
 }
 
 // inside reports whether d's offsets and fixes lie in a file of n bytes.
-func inside(d rules.Diagnostic, n int) bool {
+func inside(d memoFinding, n int) bool {
 	if d.Start < 0 || d.End < d.Start || d.End > n {
 		return false
 	}
@@ -315,8 +337,7 @@ func (m *memo) save(idx *parser.Index, began time.Time, res *rules.Result, setti
 		r.Kinds = append(r.Kinds, k)
 	}
 	for i, diag := range res.Diagnostics {
-		r.Diagnostics[i] = memoFinding{Diagnostic: diag, RuleID: diag.Rule.ID}
-		r.Diagnostics[i].Rule = nil
+		r.Diagnostics[i] = memoOf(diag)
 	}
 	body, err := json.Marshal(&r)
 	if err != nil {
@@ -338,7 +359,7 @@ func (r *memoResult) result(snap *parser.Snapshot) (*rules.Result, checkView) {
 	if len(r.Diagnostics) > 0 {
 		res.Diagnostics = make([]rules.Diagnostic, len(r.Diagnostics))
 		for i, f := range r.Diagnostics {
-			res.Diagnostics[i] = f.Diagnostic
+			res.Diagnostics[i] = f.diagnostic()
 		}
 	}
 	kinds := make(map[string]parser.Kind, len(r.Paths))

@@ -262,7 +262,7 @@ func checkFlags() (*flag.FlagSet, *checkOptions) {
 	fs.StringVar(&o.writeBaseline, "write-baseline", "", "record every finding in this `FILE` (then a check with --baseline FILE passes)")
 	fs.IntVar(&o.maxPerFile, "max-per-file", rules.DefaultMaxPerFile, "report at most `N` findings of one rule in one file, and one more that counts the rest (at the first left out, as severe as the most severe of them: the exit status is the same); 0 reports every finding. Overrides max-per-file in the config; --write-baseline and --fix always see every finding")
 	fs.BoolVar(&o.changed, "changed", false, "the PATHs are a change (the pre-commit hook's staged files): besides their findings, report those the change causes in other files (a link, § reference or name there that cites a changed file, or a file the index removes from HEAD, and no longer resolves), marked 'caused by the change to PATH' or 'caused by the removal of PATH'; with no PATHs the change is only the removals; --fix and --diff fix only the PATHs")
-	fs.BoolVar(&o.noCache, "no-cache", false, "parse every file, neither reading nor writing the cache of parsed files (kept in $MDCONTRACT_CACHE_DIR, by default the user's cache folder, e.g. ~/.cache/mdcontract)")
+	fs.BoolVar(&o.noCache, "no-cache", false, "parse and check every file, neither reading nor writing the cache of parsed files and of results (kept in $MDCONTRACT_CACHE_DIR, by default the user's cache folder, e.g. ~/.cache/mdcontract)")
 	fs.StringVar(&o.stdinFilename, "stdin-filename", "", "check standard input as the content of this `PATH` (give `-` as the path)")
 	return fs, o
 }
