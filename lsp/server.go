@@ -598,7 +598,11 @@ func (s *server) parse(d *openDoc) {
 	}
 	kind := parser.KindOf(d.rel, s.idx.PluginRoots())
 	kind = s.settings.Classify(d.rel, kind)
-	s.idx = s.idx.Replace(parser.Parse(d.rel, kind, []byte(d.text)))
+	var prev *parser.Document
+	if old := s.idx.Doc(d.rel); old != nil && old.Kind == kind {
+		prev = old
+	}
+	s.idx = s.idx.Replace(parser.Reparse(prev, d.rel, kind, []byte(d.text)))
 }
 
 func (s *server) didOpen(p *didOpenParams) {

@@ -208,8 +208,29 @@ func parse(p string, kind Kind, src []byte, c *Cache) *Document {
 	return parseSum(p, kind, src, c, nil)
 }
 
+// Reparse is Parse of a new version of prev's file (an editor's buffer
+// after a keystroke): what did not change in it is not decoded again (the
+// frontmatter, when its bytes are the same).
+func Reparse(prev *Document, p string, kind Kind, src []byte) *Document {
+	return parseFrom(prev, p, kind, src, nil, nil)
+}
+
 // parseSum is parse, given the SHA-256 of src when it is known.
 func parseSum(p string, kind Kind, src []byte, c *Cache, sum *[sha256.Size]byte) *Document {
+	return parseFrom(nil, p, kind, src, c, sum)
+}
+
+// sameFrontmatter reports whether prev's decoded frontmatter is the one
+// fm, of src, decodes to: the same bytes up to its end, at the same place.
+func sameFrontmatter(prev *Document, fm *Frontmatter, src []byte) bool {
+	pf := prev.Frontmatter
+	return pf != nil && pf.Terminated && fm.Terminated && pf.Start == fm.Start && pf.End == fm.End &&
+		len(prev.Src) >= fm.End && bytes.Equal(prev.Src[:fm.End], src[:fm.End])
+}
+
+// parseFrom is parse, reusing what prev (nil: none) decoded of the same
+// bytes.
+func parseFrom(prev *Document, p string, kind Kind, src []byte, c *Cache, sum *[sha256.Size]byte) *Document {
 	d := &Document{Path: p, Kind: kind, Src: src}
 	if sum != nil {
 		d.sumOnce.Do(func() { d.sum = *sum })
@@ -237,7 +258,12 @@ func parseSum(p string, kind Kind, src []byte, c *Cache, sum *[sha256.Size]byte)
 		if fm.Terminated || kind.HasFrontmatter() {
 			d.Frontmatter = fm
 			if fm.Terminated {
-				fm.decode(src, d.Lines)
+				if prev != nil && sameFrontmatter(prev, fm, src) {
+					fm = prev.Frontmatter // decoded of these bytes: shared, never changed
+					d.Frontmatter = fm
+				} else {
+					fm.decode(src, d.Lines)
+				}
 				if fm.Err != nil && fm.Err.TooLarge {
 					d.TooComplex = append(d.TooComplex, Problem{Start: fm.Err.Offset, End: fm.Err.Offset + 1, Msg: fm.Err.Msg})
 				}

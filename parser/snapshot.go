@@ -147,13 +147,18 @@ func (s *Snapshot) Load(opt LoadOptions) *Index {
 					continue
 				}
 				sum := &r.sum
-				if r.unread && r.src == nil { // read it now: it is parsed as it is
-					src, st, err := s.idx.resolver().readStamped(r.f.Rel, s.max)
-					if err != nil {
-						r.err = &FileError{Path: r.f.Rel, Msg: ReadErrMsg(err)}
-						continue
+				if r.unread {
+					// its bytes are the ones read now (here, or by Source),
+					// which may not be the ones known: their own sum
+					sum = nil
+					if r.src == nil {
+						src, st, err := s.idx.resolver().readStamped(r.f.Rel, s.max)
+						if err != nil {
+							r.err = &FileError{Path: r.f.Rel, Msg: ReadErrMsg(err)}
+							continue
+						}
+						r.src, r.stamp = src, st
 					}
-					r.src, r.stamp, sum = src, st, nil
 				}
 				kind := KindOf(r.f.Rel, r.f.roots)
 				if opt.Classify != nil {

@@ -57,7 +57,7 @@ type memoResult struct {
 	// Began is when the check began reading (Unix nanoseconds), and
 	// Stamps what each file read said of itself then, with its SHA-256:
 	// the next check does not read a file whose stamp is the same, if it
-	// had not changed for a second before Began (stamped)
+	// had not changed for stampMargin before Began
 	Began       int64          `json:"began"`
 	Stamps      []memoStamp    `json:"-"` // after the JSON, in binary (encodeStamps)
 	Probes      []parser.Probe `json:"probes"`
@@ -139,9 +139,10 @@ func decodeStamps(b []byte) (stamps []memoStamp, ok bool) {
 }
 
 // stampMargin is how long before a check a file must have last changed
-// for its stamp to be trusted: a file changed within the clock's
-// resolution of being read could change again and keep its stamp.
-const stampMargin = int64(time.Second)
+// for its stamp to be trusted: a file changed within the resolution of
+// its file system's times (2 s on FAT) of being read could change again
+// and keep its stamp.
+const stampMargin = int64(3 * time.Second)
 
 // known returns what tells Scan the files the memo knows by their
 // stamps, or nil when it knows none.

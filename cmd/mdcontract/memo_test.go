@@ -175,7 +175,7 @@ func rewriteMemos(t *testing.T, cache string, edit func(*memoResult) bool) int {
 // TestMemoStamps: a check after one whose memo holds the files' stamps
 // reads only the files whose stamps changed, and a file rewritten with
 // its old size and times (its inode's change time is new) is read again:
-// its new finding is reported. A file changed within a second of the
+// its new finding is reported. A file changed within seconds of the
 // check that read it is read again even with its old stamp.
 func TestMemoStamps(t *testing.T) {
 	if !parserStamps() {
@@ -200,7 +200,7 @@ func TestMemoStamps(t *testing.T) {
 		t.Fatal("the check run again was not reported from its memo")
 	}
 	if n := memoUnread.Load(); n != 0 {
-		t.Errorf("%d files changed within a second of the check were not read again", n)
+		t.Errorf("%d files changed within seconds of the check were not read again", n)
 	}
 	// as if the check had begun long after the files were written
 	later := func(r *memoResult) bool { r.Began += int64(time.Hour); return true }
