@@ -185,16 +185,27 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 	for _, d := range docs {
 		res.Paths = append(res.Paths, d.Path)
 	}
+	// One pool of workers, as many as there are CPUs, takes the repo
+	// rules and then the documents: a goroutine per rule would grow a
+	// stack per rule on every run (an editor's run, on every keystroke).
 	var wg sync.WaitGroup
-	work := make(chan *parser.Document)
+	type job struct {
+		repo *Rule
+		doc  *parser.Document
+	}
+	work := make(chan job)
 	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for d := range work {
+			for j := range work {
+				if j.repo != nil {
+					runOne(j.repo, nil, j.repo.CheckRepo)
+					continue
+				}
 				for _, r := range active {
 					if r.Check != nil {
-						runOne(r, d, r.Check)
+						runOne(r, j.doc, r.Check)
 					}
 				}
 			}
@@ -202,15 +213,11 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 	}
 	for _, r := range active {
 		if r.CheckRepo != nil {
-			wg.Add(1)
-			go func(r *Rule) {
-				defer wg.Done()
-				runOne(r, nil, r.CheckRepo)
-			}(r)
+			work <- job{repo: r}
 		}
 	}
 	for _, d := range docs {
-		work <- d
+		work <- job{doc: d}
 	}
 	close(work)
 	wg.Wait()
