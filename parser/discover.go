@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // DefaultMaxFileSize is the size above which a file is reported as skipped
@@ -65,7 +66,7 @@ func (e *DiscoverError) Error() string { return fmt.Sprintf("%s: %v", e.Rel, e.E
 func Discover(root string) ([]Discovered, []*DiscoverError) {
 	var files []Discovered
 	var errs []*DiscoverError
-	walkRepo(newResolver(root), func(f Discovered) { files = append(files, f) }, nil, func(e *DiscoverError) { errs = append(errs, e) })
+	walkRepo(newResolver(root), 0, func(f Discovered) { files = append(files, f) }, nil, func(e *DiscoverError) { errs = append(errs, e) })
 	sort.Slice(files, func(i, j int) bool { return files[i].Rel < files[j].Rel })
 	return files, errs
 }
@@ -74,7 +75,15 @@ func Discover(root string) ([]Discovered, []*DiscoverError) {
 // as it is found (so that reading can start before the walk ends) and fail
 // for each problem. met, when set, is told the path of every file met in
 // a folder the walk enters, whatever its name (ignored files too).
-func walkRepo(res *resolver, found func(Discovered), met func(rel string), fail func(*DiscoverError)) {
+//
+// With workers > 0, up to that many folders are walked at once besides
+// the caller's, and the callbacks are called from several goroutines
+// (each must be safe for that), in no set order; with 0, one folder at a
+// time, in order (a folder's entries sorted by name, each folder's below
+// it before its next entry).
+func walkRepo(res *resolver, workers int, found func(Discovered), met func(rel string), fail func(*DiscoverError)) {
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, workers)
 	var walk func(dir, rel string, ign ignoreSet)
 	walk = func(dir, rel string, ign ignoreSet) {
 		entries, err := os.ReadDir(dir)
@@ -105,7 +114,15 @@ func walkRepo(res *resolver, found func(Discovered), met func(rel string), fail 
 				if name == ".git" || ign.ignored(r, true) {
 					continue
 				}
-				walk(abs, r, ign)
+				select {
+				case slots <- struct{}{}: // a worker is free: it walks the folder
+					wg.Go(func() {
+						defer func() { <-slots }()
+						walk(abs, r, ign)
+					})
+				default:
+					walk(abs, r, ign)
+				}
 				continue
 			}
 			if met != nil {
@@ -150,6 +167,7 @@ func walkRepo(res *resolver, found func(Discovered), met func(rel string), fail 
 		base = parseGitignore("", data)
 	}
 	walk(res.root, "", base)
+	wg.Wait()
 }
 
 func relOrDot(rel string) string {

@@ -102,14 +102,15 @@ type LoadOptions struct {
 
 // Load discovers and parses every file under root, in parallel.
 func Load(root string, opt LoadOptions) *Index {
-	idx, _ := load(root, opt, false)
+	idx, _, _ := load(root, opt, false)
 	return idx
 }
 
 // load discovers every file under root and reads it, in parallel; it
 // parses each one read, or, when scan is set, only keeps what was read
-// (the returned records, for Snapshot) and parses nothing.
-func load(root string, opt LoadOptions, scan bool) (*Index, []scanned) {
+// (the returned records, for Snapshot) and parses nothing. It also
+// returns the plugin roots the walk found.
+func load(root string, opt LoadOptions, scan bool) (*Index, []scanned, []string) {
 	idx := &Index{Root: root}
 	res := idx.resolver()
 	maxSize := opt.MaxFileSize
@@ -185,10 +186,19 @@ func load(root string, opt LoadOptions, scan bool) (*Index, []scanned) {
 		}
 		roots = append(slices.Clone(roots), r) // a new slice: files sent before keep theirs
 	}
-	walkRepo(res, func(f Discovered) {
+	// A scan parses nothing, so its walk need not find a plugin's
+	// manifest before its files (their kinds are decided once the walk is
+	// done): it walks folders in parallel.
+	workers := 0
+	if scan {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var walkMu sync.Mutex // the walk's state, when it walks in parallel
+	walkRepo(res, workers, func(f Discovered) {
 		if !selected(f.Rel, opt.Include, opt.Exclude) {
 			return
 		}
+		walkMu.Lock()
 		seen[f.Rel] = true
 		if dir := ManifestRoot(f.Rel); dir != "" {
 			switch path.Base(f.Rel) {
@@ -206,8 +216,13 @@ func load(root string, opt LoadOptions, scan bool) (*Index, []scanned) {
 			}
 		}
 		f.roots = roots
+		walkMu.Unlock()
 		work <- f
-	}, func(rel string) { files = append(files, rel) }, func(e *DiscoverError) {
+	}, func(rel string) {
+		walkMu.Lock()
+		files = append(files, rel)
+		walkMu.Unlock()
+	}, func(e *DiscoverError) {
 		mu.Lock()
 		idx.Errors = append(idx.Errors, FileError{Path: e.Rel, Msg: Err2Msg(e.Err)})
 		mu.Unlock()
@@ -225,7 +240,7 @@ func load(root string, opt LoadOptions, scan bool) (*Index, []scanned) {
 	if !scan {
 		idx.settle(opt)
 	}
-	return idx, recs
+	return idx, recs, roots
 }
 
 // settle sorts the index's tables once its documents are parsed, and

@@ -58,6 +58,7 @@ type Snapshot struct {
 	recs   []scanned
 	byPath map[string]int // recs by path
 	max    int64          // the file size limit it was read with
+	roots  []string       // the plugin roots the walk found, all of them
 	loaded atomic.Bool
 
 	mu    sync.Mutex // guards the unread records' src, and stale
@@ -70,9 +71,9 @@ type Snapshot struct {
 // A file opt.Known knows by its stamp is not read: its bytes are read
 // when Source asks for them.
 func Scan(root string, opt LoadOptions) *Snapshot {
-	idx, recs := load(root, opt, true)
+	idx, recs, roots := load(root, opt, true)
 	sort.Slice(recs, func(i, j int) bool { return recs[i].f.Rel < recs[j].f.Rel })
-	s := &Snapshot{idx: idx, recs: recs, byPath: make(map[string]int, len(recs)), max: opt.MaxFileSize}
+	s := &Snapshot{idx: idx, recs: recs, byPath: make(map[string]int, len(recs)), max: opt.MaxFileSize, roots: roots}
 	if s.max <= 0 {
 		s.max = DefaultMaxFileSize
 	}
@@ -160,7 +161,10 @@ func (s *Snapshot) Load(opt LoadOptions) *Index {
 						r.src, r.stamp = src, st
 					}
 				}
-				kind := KindOf(r.f.Rel, r.f.roots)
+				// the walk is done: every plugin root is known (the walk
+				// went in parallel, so a file may have come before its
+				// plugin's manifest)
+				kind := KindOf(r.f.Rel, s.roots)
 				if opt.Classify != nil {
 					kind = opt.Classify(r.f.Rel, kind)
 				}
