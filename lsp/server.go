@@ -465,7 +465,7 @@ func (s *server) loadIndex(opt parser.LoadOptions) *parser.Index {
 	}
 	c := s.opt.Cache(s.root)
 	opt.Cache = c
-	idx := parser.Load(s.root, opt)
+	idx := parser.Scan(s.root, opt).Load(opt)
 	if c != nil {
 		if err := c.Save(); err != nil && s.opt.Log != nil {
 			fmt.Fprintf(s.opt.Log, "mdcontract: the cache of parsed files was not saved: %s\n", textsafe.Line(err.Error()))
