@@ -79,14 +79,7 @@ func benchEdits(b *testing.B, s *server, path string, text []byte) {
 // MDCONTRACT_LSP_BENCH_ROOT (a corpus copied many times, as
 // scripts/lspbench.sh makes), editing MDCONTRACT_LSP_BENCH_FILE in it.
 func BenchmarkRecheckScaled(b *testing.B) {
-	root := os.Getenv("MDCONTRACT_LSP_BENCH_ROOT")
-	if root == "" {
-		b.Skip("set MDCONTRACT_LSP_BENCH_ROOT to a folder to measure")
-	}
-	rel := os.Getenv("MDCONTRACT_LSP_BENCH_FILE")
-	if rel == "" {
-		rel = "copy1/agents/code-critic.md"
-	}
+	root, rel := scaledBench(b)
 	s := benchServer(root)
 	text, err := os.ReadFile(filepath.Join(root, rel))
 	if err != nil {
@@ -101,14 +94,7 @@ func BenchmarkRecheckScaled(b *testing.B) {
 // character at a time in the middle of MDCONTRACT_LSP_BENCH_FILE and
 // deleting it again, each keystroke checked.
 func BenchmarkTypingScaled(b *testing.B) {
-	root := os.Getenv("MDCONTRACT_LSP_BENCH_ROOT")
-	if root == "" {
-		b.Skip("set MDCONTRACT_LSP_BENCH_ROOT to a folder to measure")
-	}
-	rel := os.Getenv("MDCONTRACT_LSP_BENCH_FILE")
-	if rel == "" {
-		rel = "copy1/agents/code-critic.md"
-	}
+	root, rel := scaledBench(b)
 	s := benchServer(root)
 	for _, o := range strings.Split(os.Getenv("MDCONTRACT_LSP_BENCH_OPEN"), ",") {
 		if o == "" {
@@ -146,4 +132,18 @@ func BenchmarkTypingScaled(b *testing.B) {
 		s.didChange(&didChangeParams{TextDocument: versionedTextDocumentIdentifier{URI: uri, Version: v}, ContentChanges: []contentChange{{Text: buf}}})
 		s.check()
 	}
+}
+
+// scaledBench returns the folder and the file the scaled benchmarks
+// measure (MDCONTRACT_LSP_BENCH_ROOT and _FILE), or skips.
+func scaledBench(b *testing.B) (root, rel string) {
+	root = os.Getenv("MDCONTRACT_LSP_BENCH_ROOT")
+	if root == "" {
+		b.Skip("set MDCONTRACT_LSP_BENCH_ROOT to a folder to measure")
+	}
+	rel = os.Getenv("MDCONTRACT_LSP_BENCH_FILE")
+	if rel == "" {
+		rel = "copy1/agents/code-critic.md"
+	}
+	return root, rel
 }

@@ -76,16 +76,17 @@ type memoStamp struct {
 }
 
 // encodeStamps writes stamps as a count, then each one's path (its
-// length, then its bytes), size, times, inode and device as varints, and
-// its SHA-256: a repo's stamps are most of a memo, read on every check.
+// length, then its bytes), size, times, inode and device as unsigned
+// varints, and its SHA-256: a repo's stamps are most of a memo, read on every check.
 func encodeStamps(b []byte, stamps []memoStamp) []byte {
 	b = binary.AppendUvarint(b, uint64(len(stamps)))
 	for _, e := range stamps {
 		b = binary.AppendUvarint(b, uint64(len(e.Path)))
 		b = append(b, e.Path...)
-		b = binary.AppendVarint(b, e.Stamp.Size)
-		b = binary.AppendVarint(b, e.Stamp.Mtime)
-		b = binary.AppendVarint(b, e.Stamp.Ctime)
+		// the signed ones as their bits: a time before 1970 round-trips
+		b = binary.AppendUvarint(b, uint64(e.Stamp.Size))
+		b = binary.AppendUvarint(b, uint64(e.Stamp.Mtime))
+		b = binary.AppendUvarint(b, uint64(e.Stamp.Ctime))
 		b = binary.AppendUvarint(b, e.Stamp.Ino)
 		b = binary.AppendUvarint(b, e.Stamp.Dev)
 		b = append(b, e.Sum[:]...)
@@ -98,15 +99,6 @@ func encodeStamps(b []byte, stamps []memoStamp) []byte {
 func decodeStamps(b []byte) (stamps []memoStamp, ok bool) {
 	uv := func() uint64 {
 		v, n := binary.Uvarint(b)
-		if n <= 0 {
-			ok = false
-			return 0
-		}
-		b = b[n:]
-		return v
-	}
-	sv := func() int64 {
-		v, n := binary.Varint(b)
 		if n <= 0 {
 			ok = false
 			return 0
@@ -127,7 +119,7 @@ func decodeStamps(b []byte) (stamps []memoStamp, ok bool) {
 		}
 		e := memoStamp{Path: string(b[:n])}
 		b = b[n:]
-		e.Stamp = parser.Stamp{Size: sv(), Mtime: sv(), Ctime: sv(), Ino: uv(), Dev: uv()}
+		e.Stamp = parser.Stamp{Size: int64(uv()), Mtime: int64(uv()), Ctime: int64(uv()), Ino: uv(), Dev: uv()}
 		if !ok || len(b) < sha256.Size {
 			return nil, false
 		}
