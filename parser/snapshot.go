@@ -3,6 +3,7 @@ package parser
 import (
 	"crypto/sha256"
 	"fmt"
+	"hash"
 	"io/fs"
 	"runtime"
 	"slices"
@@ -189,7 +190,7 @@ func (s *Snapshot) Load(opt LoadOptions) *Index {
 // Digest names the snapshot's inputs: the same as the Digest of the
 // index Load makes of the same repo.
 func (s *Snapshot) Digest() [sha256.Size]byte {
-	var dg digester
+	dg := newDigester()
 	for _, r := range s.recs {
 		if r.err == nil {
 			dg.file(r.f.Rel, r.sum)
@@ -202,7 +203,7 @@ func (s *Snapshot) Digest() [sha256.Size]byte {
 // of its bytes, the files that could not be read and why, and every file
 // the walk met.
 func (idx *Index) Digest() [sha256.Size]byte {
-	var dg digester
+	dg := newDigester()
 	sums := make([][sha256.Size]byte, len(idx.Docs))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -220,13 +221,21 @@ func (idx *Index) Digest() [sha256.Size]byte {
 	return dg.sum(idx)
 }
 
-type digester struct{ b []byte }
+// digester hashes a run's inputs as they are named: the files read (in
+// path order), then the index's errors and files (sum).
+type digester struct{ h hash.Hash }
+
+func newDigester() *digester {
+	dg := &digester{h: sha256.New()}
+	dg.h.Write([]byte("mdcontract inputs 1\x00"))
+	return dg
+}
 
 func (dg *digester) file(p string, sum [sha256.Size]byte) {
-	dg.b = append(dg.b, 'F')
-	dg.b = append(dg.b, p...)
-	dg.b = append(dg.b, 0)
-	dg.b = append(dg.b, sum[:]...)
+	dg.h.Write([]byte{'F'})
+	dg.h.Write([]byte(p))
+	dg.h.Write([]byte{0})
+	dg.h.Write(sum[:])
 }
 
 // sum ends the digest with idx's errors and files.
@@ -238,17 +247,16 @@ func (dg *digester) sum(idx *Index) [sha256.Size]byte {
 		}
 		return errs[i].Msg < errs[j].Msg
 	})
-	h := sha256.New()
-	h.Write([]byte("mdcontract inputs 1\x00"))
-	h.Write(dg.b)
 	for _, e := range errs {
-		fmt.Fprintf(h, "E%s\x00%s\x00", e.Path, e.Msg)
+		fmt.Fprintf(dg.h, "E%s\x00%s\x00", e.Path, e.Msg)
 	}
 	for _, f := range idx.Files() {
-		fmt.Fprintf(h, "L%s\x00", f)
+		dg.h.Write([]byte{'L'})
+		dg.h.Write([]byte(f))
+		dg.h.Write([]byte{0})
 	}
 	var out [sha256.Size]byte
-	h.Sum(out[:0])
+	dg.h.Sum(out[:0])
 	return out
 }
 
