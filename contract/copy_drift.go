@@ -82,9 +82,9 @@ type block struct {
 	memo      *groupMemo
 
 	// the texts compared line by line, made once (a canonical copy is
-	// compared with each near copy, and in an editor from run to run)
-	textsOnce sync.Once
-	texts     blockTexts
+	// compared with each near copy, and in an editor from run to run);
+	// most blocks are never compared, so they hold a pointer only
+	texts atomic.Pointer[blockTexts]
 }
 
 // blockTexts are a block's texts as copies are compared: raw (normDrift),
@@ -323,12 +323,15 @@ func (b *block) text() string { return b.compared().text }
 // compared returns the block's texts, made the first time they are asked
 // for.
 func (b *block) compared() *blockTexts {
-	b.textsOnce.Do(func() {
-		raw := normDrift(b.part.Text())
-		text := b.textOf(raw)
-		b.texts = blockTexts{raw: raw, text: text, typoRaw: typographic(raw), typoText: typographic(text)}
-	})
-	return &b.texts
+	if t := b.texts.Load(); t != nil {
+		return t
+	}
+	// two runs at once may both make them: the same texts either way
+	raw := normDrift(b.part.Text())
+	text := b.textOf(raw)
+	t := &blockTexts{raw: raw, text: text, typoRaw: typographic(raw), typoText: typographic(text)}
+	b.texts.Store(t)
+	return t
 }
 
 // textOf is text, given raw.
