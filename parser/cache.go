@@ -40,7 +40,7 @@ import (
 // used least recently.
 
 // cacheFormat is the pack's format version: change it with the model.
-const cacheFormat = 1
+const cacheFormat = 2
 
 var cacheMagic = [8]byte{'m', 'd', 'c', 'c', 'a', 'c', 'h', 'e'}
 
@@ -153,10 +153,14 @@ func (c *Cache) decodePack(buf []byte) map[cacheKey][]byte {
 	return out
 }
 
-// parseBody fills d's body from the cache, or parses it and keeps the
-// result for the next run.
-func (c *Cache) parseBody(d *Document) {
+// parse fills d's body, and its frontmatter's decoded YAML when fm is
+// set, from the cache, or parses them and keeps the result for the next
+// run.
+func (c *Cache) parse(d *Document, fm bool) {
 	if c == nil {
+		if fm {
+			d.decodeFrontmatter()
+		}
 		d.parseBody()
 		return
 	}
@@ -167,16 +171,19 @@ func (c *Cache) parseBody(d *Document) {
 		e, ok = c.old[k]
 	}
 	c.mu.Unlock()
-	if ok && decodeBody(d, e) {
+	if ok && decodeEntry(d, e, fm) {
 		c.mu.Lock()
 		c.used[k] = e
 		c.hits++
 		c.mu.Unlock()
 		return
 	}
+	if fm {
+		d.decodeFrontmatter()
+	}
 	before := len(d.TooComplex)
 	d.parseBody()
-	e = encodeBody(d, d.TooComplex[before:])
+	e = encodeEntry(d, fm, d.TooComplex[before:])
 	c.mu.Lock()
 	c.used[k] = e
 	c.misses++
@@ -353,8 +360,7 @@ func (e *encoder) str(s string, lo, hi int) {
 
 // encodeBody stores d's body; body are the problems its parse added to
 // TooComplex.
-func encodeBody(d *Document, body []Problem) []byte {
-	e := &encoder{src: d.Text()}
+func encodeBody(e *encoder, d *Document, body []Problem) {
 	e.int(len(d.Src))
 	e.int(d.BodyStart)
 	e.int(d.Unparsed)
@@ -408,7 +414,6 @@ func encodeBody(d *Document, body []Problem) []byte {
 		e.str(l.Destination, l.Start, l.End)
 		e.str(l.Title, l.Start, l.End)
 	}
-	return e.b
 }
 
 // decoder reads an entry; any value out of bounds sets bad.
@@ -486,10 +491,64 @@ func orNil[T any](s []T) []T {
 	return s
 }
 
-// decodeBody fills d's body from entry e, or says it cannot (then d is
-// as it was).
-func decodeBody(d *Document, e []byte) bool {
+// An entry is the frontmatter's decoded YAML (encodeFrontmatter; a flag
+// 0 when the run that made it decoded none), then the body (encodeBody).
+
+// encodeEntry stores what d's parse gave: its frontmatter's YAML when fm
+// (it was decoded), and its body, whose parse added body to TooComplex.
+func encodeEntry(d *Document, fm bool, body []Problem) []byte {
+	e := &encoder{src: d.Text()}
+	if fm {
+		encodeFrontmatter(e, d.Frontmatter)
+	} else {
+		e.int(0)
+	}
+	encodeBody(e, d, body)
+	return e.b
+}
+
+// decodeEntry fills d's body from entry e, and its frontmatter's YAML
+// when fm is set, or says it cannot (then d is as it was).
+func decodeEntry(d *Document, e []byte, fm bool) bool {
 	r := &decoder{b: e, src: d.Text()}
+	var f *Frontmatter
+	switch r.uint() {
+	case 0:
+		if fm {
+			return false // the entry has no YAML, which d needs
+		}
+	case 1:
+		if fm {
+			f = decodeFrontmatter(r, d.Frontmatter)
+		} else {
+			decodeFrontmatter(r, &Frontmatter{}) // read past it
+		}
+		if r.bad {
+			return false
+		}
+	default:
+		return false
+	}
+	if f != nil {
+		// the frontmatter first, as a parse decodes it (its problem comes
+		// before the body's)
+		keep := *d.Frontmatter
+		*d.Frontmatter = *f
+		before := len(d.TooComplex)
+		d.frontmatterProblem()
+		if !decodeBody(d, r) {
+			*d.Frontmatter = keep
+			d.TooComplex = d.TooComplex[:before]
+			return false
+		}
+		return true
+	}
+	return decodeBody(d, r)
+}
+
+// decodeBody fills d's body from r, or says it cannot (then d is as it
+// was).
+func decodeBody(d *Document, r *decoder) bool {
 	if r.uint() != len(d.Src) || r.uint() != d.BodyStart {
 		return false
 	}

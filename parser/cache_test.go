@@ -88,6 +88,7 @@ func cacheSources(t *testing.T) map[string][]byte {
 // parse gives, for every file.
 func TestCacheRoundTrip(t *testing.T) {
 	c := OpenCache(t.TempDir(), "test", "root")
+	yamlFiles := 0
 	for p, src := range cacheSources(t) {
 		kind := KindOf(p, nil)
 		want := Parse(p, kind, src)
@@ -96,9 +97,58 @@ func TestCacheRoundTrip(t *testing.T) {
 		if diff := modelDiff(modelOf(got), modelOf(want)); diff != "" {
 			t.Errorf("%s: the cached model differs from the parse in %s", p, diff)
 		}
+		if !reflect.DeepEqual(got.Frontmatter, want.Frontmatter) {
+			t.Errorf("%s: the cached frontmatter differs from the parse's", p)
+		}
+		if want.Frontmatter != nil && want.Frontmatter.Mapping != nil {
+			yamlFiles++
+		}
 	}
-	if hits, misses := c.Stats(); hits == 0 || misses == 0 {
-		t.Errorf("%d hits, %d misses: the test did not round-trip", hits, misses)
+	if hits, misses := c.Stats(); hits == 0 || misses == 0 || yamlFiles == 0 {
+		t.Errorf("%d hits, %d misses, %d files with YAML: the test did not round-trip", hits, misses, yamlFiles)
+	}
+}
+
+// yamlShapes is frontmatter in the shapes the cache stores: anchors,
+// aliases, merge keys, comments, flow and block collections, styles, an
+// error, and more than the decoder reads.
+var yamlShapes = map[string]string{
+	"shapes.md": "---\n# head\nbase: &b {model: opus, tools: [Read, Grep]} # line\nname: \"critic\"\nlist:\n  - 'one'\n  - |\n    two\n<<: *b\nalias: *b\nempty:\n? [complex]\n: key\n# foot\n---\n# Body\n",
+	"error.md":  "---\nname: [unclosed\n---\n# Body\n",
+	"scalar.md": "---\njust text\n---\n",
+	"large.md":  "---\nk: \"" + strings.Repeat("x", MaxFrontmatter) + "\"\n---\n# Body\n",
+}
+
+// TestCacheFrontmatter: the frontmatter decoded from the cache is the one
+// a parse decodes, in every shape; a damaged entry is a miss or a
+// frontmatter in the file's bounds, never a crash.
+func TestCacheFrontmatter(t *testing.T) {
+	for p, text := range yamlShapes {
+		src := []byte(text)
+		want := Parse(p, KindAgent, src)
+		c := OpenCache(t.TempDir(), "test", "root")
+		parse(p, KindAgent, src, c)
+		if got := parse(p, KindAgent, src, c); !reflect.DeepEqual(got.Frontmatter, want.Frontmatter) || !reflect.DeepEqual(got.TooComplex, want.TooComplex) {
+			t.Errorf("%s: the cached frontmatter differs from the parse's", p)
+		}
+		if h, _ := c.Stats(); h != 1 {
+			t.Errorf("%s: %d hits, want 1", p, h)
+		}
+		good := encodeEntry(want, true, nil)
+		for i := range good {
+			e := bytes.Clone(good)
+			e[i] ^= 0x80
+			d := Parse(p, KindAgent, src)
+			d.TooComplex = nil
+			d.Frontmatter.Mapping, d.Frontmatter.Keys, d.Frontmatter.Err = nil, nil, nil
+			if decodeEntry(d, e, true) {
+				for _, k := range d.Frontmatter.Keys {
+					if k.Offset > len(src) || k.ValueOffset > len(src) || k.ValueEnd > len(src) {
+						t.Errorf("%s, byte %d flipped: a key out of the file", p, i)
+					}
+				}
+			}
+		}
 	}
 }
 
@@ -236,9 +286,9 @@ func sealPack(file, tool string, entries map[cacheKey][]byte) error {
 // crash: every value is bounded before it is used.
 func TestCacheHostileEntry(t *testing.T) {
 	src := packFiles["a.md"]
-	good := encodeBody(Parse("a.md", KindOther, src), nil)
+	good := encodeEntry(Parse("a.md", KindOther, src), false, nil)
 	enc := func(vals ...int) []byte {
-		var b []byte
+		b := []byte{0} // no frontmatter, then the body
 		for _, v := range vals {
 			b = binary.AppendUvarint(b, uint64(v))
 		}

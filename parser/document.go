@@ -254,6 +254,7 @@ func parseFrom(prev *Document, p string, kind Kind, src []byte, c *Cache, sum *[
 		}
 		return d
 	}
+	decodeFM := false
 	if fm := splitFrontmatter(src, bom); fm != nil {
 		if fm.Terminated || kind.HasFrontmatter() {
 			d.Frontmatter = fm
@@ -261,11 +262,9 @@ func parseFrom(prev *Document, p string, kind Kind, src []byte, c *Cache, sum *[
 				if prev != nil && sameFrontmatter(prev, fm, src) {
 					fm = prev.Frontmatter // decoded of these bytes: shared, never changed
 					d.Frontmatter = fm
+					d.frontmatterProblem()
 				} else {
-					fm.decode(src, d.Lines)
-				}
-				if fm.Err != nil && fm.Err.TooLarge {
-					d.TooComplex = append(d.TooComplex, Problem{Start: fm.Err.Offset, End: fm.Err.Offset + 1, Msg: fm.Err.Msg})
+					decodeFM = true // with the body: from the cache, or parsed
 				}
 				d.BodyStart = fm.End
 			} else {
@@ -275,8 +274,22 @@ func parseFrom(prev *Document, p string, kind Kind, src []byte, c *Cache, sum *[
 			}
 		}
 	}
-	c.parseBody(d)
+	c.parse(d, decodeFM)
 	return d
+}
+
+// decodeFrontmatter decodes the document's frontmatter YAML.
+func (d *Document) decodeFrontmatter() {
+	d.Frontmatter.decode(d.Src, d.Lines)
+	d.frontmatterProblem()
+}
+
+// frontmatterProblem records a frontmatter too large to decode as too
+// complex.
+func (d *Document) frontmatterProblem() {
+	if e := d.Frontmatter.Err; e != nil && e.TooLarge {
+		d.TooComplex = append(d.TooComplex, Problem{Start: e.Offset, End: e.Offset + 1, Msg: e.Msg})
+	}
 }
 
 func (d *Document) parseBody() {
