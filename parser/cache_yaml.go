@@ -117,6 +117,18 @@ func decodeFrontmatter(r *decoder, fm *Frontmatter) *Frontmatter {
 		nd.Line, nd.Column = r.off(), r.off() // within the file's size
 
 		children[i] = r.count()
+		// what a decode guarantees, and the rules count on
+		switch nd.Kind {
+		case yaml.ScalarNode:
+			r.bad = r.bad || children[i] != 0
+		case yaml.MappingNode:
+			r.bad = r.bad || children[i]%2 != 0
+		case yaml.SequenceNode, yaml.DocumentNode:
+		case yaml.AliasNode:
+			r.bad = r.bad || nd.Alias == nil
+		default:
+			r.bad = true
+		}
 		if r.bad {
 			return nil
 		}
@@ -153,7 +165,7 @@ func decodeFrontmatter(r *decoder, fm *Frontmatter) *Frontmatter {
 		return nil
 	}
 	if r.bool() {
-		if root == nil {
+		if root == nil || root.Kind != yaml.MappingNode {
 			r.bad = true
 			return nil
 		}
