@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/mdcontract/mdcontract/parser"
 )
@@ -14,21 +15,30 @@ import (
 // or returns nil when there is no cache folder to use: a run without a
 // cache only parses every file.
 func openCache(root string) *parser.Cache {
+	dir, tool, ok := cacheHome()
+	if !ok {
+		return nil
+	}
+	return parser.OpenCache(dir, tool, root)
+}
+
+// cacheHome returns the cache folder and this build's key (toolKey), or
+// false when either cannot be had: the model cache and the memo of
+// results then keep nothing.
+func cacheHome() (dir, tool string, ok bool) {
 	dir, err := parser.CacheDir()
 	if err != nil {
-		return nil
+		return "", "", false
 	}
-	key := toolKey()
-	if key == "" {
-		return nil
-	}
-	return parser.OpenCache(dir, key, root)
+	tool = toolKey()
+	return dir, tool, tool != ""
 }
 
 // toolKey names this build for the cache: a release's version, or else
 // (a development build, whose version does not change with its code) the
-// SHA-256 of the running binary; "" when neither can be had.
-func toolKey() string {
+// SHA-256 of the running binary; "" when neither can be had. It is found
+// once per process (a run asks for it for the memo and for the cache).
+var toolKey = sync.OnceValue(func() string {
 	if v := toolVersion(); !strings.HasPrefix(v, "devel") {
 		return "release " + v
 	}
@@ -46,4 +56,4 @@ func toolKey() string {
 		return ""
 	}
 	return "binary " + hex.EncodeToString(h.Sum(nil))
-}
+})

@@ -198,12 +198,8 @@ type memo struct {
 // at cfgPath ("" for none), the --target value targets and the paths
 // named want. It returns nil when there is no cache folder to use.
 func openMemo(root, cfgPath, targets string, want []target) *memo {
-	dir, err := parser.CacheDir()
-	if err != nil {
-		return nil
-	}
-	tool := toolKey()
-	if tool == "" {
+	dir, tool, ok := cacheHome()
+	if !ok {
 		return nil
 	}
 	h := sha256.New()
