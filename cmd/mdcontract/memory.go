@@ -2,7 +2,9 @@ package main
 
 import (
 	"os"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"sync"
 )
 
@@ -12,6 +14,15 @@ import (
 // heap grow unbounded nor runs non-stop once the model of the repo (about
 // twice the bytes read) outgrows a fixed limit. GOGC and GOMEMLIMIT, when
 // set, decide instead.
+//
+// The input is a guess at the model's size, and a poor one for a repo of
+// many small files with much markup (a whole disk: the model is 2.5 times
+// its 380 MB of input). Once the live heap nears the limit, every cycle
+// marks all of it and frees almost nothing: at `--root /` the collector
+// ran without a pause for the last half of the run. So after each
+// collection the limit is raised, if need be, to half as much again as
+// the live heap (keepHeadroom): the collector then runs at least as
+// seldom as under GOGC=50.
 //
 // The language server lives long, and its heap is the model of the repo
 // (about twice the input) held for good plus what each keystroke
@@ -32,6 +43,8 @@ const (
 	serverPerByte   = 6         // …(the language server)…
 	memBase         = 128 << 20 // …over this base
 	memLimitGap     = 16 << 20  // move the limit in steps of at least this
+	// the limit is at least the live heap and this share of it again
+	liveHeadroomNum, liveHeadroomDen = 1, 2
 )
 
 var (
@@ -66,6 +79,43 @@ func setupGC() {
 		debug.SetGCPercent(gcPercent)
 	}
 	sizeMemory(0)
+	if !memFromEnv {
+		watchLiveHeap()
+	}
+}
+
+// watchLiveHeap calls keepHeadroom with the live heap after every
+// collection, for as long as the process runs: a cleanup on an object
+// nothing holds runs once the collector has freed it, and arms the next.
+func watchLiveHeap() {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	var arm func()
+	arm = func() {
+		type sentinel struct{ _ *int } // holds a pointer: not merged by the tiny allocator
+		runtime.AddCleanup(new(sentinel), func(struct{}) {
+			metrics.Read(sample)
+			if sample[0].Value.Kind() == metrics.KindUint64 {
+				keepHeadroom(int64(sample[0].Value.Uint64()))
+			}
+			arm()
+		}, struct{}{})
+	}
+	arm()
+}
+
+// keepHeadroom raises the soft memory limit to the live heap plus half
+// of it, when it is below that; it never lowers it.
+func keepHeadroom(live int64) {
+	if memFromEnv || live <= 0 {
+		return
+	}
+	memMu.Lock()
+	defer memMu.Unlock()
+	want := live + live*liveHeadroomNum/liveHeadroomDen
+	if memLimit != 0 && want >= memLimit+memLimitGap {
+		memLimit = want
+		debug.SetMemoryLimit(want)
+	}
 }
 
 // sizeMemory raises the soft memory limit for the input bytes read so

@@ -76,3 +76,26 @@ func freshMemLimit(t *testing.T) {
 		memMu.Unlock()
 	})
 }
+
+// A live heap near the limit raises it to half as much again as the live
+// heap; a small one leaves it, and it is never lowered.
+func TestMemoryLimitKeepsHeadroom(t *testing.T) {
+	if memFromEnv {
+		t.Skip("GOMEMLIMIT is set: it decides the limit")
+	}
+	freshMemLimit(t)
+	sizeMemory(100 << 20)
+	set := debug.SetMemoryLimit(-1)
+	keepHeadroom(100 << 20) // 150 MiB wanted, under the limit
+	if got := debug.SetMemoryLimit(-1); got != set {
+		t.Errorf("limit %d moved to %d for a small live heap", set, got)
+	}
+	keepHeadroom(400 << 20) // the limit is 428 MiB: the collector would run non-stop
+	if got, want := debug.SetMemoryLimit(-1), int64(600<<20); got != want {
+		t.Errorf("limit for a live heap of 400 MiB = %d, want %d", got, want)
+	}
+	keepHeadroom(200 << 20)
+	if got := debug.SetMemoryLimit(-1); got != 600<<20 {
+		t.Errorf("limit lowered to %d", got)
+	}
+}
