@@ -3,6 +3,7 @@ package references
 import (
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -228,14 +229,67 @@ func foldedAt(src []byte, i int, lower string) bool {
 const maxSkillPathLookups = 500
 
 // otherSkillHolding returns the folder of another skill of the repo that
-// holds rel, or "". Answers are kept per path for the run, so that many
-// mentions of one path cost one look.
+// holds rel, or "". The holders of every path are found once per run, in
+// one pass over the repo's files (skillHolders), so that a repo of many
+// skills naming many missing paths costs files, not skills × paths.
 func otherSkillHolding(idx *parser.Index, self, rel string) string {
+	clean := path.Clean(rel)
+	if clean == ".." || strings.HasPrefix(clean, "../") {
+		return otherSkillProbing(idx, self, rel) // out of the skill's folder: looked up as written
+	}
+	holders := idx.Cached("skill-path/holders", func() any { return skillHolders(idx) }).(map[string][]string)
+	for _, dir := range holders[clean] {
+		if dir != self {
+			return dir
+		}
+	}
+	return ""
+}
+
+// skillHolders maps each path inside a skill's folder, relative to it (a
+// file the walk met, and each folder on the way to one), to the skill
+// folders that hold it, in the order of their skills.
+func skillHolders(idx *parser.Index) map[string][]string {
+	order := map[string]int{}
+	for i, s := range idx.ByKind(parser.KindSkill) {
+		if dir := path.Dir(s.Path); !hasKey(order, dir) {
+			order[dir] = i
+		}
+	}
+	out := map[string][]string{}
+	for _, f := range idx.Files() {
+		for a := path.Dir(f); ; a = path.Dir(a) {
+			if hasKey(order, a) {
+				rel := f
+				if a != "." {
+					rel = f[len(a)+1:]
+				}
+				for r := rel; r != "."; r = path.Dir(r) {
+					if hs := out[r]; len(hs) == 0 || hs[len(hs)-1] != a {
+						out[r] = append(hs, a)
+					}
+				}
+			}
+			if a == "." || a == "/" {
+				break
+			}
+		}
+	}
+	for r, hs := range out {
+		sort.SliceStable(hs, func(i, j int) bool { return order[hs[i]] < order[hs[j]] })
+		out[r] = slices.Compact(hs)
+	}
+	return out
+}
+
+// otherSkillProbing is otherSkillHolding by a look in each skill's folder,
+// for a path that leaves it. Answers are kept per path for the run.
+func otherSkillProbing(idx *parser.Index, self, rel string) string {
 	type memo struct {
 		mu    sync.Mutex
 		holds map[string][]string // rel → the skill folders holding it
 	}
-	m := idx.Cached("skill-path/holders", func() any { return &memo{holds: map[string][]string{}} }).(*memo)
+	m := idx.Cached("skill-path/probed", func() any { return &memo{holds: map[string][]string{}} }).(*memo)
 	m.mu.Lock()
 	dirs, ok := m.holds[rel]
 	if !ok {
