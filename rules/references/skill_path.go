@@ -3,7 +3,6 @@ package references
 import (
 	"path"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -248,36 +247,36 @@ func otherSkillHolding(idx *parser.Index, self, rel string) string {
 
 // skillHolders maps each path inside a skill's folder, relative to it (a
 // file the walk met, and each folder on the way to one), to the skill
-// folders that hold it, in the order of their skills.
+// folders that hold it, in the order of their skills. The repo's files are
+// sorted, so each skill's are one run of them, found by a binary search.
 func skillHolders(idx *parser.Index) map[string][]string {
-	order := map[string]int{}
-	for i, s := range idx.ByKind(parser.KindSkill) {
-		if dir := path.Dir(s.Path); !hasKey(order, dir) {
-			order[dir] = i
-		}
-	}
+	files := idx.Files()
 	out := map[string][]string{}
-	for _, f := range idx.Files() {
-		for a := path.Dir(f); ; a = path.Dir(a) {
-			if hasKey(order, a) {
-				rel := f
-				if a != "." {
-					rel = f[len(a)+1:]
+	seen := map[string]bool{}
+	for _, s := range idx.ByKind(parser.KindSkill) {
+		dir := path.Dir(s.Path)
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		prefix := dir + "/"
+		if dir == "." {
+			prefix = ""
+		}
+		for i := sort.SearchStrings(files, prefix); i < len(files) && strings.HasPrefix(files[i], prefix); i++ {
+			// the file and each folder on the way to it, once per skill
+			for r := files[i][len(prefix):]; r != ""; {
+				if hs := out[r]; len(hs) > 0 && hs[len(hs)-1] == dir {
+					break // this folder, and those above it, were added for an earlier file
 				}
-				for r := rel; r != "."; r = path.Dir(r) {
-					if hs := out[r]; len(hs) == 0 || hs[len(hs)-1] != a {
-						out[r] = append(hs, a)
-					}
+				out[r] = append(out[r], dir)
+				cut := strings.LastIndexByte(r, '/')
+				if cut < 0 {
+					break
 				}
-			}
-			if a == "." || a == "/" {
-				break
+				r = r[:cut]
 			}
 		}
-	}
-	for r, hs := range out {
-		sort.SliceStable(hs, func(i, j int) bool { return order[hs[i]] < order[hs[j]] })
-		out[r] = slices.Compact(hs)
 	}
 	return out
 }
