@@ -39,18 +39,54 @@ func loadProfile(data []byte, name string) *rules.Profile {
 	}
 	contracts := cfg.Contracts
 	pr.Contracts = func(*parser.Index) []*config.Contract { return contracts }
-	pr.Applies = func(s *rules.Settings, idx *parser.Index) bool {
-		if len(h.Applies) == 0 {
-			return true
-		}
-		for _, d := range idx.Docs {
-			for i := range h.Applies {
-				if setHas(s, &h.Applies[i], d) {
-					return true
-				}
+	applies := func(s *rules.Settings, d *parser.Document) bool {
+		for i := range h.Applies {
+			if setHas(s, &h.Applies[i], d) {
+				return true
 			}
 		}
 		return false
 	}
+	pr.Applies = func(s *rules.Settings, idx *parser.Index) bool {
+		if len(h.Applies) == 0 {
+			return true
+		}
+		// the files the profile applies to, counted once per index and
+		// brought up to date from edit to edit (an editor asks on every
+		// keystroke, and most profiles apply to no file)
+		count := func() any {
+			c := &applyCount{s: s}
+			for _, d := range idx.Docs {
+				if applies(s, d) {
+					c.n++
+				}
+			}
+			return c
+		}
+		c := idx.Follow("contract/profile-applies:"+name, count, func(prev any, old, doc *parser.Document) any {
+			c := prev.(*applyCount)
+			if c.s != s {
+				return count()
+			}
+			if applies(s, old) {
+				c.n--
+			}
+			if applies(s, doc) {
+				c.n++
+			}
+			return c
+		}).(*applyCount)
+		if c.s != s {
+			return count().(*applyCount).n > 0 // other settings than the index was counted for
+		}
+		return c.n > 0
+	}
 	return pr
+}
+
+// applyCount is how many files of an index a profile applies to, under
+// the settings s.
+type applyCount struct {
+	s *rules.Settings
+	n int
 }
