@@ -1119,15 +1119,16 @@ func majorityGroup(members []*block) *driftGroup {
 	if len(top) < driftMinMajority || len(cs) > 1 && len(cs[1]) == len(top) {
 		return nil
 	}
-	files := map[*parser.Document]bool{}
-	canon := top[0]
+	canon, files := top[0], 1 // files: 2 once two files hold the text
 	for _, b := range top {
-		files[b.doc] = true
+		if b.doc != top[0].doc {
+			files = 2
+		}
 		if b.doc.Path < canon.doc.Path || b.doc == canon.doc && b.part.Start < canon.part.Start {
 			canon = b
 		}
 	}
-	if len(files) < 2 {
+	if files < 2 {
 		return nil
 	}
 	identical, drifted := split(canon, members)
@@ -1187,6 +1188,17 @@ func typographic(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
+		// the run up to the next byte that may begin a mapped character,
+		// written whole
+		j := i
+		for j < len(s) && s[j] != 0xE2 && s[j] != 0xC2 && s[j] != '-' {
+			j++
+		}
+		if j > i {
+			b.WriteString(s[i:j])
+			i = j
+			continue
+		}
 		switch c := s[i]; {
 		case c == 0xE2 && i+2 < len(s) && s[i+1] == 0x80 && typoE280[s[i+2]] != "":
 			b.WriteString(typoE280[s[i+2]])
@@ -1285,6 +1297,37 @@ func coveredByContracts(idx *parser.Index, cts []*config.Contract) func(b *block
 	for i, ct := range cts {
 		srcs[i], _ = contractFile(idx, ct, ct.Copy.Source.File)
 	}
+	// the copies a contract names in a file, kept with the file for the
+	// next run (an editor's next keystroke asks about the same files)
+	type copiesIn struct {
+		ct    *config.Contract
+		spans []span
+	}
+	spansFor := func(d *parser.Document, ct *config.Contract, src *parser.Document) []span {
+		var sp []span
+		cp := ct.Copy
+		if d == src {
+			for _, pt := range Select(d, &cp.Source) {
+				sp = append(sp, span{pt.Start, pt.End})
+			}
+		}
+		find := func() *copiesIn {
+			c := &copiesIn{ct: ct}
+			if d.Kind.IsJSON() || !rules.GlobMatch(cp.Copies, cp.Exclude, d.Path) {
+				return c
+			}
+			sel := copySelector(cp)
+			for _, pt := range Select(d, &sel) {
+				c.spans = append(c.spans, span{pt.Start, pt.End})
+			}
+			return c
+		}
+		c := d.Cached("copy-drift:copies-of:"+ct.ID, func() any { return find() }).(*copiesIn)
+		if c.ct != ct {
+			c = find() // another config's contract of the same id: not kept
+		}
+		return append(sp, c.spans...)
+	}
 	spans := map[*parser.Document][]span{}
 	spansOf := func(d *parser.Document) []span {
 		if sp, ok := spans[d]; ok {
@@ -1292,21 +1335,8 @@ func coveredByContracts(idx *parser.Index, cts []*config.Contract) func(b *block
 		}
 		var sp []span
 		for i, ct := range cts {
-			cp := ct.Copy
-			if srcs[i] == nil {
-				continue
-			}
-			if d == srcs[i] {
-				for _, pt := range Select(d, &cp.Source) {
-					sp = append(sp, span{pt.Start, pt.End})
-				}
-			}
-			if d.Kind.IsJSON() || !rules.GlobMatch(cp.Copies, cp.Exclude, d.Path) {
-				continue
-			}
-			sel := copySelector(cp)
-			for _, pt := range Select(d, &sel) {
-				sp = append(sp, span{pt.Start, pt.End})
+			if srcs[i] != nil {
+				sp = append(sp, spansFor(d, ct, srcs[i])...)
 			}
 		}
 		spans[d] = sp
