@@ -51,42 +51,41 @@ func loadProfile(data []byte, name string) *rules.Profile {
 		if len(h.Applies) == 0 {
 			return true
 		}
-		// the files the profile applies to, counted once per index and
-		// brought up to date from edit to edit (an editor asks on every
-		// keystroke, and most profiles apply to no file)
-		count := func() any {
-			c := &applyCount{s: s}
+		// a file the profile applies to (a witness), found once per index
+		// and kept from edit to edit: an editor asks on every keystroke,
+		// and most profiles apply to no file. Only an edit that takes the
+		// witness out looks again.
+		scan := func() any {
 			for _, d := range idx.Docs {
 				if applies(s, d) {
-					c.n++
+					return &applyWitness{s: s, path: d.Path}
 				}
 			}
-			return c
+			return &applyWitness{s: s}
 		}
-		c := idx.Follow("contract/profile-applies:"+name, count, func(prev any, old, doc *parser.Document) any {
-			c := prev.(*applyCount)
-			if c.s != s {
-				return count()
+		w := idx.Follow("contract/profile-applies:"+name, scan, func(prev any, old, doc *parser.Document) any {
+			w := prev.(*applyWitness)
+			switch {
+			case w.s != s:
+				return scan()
+			case applies(s, doc):
+				w.path = doc.Path
+			case w.path == doc.Path:
+				return scan() // the witness no longer is one
 			}
-			if applies(s, old) {
-				c.n--
-			}
-			if applies(s, doc) {
-				c.n++
-			}
-			return c
-		}).(*applyCount)
-		if c.s != s {
-			return count().(*applyCount).n > 0 // other settings than the index was counted for
+			return w
+		}).(*applyWitness)
+		if w.s != s {
+			w = scan().(*applyWitness) // other settings than the index was asked with
 		}
-		return c.n > 0
+		return w.path != ""
 	}
 	return pr
 }
 
-// applyCount is how many files of an index a profile applies to, under
-// the settings s.
-type applyCount struct {
-	s *rules.Settings
-	n int
+// applyWitness is a file of an index a profile applies to under the
+// settings s, or "" when it applies to none.
+type applyWitness struct {
+	s    *rules.Settings
+	path string
 }
