@@ -184,7 +184,7 @@ func streamStats(src []byte, reps []paramReplacer) textStats {
 	for len(src) > 0 {
 		var i int
 		if crlf {
-			i = bytes.IndexAny(src, "\r\n")
+			i = parser.IndexEOL(src)
 		} else {
 			i = bytes.IndexByte(src, '\n')
 		}
@@ -405,7 +405,7 @@ func normDrift(b []byte) string {
 	var out strings.Builder
 	out.Grow(len(b))
 	for len(b) > 0 {
-		i := bytes.IndexAny(b, "\r\n")
+		i := parser.IndexEOL(b)
 		line := b
 		if i >= 0 {
 			line = b[:i]

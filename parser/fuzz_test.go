@@ -1,7 +1,9 @@
 package parser
 
 import (
+	"bytes"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
@@ -88,4 +90,20 @@ func checkPositions(t *testing.T, d *Document) {
 		in("problem", p.Start, p.End)
 	}
 	d.Anchors()
+}
+
+// IndexEOL and lastIndexEOL find what bytes.IndexAny and LastIndexAny
+// find for "\r\n".
+func FuzzIndexEOL(f *testing.F) {
+	for _, s := range []string{"", "a", "\n", "\r", "a\r\nb", strings.Repeat("x", 300) + "\r" + strings.Repeat("y", 600) + "\n", strings.Repeat("\r", 5)} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := IndexEOL(b), bytes.IndexAny(b, "\r\n"); got != want {
+			t.Errorf("IndexEOL(%q) = %d, want %d", b, got, want)
+		}
+		if got, want := lastIndexEOL(b), bytes.LastIndexAny(b, "\r\n"); got != want {
+			t.Errorf("lastIndexEOL(%q) = %d, want %d", b, got, want)
+		}
+	})
 }
