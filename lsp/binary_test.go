@@ -134,6 +134,7 @@ type incoming struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params"`
+	Result json.RawMessage `json:"result"`
 	Error  json.RawMessage `json:"error"`
 }
 
@@ -171,16 +172,22 @@ func (c *client) read() (*incoming, error) {
 
 // await reads messages until the response to request id.
 func (c *client) await(id int) error {
+	_, err := c.awaitResult(id)
+	return err
+}
+
+// awaitResult is await, returning the response's result.
+func (c *client) awaitResult(id int) (json.RawMessage, error) {
 	for {
 		m, err := c.read()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if m.Method == "" && string(m.ID) == strconv.Itoa(id) {
 			if len(m.Error) > 0 && string(m.Error) != "null" {
-				return fmt.Errorf("error response: %s", m.Error)
+				return nil, fmt.Errorf("error response: %s", m.Error)
 			}
-			return nil
+			return m.Result, nil
 		}
 	}
 }
@@ -207,6 +214,19 @@ func (c *client) awaitDiagnostics(uri string, version int) error {
 			return nil
 		}
 	}
+}
+
+// utf16Units is the length of s in UTF-16 code units, as LSP positions
+// count characters.
+func utf16Units(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
 }
 
 func fileURI(p string) string {
@@ -244,10 +264,24 @@ func run(bin, root, file string, others []string, edits int) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.await(id); err != nil {
+	init, err := c.awaitResult(id)
+	if err != nil {
 		return nil, err
 	}
 	res := &result{initialized: time.Since(t0)}
+	// Under incremental sync (2) an editor sends each keystroke as the
+	// range it changed, as this client then does; else the whole text.
+	var caps struct {
+		Capabilities struct {
+			TextDocumentSync struct {
+				Change int `json:"change"`
+			} `json:"textDocumentSync"`
+		} `json:"capabilities"`
+	}
+	if err := json.Unmarshal(init, &caps); err != nil {
+		return nil, fmt.Errorf("the initialize result: %v", err)
+	}
+	incremental := caps.Capabilities.TextDocumentSync.Change == 2
 	if err := c.notify("initialized", map[string]any{}); err != nil {
 		return nil, err
 	}
@@ -279,18 +313,31 @@ func run(bin, root, file string, others []string, edits int) (*result, error) {
 	typed := " Also check the examples before you answer."
 	var buf string
 	n := 0
+	// the typed text is ASCII on one line: a keystroke's position is the
+	// line of at and the characters before it on that line, plus those
+	// typed so far
+	line := strings.Count(s[:at], "\n")
+	col := utf16Units(s[strings.LastIndexByte(s[:at], '\n')+1 : at])
+	pos := func(c int) map[string]any { return map[string]any{"line": line, "character": col + c} }
 	for v := 2; len(res.edits) < edits; v++ {
 		k := n % (2 * len(typed))
+		change := map[string]any{}
 		if k < len(typed) {
 			buf = s[:at] + typed[:k+1] + s[at:]
+			change = map[string]any{"range": map[string]any{"start": pos(k), "end": pos(k)}, "text": typed[k : k+1]}
 		} else {
-			buf = s[:at] + typed[:2*len(typed)-k-1] + s[at:]
+			kept := 2*len(typed) - k - 1
+			buf = s[:at] + typed[:kept] + s[at:]
+			change = map[string]any{"range": map[string]any{"start": pos(kept), "end": pos(kept + 1)}, "text": ""}
+		}
+		if !incremental {
+			change = map[string]any{"text": buf}
 		}
 		n++
 		t := time.Now()
 		if err := c.notify("textDocument/didChange", map[string]any{
 			"textDocument":   map[string]any{"uri": uri, "version": v},
-			"contentChanges": []any{map[string]any{"text": buf}},
+			"contentChanges": []any{change},
 		}); err != nil {
 			return nil, err
 		}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // After each edit of a sequence, the diagnostics the server publishes for
@@ -13,7 +14,14 @@ import (
 // tree (the buffers written to disk): the facts the server keeps from edit
 // to edit (copy groups, names, headings, matching files) follow every
 // change, repo-wide rules included.
-func TestIncrementalMatchesFresh(t *testing.T) {
+func TestIncrementalMatchesFresh(t *testing.T) { incrementalMatchesFresh(t, false) }
+
+// The same edits sent as an editor sends them under incremental sync: each
+// the range it replaced and the text put there. The buffer after each is
+// the text edited, and the diagnostics are the same.
+func TestIncrementalSyncMatchesFresh(t *testing.T) { incrementalMatchesFresh(t, true) }
+
+func incrementalMatchesFresh(t *testing.T, ranges bool) {
 	section := "## Ground rules\n\nRead the issue before you touch the tree.\nNever push to the default branch; open a pull request.\nRun the whole test suite before you report success.\n"
 	agent := func(n, extra string) string {
 		return "---\nname: " + n + "\ndescription: Agent " + n + ".\n---\n# Agent " + n + "\n\n" + section + extra
@@ -42,10 +50,20 @@ func TestIncrementalMatchesFresh(t *testing.T) {
 	}
 	version := 1
 	change := func(rel, text string) {
+		t.Helper()
+		was := buffers[rel]
 		buffers[rel] = text
 		version++
-		s.didChange(&didChangeParams{TextDocument: versionedTextDocumentIdentifier{URI: pathToURI(filepath.Join(root, rel)), Version: version},
-			ContentChanges: []contentChange{{Text: text}}})
+		uri := pathToURI(filepath.Join(root, rel))
+		c := contentChange{Text: text}
+		if ranges {
+			c = rangeChange(was, text)
+		}
+		s.didChange(&didChangeParams{TextDocument: versionedTextDocumentIdentifier{URI: uri, Version: version},
+			ContentChanges: []contentChange{c}})
+		if got := s.byURI[uri].text; got != text {
+			t.Fatalf("the buffer of %s after the change is %q, want %q", rel, got, text)
+		}
 	}
 	edit := func(rel, old, new string) {
 		t.Helper()
@@ -171,4 +189,70 @@ func freshDiagnostics(t *testing.T, files, buffers map[string]string) map[string
 		t.Fatal(err)
 	}
 	return out
+}
+
+// rangeChange is the change an editor sends for an edit of was into now:
+// the range of was that differs, and what now holds there. Positions are
+// counted as the protocol counts them (lines ended by "\n", "\r\n" or
+// "\r"; characters in UTF-16 code units), independently of the server's
+// code.
+func rangeChange(was, now string) contentChange {
+	p := 0
+	for p < len(was) && p < len(now) && was[p] == now[p] {
+		p++
+	}
+	q := 0
+	for q < len(was)-p && q < len(now)-p && was[len(was)-1-q] == now[len(now)-1-q] {
+		q++
+	}
+	start, end := p, len(was)-q
+	// a position falls between characters, and not inside a "\r\n"
+	for start > 0 && start < len(was) && (!utf8.RuneStart(was[start]) || was[start] == '\n' && was[start-1] == '\r') {
+		start--
+	}
+	for end < len(was) && (!utf8.RuneStart(was[end]) || was[end] == '\n' && end > 0 && was[end-1] == '\r') {
+		end++
+	}
+	text := now[start : len(now)-(len(was)-end)]
+	return contentChange{Range: &Range{Start: protocolPosition(was, start), End: protocolPosition(was, end)}, Text: text}
+}
+
+// protocolPosition is the LSP position of byte offset off of text.
+func protocolPosition(text string, off int) Position {
+	line, char := 0, 0
+	for i := 0; i < off; {
+		r, w := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case r == '\r' && i+1 < len(text) && text[i+1] == '\n':
+			line, char, w = line+1, 0, 2
+		case r == '\r' || r == '\n':
+			line, char = line+1, 0
+		case r >= 0x10000:
+			char += 2
+		default:
+			char++
+		}
+		i += w
+	}
+	return Position{Line: line, Character: char}
+}
+
+// Any edit, sent as the range it replaced, gives the server the edited
+// text: whatever the line endings ("\n", "\r\n", "\r") and characters
+// (UTF-16 surrogate pairs included).
+func FuzzRangeChange(f *testing.F) {
+	for _, s := range [][2]string{
+		{"a\nb\n", "a\nXb\n"}, {"a\r\nb", "a\r\nb\r\nc"}, {"a\r\nb", "a\nb"}, {"x\ry\rz", "x\rz"},
+		{"😀 smile\n", "😀😀 smile\n"}, {"é\r\n😀\r", "e\r\n😀!\r"}, {"", "new"}, {"gone", ""},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, was, now string) {
+		if !utf8.ValidString(was) || !utf8.ValidString(now) {
+			return // an editor's buffer is text
+		}
+		if got := applyChange(was, rangeChange(was, now)); got != now {
+			t.Errorf("%q edited into %q: the server has %q (change %+v)", was, now, got, rangeChange(was, now))
+		}
+	})
 }

@@ -115,8 +115,7 @@ func utf16Len(b []byte) int {
 }
 
 // offsetOf turns an LSP position into a byte offset of text, clamping to
-// the line and the text (for incremental changes from clients that send
-// them although the server asks for full text).
+// the line and the text (incremental changes: applyChange).
 func offsetOf(text string, p Position) int {
 	off := 0
 	// "\n", "\r\n" and "\r" end a line, as the protocol says.

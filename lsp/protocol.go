@@ -86,9 +86,12 @@ const (
 	messageInfo  = 3
 )
 
-// Text document sync kinds.
+// Text document sync kinds: the server asks for incremental changes (the
+// range each keystroke changed, not the whole buffer: a large file costs
+// a keystroke no more to send and decode than a small one).
 const (
-	syncFull = 1
+	syncFull        = 1
+	syncIncremental = 2
 )
 
 type textDocumentItem struct {

@@ -394,7 +394,7 @@ func (s *server) initialize(p *initializeParams) initializeResult {
 		s.opt.Version, len(s.idx.Docs), s.root, time.Since(start).Round(time.Millisecond))}}, s.after...)
 	return initializeResult{
 		Capabilities: serverCapabilities{
-			TextDocumentSync:   textDocumentSyncOptions{OpenClose: true, Change: syncFull, Save: saveOptions{IncludeText: false}},
+			TextDocumentSync:   textDocumentSyncOptions{OpenClose: true, Change: syncIncremental, Save: saveOptions{IncludeText: false}},
 			CodeActionProvider: true,
 			DefinitionProvider: true,
 			HoverProvider:      true,
@@ -636,17 +636,23 @@ func (s *server) didChange(p *didChangeParams) {
 		return
 	}
 	for _, c := range p.ContentChanges {
-		if c.Range == nil {
-			d.text = c.Text
-			continue
-		}
-		start, end := offsetOf(d.text, c.Range.Start), offsetOf(d.text, c.Range.End)
-		end = max(start, end)
-		d.text = d.text[:start] + c.Text + d.text[end:]
+		d.text = applyChange(d.text, c)
 	}
 	d.version = p.TextDocument.Version
 	s.parse(d)
 	s.markDirty(d.uri)
+}
+
+// applyChange is text after one change: the whole text, or (incremental
+// sync) the text put in place of a range, whose ends are clamped to the
+// text and put in order.
+func applyChange(text string, c contentChange) string {
+	if c.Range == nil {
+		return c.Text
+	}
+	start, end := offsetOf(text, c.Range.Start), offsetOf(text, c.Range.End)
+	end = max(start, end)
+	return text[:start] + c.Text + text[end:]
 }
 
 func (s *server) didSave(p *didSaveParams) {

@@ -338,8 +338,8 @@ func TestServer(t *testing.T) {
 	c := startServer(t)
 
 	res := c.initialize(root)
-	if got := res.Capabilities.TextDocumentSync; !got.OpenClose || got.Change != 1 {
-		t.Errorf("textDocumentSync = %+v, want openClose and full changes", got)
+	if got := res.Capabilities.TextDocumentSync; !got.OpenClose || got.Change != syncIncremental {
+		t.Errorf("textDocumentSync = %+v, want openClose and incremental changes", got)
 	}
 	if !res.Capabilities.CodeActionProvider || res.ServerInfo.Name != "mdcontract" || res.ServerInfo.Version != "test" {
 		t.Errorf("initialize result = %+v", res)
