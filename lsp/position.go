@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/mdcontract/mdcontract/parser"
 )
@@ -118,9 +119,11 @@ func utf16Len(b []byte) int {
 // the line and the text (incremental changes: applyChange).
 func offsetOf(text string, p Position) int {
 	off := 0
+	// the text's bytes, not copied (they are only read)
+	b := unsafe.Slice(unsafe.StringData(text), len(text))
 	// "\n", "\r\n" and "\r" end a line, as the protocol says.
 	for range p.Line {
-		i := strings.IndexAny(text[off:], "\r\n")
+		i := parser.IndexEOL(b[off:])
 		if i < 0 {
 			return len(text)
 		}
