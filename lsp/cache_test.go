@@ -48,3 +48,30 @@ func TestStartUpUsesTheCache(t *testing.T) {
 		t.Errorf("findings differ with the cache:\n%s\n%s", got[0], got[1])
 	}
 }
+
+// TestIndexingHook: the server tells the command when it starts and ends
+// building its index, once per start-up, with the index built in between.
+func TestIndexingHook(t *testing.T) {
+	root := writeRepo(t, map[string]string{"docs/a.md": "# A\n\nSee [b](b.md).\n"})
+	var mu sync.Mutex
+	var events []string
+	opt := Options{Version: "test", Indexing: func() func() {
+		mu.Lock()
+		events = append(events, "start")
+		mu.Unlock()
+		return func() {
+			mu.Lock()
+			events = append(events, "done")
+			mu.Unlock()
+		}
+	}}
+	c := startServerWith(t, opt)
+	c.initialize(root)
+	uri := c.open(root, "docs/a.md")
+	c.waitDiagnostics(uri, "the broken link", func(ds []Diagnostic) bool { return len(ds) > 0 })
+	mu.Lock()
+	defer mu.Unlock()
+	if len(events) != 2 || events[0] != "start" || events[1] != "done" {
+		t.Errorf("indexing events %v, want [start done]", events)
+	}
+}

@@ -44,6 +44,11 @@ type Options struct {
 	// root (parser.Cache; nil: none): the index is loaded through it, so a
 	// start-up parses only the files that changed since the last run.
 	Cache func(root string) *parser.Cache
+	// Indexing, when set, is called as the server starts to index the repo
+	// (at start-up, and when the config changes), and the function it
+	// returns once the index is built: the command collects garbage
+	// differently meanwhile.
+	Indexing func() (done func())
 }
 
 // Serve runs a language server reading requests from r and writing to w
@@ -460,6 +465,9 @@ func (s *server) load() {
 // it (at start-up and when the config changes), so that a cache of parsed
 // files serves both.
 func (s *server) loadIndex(opt parser.LoadOptions) *parser.Index {
+	if s.opt.Indexing != nil {
+		defer s.opt.Indexing()()
+	}
 	if s.opt.Cache == nil {
 		return parser.Load(s.root, opt)
 	}

@@ -12,5 +12,5 @@ import (
 // a long-running process (memory.go).
 func runLSP(stdin io.Reader, stdout, stderr io.Writer) int {
 	defer setupServerGC()()
-	return lsp.Serve(stdin, stdout, lsp.Options{Version: toolVersion(), Log: stderr, Read: sizeMemory, Cache: openCache})
+	return lsp.Serve(stdin, stdout, lsp.Options{Version: toolVersion(), Log: stderr, Read: sizeMemory, Cache: openCache, Indexing: serverIndexing})
 }

@@ -54,6 +54,19 @@ var (
 	perByte    int64 = memPerByte // under memMu
 )
 
+// serverIndexing turns the collector off while the language server builds
+// its index, and back on after (lsp.Options.Indexing): what is allocated
+// then is nearly all the model, kept, so each cycle as the heap doubled
+// would mark what was read so far and free little. The memory limit still
+// holds meanwhile. GOGC, when set, decides instead.
+func serverIndexing() (done func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	was := debug.SetGCPercent(-1)
+	return func() { debug.SetGCPercent(was) }
+}
+
 // setupServerGC sets the collector for the language server (see above)
 // until restore is called (runs in one process, the tests, share it).
 func setupServerGC() (restore func()) {

@@ -99,3 +99,21 @@ func TestMemoryLimitKeepsHeadroom(t *testing.T) {
 		t.Errorf("limit lowered to %d", got)
 	}
 }
+
+// While the language server indexes, the collector is off; after, it is
+// as it was.
+func TestServerIndexingGC(t *testing.T) {
+	if os.Getenv("GOGC") != "" {
+		t.Skip("GOGC is set: it decides")
+	}
+	was := debug.SetGCPercent(serverGCPercent)
+	defer debug.SetGCPercent(was)
+	done := serverIndexing()
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Errorf("GOGC while indexing = %d, want off", got)
+	}
+	done()
+	if got := debug.SetGCPercent(serverGCPercent); got != serverGCPercent {
+		t.Errorf("GOGC after indexing = %d, want %d", got, serverGCPercent)
+	}
+}
