@@ -43,7 +43,12 @@ func TestBinaryLatency(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := run(bin, abs, file, splitList(os.Getenv("MDCONTRACT_LSP_BENCH_OPEN")), edits)
+	// a pause before each keystroke (a typist's pace; 0: back to back)
+	pace := time.Duration(0)
+	if ms, err := strconv.Atoi(os.Getenv("MDCONTRACT_LSP_BENCH_PACE")); err == nil && ms > 0 {
+		pace = time.Duration(ms) * time.Millisecond
+	}
+	r, err := run(bin, abs, file, splitList(os.Getenv("MDCONTRACT_LSP_BENCH_OPEN")), edits, pace)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +238,7 @@ func fileURI(p string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
 }
 
-func run(bin, root, file string, others []string, edits int) (*result, error) {
+func run(bin, root, file string, others []string, edits int, pace time.Duration) (*result, error) {
 	text, err := os.ReadFile(filepath.Join(root, file))
 	if err != nil {
 		return nil, err
@@ -334,6 +339,7 @@ func run(bin, root, file string, others []string, edits int) (*result, error) {
 			change = map[string]any{"text": buf}
 		}
 		n++
+		time.Sleep(pace)
 		t := time.Now()
 		if err := c.notify("textDocument/didChange", map[string]any{
 			"textDocument":   map[string]any{"uri": uri, "version": v},

@@ -8,6 +8,8 @@
 #   scripts/lspbench.sh [DIR] [EDITS]    (default: ../shared/corpus/agent-orchestra, 300)
 #   SCALES="1 20" scripts/lspbench.sh    (the copies to measure; default "1 20 50")
 #   RUNS=3 scripts/lspbench.sh           (start each server this many times; the median row)
+#   PACE=100 scripts/lspbench.sh         (wait this many ms before each keystroke, as a typist
+#                                         does; default 0: back to back)
 #   BASELINE=main scripts/lspbench.sh    (also measure that commit's mdcontract, alternating
 #                                         with this one's: rows "before" and "after")
 #
@@ -56,7 +58,7 @@ for scale in $scales; do
   for _ in $(seq 1 "$runs"); do
     for b in $bins; do
       MDCONTRACT_LSP_BENCH_BIN=${b#*=} MDCONTRACT_LSP_BENCH_ROOT=$target MDCONTRACT_LSP_BENCH_FILE=$prefix$file \
-        MDCONTRACT_LSP_BENCH_OPEN=$others MDCONTRACT_LSP_BENCH_EDITS=$edits MDCONTRACT_LSP_BENCH_LABEL=x$scale \
+        MDCONTRACT_LSP_BENCH_OPEN=$others MDCONTRACT_LSP_BENCH_EDITS=$edits MDCONTRACT_LSP_BENCH_LABEL=x$scale MDCONTRACT_LSP_BENCH_PACE=${PACE:-0} \
         "$work/lsp.test" -test.run '^TestBinaryLatency$' -test.count 1 | grep '^x' | sed "s/^/${b%%=*} /"
     done
   done >"$work/rows"
