@@ -306,9 +306,12 @@ func inside(d memoFinding, n int) bool {
 // save keeps res, the result of checking idx, as the memo, with the
 // lookups idx recorded since RecordProbes (a run whose rules failed, or
 // whose config the repo shows wrong, is not kept).
-func (m *memo) save(idx *parser.Index, began time.Time, res *rules.Result, settings *rules.Settings) {
+//
+// What the memo keeps is gathered at once; it is encoded and written on a
+// goroutine while the report is written, and wait returns once it is.
+func (m *memo) save(idx *parser.Index, began time.Time, res *rules.Result, settings *rules.Settings) (wait func()) {
 	if len(res.Internal) > 0 || len(res.ConfigErrors) > 0 {
-		return
+		return func() {}
 	}
 	d := idx.Digest()
 	r := memoResult{Inputs: hex.EncodeToString(d[:]), Began: began.UnixNano(), Probes: idx.Probes(), Files: res.Files, Paths: res.Paths,
@@ -328,17 +331,22 @@ func (m *memo) save(idx *parser.Index, began time.Time, res *rules.Result, setti
 	for i, diag := range res.Diagnostics {
 		r.Diagnostics[i] = memoOf(diag)
 	}
-	body, err := json.Marshal(&r)
-	if err != nil {
-		return
-	}
-	b := append(slices.Clone(memoMagic), m.key...)
-	b = binary.AppendUvarint(b, uint64(len(body)))
-	b = append(b, body...)
-	b = encodeStamps(b, r.Stamps)
-	sum := sha256.Sum256(b)
-	b = append(b, sum[:]...)
-	_ = parser.WriteCacheFile(m.file, b) // a memo that cannot be written is no memo
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		body, err := json.Marshal(&r)
+		if err != nil {
+			return
+		}
+		b := append(slices.Clone(memoMagic), m.key...)
+		b = binary.AppendUvarint(b, uint64(len(body)))
+		b = append(b, body...)
+		b = encodeStamps(b, r.Stamps)
+		sum := sha256.Sum256(b)
+		b = append(b, sum[:]...)
+		_ = parser.WriteCacheFile(m.file, b) // a memo that cannot be written is no memo
+	}()
+	return func() { <-done }
 }
 
 // result is the stored result as a run's, and what its report reads,

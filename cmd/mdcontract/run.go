@@ -422,7 +422,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		}
 		res = runRules()
 		if m != nil {
-			m.save(idx, began, res, settings)
+			defer m.save(idx, began, res, settings)() // written as the report is
 		}
 		view = indexView(idx, settings)
 	}
