@@ -284,7 +284,7 @@ func run(bin, root, file string, others []string, edits int, pace time.Duration)
 		} `json:"capabilities"`
 	}
 	if err := json.Unmarshal(init, &caps); err != nil {
-		return nil, fmt.Errorf("the initialize result: %v", err)
+		return nil, fmt.Errorf("the initialize result: %w", err)
 	}
 	incremental := caps.Capabilities.TextDocumentSync.Change == 2
 	if err := c.notify("initialized", map[string]any{}); err != nil {
@@ -326,7 +326,7 @@ func run(bin, root, file string, others []string, edits int, pace time.Duration)
 	pos := func(c int) map[string]any { return map[string]any{"line": line, "character": col + c} }
 	for v := 2; len(res.edits) < edits; v++ {
 		k := n % (2 * len(typed))
-		change := map[string]any{}
+		var change map[string]any
 		if k < len(typed) {
 			buf = s[:at] + typed[:k+1] + s[at:]
 			change = map[string]any{"range": map[string]any{"start": pos(k), "end": pos(k)}, "text": typed[k : k+1]}
