@@ -2,8 +2,10 @@ package main
 
 import (
 	"os"
+	"runtime"
 	"runtime/debug"
 	"testing"
+	"time"
 )
 
 // The soft memory limit follows the input read: never below the floor,
@@ -116,4 +118,32 @@ func TestServerIndexingGC(t *testing.T) {
 	if got := debug.SetGCPercent(serverGCPercent); got != serverGCPercent {
 		t.Errorf("GOGC after indexing = %d, want %d", got, serverGCPercent)
 	}
+}
+
+// The watcher raises the limit after a collection that finds the live
+// heap past it.
+func TestWatchLiveHeapRaisesTheLimit(t *testing.T) {
+	if memFromEnv {
+		t.Skip("GOMEMLIMIT is set: it decides the limit")
+	}
+	freshMemLimit(t)
+	memMu.Lock()
+	memLimit = 1 // a limit the live heap is far past
+	memMu.Unlock()
+	live := make([][]byte, 64)
+	for i := range live {
+		live[i] = make([]byte, 1<<20) // 64 MiB kept
+	}
+	watchLiveHeap()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		runtime.GC()
+		memMu.Lock()
+		got := memLimit
+		memMu.Unlock()
+		if got >= 96<<20 {
+			runtime.KeepAlive(live)
+			return
+		}
+	}
+	t.Errorf("the limit stayed below 1.5 × a live heap of 64 MiB after collections")
 }
