@@ -236,7 +236,10 @@ func otherSkillHolding(idx *parser.Index, self, rel string) string {
 	if clean == ".." || strings.HasPrefix(clean, "../") {
 		return otherSkillProbing(idx, self, rel) // out of the skill's folder: looked up as written
 	}
-	holders := idx.Cached("skill-path/holders", func() any { return skillHolders(idx) }).(map[string][]string)
+	// paths only, so an edit of a file's text (an editor's keystroke)
+	// keeps them
+	holders := idx.Follow("skill-path/holders", func() any { return skillHolders(idx) },
+		func(prev any, _, _ *parser.Document) any { return prev }).(map[string][]string)
 	for _, dir := range holders[clean] {
 		if dir != self {
 			return dir
