@@ -256,3 +256,56 @@ func FuzzRangeChange(f *testing.F) {
 		}
 	})
 }
+
+// A change of more edits than the server follows in a buffer of its size
+// (maxChangeWork) loses the buffer: the server says so, publishes nothing
+// for it and checks the file as it is on disk, without copying the text
+// once per edit; a full change brings it back.
+func TestTooManyEditsLoseTheBuffer(t *testing.T) {
+	files := map[string]string{"docs/a.md": "# A\n\nSee [b](b.md).\n", "docs/b.md": "# B\n"}
+	root := writeRepo(t, files)
+	var log strings.Builder
+	s := benchServer(root)
+	s.opt.Log = &log
+	uri := pathToURI(filepath.Join(root, "docs/a.md"))
+	big := "# A\n\nSee [gone](gone.md).\n" + strings.Repeat("Some text for the buffer to be large.\n", 1<<15) // ~1.2 MB
+	s.didOpen(&didOpenParams{TextDocument: textDocumentItem{URI: uri, LanguageID: "markdown", Version: 1, Text: big}})
+	s.check()
+	if !strings.Contains(s.published[uri], "gone.md") {
+		t.Fatalf("the buffer's broken link is not reported: %s", s.published[uri])
+	}
+	// 500 one-character insertions at the end: 500 copies of 1.2 MB,
+	// past the bound
+	n := strings.Count(big, "\n")
+	edits := make([]contentChange, 500)
+	for i := range edits {
+		at := Position{Line: n, Character: i}
+		edits[i] = contentChange{Range: &Range{Start: at, End: at}, Text: "x"}
+	}
+	s.didChange(&didChangeParams{TextDocument: versionedTextDocumentIdentifier{URI: uri, Version: 2}, ContentChanges: edits})
+	s.check()
+	if d := s.byURI[uri]; !d.lost || d.text != "" {
+		t.Fatalf("the buffer is not lost after %d edits of a 1.2 MB text", len(edits))
+	}
+	if got := s.published[uri]; got != "[]" {
+		t.Errorf("a lost buffer's diagnostics = %s, want none", got)
+	}
+	if !strings.Contains(log.String(), "not checked until it is opened again") {
+		t.Errorf("the log does not say the buffer is lost: %q", log.String())
+	}
+	if doc := s.idx.Doc("docs/a.md"); doc == nil || string(doc.Src) != files["docs/a.md"] {
+		t.Errorf("the index does not hold the file as on disk")
+	}
+	// a range edit after that is not applied to an unknown text; the
+	// whole text is
+	at := Position{Line: 0, Character: 0}
+	s.didChange(&didChangeParams{TextDocument: versionedTextDocumentIdentifier{URI: uri, Version: 3}, ContentChanges: []contentChange{{Range: &Range{Start: at, End: at}, Text: "x"}}})
+	if d := s.byURI[uri]; !d.lost {
+		t.Errorf("a range edit found the lost buffer again")
+	}
+	s.didChange(&didChangeParams{TextDocument: versionedTextDocumentIdentifier{URI: uri, Version: 4}, ContentChanges: []contentChange{{Text: big}}})
+	s.check()
+	if d := s.byURI[uri]; d.lost || !strings.Contains(s.published[uri], "gone.md") {
+		t.Errorf("a full change did not bring the buffer back: lost %v, %s", d.lost, s.published[uri])
+	}
+}

@@ -82,8 +82,9 @@ const (
 
 // LSP message types of window/showMessage and window/logMessage.
 const (
-	messageError = 1
-	messageInfo  = 3
+	messageError   = 1
+	messageWarning = 2
+	messageInfo    = 3
 )
 
 // Text document sync kinds: the server asks for incremental changes (the

@@ -126,7 +126,17 @@ type openDoc struct {
 	// ignored is true for a file the config's include and exclude globs
 	// leave out: it is not checked.
 	ignored bool
+	// lost is true once a change held more edits than the server follows
+	// (maxChangeWork): the buffer's text is not known, and it is not
+	// checked until the editor sends it whole (didOpen, a full change).
+	lost bool
 }
+
+// maxChangeWork bounds the bytes one didChange may make the server copy
+// and read: each range edit reads the text up to its place and copies the
+// text, so a message of many small edits to a large buffer would cost
+// edits × size. Past it the buffer is lost (openDoc.lost), not followed.
+const maxChangeWork = 256 << 20
 
 // fixable is a finding with a fix, converted for code actions.
 type fixable struct {
@@ -601,7 +611,7 @@ func (s *server) markDirty(uri string) {
 
 // parse parses a buffer and swaps it into the index.
 func (s *server) parse(d *openDoc) {
-	if d.rel == "" || d.ignored {
+	if d.rel == "" || d.ignored || d.lost {
 		return
 	}
 	kind := parser.KindOf(d.rel, s.idx.PluginRoots())
@@ -643,7 +653,26 @@ func (s *server) didChange(p *didChangeParams) {
 		s.logf("didChange for %s, which is not open", p.TextDocument.URI)
 		return
 	}
+	work := 0
 	for _, c := range p.ContentChanges {
+		if c.Range == nil { // the whole text: known again
+			d.text, d.lost, work = c.Text, false, 0
+			continue
+		}
+		if d.lost {
+			continue
+		}
+		if work += 2*len(d.text) + len(c.Text); work > maxChangeWork {
+			d.lost, d.text = true, ""
+			msg := fmt.Sprintf("mdcontract: a change to %s held more edits than the server follows in a buffer of its size (%d edits in one message); the file is not checked until it is opened again",
+				textsafe.Line(d.uri), len(p.ContentChanges))
+			s.logf("%s", msg)
+			s.notify("window/showMessage", showMessage{Type: messageWarning, Message: msg})
+			if d.rel != "" && !d.ignored {
+				s.reload(d.rel) // the index holds the file as it is on disk
+			}
+			continue
+		}
 		d.text = applyChange(d.text, c)
 	}
 	d.version = p.TextDocument.Version
@@ -752,7 +781,7 @@ func (s *server) check() {
 	s.changed = map[string]bool{}
 	open := []string{}
 	for rel, d := range s.docs {
-		if !d.ignored {
+		if !d.ignored && !d.lost {
 			open = append(open, rel)
 		}
 	}
@@ -787,7 +816,7 @@ func (s *server) check() {
 		d := s.byURI[uri]
 		diags := []Diagnostic{}
 		var fixes []fixable
-		if d.rel != "" && !d.ignored {
+		if d.rel != "" && !d.ignored && !d.lost {
 			for _, rd := range byPath[d.rel] {
 				ld := c.diagnostic(rd)
 				diags = append(diags, ld)
