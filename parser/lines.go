@@ -51,7 +51,7 @@ func LineAt(src []byte, off int) (line []byte, next int) {
 // lineAt is LineAt; ok reports whether the line has a terminator.
 func lineAt(src []byte, off int) (line []byte, next int, ok bool) {
 	off = min(max(off, 0), len(src))
-	i := indexEOL(src[off:])
+	i := IndexEOL(src[off:])
 	if i < 0 {
 		return src[off:], len(src), false
 	}
@@ -114,8 +114,6 @@ func lastIndexEOL(b []byte) int {
 
 // eolWindow is the first window IndexEOL reads: most lines end in it.
 const eolWindow = 128
-
-func indexEOL(b []byte) int { return IndexEOL(b) }
 
 // SkipEOL returns the offset after the line terminator at off ("\n",
 // "\r\n" or "\r"); off itself when none starts there.
