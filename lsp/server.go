@@ -656,13 +656,10 @@ func (s *server) didChange(p *didChangeParams) {
 	work := 0
 	for _, c := range p.ContentChanges {
 		if c.Range == nil { // the whole text: known again
-			d.text, d.lost, work = c.Text, false, 0
+			d.lost, work = false, 0
+		} else if d.lost {
 			continue
-		}
-		if d.lost {
-			continue
-		}
-		if work += 2*len(d.text) + len(c.Text); work > maxChangeWork {
+		} else if work += 2*len(d.text) + len(c.Text); work > maxChangeWork {
 			d.lost, d.text = true, ""
 			msg := fmt.Sprintf("mdcontract: a change to %s held more edits than the server follows in a buffer of its size (%d edits in one message); the file is not checked until it is opened again",
 				textsafe.Line(d.uri), len(p.ContentChanges))
