@@ -52,12 +52,16 @@ const (
 	driftMaxBlockLines = 400
 )
 
-// block is one candidate member of a copy group.
+// block is one candidate member of a copy group. A run keeps one for every
+// section, fence, region and long paragraph of every file, most of which
+// never meet a copy, so it is kept small: what only a compared block or a
+// group's first member needs is made apart, the first time (state).
 type block struct {
-	doc  *parser.Document
-	i    int // its place among its file's blocks
-	part Part
-	kind string // section, fence, region, paragraph
+	doc *parser.Document
+	// start and end span the block's text; anchor is where findings
+	// about it point (its heading or marker): part
+	start, end, anchor int
+	kind               string // section, fence, region, paragraph
 	// name is what the block's selector names: the heading, the fence's
 	// first line, the region, the paragraph's first words (selector);
 	// lang is a fence's language. With kind they are the block's key:
@@ -71,20 +75,37 @@ type block struct {
 	// own names read as parameters (params)
 	rawHash, textHash uint64
 	once              sync.Once
-	small             bool // too short to take part (boilerplate)
+	i                 int32 // its place among its file's blocks
+	small             bool  // too short to take part (boilerplate)
+	st                atomic.Pointer[blockState]
+}
 
-	// the last near test, and the last group made with this block first,
-	// kept: an editor's next run asks them again
+// blockState is what a block keeps once it is compared or heads a group:
+// the last near test, and the last group made with this block first (an
+// editor's next run asks them again), and the texts compared line by line,
+// made once (a canonical copy is compared with each near copy, and in an
+// editor from run to run).
+type blockState struct {
 	mu        sync.Mutex // guards nearOf, nearValue
 	nearOf    *block
 	nearValue bool
 	memoMu    sync.Mutex // guards memo
 	memo      *groupMemo
+	texts     atomic.Pointer[blockTexts]
+}
 
-	// the texts compared line by line, made once (a canonical copy is
-	// compared with each near copy, and in an editor from run to run);
-	// most blocks are never compared, so they hold a pointer only
-	texts atomic.Pointer[blockTexts]
+// state returns the block's state, made the first time it is asked for.
+func (b *block) state() *blockState {
+	if s := b.st.Load(); s != nil {
+		return s
+	}
+	b.st.CompareAndSwap(nil, &blockState{})
+	return b.st.Load()
+}
+
+// part is the block as a selected part.
+func (b *block) part() Part {
+	return Part{Doc: b.doc, Start: b.start, End: b.end, Anchor: b.anchor}
 }
 
 // blockTexts are a block's texts as copies are compared: raw (normDrift),
@@ -118,7 +139,7 @@ func paragraphKey(text []byte) []byte {
 // words).
 func (b *block) blockName() string {
 	if b.kind == "paragraph" {
-		return string(paragraphKey(b.part.Text()))
+		return string(paragraphKey(b.part().Text()))
 	}
 	return b.name
 }
@@ -147,13 +168,13 @@ func (b *block) prepare() {
 		var st textStats
 		if b.kind == "section" {
 			secs := b.doc.Sections
-			i := sort.Search(len(secs), func(i int) bool { return secs[i].Start >= b.part.Start })
+			i := sort.Search(len(secs), func(i int) bool { return secs[i].Start >= b.start })
 			st = sectionStats(b.doc)[i]
 		} else {
-			st = streamStats(b.part.Text(), paramsOf(b.doc).reps)
+			st = streamStats(b.part().Text(), paramsOf(b.doc).reps)
 		}
 		if st.lines < driftMinLines || st.chars < driftMinChars || st.newlines >= driftMaxBlockLines ||
-			b.kind == "section" && tocLike(b.doc, b.part, st.lines) {
+			b.kind == "section" && tocLike(b.doc, b.part(), st.lines) {
 			b.small = true
 			return
 		}
@@ -323,14 +344,15 @@ func (b *block) text() string { return b.compared().text }
 // compared returns the block's texts, made the first time they are asked
 // for.
 func (b *block) compared() *blockTexts {
-	if t := b.texts.Load(); t != nil {
+	st := b.state()
+	if t := st.texts.Load(); t != nil {
 		return t
 	}
 	// two runs at once may both make them: the same texts either way
-	raw := normDrift(b.part.Text())
+	raw := normDrift(b.part().Text())
 	text := b.textOf(raw)
 	t := &blockTexts{raw: raw, text: text, typoRaw: typographic(raw), typoText: typographic(text)}
-	b.texts.Store(t)
+	st.texts.Store(t)
 	return t
 }
 
@@ -474,7 +496,7 @@ func driftBlocks(d *parser.Document) []*block {
 			if pt.End-pt.Start < driftMinChars {
 				return
 			}
-			out = append(out, &block{doc: d, i: len(out), part: pt, kind: kind, lang: lang, name: name})
+			out = append(out, &block{doc: d, i: int32(len(out)), start: pt.Start, end: pt.End, anchor: pt.Anchor, kind: kind, lang: lang, name: name})
 		}
 		end := d.ParsedEnd()
 		for i := range d.Sections {
@@ -510,7 +532,7 @@ func driftBlocks(d *parser.Document) []*block {
 		}
 		for _, pt := range paragraphs(d) {
 			if pt.End-pt.Start >= driftMinParagraph {
-				out = append(out, &block{doc: d, i: len(out), part: pt, kind: "paragraph", h: maphash.Bytes(hashSeed, paragraphKey(pt.Text()))})
+				out = append(out, &block{doc: d, i: int32(len(out)), start: pt.Start, end: pt.End, anchor: pt.Anchor, kind: "paragraph", h: maphash.Bytes(hashSeed, paragraphKey(pt.Text()))})
 			}
 		}
 		return out
@@ -670,7 +692,15 @@ func (ci *copyIndex) update(old, doc *parser.Document) {
 		moved := map[*block]*block{}
 		for i := range o {
 			moved[o[i]] = n[i]
-			n[i].nearOf, n[i].nearValue = o[i].nearOf, o[i].nearValue
+			if os := o[i].st.Load(); os != nil {
+				os.mu.Lock()
+				nearOf, nearValue := os.nearOf, os.nearValue
+				os.mu.Unlock()
+				ns := n[i].state()
+				ns.mu.Lock()
+				ns.nearOf, ns.nearValue = nearOf, nearValue
+				ns.mu.Unlock()
+			}
 		}
 		for _, all := range []bool{false, true} {
 			if g, ok := ci.groups[groupSlot{k, all}]; ok {
@@ -968,7 +998,7 @@ func memoGroup(idx *parser.Index, members []*block, all bool, vote func() citeVo
 	if len(members) < 3 {
 		return nil // a pair says nothing
 	}
-	first := members[0]
+	first := members[0].state()
 	first.memoMu.Lock()
 	defer first.memoMu.Unlock()
 	if m := first.memo; m != nil && m.all == all && m.docs == len(idx.Docs) && slices.Equal(m.members, members) {
@@ -1124,7 +1154,7 @@ func majorityGroup(members []*block) *driftGroup {
 		if b.doc != top[0].doc {
 			files = 2
 		}
-		if b.doc.Path < canon.doc.Path || b.doc == canon.doc && b.part.Start < canon.part.Start {
+		if b.doc.Path < canon.doc.Path || b.doc == canon.doc && b.start < canon.start {
 			canon = b
 		}
 	}
@@ -1145,14 +1175,15 @@ func majorityGroup(members []*block) *driftGroup {
 // or driftMaxShare of the longer) and not only by one name in each
 // changed line, which makes it a copy written for its file.
 func near(canon, b *block) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
+	st := b.state()
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	// the canonical copy by its text: a canonical copy made again in an
 	// edited file, the same text, gives the same answer
-	if b.nearOf != canon && (b.nearOf == nil || b.nearOf.rawHash != canon.rawHash || b.nearOf.textHash != canon.textHash) {
-		b.nearOf, b.nearValue = canon, nearText(canon, b)
+	if st.nearOf != canon && (st.nearOf == nil || st.nearOf.rawHash != canon.rawHash || st.nearOf.textHash != canon.textHash) {
+		st.nearOf, st.nearValue = canon, nearText(canon, b)
 	}
-	return b.nearValue
+	return st.nearValue
 }
 
 func nearText(canon, b *block) bool {
@@ -1344,7 +1375,7 @@ func coveredByContracts(idx *parser.Index, cts []*config.Contract) func(b *block
 	}
 	return func(b *block) bool {
 		for _, s := range spansOf(b.doc) {
-			if b.part.Start >= s.start && b.part.End <= s.end {
+			if b.start >= s.start && b.end <= s.end {
 				return true
 			}
 		}
@@ -1385,7 +1416,7 @@ type drift struct {
 
 // inside reports whether block o lies inside block b, and is smaller.
 func inside(o, b *block) bool {
-	return o.doc == b.doc && o.part.Start >= b.part.Start && o.part.End <= b.part.End && o.part.End-o.part.Start < b.part.End-b.part.Start
+	return o.doc == b.doc && o.start >= b.start && o.end <= b.end && o.end-o.start < b.end-b.start
 }
 
 // holdsOther reports whether x holds another drifted block of its file in
@@ -1395,14 +1426,14 @@ func holdsOther(x drift, others []drift) bool {
 		return false
 	}
 	first, last := diffLines(x.g.Canon.raw(), x.b.raw())
-	startLine, _ := x.b.doc.Position(x.b.part.Start)
+	startLine, _ := x.b.doc.Position(x.b.start)
 	first, last = startLine+first, startLine+last
 	for _, o := range others {
 		if !inside(o.b, x.b) {
 			continue
 		}
-		from, _ := o.b.doc.Position(o.b.part.Start)
-		to, _ := o.b.doc.Position(max(o.b.part.Start, o.b.part.End-1))
+		from, _ := o.b.doc.Position(o.b.start)
+		to, _ := o.b.doc.Position(max(o.b.start, o.b.end-1))
 		if first >= from && last <= to {
 			return true
 		}
@@ -1451,8 +1482,8 @@ func reportDrift(p *rules.Pass, g *driftGroup, b *block) {
 		n, at = pn, pat
 		exp, fnd = describeNamed(lineAt(wl, at), lineAt(gl, at), lineAt(nw, at), lineAt(ng, at), at < len(wl), at < len(gl))
 	}
-	startLine, _ := b.doc.Position(b.part.Start)
-	canonLine, _ := canon.doc.Position(canon.part.Anchor)
+	startLine, _ := b.doc.Position(b.start)
+	canonLine, _ := canon.doc.Position(canon.anchor)
 	lines := "lines differ"
 	if n == 1 {
 		lines = "line differs"
@@ -1473,14 +1504,14 @@ func reportDrift(p *rules.Pass, g *driftGroup, b *block) {
 		msg = fmt.Sprintf("this %s nearly matches its %d identical copies in other files (%d %s): probable drift from the canonical copy %s:%d, %s; first at line %d: expected %s, found %s; make it a copy of the canonical text, or, if it differs on purpose, declare the copies with `mdcontract init --infer` and exclude this file",
 			describeBlock(g), copies, n, lines, canon.doc.Path, canonLine, g.Why, startLine+at, exp, fnd)
 	}
-	related := []rules.Related{rules.RelatedAt(canon.doc, canon.part.Anchor, "the canonical copy ("+g.Why+")")}
+	related := []rules.Related{rules.RelatedAt(canon.doc, canon.anchor, "the canonical copy ("+g.Why+")")}
 	for i, o := range g.Identical {
 		if i == 3 {
 			break
 		}
-		related = append(related, rules.RelatedAt(o.doc, o.part.Anchor, "an identical copy"))
+		related = append(related, rules.RelatedAt(o.doc, o.anchor, "an identical copy"))
 	}
-	p.Report(rules.Diagnostic{Path: b.doc.Path, Start: b.part.Anchor, End: b.part.End, Message: msg, Related: related})
+	p.Report(rules.Diagnostic{Path: b.doc.Path, Start: b.anchor, End: b.end, Message: msg, Related: related})
 }
 
 // describeNamed shows the lines a and b as written, from a little before

@@ -492,7 +492,7 @@ func citeRefs(d *parser.Document) []citeRef {
 			}
 		}
 		for _, sp := range d.CodeSpans { // a backticked `path.md`
-			if p := sp.Text; strings.HasSuffix(p, ".md") && citedPathRe.MatchString("`"+p+"`") {
+			if p := d.SpanText(sp); strings.HasSuffix(p, ".md") && citedPathRe.MatchString("`"+p+"`") {
 				out = append(out, citeRef{p, true}, citeRef{path.Join(path.Dir(d.Path), p), false})
 			}
 		}

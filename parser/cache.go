@@ -402,7 +402,11 @@ func encodeBody(e *encoder, d *Document, body []Problem) {
 	for _, s := range d.CodeSpans {
 		e.int(s.Start)
 		e.int(s.End)
-		e.str(s.Text, s.Start, s.End)
+		if s.lead == wrappedSpan {
+			e.str(d.SpanText(s), s.Start, s.End)
+		} else { // where it is: decoded, it is the same part of the source
+			e.str(d.SpanText(s), s.Start+int(s.lead), s.End-int(s.trail))
+		}
 	}
 	e.int(len(d.Links))
 	for _, l := range d.Links {
@@ -465,23 +469,30 @@ func (r *decoder) bool() bool {
 }
 
 func (r *decoder) str() string {
+	s, _ := r.strAt()
+	return s
+}
+
+// strAt is str, also returning where the string is in the source (-1:
+// it was stored whole).
+func (r *decoder) strAt() (string, int) {
 	tag := r.uint()
 	n := tag / 2
 	if tag%2 == 1 {
 		if n > len(r.b) {
 			r.bad = true
-			return ""
+			return "", -1
 		}
 		s := string(r.b[:n])
 		r.b = r.b[n:]
-		return s
+		return s, -1
 	}
 	at := r.off()
 	if r.bad || n > len(r.src)-at {
 		r.bad = true
-		return ""
+		return "", -1
 	}
-	return r.src[at : at+n]
+	return r.src[at : at+n], at
 }
 
 func orNil[T any](s []T) []T {
@@ -578,9 +589,14 @@ func decodeBody(d *Document, r *decoder) bool {
 		f.Info, f.Lang = r.str(), r.str()
 		fences = append(fences, f)
 	}
-	spans := make([]Span, 0, r.count())
-	for n := cap(spans); n > 0 && !r.bad; n-- {
-		spans = append(spans, Span{Start: r.off(), End: r.off(), Text: r.str()})
+	// the spans are added to d itself (addSpan): d is put back as it was
+	// if the entry is bad
+	keepSpans, keepTexts := d.CodeSpans, d.spanTexts
+	d.CodeSpans = make([]Span, 0, r.count())
+	for n := cap(d.CodeSpans); n > 0 && !r.bad; n-- {
+		start, end := r.off(), r.off()
+		txt, at := r.strAt()
+		d.addSpan(start, end, at, txt)
 	}
 	links := make([]Link, 0, r.count())
 	for n := cap(links); n > 0 && !r.bad; n-- {
@@ -589,13 +605,14 @@ func decodeBody(d *Document, r *decoder) bool {
 		links = append(links, l)
 	}
 	if r.bad || len(r.b) != 0 {
+		d.CodeSpans, d.spanTexts = keepSpans, keepTexts
 		return false
 	}
 	d.Unparsed = unparsed
 	d.TooComplex = append(d.TooComplex, tooComplex...)
 	d.Headings = headings
 	// a parse leaves an empty list nil
-	d.Comments, d.Fences, d.CodeSpans, d.Links = orNil(comments), orNil(fences), orNil(spans), orNil(links)
+	d.Comments, d.Fences, d.CodeSpans, d.Links = orNil(comments), orNil(fences), orNil(d.CodeSpans), orNil(links)
 	d.buildSections()
 	return true
 }

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -61,6 +62,10 @@ type Document struct {
 	sumOnce sync.Once
 	sum     [sha256.Size]byte
 	stamp   Stamp // when read from disk, as it was
+
+	// spanTexts are the texts of code spans that are not a part of the
+	// source (Span)
+	spanTexts []string
 
 	anchorsOnce sync.Once
 	anchors     map[string]bool
@@ -160,10 +165,43 @@ type Fence struct {
 	Indented bool
 }
 
-// Span is a byte range with its text, used for inline code spans.
+// Span is an inline code span: Start and End span its source, backticks
+// included; Document.SpanText gives its text.
 type Span struct {
 	Start, End int
-	Text       string
+	// lead and trail are how many bytes of the source the span holds
+	// before and after its text (backticks, a space stripped); a run keeps
+	// every span of every file, and most texts are a part of the source.
+	// lead is wrappedSpan for a text that is not (a span that wraps reads
+	// its line ending as a space): the document keeps it, at index trail
+	// of its spanTexts.
+	lead, trail uint32
+}
+
+// wrappedSpan marks a span whose text the document keeps apart.
+const wrappedSpan = math.MaxUint32
+
+// SpanText returns the text of s, one of d's code spans: its content
+// without the backticks, a line ending inside it read as a space.
+func (d *Document) SpanText(s Span) string {
+	if s.lead == wrappedSpan {
+		return d.spanTexts[s.trail]
+	}
+	return d.Text()[s.Start+int(s.lead) : s.End-int(s.trail)]
+}
+
+// addSpan adds a code span from start to end whose text is txt, found in
+// the source at at (-1: not a part of it).
+func (d *Document) addSpan(start, end, at int, txt string) {
+	sp := Span{Start: start, End: end}
+	lead, trail := at-start, end-(at+len(txt))
+	if at >= 0 && lead >= 0 && trail >= 0 && lead < wrappedSpan && trail < wrappedSpan && d.Text()[at:at+len(txt)] == txt {
+		sp.lead, sp.trail = uint32(lead), uint32(trail)
+	} else {
+		sp.lead, sp.trail = wrappedSpan, uint32(len(d.spanTexts))
+		d.spanTexts = append(d.spanTexts, txt)
+	}
+	d.CodeSpans = append(d.CodeSpans, sp)
 }
 
 // Link is an inline, reference or auto link, or an image; or, with HTML
@@ -616,11 +654,13 @@ func (w *walker) addComments(s, e int, inline bool) {
 func (w *walker) codeSpan(n *ast.CodeSpan) {
 	s, e := -1, -1
 	var txt string
+	at := -1 // where txt is in the source, when it is a part of it
 	first, ok := n.FirstChild().(*ast.Text)
 	if ok && first.NextSibling() == nil {
 		// the usual case: one segment, one line
 		s, e = first.Segment.Start, first.Segment.Stop
 		txt = w.text[s:e]
+		at = s + w.base
 	} else {
 		var b strings.Builder
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
@@ -649,8 +689,9 @@ func (w *walker) codeSpan(n *ast.CodeSpan) {
 	// A code span that wraps reads its line ending as a space.
 	if strings.IndexByte(txt, '\n') >= 0 {
 		txt = strings.ReplaceAll(strings.ReplaceAll(txt, "\r\n", "\n"), "\n", " ")
+		at = -1
 	}
-	w.d.CodeSpans = append(w.d.CodeSpans, Span{Start: s + w.base, End: e + w.base, Text: txt})
+	w.d.addSpan(s+w.base, e+w.base, at, txt)
 }
 
 func (w *walker) link(n ast.Node, dest, title string, image, auto bool) {

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"math"
 	"sort"
 	"unicode/utf8"
 )
@@ -9,23 +10,36 @@ import (
 // LineIndex maps byte offsets of a source to 1-based line and byte column.
 // A UTF-8 byte order mark is not counted as a column of line 1. As in
 // CommonMark, "\n", "\r\n" and a lone "\r" (old Mac files) each end a line.
+//
+// A run keeps the index of every file it read, so the line starts are
+// kept in 4 bytes each, not 8; a source of 4 GiB or more (only a config
+// that raises max-file-size that far reads one) keeps them wide.
 type LineIndex struct {
-	starts []int // byte offset where each line starts
+	starts []uint32 // byte offset where each line starts
+	wide   []int    // the same, for a source past 4 GiB (starts is nil)
 	size   int
 }
 
 // NewLineIndex indexes src. bom is the length of a leading byte order mark.
 func NewLineIndex(src []byte, bom int) LineIndex {
-	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
-	starts[0] = bom
+	if uint64(len(src)) > math.MaxUint32 {
+		return LineIndex{wide: lineStarts[int](src, bom), size: len(src)}
+	}
+	return LineIndex{starts: lineStarts[uint32](src, bom), size: len(src)}
+}
+
+// lineStarts returns the offsets where src's lines start, the first at bom.
+func lineStarts[T uint32 | int](src []byte, bom int) []T {
+	starts := make([]T, 1, bytes.Count(src, []byte{'\n'})+1)
+	starts[0] = T(bom)
 	if bytes.IndexByte(src, '\r') < 0 { // the usual case: LF only
 		for off := 0; ; {
 			i := bytes.IndexByte(src[off:], '\n')
 			if i < 0 {
-				return LineIndex{starts: starts, size: len(src)}
+				return starts
 			}
 			off += i + 1
-			starts = append(starts, off)
+			starts = append(starts, T(off))
 		}
 	}
 	for off := 0; off < len(src); {
@@ -33,10 +47,18 @@ func NewLineIndex(src []byte, bom int) LineIndex {
 		if !ok {
 			break
 		}
-		starts = append(starts, next)
+		starts = append(starts, T(next))
 		off = next
 	}
-	return LineIndex{starts: starts, size: len(src)}
+	return starts
+}
+
+// start returns where the line of 0-based index i starts.
+func (li LineIndex) start(i int) int {
+	if li.wide != nil {
+		return li.wide[i]
+	}
+	return int(li.starts[i])
 }
 
 // LineAt returns the line of src starting at off, without its line
@@ -174,11 +196,11 @@ func (li LineIndex) Position(off int) (line, col int) {
 	if off > li.size {
 		off = li.size
 	}
-	i := sort.Search(len(li.starts), func(i int) bool { return li.starts[i] > off }) - 1
+	i := sort.Search(li.Lines(), func(i int) bool { return li.start(i) > off }) - 1
 	if i < 0 {
 		i = 0
 	}
-	col = off - li.starts[i] + 1
+	col = off - li.start(i) + 1
 	if col < 1 {
 		col = 1
 	}
@@ -186,17 +208,17 @@ func (li LineIndex) Position(off int) (line, col int) {
 }
 
 // Lines returns the number of lines.
-func (li LineIndex) Lines() int { return len(li.starts) }
+func (li LineIndex) Lines() int { return len(li.starts) + len(li.wide) }
 
 // LineStart returns the offset at which 1-based line n starts.
 func (li LineIndex) LineStart(n int) int {
 	if n < 1 {
-		return li.starts[0]
+		return li.start(0)
 	}
-	if n > len(li.starts) {
+	if n > li.Lines() {
 		return li.size
 	}
-	return li.starts[n-1]
+	return li.start(n - 1)
 }
 
 // LineEnd returns the offset of the end of 1-based line n, before its line
@@ -204,8 +226,8 @@ func (li LineIndex) LineStart(n int) int {
 func (li LineIndex) LineEnd(src []byte, n int) int {
 	start := li.LineStart(n)
 	end := li.size
-	if n >= 1 && n < len(li.starts) {
-		end = li.starts[n]
+	if n >= 1 && n < li.Lines() {
+		end = li.start(n)
 		if end > start && end <= len(src) && src[end-1] == '\n' {
 			end--
 		}

@@ -190,7 +190,7 @@ func TestComments(t *testing.T) {
 	if strings.Join(got, "|") != want {
 		t.Errorf("comments =\n%q\nwant\n%q", strings.Join(got, "|"), want)
 	}
-	if len(d.CodeSpans) != 2 || d.CodeSpans[1].Text != "code and <!-- still code -->" {
+	if len(d.CodeSpans) != 2 || d.SpanText(d.CodeSpans[1]) != "code and <!-- still code -->" {
 		t.Errorf("code spans = %+v", d.CodeSpans)
 	}
 }
@@ -208,9 +208,38 @@ func TestLinks(t *testing.T) {
 	}
 }
 
+// TestLineIndex checks the index as kept (4-byte line starts) and as a
+// source past 4 GiB keeps it (wide), which must answer the same.
 func TestLineIndex(t *testing.T) {
 	src := []byte("ab\r\ncd\n\nü€x")
-	li := NewLineIndex(src, 0)
+	narrow := NewLineIndex(src, 0)
+	if narrow.starts == nil || narrow.wide != nil {
+		t.Fatalf("a small source's index is not kept narrow: %+v", narrow)
+	}
+	for _, li := range []LineIndex{narrow, {wide: lineStarts[int](src, 0), size: len(src)}} {
+		checkLineIndex(t, src, li)
+	}
+	mixed := []byte("\ufeffa\rb\r\n\rc\n")
+	n, w := NewLineIndex(mixed, 3), LineIndex{wide: lineStarts[int](mixed, 3), size: len(mixed)}
+	if n.Lines() != w.Lines() || n.Lines() != 5 {
+		t.Fatalf("Lines() = %d narrow, %d wide, want 5", n.Lines(), w.Lines())
+	}
+	for off := -1; off <= len(mixed)+1; off++ {
+		nl, nc := n.Position(off)
+		wl, wc := w.Position(off)
+		if nl != wl || nc != wc {
+			t.Errorf("Position(%d) = %d:%d narrow, %d:%d wide", off, nl, nc, wl, wc)
+		}
+	}
+	for line := 0; line <= 6; line++ {
+		if n.LineStart(line) != w.LineStart(line) || n.LineEnd(mixed, line) != w.LineEnd(mixed, line) {
+			t.Errorf("line %d: [%d,%d) narrow, [%d,%d) wide", line, n.LineStart(line), n.LineEnd(mixed, line), w.LineStart(line), w.LineEnd(mixed, line))
+		}
+	}
+}
+
+func checkLineIndex(t *testing.T, src []byte, li LineIndex) {
+	t.Helper()
 	for _, c := range []struct{ off, line, col int }{{0, 1, 1}, {2, 1, 3}, {4, 2, 1}, {7, 3, 1}, {8, 4, 1}, {13, 4, 6}, {99, 4, 7}} {
 		if l, col := li.Position(c.off); l != c.line || col != c.col {
 			t.Errorf("Position(%d) = %d:%d, want %d:%d", c.off, l, col, c.line, c.col)
@@ -388,7 +417,7 @@ func TestTextsShareSource(t *testing.T) {
 	if d.Text() != string(d.Src) {
 		t.Fatalf("Text() = %q", d.Text())
 	}
-	if len(d.CodeSpans) != 2 || d.CodeSpans[1].Text != "make x" {
+	if len(d.CodeSpans) != 2 || d.SpanText(d.CodeSpans[1]) != "make x" {
 		t.Fatalf("code spans = %+v", d.CodeSpans)
 	}
 	if d.Headings[0].Raw != "Use `tool` here" {
@@ -396,7 +425,7 @@ func TestTextsShareSource(t *testing.T) {
 	}
 	// a lone CR is read as a line ending in a copy: texts still read right
 	cr := Parse("b.md", KindOther, []byte("# T\r\rSay `hi`.\r"))
-	if len(cr.CodeSpans) != 1 || cr.CodeSpans[0].Text != "hi" {
+	if len(cr.CodeSpans) != 1 || cr.SpanText(cr.CodeSpans[0]) != "hi" {
 		t.Errorf("code spans with lone CRs = %+v", cr.CodeSpans)
 	}
 }

@@ -206,7 +206,7 @@ func parseRefAt(d *parser.Document, text string, at, signLen int, ln *refLine) (
 	isArrow := src[at] != 0xC2 // › is E2 80 BA, § is C2 A7
 	if span := codeSpanAt(d, at); span != nil {
 		// `path § Title` inside one code span
-		txt := span.Text
+		txt := d.SpanText(*span)
 		i := strings.Index(txt, string(src[at:at+signLen]))
 		if i < 0 {
 			return r, false
@@ -237,7 +237,7 @@ func parseRefAt(d *parser.Document, text string, at, signLen int, ln *refLine) (
 		if span == nil {
 			return r, false
 		}
-		if !setFile(&r, span.Text) {
+		if !setFile(&r, d.SpanText(*span)) {
 			return r, false
 		}
 	case strings.HasSuffix(trimmed, ")"):
@@ -279,7 +279,7 @@ func parseRefAt(d *parser.Document, text string, at, signLen int, ln *refLine) (
 		if span == nil {
 			return r, false
 		}
-		t := span.Text
+		t := d.SpanText(*span)
 		if h := strings.TrimLeft(t, "#"); h != t && strings.HasPrefix(h, " ") {
 			r.level = len(t) - len(h)
 			t = strings.TrimSpace(h)

@@ -41,7 +41,7 @@ func checkSkillPath(p *rules.Pass) {
 	}
 	looked := 0
 	for _, cs := range d.CodeSpans {
-		text := strings.TrimSpace(cs.Text)
+		text := strings.TrimSpace(d.SpanText(cs))
 		if len(text) > 200 || !skillPathRe.MatchString(text) || rules.IsPlaceholder(text) || !rules.OwnAt(d, cs.Start) {
 			continue
 		}
