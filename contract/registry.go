@@ -225,7 +225,7 @@ func isListCopy(uses []extracted) bool {
 	src := d.Src
 	last := uses[len(uses)-1]
 	line, _ := d.Position(uses[0].off)
-	start := d.Lines.LineStart(line)
+	start := d.Lines().LineStart(line)
 	i, ok := 0, true
 	parser.ForLines(src, start, last.off+len(last.value), func(ls, le int) bool {
 		held := false

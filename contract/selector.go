@@ -34,7 +34,7 @@ func frontmatterParts(d *parser.Document, key string) []Part {
 	firstLine, _ := d.Position(d.Frontmatter.ContentStart)
 	var out []Part
 	for _, n := range parser.Scalars(k.Value) {
-		off := d.Lines.Offset(d.Src, firstLine+n.Line-1, n.Column)
+		off := d.Lines().Offset(d.Src, firstLine+n.Line-1, n.Column)
 		end := off
 		if n.Style == 0 { // a plain scalar is written as it reads
 			end = min(off+len(n.Value), d.Frontmatter.ContentEnd)
@@ -320,7 +320,7 @@ func selectBlock(d *parser.Document, s *config.Selector) []Part {
 		}
 		return out
 	}
-	return []Part{{Doc: d, Start: d.Lines.LineStart(1), End: len(src), Anchor: d.Lines.LineStart(1)}}
+	return []Part{{Doc: d, Start: d.Lines().LineStart(1), End: len(src), Anchor: d.Lines().LineStart(1)}}
 }
 
 func firstLine(b []byte) ([]byte, int) {

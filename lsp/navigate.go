@@ -167,7 +167,7 @@ func frontmatterName(d *parser.Document) (start, end int, name string, ok bool) 
 		return 0, 0, "", false
 	}
 	first, _ := d.Position(fm.ContentStart)
-	off := d.Lines.Offset(d.Src, first+k.Value.Line-1, k.Value.Column)
+	off := d.Lines().Offset(d.Src, first+k.Value.Line-1, k.Value.Column)
 	name = k.Value.Value
 	ls, le := off, off
 	for ls > 0 && d.Src[ls-1] != '\n' {

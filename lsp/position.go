@@ -31,7 +31,7 @@ const markEvery = 4096
 type utf16Mark struct{ pos, n int }
 
 func docSource(d *parser.Document) *source {
-	return &source{src: d.Src, lines: d.Lines, marks: map[int][]utf16Mark{}}
+	return &source{src: d.Src, lines: d.Lines(), marks: map[int][]utf16Mark{}}
 }
 
 func newSource(src []byte) *source {

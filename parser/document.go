@@ -31,7 +31,6 @@ type Document struct {
 	BOM  bool
 	// BodyStart is where the markdown after the frontmatter begins.
 	BodyStart   int
-	Lines       LineIndex
 	Frontmatter *Frontmatter // nil when the file has none
 	Headings    []Heading
 	Sections    []Section // one per heading, same order
@@ -61,6 +60,10 @@ type Document struct {
 
 	sumOnce sync.Once
 	sum     [sha256.Size]byte
+	// lines is the line index, made the first time it is asked for
+	// (most files of a run never report a position)
+	linesOnce sync.Once
+	lines     LineIndex
 	stamp   Stamp // when read from disk, as it was
 
 	// spanTexts are the texts of code spans that are not a part of the
@@ -226,6 +229,19 @@ var md = goldmark.New(
 	goldmark.WithExtensions(extension.Table),
 )
 
+// Lines returns the document's line index (byte offset → line:column),
+// made the first time it is asked for.
+func (d *Document) Lines() LineIndex {
+	d.linesOnce.Do(func() {
+		bom := 0
+		if d.BOM {
+			bom = 3
+		}
+		d.lines = NewLineIndex(d.Src, bom)
+	})
+	return d.lines
+}
+
 // Stamp returns what the system said of the file when the document was
 // read from it (the zero Stamp for a document that was not read from
 // disk).
@@ -278,7 +294,6 @@ func parseFrom(prev *Document, p string, kind Kind, src []byte, c *Cache, sum *[
 		d.BOM = true
 		bom = 3
 	}
-	d.Lines = NewLineIndex(src, bom)
 	d.BodyStart = bom
 	d.checkEncoding()
 	if kind.IsTOML() {
@@ -318,7 +333,7 @@ func parseFrom(prev *Document, p string, kind Kind, src []byte, c *Cache, sum *[
 
 // decodeFrontmatter decodes the document's frontmatter YAML.
 func (d *Document) decodeFrontmatter() {
-	d.Frontmatter.decode(d.Src, d.Lines)
+	d.Frontmatter.decode(d.Src, d.Lines())
 	d.frontmatterProblem()
 }
 
@@ -790,7 +805,7 @@ func (d *Document) buildSections() {
 }
 
 // Position returns the 1-based line and byte column of off.
-func (d *Document) Position(off int) (int, int) { return d.Lines.Position(off) }
+func (d *Document) Position(off int) (int, int) { return d.Lines().Position(off) }
 
 // InCode reports whether off lies inside a fenced or indented code block or
 // an inline code span (both are in document order and do not overlap).

@@ -49,7 +49,7 @@ func checkPositions(t *testing.T, d *Document) {
 		}
 		for _, off := range []int{s, e} {
 			line, col := d.Position(off)
-			if line < 1 || line > d.Lines.Lines() || col < 1 {
+			if line < 1 || line > d.Lines().Lines() || col < 1 {
 				t.Fatalf("%s offset %d at %d:%d", what, off, line, col)
 			}
 		}

@@ -15,7 +15,7 @@ import (
 // baselines count them.
 func Fingerprint(idx *parser.Index, d Diagnostic) string {
 	if doc := idx.Doc(d.Path); doc != nil {
-		return fingerprint(doc.Lines, doc.Src, d)
+		return fingerprint(doc.Lines(), doc.Src, d)
 	}
 	return fingerprint(parser.LineIndex{}, nil, d)
 }

@@ -170,7 +170,7 @@ func TemplateLine(d *parser.Document, off int) bool {
 // line holding off.
 func LineBounds(d *parser.Document, off int) (int, int) {
 	line, _ := d.Position(off)
-	return d.Lines.LineStart(line), d.Lines.LineEnd(d.Src, line)
+	return d.Lines().LineStart(line), d.Lines().LineEnd(d.Src, line)
 }
 
 // LineHas reports whether the line holding off satisfies test, which runs
@@ -187,7 +187,7 @@ func LineHas(d *parser.Document, key string, off int, test func(line []byte) boo
 	defer m.mu.Unlock()
 	v, ok := m.lines[line]
 	if !ok {
-		v = test(d.Src[d.Lines.LineStart(line):d.Lines.LineEnd(d.Src, line)])
+		v = test(d.Src[d.Lines().LineStart(line):d.Lines().LineEnd(d.Src, line)])
 		m.lines[line] = v
 	}
 	return v

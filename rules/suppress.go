@@ -66,8 +66,8 @@ func directives(d *parser.Document) []*directive {
 			next, ok := nextLine[line]
 			if !ok {
 				next = line + 1
-				for next <= d.Lines.Lines() {
-					s, e := d.Lines.LineStart(next), d.Lines.LineEnd(d.Src, next)
+				for next <= d.Lines().Lines() {
+					s, e := d.Lines().LineStart(next), d.Lines().LineEnd(d.Src, next)
 					if len(bytes.TrimSpace(d.Src[s:e])) != 0 {
 						break
 					}

@@ -34,7 +34,7 @@ func ValueEnd(d *parser.Document, k *parser.Key) int {
 		return k.ValueEnd
 	}
 	line, _ := d.Position(k.ValueOffset)
-	return d.Lines.LineEnd(d.Src, line)
+	return d.Lines().LineEnd(d.Src, line)
 }
 
 // Clip cuts s after n runes, reading no further.

@@ -83,8 +83,8 @@ func checkFrontmatterGlob(p *rules.Pass) {
 					continue // frontmatter-type
 				}
 				line := firstLine + it.Line - 1
-				start := d.Lines.Offset(d.Src, line, it.Column)
-				end := d.Lines.LineEnd(d.Src, line)
+				start := d.Lines().Offset(d.Src, line, it.Column)
+				end := d.Lines().LineEnd(d.Src, line)
 				if start >= end {
 					continue
 				}

@@ -71,8 +71,8 @@ func checkPlain(p *rules.Pass, d *parser.Document, s *rules.KindSchema, key stri
 		return // an empty value (a bare `-` item): no text to cut, and its position is its parent's
 	}
 	line := firstLine + n.Line - 1
-	start := d.Lines.Offset(d.Src, line, n.Column)
-	lineEnd := d.Lines.LineEnd(d.Src, line)
+	start := d.Lines().Offset(d.Src, line, n.Column)
+	lineEnd := d.Lines().LineEnd(d.Src, line)
 	if start >= lineEnd {
 		return
 	}

@@ -25,7 +25,7 @@ func checkFrontmatterRequired(p *rules.Pass) {
 	for _, name := range s.Required {
 		k := fm.Get(name)
 		if k == nil {
-			p.Reportf(fm.Start, d.Lines.LineEnd(d.Src, 1), "frontmatter has no `%s`: %s requires it (%s)", name, rules.AKind(d.Kind), s.Source)
+			p.Reportf(fm.Start, d.Lines().LineEnd(d.Src, 1), "frontmatter has no `%s`: %s requires it (%s)", name, rules.AKind(d.Kind), s.Source)
 			continue
 		}
 		if isEmpty(k.Value) {

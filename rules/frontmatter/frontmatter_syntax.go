@@ -199,14 +199,14 @@ func checkFrontmatterSyntax(p *rules.Pass) {
 	fm := d.Frontmatter
 	if fm == nil {
 		if s := p.Schema(); s != nil && s.Needs {
-			end := d.Lines.LineEnd(d.Src, 1)
+			end := d.Lines().LineEnd(d.Src, 1)
 			p.Reportf(d.BodyStart, end, "%s has no frontmatter: %s must start with a `---` line, its YAML keys (%s), and a closing `---` line",
 				d.Path, rules.AKind(d.Kind), strings.Join(s.Required, ", "))
 		}
 		return
 	}
 	if !fm.Terminated {
-		p.Reportf(fm.Start, d.Lines.LineEnd(d.Src, 1), "frontmatter opened on line 1 is never closed: add a `---` line after the last key, or the whole file is read as YAML")
+		p.Reportf(fm.Start, d.Lines().LineEnd(d.Src, 1), "frontmatter opened on line 1 is never closed: add a `---` line after the last key, or the whole file is read as YAML")
 		return
 	}
 	if fm.Err != nil && fm.Err.TooLarge {
@@ -214,7 +214,7 @@ func checkFrontmatterSyntax(p *rules.Pass) {
 	}
 	if fm.Err != nil {
 		line, _ := d.Position(fm.Err.Offset)
-		end := d.Lines.LineEnd(d.Src, line)
+		end := d.Lines().LineEnd(d.Src, line)
 		if at, key, ok := secondColon(d.Src, fm.Err.Offset, end, fm.Err.Msg); ok {
 			p.Reportf(at, at+1, "invalid YAML in frontmatter: the value of `%s` contains `: `, which YAML reads as the start of another key (%s)%s; quote the whole value (\"…\")", key, fm.Err.Msg, whoReads(d.Kind, "colon-in-value"))
 			return
@@ -243,7 +243,7 @@ func checkFrontmatterSyntax(p *rules.Pass) {
 		if k.NotString {
 			line, _ := d.Position(k.Offset)
 			p.ReportAtMost(rules.Warning, rules.Diagnostic{
-				Start: k.Offset, End: d.Lines.LineEnd(d.Src, line),
+				Start: k.Offset, End: d.Lines().LineEnd(d.Src, line),
 				Message: fmt.Sprintf("frontmatter key on line %d is a %s, not a name: hosts look keys up by name and cannot read this one (JavaScript YAML loaders turn it into made-up text, such as `[object Object]` for a mapping); write the key as a plain name (`name: value`)", line, collectionNoun(k.Key)),
 			})
 			continue

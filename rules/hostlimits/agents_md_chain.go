@@ -125,7 +125,7 @@ func checkChainBudget(p *rules.Pass, h *hosts.Host, l *hosts.Limit, dir string) 
 		return
 	}
 	line, _ := d.Position(remaining)
-	end := d.Lines.LineEnd(d.Src, line)
+	end := d.Lines().LineEnd(d.Src, line)
 	p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: remaining, End: max(end, remaining), Message: fmt.Sprintf(
 		"%s truncates this file here, after %s of its %s: %s. Shorten the files, or move text into the folders that need it", h.Name, byteCount(remaining), byteCount(len(d.Src)), read)})
 }

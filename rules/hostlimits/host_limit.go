@@ -128,9 +128,9 @@ func measure(d *parser.Document, hl rules.HostCap) (n, start, end int, what stri
 		}
 		return n, start, end, strings.Join(keys, " and ") + verb
 	case "body":
-		return count(d.Text()[d.BodyStart:]), d.BodyStart, d.Lines.LineEnd(d.Src, lineOf(d, d.BodyStart)), "the body below the frontmatter holds"
+		return count(d.Text()[d.BodyStart:]), d.BodyStart, d.Lines().LineEnd(d.Src, lineOf(d, d.BodyStart)), "the body below the frontmatter holds"
 	}
-	return count(d.Text()), 0, d.Lines.LineEnd(d.Src, 1), "this file holds"
+	return count(d.Text()), 0, d.Lines().LineEnd(d.Src, 1), "this file holds"
 }
 
 func lineOf(d *parser.Document, off int) int {

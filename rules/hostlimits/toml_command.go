@@ -31,7 +31,7 @@ func checkTOMLCommand(p *rules.Pass) {
 		}
 		for _, name := range hk.Kind.Required {
 			if d.TOML.Key(name) == nil {
-				p.Reportf(0, d.Lines.LineEnd(d.Src, 1), "this %s has no `%s` key, which %s requires; %s: add `%s = \"…\"`",
+				p.Reportf(0, d.Lines().LineEnd(d.Src, 1), "this %s has no `%s` key, which %s requires; %s: add `%s = \"…\"`",
 					rules.KindNoun(d.Kind), name, hk.Host.Name, skipped, name)
 			}
 		}
@@ -41,7 +41,7 @@ func checkTOMLCommand(p *rules.Pass) {
 				continue
 			}
 			end := k.ValueOffset + 1
-			if le := d.Lines.LineEnd(d.Src, lineOf(d, k.ValueOffset)); le > end {
+			if le := d.Lines().LineEnd(d.Src, lineOf(d, k.ValueOffset)); le > end {
 				end = le
 			}
 			p.Reportf(k.ValueOffset, end, "`%s` must be a string; %s: quote it, or write it in triple quotes for several lines", k.Name, skipped)

@@ -227,7 +227,7 @@ func checkRelated(p *rules.Pass) {
 		if ok, _ := p.Index.Exists(path.Clean(strings.TrimPrefix(target, "/"))); ok {
 			continue
 		}
-		off := d.Lines.Offset(d.Src, first+it.Line-1, it.Column)
+		off := d.Lines().Offset(d.Src, first+it.Line-1, it.Column)
 		p.Reportf(off, off+len(it.Value), "`related` entry `%s` does not exist, neither from this file's folder nor from the repo root", it.Value)
 	}
 }

@@ -208,7 +208,7 @@ func forNameRefs(d *parser.Document, fn func(off, end int, name string, skill bo
 	}
 	at := func(v *yaml.Node) (int, int) {
 		first, _ := d.Position(fm.ContentStart)
-		off := d.Lines.Offset(src, first+v.Line-1, v.Column)
+		off := d.Lines().Offset(src, first+v.Line-1, v.Column)
 		return off, off + len(v.Value)
 	}
 	for _, k := range fm.Keys {
