@@ -64,7 +64,7 @@ type Document struct {
 	// (most files of a run never report a position)
 	linesOnce sync.Once
 	lines     LineIndex
-	stamp   Stamp // when read from disk, as it was
+	stamp     Stamp // when read from disk, as it was
 
 	// spanTexts are the texts of code spans that are not a part of the
 	// source (Span)
