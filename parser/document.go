@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -368,7 +369,20 @@ func (d *Document) parseBody() {
 		w.text = string(body)
 	}
 	w.walk(root)
+	// the lists grew by doubling; a run keeps every file's, so they are
+	// kept at their size (as the cache gives them)
+	d.Headings, d.Comments, d.Fences = fit(d.Headings), fit(d.Comments), fit(d.Fences)
+	d.CodeSpans, d.Links, d.spanTexts = fit(d.CodeSpans), fit(d.Links), fit(d.spanTexts)
 	d.buildSections()
+}
+
+// fit returns s with no room to spare: s itself when it has little, else
+// a copy.
+func fit[T any](s []T) []T {
+	if cap(s)-len(s) <= len(s)/8 {
+		return s
+	}
+	return slices.Clone(s)
 }
 
 // walk visits n's descendants in document order; text nodes, the most

@@ -3,6 +3,8 @@ package rules_test
 import (
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"testing"
 
@@ -40,6 +42,38 @@ func BenchmarkRulesCorpus(b *testing.B) {
 		fresh := parser.NewIndex(idx.Root, append([]*parser.Document(nil), idx.Docs...))
 		rules.Run(fresh, rules.Options{})
 	}
+}
+
+// BenchmarkLiveCorpus measures what a check keeps: the heap still live
+// once the corpus is loaded and checked (the model, and what the rules
+// keep of it), per byte of input ("live/input"; the sources themselves
+// are 1 of it). BenchmarkLiveScaled: the corpus twenty times.
+func BenchmarkLiveCorpus(b *testing.B) { benchLive(b, testcorpus.Dir(b, "agent-orchestra")) }
+
+func BenchmarkLiveScaled(b *testing.B) { benchLive(b, scaledCorpus(b)) }
+
+func benchLive(b *testing.B, dir string) {
+	for b.Loop() {
+		before := liveHeap()
+		idx := parser.Load(dir, parser.LoadOptions{})
+		res := rules.Run(idx, rules.Options{})
+		after := liveHeap()
+		input := 0
+		for _, d := range idx.Docs {
+			input += len(d.Src)
+		}
+		b.ReportMetric(float64(after-before)/float64(input), "live/input")
+		b.ReportMetric(float64(after-before)/(1<<20), "live-MiB")
+		runtime.KeepAlive(res)
+	}
+}
+
+// liveHeap collects garbage and returns the bytes of heap still live.
+func liveHeap() int64 {
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64())
 }
 
 // scaledCorpus copies the corpus 20 times into one temporary folder, once
