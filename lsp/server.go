@@ -620,7 +620,7 @@ func (s *server) parse(d *openDoc) {
 	if old := s.idx.Doc(d.rel); old != nil && old.Kind == kind {
 		prev = old
 	}
-	s.idx = s.idx.Replace(parser.Reparse(prev, d.rel, kind, []byte(d.text)))
+	s.idx = s.idx.Update(parser.Reparse(prev, d.rel, kind, []byte(d.text)))
 }
 
 func (s *server) didOpen(p *didOpenParams) {

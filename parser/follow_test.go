@@ -6,9 +6,16 @@ import (
 	"testing"
 )
 
-// An index made by Replace has the tables an index built from scratch
-// over the same documents has: sorted documents, by path, kind and name.
+// An index made by Replace, or by Update, has the tables an index built
+// from scratch over the same documents has: sorted documents, by path,
+// kind and name.
 func TestReplaceTables(t *testing.T) {
+	for _, update := range []bool{false, true} {
+		checkReplaceTables(t, update)
+	}
+}
+
+func checkReplaceTables(t *testing.T, update bool) {
 	docs := []*Document{
 		Parse("agents/a.md", KindAgent, []byte("# A\n")),
 		Parse("agents/c.md", KindAgent, []byte("# C\n")),
@@ -23,12 +30,20 @@ func TestReplaceTables(t *testing.T) {
 		Parse("zz/.claude-plugin/plugin.json", KindManifest, []byte(`{"name":"z"}`)), // a plugin root joins
 	}
 	for _, d := range steps {
-		idx = idx.Replace(d)
+		if update {
+			before := idx.Docs
+			idx = idx.Update(d)
+			if in := slices.IndexFunc(before, func(x *Document) bool { return x.Path == d.Path }); in >= 0 && &idx.Docs[0] != &before[0] {
+				t.Errorf("Update of %s copied the list of documents", d.Path)
+			}
+		} else {
+			idx = idx.Replace(d)
+		}
 		docs = slices.DeleteFunc(docs, func(x *Document) bool { return x.Path == d.Path })
 		docs = append(docs, d)
 		want := NewIndex("", slices.Clone(docs))
 		if !slices.Equal(idx.Docs, want.Docs) {
-			t.Fatalf("after %s: docs %v, want %v", d.Path, paths(idx.Docs), paths(want.Docs))
+			t.Fatalf("update %v, after %s: docs %v, want %v", update, d.Path, paths(idx.Docs), paths(want.Docs))
 		}
 		for _, k := range []Kind{KindAgent, KindOther, KindManifest} {
 			if !slices.Equal(idx.ByKind(k), want.ByKind(k)) {
