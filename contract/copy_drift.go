@@ -109,9 +109,28 @@ func (b *block) part() Part {
 }
 
 // blockTexts are a block's texts as copies are compared: raw (normDrift),
-// text (raw with the file's names read as parameters), and both in one
-// typography (typographic).
-type blockTexts struct{ raw, text, typoRaw, typoText string }
+// and text (raw with the file's names read as parameters).
+type blockTexts struct {
+	raw, text string
+
+	// raw and text as lines, made the first time a near test asks (a
+	// canonical copy is tested against each member, and in an editor
+	// against the edited member at every keystroke)
+	linesOnce           sync.Once
+	rawLines, textLines []string
+}
+
+// lines returns raw and text split into lines.
+func (t *blockTexts) lines() (raw, text []string) {
+	t.linesOnce.Do(func() {
+		t.rawLines = strings.Split(t.raw, "\n")
+		t.textLines = t.rawLines
+		if t.text != t.raw {
+			t.textLines = strings.Split(t.text, "\n")
+		}
+	})
+	return t.rawLines, t.textLines
+}
 
 // copyKey is what the copies of a group share besides their text.
 type copyKey struct {
@@ -351,7 +370,7 @@ func (b *block) compared() *blockTexts {
 	// two runs at once may both make them: the same texts either way
 	raw := normDrift(b.part().Text())
 	text := b.textOf(raw)
-	t := &blockTexts{raw: raw, text: text, typoRaw: typographic(raw), typoText: typographic(text)}
+	t := &blockTexts{raw: raw, text: text}
 	st.texts.Store(t)
 	return t
 }
@@ -1188,13 +1207,14 @@ func near(canon, b *block) bool {
 
 func nearText(canon, b *block) bool {
 	c, t := canon.compared(), b.compared()
-	cr, br, ct, bt := c.raw, t.raw, c.text, t.text
-	if c.typoRaw == t.typoRaw || c.typoText == t.typoText {
+	if sameTypography(c.raw, t.raw) || sameTypography(c.text, t.text) {
 		return true
 	}
+	cr, ct := c.lines()
+	br, bt := t.lines()
 	found := false
-	for _, t := range [][2]string{{cr, br}, {ct, bt}} {
-		al, bl := strings.Split(t[0], "\n"), strings.Split(t[1], "\n")
+	for _, t := range [][2][]string{{cr, br}, {ct, bt}} {
+		al, bl := t[0], t[1]
 		if onlyNames(al, bl) {
 			return false
 		}
@@ -1207,49 +1227,62 @@ func nearText(canon, b *block) bool {
 	return found
 }
 
-// typographic writes the characters copies lose or gain when retyped in
-// one form: dashes (—, –, --) as -, quotes (‘ ’ “ ”) as ' and ", the
-// ellipsis (…) as ..., the non-breaking space as a space.
-func typographic(s string) string {
-	// every character mapped is E2 80 xx or C2 A0 in UTF-8, or "--": a
-	// text with none of them (most) is as it is
-	if strings.IndexByte(s, 0xE2) < 0 && strings.IndexByte(s, 0xC2) < 0 && !strings.Contains(s, "--") {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		// the run up to the next byte that may begin a mapped character,
-		// written whole
-		j := i
-		for j < len(s) && s[j] != 0xE2 && s[j] != 0xC2 && s[j] != '-' {
-			j++
+// sameTypography reports whether a and b are the same text once the
+// characters copies lose or gain when retyped are written in one form:
+// dashes (—, –, --) as -, quotes (‘ ’ “ ”) as ' and ", the ellipsis (…)
+// as ..., the non-breaking space as a space. It reads both once, writing
+// neither out (an editor asks it of the edited copy at every keystroke).
+func sameTypography(a, b string) bool {
+	ra, rb := typoReader{s: a}, typoReader{s: b}
+	for {
+		ca, oka := ra.next()
+		cb, okb := rb.next()
+		if oka != okb || ca != cb {
+			return false
 		}
-		if j > i {
-			b.WriteString(s[i:j])
-			i = j
-			continue
-		}
-		switch c := s[i]; {
-		case c == 0xE2 && i+2 < len(s) && s[i+1] == 0x80 && typoE280[s[i+2]] != "":
-			b.WriteString(typoE280[s[i+2]])
-			i += 3
-		case c == 0xC2 && i+1 < len(s) && s[i+1] == 0xA0:
-			b.WriteByte(' ')
-			i += 2
-		case c == '-' && i+1 < len(s) && s[i+1] == '-':
-			b.WriteByte('-')
-			i += 2
-		default:
-			b.WriteByte(c)
-			i++
+		if !oka {
+			return true
 		}
 	}
-	return b.String()
 }
 
-// typoE280 maps the last byte of the characters E2 80 xx that typographic
-// rewrites to what it writes.
+// typoReader reads a text as sameTypography writes it, a byte at a time.
+type typoReader struct {
+	s       string
+	i       int
+	pending string // the rest of a mapped character's form
+}
+
+func (r *typoReader) next() (byte, bool) {
+	if r.pending != "" {
+		c := r.pending[0]
+		r.pending = r.pending[1:]
+		return c, true
+	}
+	s, i := r.s, r.i
+	if i >= len(s) {
+		return 0, false
+	}
+	// every character mapped is E2 80 xx or C2 A0 in UTF-8, or "--"
+	switch c := s[i]; {
+	case c == 0xE2 && i+2 < len(s) && s[i+1] == 0x80 && typoE280[s[i+2]] != "":
+		m := typoE280[s[i+2]]
+		r.i, r.pending = i+3, m[1:]
+		return m[0], true
+	case c == 0xC2 && i+1 < len(s) && s[i+1] == 0xA0:
+		r.i = i + 2
+		return ' ', true
+	case c == '-' && i+1 < len(s) && s[i+1] == '-':
+		r.i = i + 2
+		return '-', true
+	default:
+		r.i = i + 1
+		return c, true
+	}
+}
+
+// typoE280 maps the last byte of the characters E2 80 xx that
+// sameTypography reads in one form to that form.
 var typoE280 = [256]string{0x93: "-", 0x94: "-", 0x98: "'", 0x99: "'", 0x9C: `"`, 0x9D: `"`, 0xA6: "..."}
 
 // onlyNames reports whether a and b differ only by one word in each
@@ -1488,7 +1521,7 @@ func reportDrift(p *rules.Pass, g *driftGroup, b *block) {
 	if n == 1 {
 		lines = "line differs"
 	}
-	if c.typoRaw == t.typoRaw || c.typoText == t.typoText {
+	if sameTypography(cr, br) || sameTypography(ct, bt) {
 		lines += ", only in dashes, quotes or spaces"
 	}
 	var msg string

@@ -58,16 +58,23 @@ func FuzzOneName(f *testing.F) {
 	})
 }
 
-// typographyDef is typographic as first defined.
+// typographyDef is the typography sameTypography reads texts in, as
+// first defined.
 var typographyDef = strings.NewReplacer("—", "-", "–", "-", "--", "-", "‘", "'", "’", "'", "“", `"`, "”", `"`, "…", "...", "\u00a0", " ")
 
-func FuzzTypographic(f *testing.F) {
-	for _, s := range []string{"", "a—b", "---", "‘q’ “q” …", "x\u00a0y", "\xe2\x80", "\xe2\x80\x95", "\xc2", "plain"} {
-		f.Add(s)
+// sameTypography says of two texts what comparing them written in one
+// typography says; of a text and another, and of a text and its own
+// retyping (so that the fuzzer meets texts that are the same, too).
+func FuzzSameTypography(f *testing.F) {
+	for _, s := range [][2]string{{"", ""}, {"a—b", "a-b"}, {"---", "--"}, {"‘q’ “q” …", `'q' "q" ...`}, {"x\u00a0y", "x y"},
+		{"\xe2\x80", "\xe2\x80"}, {"\xe2\x80\x95", "-"}, {"\xc2", " "}, {"plain", "plain!"}, {"a…", "a.."}} {
+		f.Add(s[0], s[1])
 	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := typographic(s), typographyDef.Replace(s); got != want {
-			t.Errorf("typographic(%q) = %q, want %q", s, got, want)
+	f.Fuzz(func(t *testing.T, a, b string) {
+		for _, b := range []string{b, typographyDef.Replace(a)} {
+			if got, want := sameTypography(a, b), typographyDef.Replace(a) == typographyDef.Replace(b); got != want {
+				t.Errorf("sameTypography(%q, %q) = %t, want %t", a, b, got, want)
+			}
 		}
 	})
 }
