@@ -199,7 +199,7 @@ func (d *Document) SpanText(s Span) string {
 func (d *Document) addSpan(start, end, at int, txt string) {
 	sp := Span{Start: start, End: end}
 	lead, trail := at-start, end-(at+len(txt))
-	if at >= 0 && lead >= 0 && trail >= 0 && lead < wrappedSpan && trail < wrappedSpan && d.Text()[at:at+len(txt)] == txt {
+	if at >= 0 && lead >= 0 && trail >= 0 && uint64(lead) < wrappedSpan && uint64(trail) < wrappedSpan && d.Text()[at:at+len(txt)] == txt {
 		sp.lead, sp.trail = uint32(lead), uint32(trail)
 	} else {
 		sp.lead, sp.trail = wrappedSpan, uint32(len(d.spanTexts))
