@@ -2,6 +2,7 @@ package contract
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"hash/maphash"
 	"maps"
@@ -708,9 +709,16 @@ func (ci *copyIndex) update(old, doc *parser.Document) {
 			drop(k)
 			continue
 		}
-		moved := map[*block]*block{}
+		_, g0 := ci.groups[groupSlot{k, false}]
+		_, g1 := ci.groups[groupSlot{k, true}]
+		var moved map[*block]*block // made only for a group to move
+		if g0 || g1 {
+			moved = make(map[*block]*block, len(o))
+		}
 		for i := range o {
-			moved[o[i]] = n[i]
+			if moved != nil {
+				moved[o[i]] = n[i]
+			}
 			if os := o[i].st.Load(); os != nil {
 				os.mu.Lock()
 				nearOf, nearValue := os.nearOf, os.nearValue
@@ -727,6 +735,11 @@ func (ci *copyIndex) update(old, doc *parser.Document) {
 			}
 		}
 	}
+}
+
+// compareCopyKeys orders copy keys: by kind, language, name, then hash.
+func compareCopyKeys(a, b copyKey) int {
+	return cmp.Or(strings.Compare(a.kind, b.kind), strings.Compare(a.lang, b.lang), strings.Compare(a.name, b.name), cmp.Compare(a.h, b.h))
 }
 
 // candidateBlocks returns the blocks of d when it takes part in copy
@@ -870,31 +883,21 @@ func (ci *copyIndex) groupsOf(idx *parser.Index, docs []*parser.Document, covere
 			}
 		}
 	} else {
-		seen := map[copyKey]bool{}
+		// an editor asks at every keystroke: sorted and made unique below,
+		// with no set of the keys seen
 		for _, d := range docs {
 			if !copyCandidate(d) {
 				continue
 			}
 			for _, b := range driftBlocks(d) {
-				if k := b.key(); !seen[k] && sharedKey(ci.byKey[k]) {
-					seen[k] = true
+				if k := b.key(); sharedKey(ci.byKey[k]) {
 					keys = append(keys, k)
 				}
 			}
 		}
 	}
-	sort.Slice(keys, func(i, j int) bool {
-		a, b := keys[i], keys[j]
-		switch {
-		case a.kind != b.kind:
-			return a.kind < b.kind
-		case a.lang != b.lang:
-			return a.lang < b.lang
-		case a.name != b.name:
-			return a.name < b.name
-		}
-		return a.h < b.h
-	})
+	slices.SortFunc(keys, compareCopyKeys)
+	keys = slices.Compact(keys)
 	var groups []*driftGroup
 	for _, k := range keys {
 		slot := groupSlot{k, all}
@@ -1085,12 +1088,12 @@ func split(canon *block, members []*block) (identical, drifted []*block) {
 // vote is citeVoteOf members, the members of key k, kept for the next
 // group made of the same files while what they cite stays the same.
 func (ci *copyIndex) vote(idx *parser.Index, k copyKey, members []*block) citeVote {
+	if v := ci.votes[k]; v != nil && slices.EqualFunc(v.paths, members, func(p string, b *block) bool { return p == b.doc.Path }) {
+		return *v
+	}
 	paths := make([]string, len(members))
 	for i, b := range members {
 		paths[i] = b.doc.Path
-	}
-	if v := ci.votes[k]; v != nil && slices.Equal(v.paths, paths) {
-		return *v
 	}
 	v := citeVoteOf(idx, members)
 	v.paths = paths
