@@ -885,6 +885,13 @@ func (ci *copyIndex) groupsOf(idx *parser.Index, docs []*parser.Document, covere
 	} else {
 		// an editor asks at every keystroke: sorted and made unique below,
 		// with no set of the keys seen
+		n := 0
+		for _, d := range docs {
+			if copyCandidate(d) {
+				n += len(driftBlocks(d))
+			}
+		}
+		keys = make([]copyKey, 0, n)
 		for _, d := range docs {
 			if !copyCandidate(d) {
 				continue
@@ -903,7 +910,7 @@ func (ci *copyIndex) groupsOf(idx *parser.Index, docs []*parser.Document, covere
 		slot := groupSlot{k, all}
 		g, ok := ci.groups[slot]
 		if !ok {
-			var members []*block
+			members := make([]*block, 0, len(ci.byKey[k]))
 			for _, b := range ci.byKey[k] {
 				if b.prepare(); !b.small {
 					members = append(members, b)
@@ -1073,6 +1080,7 @@ func groupOf(members []*block, all bool, vote func() citeVote) *driftGroup {
 // split sorts the members other than canon into identical copies and
 // near copies; the rest are no copies.
 func split(canon *block, members []*block) (identical, drifted []*block) {
+	identical = make([]*block, 0, max(len(members)-1, 0))
 	for _, b := range members {
 		switch {
 		case b == canon:
