@@ -1244,7 +1244,22 @@ func nearText(canon, b *block) bool {
 // as ..., the non-breaking space as a space. It reads both once, writing
 // neither out (an editor asks it of the edited copy at every keystroke).
 func sameTypography(a, b string) bool {
-	ra, rb := typoReader{s: a}, typoReader{s: b}
+	if a == b {
+		return true
+	}
+	// The bytes the two share at the start read the same in both: reading
+	// starts after the last line end among them (no mapped character
+	// holds a line end, so a line starts a character in both), which
+	// spares an edited copy most of a byte-at-a-time read.
+	p := 0
+	for n := min(len(a), len(b)); p+64 <= n && a[p:p+64] == b[p:p+64]; {
+		p += 64
+	}
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	start := strings.LastIndexByte(a[:p], '\n') + 1
+	ra, rb := typoReader{s: a, i: start}, typoReader{s: b, i: start}
 	for {
 		ca, oka := ra.next()
 		cb, okb := rb.next()

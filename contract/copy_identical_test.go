@@ -63,15 +63,17 @@ func FuzzOneName(f *testing.F) {
 var typographyDef = strings.NewReplacer("—", "-", "–", "-", "--", "-", "‘", "'", "’", "'", "“", `"`, "”", `"`, "…", "...", "\u00a0", " ")
 
 // sameTypography says of two texts what comparing them written in one
-// typography says; of a text and another, and of a text and its own
-// retyping (so that the fuzzer meets texts that are the same, too).
+// typography says; of a text and another, of a text and its own
+// retyping (so that the fuzzer meets texts that are the same, too), and
+// of a text and another that starts as it does (as an edited copy does).
 func FuzzSameTypography(f *testing.F) {
 	for _, s := range [][2]string{{"", ""}, {"a—b", "a-b"}, {"---", "--"}, {"‘q’ “q” …", `'q' "q" ...`}, {"x\u00a0y", "x y"},
-		{"\xe2\x80", "\xe2\x80"}, {"\xe2\x80\x95", "-"}, {"\xc2", " "}, {"plain", "plain!"}, {"a…", "a.."}} {
+		{"\xe2\x80", "\xe2\x80"}, {"\xe2\x80\x95", "-"}, {"\xc2", " "}, {"plain", "plain!"}, {"a…", "a.."},
+		{"a—b\nthe same line\nx—y", "a—b\nthe same line\nx-y"}, {"--\n---", "--\n--"}, {"-\n-", "-\n--"}} {
 		f.Add(s[0], s[1])
 	}
 	f.Fuzz(func(t *testing.T, a, b string) {
-		for _, b := range []string{b, typographyDef.Replace(a)} {
+		for _, b := range []string{b, typographyDef.Replace(a), a[:len(a)/2] + b} {
 			if got, want := sameTypography(a, b), typographyDef.Replace(a) == typographyDef.Replace(b); got != want {
 				t.Errorf("sameTypography(%q, %q) = %t, want %t", a, b, got, want)
 			}

@@ -25,7 +25,10 @@ import (
 // per-edit latency (didChange sent to its diagnostics received). It is a
 // measuring tool that scripts/lspbench.sh runs, skipped unless
 // MDCONTRACT_LSP_BENCH_BIN names the binary; MDCONTRACT_LSP_BENCH_ROOT,
-// _FILE, _OPEN (comma-separated), _EDITS and _LABEL say what to measure.
+// _FILE, _OPEN (comma-separated), _EDITS and _LABEL say what to measure,
+// _PACE the pause before each keystroke, and _WARMUP how many keystrokes
+// to type first, unmeasured (the steady state: past the heap's first
+// growth after start-up).
 func TestBinaryLatency(t *testing.T) {
 	bin := os.Getenv("MDCONTRACT_LSP_BENCH_BIN")
 	if bin == "" {
@@ -48,7 +51,11 @@ func TestBinaryLatency(t *testing.T) {
 	if ms, err := strconv.Atoi(os.Getenv("MDCONTRACT_LSP_BENCH_PACE")); err == nil && ms > 0 {
 		pace = time.Duration(ms) * time.Millisecond
 	}
-	r, err := run(bin, abs, file, splitList(os.Getenv("MDCONTRACT_LSP_BENCH_OPEN")), edits, pace)
+	warmup := 0
+	if n, err := strconv.Atoi(os.Getenv("MDCONTRACT_LSP_BENCH_WARMUP")); err == nil && n > 0 {
+		warmup = n
+	}
+	r, err := run(bin, abs, file, splitList(os.Getenv("MDCONTRACT_LSP_BENCH_OPEN")), warmup, edits, pace)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +245,7 @@ func fileURI(p string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
 }
 
-func run(bin, root, file string, others []string, edits int, pace time.Duration) (*result, error) {
+func run(bin, root, file string, others []string, warmup, edits int, pace time.Duration) (*result, error) {
 	text, err := os.ReadFile(filepath.Join(root, file))
 	if err != nil {
 		return nil, err
@@ -310,9 +317,10 @@ func run(bin, root, file string, others []string, edits int, pace time.Duration)
 	}
 	res.start = time.Since(t0)
 
-	cpu0 := cpuTime(cmd.Process.Pid)
+	var cpu0 time.Duration
 	// Keystrokes: typing a sentence at the end of a line in the middle of
-	// the file, a character at a time, then deleting it again.
+	// the file, a character at a time, then deleting it again; the first
+	// warmup of them are not measured.
 	s := string(text)
 	at := lineEnd(s, len(s)/2)
 	typed := " Also check the examples before you answer."
@@ -325,6 +333,10 @@ func run(bin, root, file string, others []string, edits int, pace time.Duration)
 	col := utf16Units(s[strings.LastIndexByte(s[:at], '\n')+1 : at])
 	pos := func(c int) map[string]any { return map[string]any{"line": line, "character": col + c} }
 	for v := 2; len(res.edits) < edits; v++ {
+		measured := n >= warmup
+		if n == warmup {
+			cpu0 = cpuTime(cmd.Process.Pid)
+		}
 		k := n % (2 * len(typed))
 		var change map[string]any
 		if k < len(typed) {
@@ -350,7 +362,9 @@ func run(bin, root, file string, others []string, edits int, pace time.Duration)
 		if err := c.awaitDiagnostics(uri, v); err != nil {
 			return nil, err
 		}
-		res.edits = append(res.edits, time.Since(t))
+		if measured {
+			res.edits = append(res.edits, time.Since(t))
+		}
 	}
 	if cpu1 := cpuTime(cmd.Process.Pid); cpu0 >= 0 && cpu1 >= 0 {
 		res.cpu = cpu1 - cpu0

@@ -10,6 +10,8 @@
 #   RUNS=3 scripts/lspbench.sh           (start each server this many times; the median row)
 #   PACE=100 scripts/lspbench.sh         (wait this many ms before each keystroke, as a typist
 #                                         does; default 0: back to back)
+#   WARMUP=600 scripts/lspbench.sh       (type this many keystrokes first, unmeasured: the steady
+#                                         state, past the heap's first growth after start-up)
 #   BASELINE=main scripts/lspbench.sh    (also measure that commit's mdcontract, alternating
 #                                         with this one's: rows "before" and "after")
 #
@@ -58,7 +60,7 @@ for scale in $scales; do
   for _ in $(seq 1 "$runs"); do
     for b in $bins; do
       MDCONTRACT_LSP_BENCH_BIN=${b#*=} MDCONTRACT_LSP_BENCH_ROOT=$target MDCONTRACT_LSP_BENCH_FILE=$prefix$file \
-        MDCONTRACT_LSP_BENCH_OPEN=$others MDCONTRACT_LSP_BENCH_EDITS=$edits MDCONTRACT_LSP_BENCH_LABEL=x$scale MDCONTRACT_LSP_BENCH_PACE=${PACE:-0} \
+        MDCONTRACT_LSP_BENCH_OPEN=$others MDCONTRACT_LSP_BENCH_EDITS=$edits MDCONTRACT_LSP_BENCH_LABEL=x$scale MDCONTRACT_LSP_BENCH_PACE=${PACE:-0} MDCONTRACT_LSP_BENCH_WARMUP=${WARMUP:-0} \
         "$work/lsp.test" -test.run '^TestBinaryLatency$' -test.count 1 | grep '^x' | sed "s/^/${b%%=*} /"
     done
   done >"$work/rows"
