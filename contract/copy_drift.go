@@ -709,10 +709,14 @@ func (ci *copyIndex) update(old, doc *parser.Document) {
 			drop(k)
 			continue
 		}
-		_, g0 := ci.groups[groupSlot{k, false}]
-		_, g1 := ci.groups[groupSlot{k, true}]
+		var slots []groupSlot // the key's groups, to move
+		for _, all := range []bool{false, true} {
+			if _, ok := ci.groups[groupSlot{k, all}]; ok {
+				slots = append(slots, groupSlot{k, all})
+			}
+		}
 		var moved map[*block]*block // made only for a group to move
-		if g0 || g1 {
+		if len(slots) > 0 {
 			moved = make(map[*block]*block, len(o))
 		}
 		for i := range o {
@@ -729,10 +733,8 @@ func (ci *copyIndex) update(old, doc *parser.Document) {
 				ns.mu.Unlock()
 			}
 		}
-		for _, all := range []bool{false, true} {
-			if g, ok := ci.groups[groupSlot{k, all}]; ok {
-				ci.groups[groupSlot{k, all}] = g.moved(moved)
-			}
+		for _, slot := range slots {
+			ci.groups[slot] = ci.groups[slot].moved(moved)
 		}
 	}
 }
