@@ -62,7 +62,7 @@ type Document struct {
 	sumOnce sync.Once
 	sum     [sha256.Size]byte
 	// lines is the line index, made the first time it is asked for
-	// (most files of a run never report a position)
+	// (a check of one file, the pre-commit case, asks it of no other)
 	linesOnce sync.Once
 	lines     LineIndex
 	stamp     Stamp // when read from disk, as it was
