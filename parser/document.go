@@ -371,14 +371,16 @@ func (d *Document) parseBody() {
 	w.walk(root)
 	// the lists grew by doubling; a run keeps every file's, so they are
 	// kept at their size (as the cache gives them)
-	d.Headings, d.Comments, d.Fences = fit(d.Headings), fit(d.Comments), fit(d.Fences)
-	d.CodeSpans, d.Links, d.spanTexts = fit(d.CodeSpans), fit(d.Links), fit(d.spanTexts)
+	d.Headings, d.Comments, d.Fences = Fit(d.Headings), Fit(d.Comments), Fit(d.Fences)
+	d.CodeSpans, d.Links, d.spanTexts = Fit(d.CodeSpans), Fit(d.Links), Fit(d.spanTexts)
 	d.buildSections()
 }
 
-// fit returns s with no room to spare: s itself when it has little, else
-// a copy.
-func fit[T any](s []T) []T {
+// Fit returns s with no room to spare: s itself when it has little, else
+// a copy. What is kept with a document for the whole run (its lists, the
+// facts rules keep with Cached) is kept so: a list grown by doubling holds
+// up to twice its length.
+func Fit[T any](s []T) []T {
 	if cap(s)-len(s) <= len(s)/8 {
 		return s
 	}

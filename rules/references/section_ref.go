@@ -1067,9 +1067,7 @@ func titleIndexOf(d *parser.Document, key string, cands func(*parser.Document) [
 		}
 		for i := range x.posts {
 			x.posts[i] = sortByHash(x.posts[i], func(p titlePost) uint64 { return p.h }, func(p titlePost) int64 { return int64(p.cand) })
-			if post := x.posts[i]; cap(post)-len(post) > len(post)/8 {
-				x.posts[i] = slices.Clone(post) // kept with the file: no room to spare
-			}
+			x.posts[i] = parser.Fit(x.posts[i]) // kept with the file
 		}
 		ex := x.posts[kindExact]
 		x.exact = make(map[uint64][2]int32, len(ex))
