@@ -65,7 +65,9 @@ func checkLinkFragment(p *rules.Pass) {
 			where, target = td.Path, td.Path
 		}
 		msg := fmt.Sprintf("`#%s` matches no heading or anchor in %s", frag, where)
-		if near := sg.closest(td, strings.ToLower(f)); near != "" {
+		if hint := slugHint(td, strings.ToLower(f)); hint != "" {
+			msg += hint
+		} else if near := sg.closest(td, strings.ToLower(f)); near != "" {
 			msg += fmt.Sprintf("; did you mean `#%s` (%s)?", near, headingFor(td, near))
 		}
 		p.Report(rules.Diagnostic{Start: l.Start, End: l.End, Message: msg, Target: target})

@@ -514,7 +514,9 @@ func resolveSectionRef(p *rules.Pass, d *parser.Document, r sectionRef, budget *
 			return false
 		}
 		msg := fmt.Sprintf("§ `%s` matches no heading or bold label in %s", rules.Clip(title, 60), name)
-		if near := closestHeading(target, title, budget); near != "" {
+		if hint := titleHint(target, title); hint != "" {
+			msg += hint
+		} else if near := closestHeading(target, title, budget); near != "" {
 			msg += fmt.Sprintf("; the closest heading is `%s`", near)
 		}
 		p.Report(rules.Diagnostic{Start: at, End: to, Message: msg, Target: other})
