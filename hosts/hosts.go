@@ -162,6 +162,21 @@ func QuirkReaders(quirk, kind string) (reads, refuses []string) {
 	return reads, refuses
 }
 
+// ReadsFrontmatter reports whether some host reads the frontmatter of
+// files of kind (its host file describes the kind, or loads its files as
+// another kind: `also`). No host reads that of a plain doc or of a
+// skill's reference file.
+func ReadsFrontmatter(kind string) bool {
+	for _, h := range all {
+		for name, k := range h.Kinds {
+			if name == kind || slices.Contains(k.Also, kind) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // LoadsPluginPrefix starts a `loads` glob that is from the root of each
 // plugin (a folder holding .claude-plugin/plugin.json, or one a
 // marketplace lists), not from the repo root.

@@ -158,3 +158,11 @@ func TestJSONShapesOf(t *testing.T) {
 		}
 	}
 }
+
+func TestReadsFrontmatter(t *testing.T) {
+	for kind, want := range map[string]bool{"skill": true, "agent": true, "command": true, "other": false, "skill-resource": false} {
+		if got := ReadsFrontmatter(kind); got != want {
+			t.Errorf("ReadsFrontmatter(%q) = %v, want %v", kind, got, want)
+		}
+	}
+}

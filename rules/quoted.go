@@ -23,7 +23,8 @@ import (
 //     Shell fences without a shebang, unlabelled fences, inline code and
 //     prose are instructions and are checked;
 //   - a file in an examples or templates folder (any path segment named
-//     examples, templates, samples, …) is another project's text;
+//     examples, templates, samples, …), or in a skill's assets/ folder
+//     (its templates and data), is another project's text;
 //   - a history document (CHANGELOG, RELEASE-NOTES, HISTORY, NEWS, a file
 //     named after a date such as 2026-02-19-x.md, a migration guide,
 //     anything under plans/, an archive or a decision-record folder) cites
@@ -101,7 +102,21 @@ var nameSeparators = strings.NewReplacer("-", "", "_", "", " ", "", ".", "")
 
 // docVoice is the voice of a whole document: its folder and name decide.
 func docVoice(d *parser.Document) Voice {
-	return d.Cached("voice", func() any { return pathVoice(d.Path) }).(Voice)
+	return d.Cached("voice", func() any {
+		if d.Kind == parser.KindSkillResource && skillAsset(d) {
+			return VoiceExample
+		}
+		return pathVoice(d.Path)
+	}).(Voice)
+}
+
+// skillAsset reports whether d lies in its skill's assets/ folder, which
+// holds templates and data for the skill's output, not instructions
+// ("assets/: templates, images, data files", the Agent Skills
+// specification, https://agentskills.io/specification, read 2026-12-06).
+func skillAsset(d *parser.Document) bool {
+	dir := SkillDir(d)
+	return dir != "" && strings.HasPrefix(d.Path[len(dir):], "/assets/")
 }
 
 func pathVoice(p string) Voice {

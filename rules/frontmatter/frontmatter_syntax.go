@@ -84,12 +84,15 @@ func whoReads(k parser.Kind, quirk string) string {
 
 // flowProblem says in plain words what YAML makes of val, the value of key
 // that opens a flow collection (`[a] [b]`, `{a: x`), and how to fix it.
-func flowProblem(p *rules.Pass, key, val, yamlMsg string) string {
+func flowProblem(p *rules.Pass, read bool, key, val, yamlMsg string) string {
 	noun := "list"
 	if val[0] == '{' {
 		noun = "mapping"
 	}
 	dropped := "; the whole frontmatter is dropped (Claude Code loads the file with empty metadata, stricter hosts skip it)"
+	if !read {
+		dropped = "; a YAML reader drops the whole frontmatter (no host reads it in this file, a docs site's generator would)"
+	}
 	n := flowEnd(val)
 	if n < 0 {
 		return fmt.Sprintf("`%s`, the value of `%s`, opens a YAML %s with `%c` that never closes (%s)%s: close it, or quote the whole value (%s) if it is text",
@@ -205,8 +208,27 @@ func checkFrontmatterSyntax(p *rules.Pass) {
 		}
 		return
 	}
+	// Where no host reads the frontmatter (a plain doc, a skill's
+	// reference file), a mistake breaks no loading, though YAML readers
+	// (a docs site's) still drop the block: a warning. In quoted text (a
+	// template, an example), it is the text of the file a template makes,
+	// placeholders and all: not reported.
+	read := p.Schema() != nil || hosts.ReadsFrontmatter(d.Kind.String())
+	if !read && !rules.OwnDoc(d) {
+		return
+	}
+	report := func(dg rules.Diagnostic) {
+		if read {
+			p.Report(dg)
+		} else {
+			p.ReportAtMost(rules.Warning, dg)
+		}
+	}
+	reportf := func(start, end int, format string, args ...any) {
+		report(rules.Diagnostic{Start: start, End: end, Message: fmt.Sprintf(format, args...)})
+	}
 	if !fm.Terminated {
-		p.Reportf(fm.Start, d.Lines().LineEnd(d.Src, 1), "frontmatter opened on line 1 is never closed: add a `---` line after the last key, or the whole file is read as YAML")
+		reportf(fm.Start, d.Lines().LineEnd(d.Src, 1), "frontmatter opened on line 1 is never closed: add a `---` line after the last key, or the whole file is read as YAML")
 		return
 	}
 	if fm.Err != nil && fm.Err.TooLarge {
@@ -216,11 +238,11 @@ func checkFrontmatterSyntax(p *rules.Pass) {
 		line, _ := d.Position(fm.Err.Offset)
 		end := d.Lines().LineEnd(d.Src, line)
 		if at, key, ok := secondColon(d.Src, fm.Err.Offset, end, fm.Err.Msg); ok {
-			p.Reportf(at, at+1, "invalid YAML in frontmatter: the value of `%s` contains `: `, which YAML reads as the start of another key (%s)%s; quote the whole value (\"…\")", key, fm.Err.Msg, whoReads(d.Kind, "colon-in-value"))
+			reportf(at, at+1, "invalid YAML in frontmatter: the value of `%s` contains `: `, which YAML reads as the start of another key (%s)%s; quote the whole value (\"…\")", key, fm.Err.Msg, whoReads(d.Kind, "colon-in-value"))
 			return
 		}
 		if at, key, ok := flowStart(d.Src, fm.Err.Offset, end); ok {
-			p.Reportf(at, end, "invalid YAML in frontmatter: %s", flowProblem(p, key, strings.TrimRight(string(d.Src[at:end]), " \t"), fm.Err.Msg))
+			reportf(at, end, "invalid YAML in frontmatter: %s", flowProblem(p, read, key, strings.TrimRight(string(d.Src[at:end]), " \t"), fm.Err.Msg))
 			return
 		}
 		if at, key, ok := aliasStart(d.Src, fm.Err.Offset, end); ok {
@@ -231,10 +253,10 @@ func checkFrontmatterSyntax(p *rules.Pass) {
 					"invalid YAML in frontmatter: the value of `%s` starts with `*`, which YAML reads as an alias (%s); a host that reads this key as raw text (Cursor) still applies the globs, but YAML readers drop the whole frontmatter (Cline, which also loads .cursor/rules/*.mdc, then applies the rule to every file): write them as a YAML list (`%s: [%s]`) or quote the value", key, fm.Err.Msg, key, quotedList(string(d.Src[at:end])))})
 				return
 			}
-			p.Reportf(at, end, "invalid YAML in frontmatter: the value of `%s` starts with `*`, which YAML reads as an alias to an anchor (%s); the whole frontmatter is dropped: quote the whole value (\"…\")", key, fm.Err.Msg)
+			reportf(at, end, "invalid YAML in frontmatter: the value of `%s` starts with `*`, which YAML reads as an alias to an anchor (%s); the whole frontmatter is dropped: quote the whole value (\"…\")", key, fm.Err.Msg)
 			return
 		}
-		p.Reportf(fm.Err.Offset, end, "invalid YAML in frontmatter: %s", fm.Err.Msg)
+		reportf(fm.Err.Offset, end, "invalid YAML in frontmatter: %s", fm.Err.Msg)
 		return
 	}
 	seen := map[string]*parser.Key{}
@@ -250,7 +272,7 @@ func checkFrontmatterSyntax(p *rules.Pass) {
 		}
 		if prev, dup := seen[k.Name]; dup {
 			pl, _ := d.Position(prev.Offset)
-			p.Report(rules.Diagnostic{
+			report(rules.Diagnostic{
 				Start: k.Offset, End: k.Offset + len(k.Name),
 				Message: fmt.Sprintf("frontmatter key `%s` is defined twice (first on line %d): YAML parsers disagree on which one wins; keep one", k.Name, pl),
 				Related: []rules.Related{rules.RelatedAt(d, prev.Offset, "first definition")},
