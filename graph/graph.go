@@ -181,7 +181,7 @@ const groupDepth = 3
 
 // groupOf is the folder a document is drawn in.
 func groupOf(idx *parser.Index, d *parser.Document) string {
-	if dir := rules.SkillDir(d); dir != "" {
+	if dir := rules.SkillDir(idx, d); dir != "" {
 		return dir
 	}
 	return groupOfPath(idx.PluginRootOf(d.Path), d.Path)

@@ -110,13 +110,14 @@ func docVoice(d *parser.Document) Voice {
 	}).(Voice)
 }
 
-// skillAsset reports whether d lies in its skill's assets/ folder, which
-// holds templates and data for the skill's output, not instructions
-// ("assets/: templates, images, data files", the Agent Skills
-// specification, https://agentskills.io/specification, read 2026-12-06).
+// skillAsset reports whether d lies in an assets/ folder of its skill,
+// which holds templates and data for the skill's output, not
+// instructions ("assets/: templates, images, data files", the Agent
+// Skills specification, https://agentskills.io/specification, read
+// 2026-12-06). Told by path: a folder named assets below the skill's.
 func skillAsset(d *parser.Document) bool {
-	dir := SkillDir(d)
-	return dir != "" && strings.HasPrefix(d.Path[len(dir):], "/assets/")
+	top := skillTop(d.Path)
+	return top != "" && strings.Contains(d.Path[len(top):], "/assets/")
 }
 
 func pathVoice(p string) Voice {

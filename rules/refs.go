@@ -166,11 +166,33 @@ func RelLink(docPath, target string) string {
 	return strings.Join(parts, "/")
 }
 
-// SkillDir returns the folder of the skill a document belongs to, or "".
-func SkillDir(d *parser.Document) string {
-	// the first folder "skills" with a folder below it and a file below
-	// that: the path up to that folder
-	p := d.Path
+// SkillDir returns the folder of the skill a document belongs to, or "":
+// the nearest folder at or above the document's that holds a SKILL.md (a
+// skill is a folder with a SKILL.md, the Agent Skills specification,
+// https://agentskills.io/specification, read 2026-12-06), below a folder
+// named skills. Skills may sit in category folders
+// (skills/<category>/<name>/SKILL.md): the category is no skill. With no
+// SKILL.md found, the folder below the first skills folder (the skill
+// the file's kind names, whose SKILL.md is missing).
+func SkillDir(idx *parser.Index, d *parser.Document) string {
+	top := skillTop(d.Path)
+	if top == "" {
+		return ""
+	}
+	if d.Kind == parser.KindSkill {
+		return path.Dir(d.Path)
+	}
+	for dir := path.Dir(d.Path); len(dir) > len(top); dir = path.Dir(dir) {
+		if idx != nil && idx.Doc(dir+"/SKILL.md") != nil {
+			return dir
+		}
+	}
+	return top
+}
+
+// skillTop returns the folder below the first folder named skills that
+// p lies below (with a file or folder below it), or "".
+func skillTop(p string) string {
 	for at := 0; at < len(p); {
 		i := strings.IndexByte(p[at:], '/')
 		if i < 0 {

@@ -73,7 +73,7 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 	// from the skill root" (https://agentskills.io/specification, "File
 	// references", read 2026-12-01), and that is how a model reading the
 	// skill follows it.
-	if dir := rules.SkillDir(d); dir != "" && !strings.HasPrefix(target, "/") && path.Dir(d.Path) != dir {
+	if dir := rules.SkillDir(p.Index, d); dir != "" && !strings.HasPrefix(target, "/") && path.Dir(d.Path) != dir {
 		if fromSkill := path.Join(dir, target); !strings.HasPrefix(fromSkill, "../") {
 			if ok, _ := p.Index.Exists(fromSkill); ok {
 				return false
@@ -175,7 +175,7 @@ func checkEnvPaths(p *rules.Pass) {
 		}
 		base := ""
 		if v == "CLAUDE_SKILL_DIR" {
-			base = rules.SkillDir(d)
+			base = rules.SkillDir(p.Index, d)
 			if base == "" {
 				continue // not inside a skill: nothing to resolve against
 			}

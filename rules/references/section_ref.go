@@ -797,7 +797,7 @@ func refTarget(idx *parser.Index, d *parser.Document, r sectionRef) (*parser.Doc
 		return nil, nil
 	}
 	f := strings.TrimSuffix(r.file, "/")
-	dir, skill := path.Dir(d.Path), rules.SkillDir(d)
+	dir, skill := path.Dir(d.Path), rules.SkillDir(idx, d)
 	var bases []string // folders the path is read from, "." the repo root
 	relative := strings.HasPrefix(f, "./") || strings.HasPrefix(f, "../")
 	switch {

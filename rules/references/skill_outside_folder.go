@@ -27,7 +27,7 @@ func checkSkillOutsideFolder(p *rules.Pass) {
 		return
 	}
 	installers := p.Settings.View().SelfContained[parser.KindSkill]
-	dir := rules.SkillDir(d)
+	dir := rules.SkillDir(p.Index, d)
 	if len(installers) == 0 || dir == "" {
 		return
 	}

@@ -35,7 +35,7 @@ func checkSkillPath(p *rules.Pass) {
 	if d.Kind != parser.KindSkill && d.Kind != parser.KindSkillResource {
 		return
 	}
-	dir := rules.SkillDir(d)
+	dir := rules.SkillDir(p.Index, d)
 	if dir == "" || !rules.OwnDoc(d) || worksInClone(p.Index, dir) {
 		return
 	}
