@@ -8,6 +8,7 @@ import (
 	"github.com/mdcontract/mdcontract/rules"
 
 	"github.com/mdcontract/mdcontract/parser"
+	"go.yaml.in/yaml/v3"
 )
 
 // FrontmatterUnknownKey flags keys a kind does not define that are a
@@ -40,7 +41,7 @@ func checkFrontmatterUnknownKey(p *rules.Pass) {
 			continue // host-rejects-key reports it: a target refuses the file
 		}
 		msg := "`" + k.Name + "` is not " + rules.AKind(d.Kind) + " frontmatter key (" + s.Source + "); the host ignores it"
-		switch near, other := closestField(s, k.Name), kindDefining(k.Name, d.Kind); {
+		switch near, other := closestField(s, k.Name), kindDefining(k.Name, k.Value, d.Kind); {
 		case other != "" && near != "":
 			msg += "; it is " + other + " key, and does nothing here: did you mean `" + near + "`?"
 		case other != "":
@@ -60,11 +61,17 @@ func checkFrontmatterUnknownKey(p *rules.Pass) {
 // n (the author put it on the wrong kind of file), or "". A kind a host
 // tells by its `paths` (a Cursor rule) counts only for the kinds its host
 // reads too: `globs` on a Claude Code command is not a Cursor mistake,
-// and generic words (`trigger`, `mode`) are an author's own metadata.
-func kindDefining(n string, self parser.Kind) string {
+// and generic words (`trigger`, `mode`) are an author's own metadata. A
+// kind counts only when the value has the shape its field takes: a list
+// of names under `mcp-servers` is a project's own field, not a custom
+// agent's map of servers put on the wrong file.
+func kindDefining(n string, v *yaml.Node, self parser.Kind) string {
 	var kinds []parser.Kind
 	for k, s := range rules.BuiltinSchemas() {
-		if k != self && s.Field(n) != nil && (!k.ByHostPaths() || rules.ShareHost(k, self)) {
+		if k == self || k.ByHostPaths() && !rules.ShareHost(k, self) {
+			continue
+		}
+		if f := s.Field(n); f != nil && shapeFits(f.Type, v) {
 			kinds = append(kinds, k)
 		}
 	}
@@ -73,6 +80,32 @@ func kindDefining(n string, self parser.Kind) string {
 	}
 	sort.Slice(kinds, func(i, j int) bool { return kinds[i] < kinds[j] })
 	return rules.AKind(kinds[0])
+}
+
+// shapeFits reports whether value v (nil or empty: no shape to judge)
+// has the shape of a field of type t: a mapping for a map, a list for a
+// list, a scalar for the rest.
+func shapeFits(t rules.FieldType, v *yaml.Node) bool {
+	if v == nil {
+		return true
+	}
+	if v.Kind == yaml.AliasNode && v.Alias != nil {
+		v = v.Alias
+	}
+	if v.Kind == yaml.ScalarNode && (v.Tag == "!!null" || v.Value == "") {
+		return true
+	}
+	switch t {
+	case rules.TAny:
+		return true
+	case rules.TMap:
+		return v.Kind == yaml.MappingNode
+	case rules.TList:
+		return v.Kind == yaml.SequenceNode
+	case rules.TStringOrList:
+		return v.Kind == yaml.SequenceNode || v.Kind == yaml.ScalarNode
+	}
+	return v.Kind == yaml.ScalarNode
 }
 
 var keySeparators = strings.NewReplacer("-", "", "_", "")
