@@ -614,7 +614,7 @@ func (s *server) parse(d *openDoc) {
 	if d.rel == "" || d.ignored || d.lost {
 		return
 	}
-	kind := parser.KindOf(d.rel, s.idx.PluginRoots())
+	kind := s.idx.KindOf(d.rel)
 	kind = s.settings.Classify(d.rel, kind)
 	var prev *parser.Document
 	if old := s.idx.Doc(d.rel); old != nil && old.Kind == kind {
@@ -733,7 +733,7 @@ func (s *server) reload(rel string) {
 	if s.indexed[rel] || s.created[rel] {
 		src, err := parser.ReadFile(s.root, rel, s.maxSize)
 		if err == nil {
-			kind := s.settings.Classify(rel, parser.KindOf(rel, s.idx.PluginRoots()))
+			kind := s.settings.Classify(rel, s.idx.KindOf(rel))
 			s.idx = s.idx.Replace(parser.Parse(rel, kind, src))
 			return
 		}

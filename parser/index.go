@@ -247,22 +247,26 @@ func load(root string, opt LoadOptions, scan bool) (*Index, []scanned, []string)
 // gives the agents/ and commands/ of plugins below the root their kind.
 func (idx *Index) settle(opt LoadOptions) {
 	idx.finish()
-	// Plugins below the root: their agents/ and commands/ change kind.
-	if roots := idx.PluginRoots(); len(roots) > 0 {
-		changed := false
-		for i, d := range idx.Docs {
-			kind := KindOf(d.Path, roots)
-			if opt.Classify != nil {
-				kind = opt.Classify(d.Path, kind)
-			}
-			if kind != d.Kind {
-				idx.Docs[i] = parse(d.Path, kind, d.Src, opt.Cache)
-				changed = true
-			}
+	// Plugins below the root: their agents/ and commands/ change kind;
+	// and a SKILL.md a folder deeper than skills/<name>/ is a skill when
+	// it lies in no other skill's folder (skills.go).
+	roots := idx.PluginRoots()
+	changed := false
+	for i, d := range idx.Docs {
+		if len(roots) == 0 && d.Kind != KindSkillResource {
+			continue
 		}
-		if changed {
-			idx.finish()
+		kind := idx.KindOf(d.Path)
+		if opt.Classify != nil {
+			kind = opt.Classify(d.Path, kind)
 		}
+		if kind != d.Kind {
+			idx.Docs[i] = parse(d.Path, kind, d.Src, opt.Cache)
+			changed = true
+		}
+	}
+	if changed {
+		idx.finish()
 	}
 }
 

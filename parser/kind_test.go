@@ -113,3 +113,29 @@ func TestMayBeData(t *testing.T) {
 		}
 	}
 }
+
+func TestIndexKindOfCategorySkills(t *testing.T) {
+	docs := []*Document{}
+	for _, p := range []string{
+		"skills/search/SKILL.md", "skills/search/tuning/SKILL.md",
+		"catalog/skills/science/posters/SKILL.md", "skills/.curated/fix/SKILL.md",
+		"skills/a/b/c/SKILL.md", "skills/a/b/SKILL.md",
+	} {
+		docs = append(docs, &Document{Path: p})
+	}
+	idx := NewIndex("", docs)
+	for p, want := range map[string]Kind{
+		"skills/search/SKILL.md":                  KindSkill,
+		"skills/search/tuning/SKILL.md":           KindSkillResource, // inside the search skill
+		"catalog/skills/science/posters/SKILL.md": KindSkill,
+		"skills/.curated/fix/SKILL.md":            KindSkill,
+		"skills/a/b/SKILL.md":                     KindSkill,
+		"skills/a/b/c/SKILL.md":                   KindSkillResource, // inside skills/a/b
+		"skills/search/notes.md":                  KindSkillResource,
+		"docs/SKILL.md":                           KindOther,
+	} {
+		if got := idx.KindOf(p); got != want {
+			t.Errorf("KindOf(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

@@ -200,7 +200,7 @@ func (c *change) definedBy(kind parser.Kind, name string) (by, what string) {
 	if c.git.names == nil {
 		c.git.names = map[parser.Kind]map[string]string{parser.KindAgent: {}, parser.KindSkill: {}}
 		for _, p := range c.git.paths {
-			k := parser.KindOf(p, c.idx.PluginRoots())
+			k := c.idx.KindOf(p)
 			if k == parser.KindAgentBody {
 				k = parser.KindAgent
 			}
