@@ -44,6 +44,8 @@ type Index struct {
 	// rootPlugin says whether the repo root is one too
 	roots      []string
 	rootSet    map[string]bool // the roots but "", for PluginRootOf
+	// skillDirs are the folders the manifests list as skills (skills.go)
+	skillDirs map[string]bool
 	rootPlugin bool
 	// files are the paths of every file the walk met, sorted (see Files)
 	files []string
@@ -247,13 +249,14 @@ func load(root string, opt LoadOptions, scan bool) (*Index, []scanned, []string)
 // gives the agents/ and commands/ of plugins below the root their kind.
 func (idx *Index) settle(opt LoadOptions) {
 	idx.finish()
-	// Plugins below the root: their agents/ and commands/ change kind;
-	// and a SKILL.md a folder deeper than skills/<name>/ is a skill when
-	// it lies in no other skill's folder (skills.go).
+	// Plugins below the root: their agents/ and commands/ change kind; a
+	// SKILL.md a folder deeper than skills/<name>/ is a skill when it lies
+	// in no other skill's folder; and the files of a skill folder a
+	// manifest lists are that skill's (skills.go).
 	roots := idx.PluginRoots()
 	changed := false
 	for i, d := range idx.Docs {
-		if len(roots) == 0 && d.Kind != KindSkillResource {
+		if len(roots) == 0 && len(idx.skillDirs) == 0 && d.Kind != KindSkillResource {
 			continue
 		}
 		kind := idx.KindOf(d.Path)
@@ -374,7 +377,7 @@ func (idx *Index) Update(doc *Document) *Index { return idx.replace(doc, true) }
 func (idx *Index) replace(doc *Document, inPlace bool) *Index {
 	i, found := slices.BinarySearchFunc(idx.Docs, doc.Path, func(d *Document, p string) int { return strings.Compare(d.Path, p) })
 	var old *Document
-	n := &Index{Root: idx.Root, files: idx.files, roots: idx.roots, rootSet: idx.rootSet, rootPlugin: idx.rootPlugin}
+	n := &Index{Root: idx.Root, files: idx.files, roots: idx.roots, rootSet: idx.rootSet, rootPlugin: idx.rootPlugin, skillDirs: idx.skillDirs}
 	if found {
 		old = idx.Docs[i]
 		n.Docs = idx.Docs
@@ -418,10 +421,11 @@ func (idx *Index) replace(doc *Document, inPlace bool) *Index {
 	n.byKind[doc.Kind] = withDoc(n.byKind[doc.Kind], doc)
 	if doc.Kind == KindManifest || old != nil && old.Kind == KindManifest || idx.byPath == nil {
 		n.setRoots(n.pluginRoots())
+		n.skillDirs = n.listedSkillDirs()
 	}
 	// The facts kept with Follow move to the new index when the change is
 	// one document's content: the same paths, the same plugin roots.
-	if old != nil && slices.Equal(n.roots, idx.roots) && n.rootPlugin == idx.rootPlugin {
+	if old != nil && slices.Equal(n.roots, idx.roots) && n.rootPlugin == idx.rootPlugin && maps.Equal(n.skillDirs, idx.skillDirs) {
 		idx.follow.moveTo(&n.follow, change{old, doc})
 	}
 	return n
@@ -565,6 +569,7 @@ func (idx *Index) finish() {
 		idx.byBase[b] = append(idx.byBase[b], d)
 	}
 	idx.setRoots(idx.pluginRoots())
+	idx.skillDirs = idx.listedSkillDirs()
 }
 
 // Exists reports whether repo-relative path rel names a file or folder in
