@@ -42,10 +42,11 @@ type Index struct {
 	follow followCache
 	// roots are the plugin roots below the repo root (see plugins.go);
 	// rootPlugin says whether the repo root is one too
-	roots      []string
-	rootSet    map[string]bool // the roots but "", for PluginRootOf
-	// skillDirs are the folders the manifests list as skills (skills.go)
-	skillDirs map[string]bool
+	roots   []string
+	rootSet map[string]bool // the roots but "", for PluginRootOf
+	// listed are the paths the manifests list as components, with the
+	// kind of each (skills.go)
+	listed     map[string]Kind
 	rootPlugin bool
 	// files are the paths of every file the walk met, sorted (see Files)
 	files []string
@@ -251,12 +252,12 @@ func (idx *Index) settle(opt LoadOptions) {
 	idx.finish()
 	// Plugins below the root: their agents/ and commands/ change kind; a
 	// SKILL.md a folder deeper than skills/<name>/ is a skill when it lies
-	// in no other skill's folder; and the files of a skill folder a
-	// manifest lists are that skill's (skills.go).
+	// in no other skill's folder; and a file a manifest lists, or that
+	// lies in a folder it lists, is of the kind listed (skills.go).
 	roots := idx.PluginRoots()
 	changed := false
 	for i, d := range idx.Docs {
-		if len(roots) == 0 && len(idx.skillDirs) == 0 && d.Kind != KindSkillResource {
+		if len(roots) == 0 && len(idx.listed) == 0 && d.Kind != KindSkillResource {
 			continue
 		}
 		kind := idx.KindOf(d.Path)
@@ -377,7 +378,7 @@ func (idx *Index) Update(doc *Document) *Index { return idx.replace(doc, true) }
 func (idx *Index) replace(doc *Document, inPlace bool) *Index {
 	i, found := slices.BinarySearchFunc(idx.Docs, doc.Path, func(d *Document, p string) int { return strings.Compare(d.Path, p) })
 	var old *Document
-	n := &Index{Root: idx.Root, files: idx.files, roots: idx.roots, rootSet: idx.rootSet, rootPlugin: idx.rootPlugin, skillDirs: idx.skillDirs}
+	n := &Index{Root: idx.Root, files: idx.files, roots: idx.roots, rootSet: idx.rootSet, rootPlugin: idx.rootPlugin, listed: idx.listed}
 	if found {
 		old = idx.Docs[i]
 		n.Docs = idx.Docs
@@ -421,11 +422,11 @@ func (idx *Index) replace(doc *Document, inPlace bool) *Index {
 	n.byKind[doc.Kind] = withDoc(n.byKind[doc.Kind], doc)
 	if doc.Kind == KindManifest || old != nil && old.Kind == KindManifest || idx.byPath == nil {
 		n.setRoots(n.pluginRoots())
-		n.skillDirs = n.listedSkillDirs()
+		n.listed = n.listedComponents()
 	}
 	// The facts kept with Follow move to the new index when the change is
 	// one document's content: the same paths, the same plugin roots.
-	if old != nil && slices.Equal(n.roots, idx.roots) && n.rootPlugin == idx.rootPlugin && maps.Equal(n.skillDirs, idx.skillDirs) {
+	if old != nil && slices.Equal(n.roots, idx.roots) && n.rootPlugin == idx.rootPlugin && maps.Equal(n.listed, idx.listed) {
 		idx.follow.moveTo(&n.follow, change{old, doc})
 	}
 	return n
@@ -569,7 +570,7 @@ func (idx *Index) finish() {
 		idx.byBase[b] = append(idx.byBase[b], d)
 	}
 	idx.setRoots(idx.pluginRoots())
-	idx.skillDirs = idx.listedSkillDirs()
+	idx.listed = idx.listedComponents()
 }
 
 // Exists reports whether repo-relative path rel names a file or folder in

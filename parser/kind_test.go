@@ -139,3 +139,40 @@ func TestIndexKindOfCategorySkills(t *testing.T) {
 		}
 	}
 }
+
+func TestIndexKindOfListedComponents(t *testing.T) {
+	files := map[string]string{
+		"catalog/core/.claude-plugin/plugin.json": `{"name": "core", "agents": ["./reviewer.md"], "commands": "./cmds", "skills": ["./sk"]}`,
+		".claude-plugin/marketplace.json":         `{"plugins": [{"source": "./", "skills": ["./science/astro"]}, {"source": "https://x", "skills": ["./y"]}]}`,
+		"catalog/core/reviewer.md":                "",
+		"catalog/core/cmds/ship.md":               "",
+		"catalog/core/sk/lint/SKILL.md":           "",
+		"science/astro/SKILL.md":                  "",
+		"science/astro/refs/a.md":                 "",
+		"science/other/SKILL.md":                  "",
+		"y/SKILL.md":                              "",
+	}
+	var docs []*Document
+	for p, src := range files {
+		docs = append(docs, Parse(p, KindOf(p, nil), []byte(src)))
+	}
+	idx := NewIndex("", docs)
+	for p, want := range map[string]Kind{
+		"catalog/core/reviewer.md":      KindAgent,
+		"catalog/core/notes.md":         KindOther,
+		"catalog/core/cmds/ship.md":     KindCommand,
+		"catalog/core/cmds/a/b.md":      KindCommand,
+		"catalog/core/cmds/run.sh":      KindOther,
+		"catalog/core/sk/lint/SKILL.md": KindSkill, // a listed folder of skills
+		"catalog/core/sk/lint/ref.md":   KindSkillResource,
+		"science/astro/SKILL.md":        KindSkill,
+		"science/astro/refs/a.md":       KindSkillResource,
+		"science/other/SKILL.md":        KindOther, // not listed
+		"y/SKILL.md":                    KindOther, // a source that is not a folder of the repo
+		"catalog/core/agents/README.md": KindOther,
+	} {
+		if got := idx.KindOf(p); got != want {
+			t.Errorf("KindOf(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

@@ -15,74 +15,110 @@ import (
 // where it is that skill's file (a sub-guide the skill points to). Which
 // it is depends on the other files, so the index decides it (KindOf).
 
-// Skills a manifest lists. A plugin manifest's `skills`, and a
-// marketplace entry's, name skill folders (or folders of skills) from the
-// plugin root, anywhere in it (https://code.claude.com/docs/en/plugins-reference,
-// "skills", read 2026-12-06): a repo may keep its skills in
-// scientific-skills/<name>/, and Claude Code loads them as skills. Their
-// files are skills and skill resources whatever their path.
+// Components a manifest lists. A plugin manifest, and a marketplace
+// entry, may list skill folders (or folders of skills) under `skills`,
+// and agent and command files (or folders of them) under `agents` and
+// `commands`, from the plugin root and anywhere in it
+// (https://code.claude.com/docs/en/plugins-reference, "Component path
+// fields", read 2026-12-06): a repo may keep its skills in
+// scientific-skills/<name>/ or its subagents beside their plugin.json, and
+// Claude Code loads them as skills and subagents. Their files are of
+// that kind whatever their path.
 
 // KindOf returns the kind of the file at repo-relative path rel in this
 // repo: KindOf's by its path and the plugin roots; a SKILL.md below a
-// skills folder that lies in no other skill's folder is a skill; and the
-// files of a skill folder a manifest lists are the skill and its
-// resources.
+// skills folder that lies in no other skill's folder is a skill; and a
+// file a manifest lists, or that lies in a folder it lists, is of the
+// kind listed (a listed skill's other files are its resources).
 func (idx *Index) KindOf(rel string) Kind {
 	k := KindOf(rel, idx.PluginRoots())
 	if k == KindSkillResource && idx.categorySkill(rel) {
 		return KindSkill
 	}
-	if (k == KindOther || k == KindSkillResource) && len(idx.skillDirs) > 0 {
-		if dir := idx.listedSkillOf(rel); dir != "" {
-			if rel == dir+"/SKILL.md" {
-				return KindSkill
-			}
-			return KindSkillResource
+	if (k == KindOther || k == KindSkillResource) && len(idx.listed) > 0 {
+		if lk, ok := idx.listedKindOf(rel); ok {
+			return lk
 		}
 	}
 	return k
 }
 
-// listedSkillOf returns the skill folder a manifest lists that holds rel:
-// a listed folder with a SKILL.md, or, for a listed folder of skills, its
-// subfolder that has one; "" for none.
-func (idx *Index) listedSkillOf(rel string) string {
+// listedKindOf returns the kind a manifest gives rel: a listed agent or
+// command file, a markdown file below a listed folder of them, or the
+// SKILL.md (a skill) or another file (a resource) of a listed skill
+// folder or of a skill in a listed folder of skills.
+func (idx *Index) listedKindOf(rel string) (Kind, bool) {
+	md := strings.HasSuffix(rel, ".md")
+	if k, ok := idx.listed[rel]; ok && md && k != KindSkill {
+		return k, true
+	}
 	child := ""
 	for dir := path.Dir(rel); ; dir = path.Dir(dir) {
-		if idx.skillDirs[dir] {
-			if idx.Doc(dir+"/SKILL.md") != nil {
-				return dir
+		switch k, ok := idx.listed[dir]; {
+		case !ok:
+		case k == KindSkill:
+			skill := dir
+			if idx.Doc(dir+"/SKILL.md") == nil {
+				skill = child
 			}
-			if child != "" && idx.Doc(child+"/SKILL.md") != nil {
-				return child
+			if skill == "" || idx.Doc(skill+"/SKILL.md") == nil {
+				return 0, false
 			}
-			return ""
+			if rel == skill+"/SKILL.md" {
+				return KindSkill, true
+			}
+			return KindSkillResource, true
+		case md && (k == KindCommand || !agentDocName(path.Base(rel))):
+			return k, true
+		default:
+			return 0, false
 		}
 		if dir == "." || dir == "/" {
-			return ""
+			return 0, false
 		}
 		child = dir
 	}
 }
 
-// listedSkillDirs returns the folders the manifests list under `skills`,
-// repo-relative ("." the root), for listedSkillOf. A path that leaves
-// the repo, or is not a relative path, is left out (manifest-path
-// reports it).
-func (idx *Index) listedSkillDirs() map[string]bool {
-	out := map[string]bool{}
-	add := func(root string, v *JSONValue) {
-		vals := []*JSONValue{v}
-		if v.Kind == JSONArray {
-			vals = v.Items
+// agentDocName reports whether base names a file that a folder of agents
+// holds for its readers (kinds.yaml's agent `except`).
+func agentDocName(base string) bool {
+	for i := range pathRules {
+		if pathRules[i].kind == KindAgent {
+			return pathRules[i].excepts(base)
 		}
-		for _, s := range vals {
-			if s == nil || s.Kind != JSONString || s.Str == "" || strings.Contains(s.Str, ":") || path.IsAbs(s.Str) {
+	}
+	return false
+}
+
+// listedComponents returns the paths the manifests list under `skills`,
+// `agents` and `commands`, repo-relative ("." the root), with the kind
+// each lists, for listedKindOf. A path that leaves the repo, or is not a
+// relative path, is left out (manifest-path reports it).
+func (idx *Index) listedComponents() map[string]Kind {
+	out := map[string]Kind{}
+	fields := []struct {
+		name string
+		kind Kind
+	}{{"skills", KindSkill}, {"agents", KindAgent}, {"commands", KindCommand}}
+	add := func(root string, obj *JSONValue) {
+		for _, f := range fields {
+			v := obj.Get(f.name)
+			if v == nil {
 				continue
 			}
-			dir := path.Join(root, s.Str)
-			if dir != ".." && !strings.HasPrefix(dir, "../") {
-				out[dir] = true
+			vals := []*JSONValue{v}
+			if v.Kind == JSONArray {
+				vals = v.Items
+			}
+			for _, s := range vals {
+				if s == nil || s.Kind != JSONString || s.Str == "" || strings.Contains(s.Str, ":") || path.IsAbs(s.Str) {
+					continue
+				}
+				p := path.Join(root, s.Str)
+				if p != ".." && !strings.HasPrefix(p, "../") {
+					out[p] = f.kind
+				}
 			}
 		}
 	}
@@ -93,9 +129,7 @@ func (idx *Index) listedSkillDirs() map[string]bool {
 		}
 		switch path.Base(d.Path) {
 		case "plugin.json":
-			if v := d.JSON.Get("skills"); v != nil {
-				add(root, v)
-			}
+			add(root, d.JSON)
 		case "marketplace.json":
 			base := root
 			if pr := d.JSON.Get("metadata").Get("pluginRoot"); pr != nil && pr.Kind == JSONString {
@@ -103,11 +137,11 @@ func (idx *Index) listedSkillDirs() map[string]bool {
 			}
 			if ps := d.JSON.Get("plugins"); ps != nil && ps.Kind == JSONArray {
 				for _, e := range ps.Items {
-					src, v := e.Get("source"), e.Get("skills")
-					if v == nil || src == nil || src.Kind != JSONString || strings.Contains(src.Str, ":") || path.IsAbs(src.Str) {
+					src := e.Get("source")
+					if src == nil || src.Kind != JSONString || strings.Contains(src.Str, ":") || path.IsAbs(src.Str) {
 						continue
 					}
-					add(path.Join(base, src.Str), v)
+					add(path.Join(base, src.Str), e)
 				}
 			}
 		}
