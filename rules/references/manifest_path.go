@@ -160,7 +160,12 @@ func checkMarketplaceSources(p *rules.Pass, m *parser.JSONValue, root, installer
 			if alt != "" && alt != rel {
 				also = fmt.Sprintf(" (nor `%s` under `metadata.pluginRoot`)", alt)
 			}
-			p.Report(rules.Diagnostic{Start: src.Start, End: src.End, Target: path.Join(root, c), Message: fmt.Sprintf("the `source` of %s, `%s`, does not exist: it resolves to `%s` from the marketplace root %s%s; `%s plugin install` fails for it: fix the path, or add the plugin's folder", name, src.Str, path.Join(root, c), folderName(root), also, installer)})
+			fix := "fix the path, or add the plugin's folder"
+			if ok, _ := p.Index.Exists(c); ok && root != "" {
+				// Written from the repo root: a marketplace kept below it.
+				fix = fmt.Sprintf("`%s` exists from the repo root, but sources resolve from the folder holding the marketplace's `.claude-plugin/`: write the path from %s, or move the marketplace to the repo root", c, folderName(root))
+			}
+			p.Report(rules.Diagnostic{Start: src.Start, End: src.End, Target: path.Join(root, c), Message: fmt.Sprintf("the `source` of %s, `%s`, does not exist: it resolves to `%s` from the marketplace root %s%s; `%s plugin install` fails for it: %s", name, src.Str, path.Join(root, c), folderName(root), also, installer, fix)})
 			continue
 		}
 		if rel == "." {
