@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/parser"
@@ -142,9 +143,37 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 			where = append(where, "`"+rules.RelLink(d.Path, o.Path)+"`")
 		}
 		msg += "; a file of that name lives at " + strings.Join(where, ", ")
+	} else if dirs := foldersNamed(p.Index, path.Base(rel)); len(dirs) > 0 && len(dirs) <= 3 && (strings.HasSuffix(target, "/") || path.Ext(rel) == "") {
+		var where []string
+		for _, dir := range dirs {
+			where = append(where, "`"+rules.RelLink(d.Path, dir)+"/`")
+		}
+		msg += "; a folder of that name lives at " + strings.Join(where, ", ")
 	}
 	p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Target: rel})
 	return false
+}
+
+// foldersNamed returns the repo's folders whose name is base, sorted:
+// from the folders of every file the walk met, gathered once per index
+// when a link to a missing folder first asks.
+func foldersNamed(idx *parser.Index, base string) []string {
+	byName := idx.Cached("link-target/folders", func() any {
+		m := map[string][]string{}
+		seen := map[string]bool{}
+		for _, f := range idx.Files() {
+			for dir := path.Dir(f); dir != "." && !seen[dir]; dir = path.Dir(dir) {
+				seen[dir] = true
+				b := path.Base(dir)
+				m[b] = append(m[b], dir)
+			}
+		}
+		for _, v := range m {
+			sort.Strings(v)
+		}
+		return m
+	}).(map[string][]string)
+	return byName[base]
 }
 
 // checkEnvPaths checks `${CLAUDE_SKILL_DIR}/…` and `${CLAUDE_PLUGIN_ROOT}/…`
