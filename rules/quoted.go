@@ -66,13 +66,16 @@ var exampleDirs = map[string]bool{
 }
 
 // fixtureDirs are folder names whose files are test inputs, often broken on
-// purpose: no host loads them, and nothing is reported in them.
+// purpose, or backup copies of files as they once were: no host loads
+// them, and nothing is reported in them.
 var fixtureDirs = map[string]bool{
 	"fixture": true, "fixtures": true, "__fixtures__": true, "testdata": true, "test-fixtures": true,
+	"expected_outputs": true, "expected-outputs": true, // what a test's run should write
+	"backup": true, "backups": true,
 }
 
 // isTestFixture reports whether repo-relative path p lies in a test-fixture
-// folder.
+// (or backup) folder.
 func isTestFixture(p string) bool {
 	for {
 		i := strings.IndexByte(p, '/')

@@ -217,11 +217,12 @@ func checkFrontmatterSyntax(p *rules.Pass) {
 	if !read && !rules.OwnDoc(d) {
 		return
 	}
+	warnOnly := !read // no host loads the file wrong
 	report := func(dg rules.Diagnostic) {
-		if read {
-			p.Report(dg)
-		} else {
+		if warnOnly {
 			p.ReportAtMost(rules.Warning, dg)
+		} else {
+			p.Report(dg)
 		}
 	}
 	reportf := func(start, end int, format string, args ...any) {
@@ -238,6 +239,11 @@ func checkFrontmatterSyntax(p *rules.Pass) {
 		line, _ := d.Position(fm.Err.Offset)
 		end := d.Lines().LineEnd(d.Src, line)
 		if at, key, ok := secondColon(d.Src, fm.Err.Offset, end, fm.Err.Msg); ok {
+			if reads, refuses := hosts.QuirkReaders("colon-in-value", d.Kind.String()); len(reads) > 0 && len(refuses) == 0 {
+				// the hosts that load this kind read it anyway: only
+				// strict YAML readers break
+				warnOnly = true
+			}
 			reportf(at, at+1, "invalid YAML in frontmatter: the value of `%s` contains `: `, which YAML reads as the start of another key (%s)%s; quote the whole value (\"…\")", key, fm.Err.Msg, whoReads(d.Kind, "colon-in-value"))
 			return
 		}
