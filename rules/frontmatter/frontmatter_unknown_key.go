@@ -41,7 +41,7 @@ func checkFrontmatterUnknownKey(p *rules.Pass) {
 			continue // host-rejects-key reports it: a target refuses the file
 		}
 		msg := "`" + k.Name + "` is not " + rules.AKind(d.Kind) + " frontmatter key (" + s.Source + "); the host ignores it"
-		switch near, other := closestField(s, k.Name), kindDefining(k.Name, k.Value, d.Kind); {
+		switch near, other := closestField(s, k.Name, k.Value), kindDefining(k.Name, k.Value, d.Kind); {
 		case other != "" && near != "":
 			msg += "; it is " + other + " key, and does nothing here: did you mean `" + near + "`?"
 		case other != "":
@@ -111,14 +111,15 @@ func shapeFits(t rules.FieldType, v *yaml.Node) bool {
 var keySeparators = strings.NewReplacer("-", "", "_", "")
 
 // closestField suggests a defined key that differs from n only by case,
-// separators or a small typo.
-func closestField(s *rules.KindSchema, n string) string {
+// separators or a small typo, and takes a value of v's shape: `agents: [a,
+// b]`, a list, is the author's own field, not a misspelt `agent` (a name).
+func closestField(s *rules.KindSchema, n string, v *yaml.Node) string {
 	norm := func(x string) string {
 		return keySeparators.Replace(strings.ToLower(x))
 	}
 	var cands []string
 	for _, f := range s.Fields {
-		if norm(f.Name) == norm(n) || suggest.Distance(norm(f.Name), norm(n)) <= 1 {
+		if (norm(f.Name) == norm(n) || suggest.Distance(norm(f.Name), norm(n)) <= 1) && shapeFits(f.Type, v) {
 			cands = append(cands, f.Name)
 		}
 	}
@@ -130,7 +131,7 @@ func closestField(s *rules.KindSchema, n string) string {
 	// means the kind's own tool key.
 	if toolListAliases[norm(n)] {
 		for _, k := range []string{"allowed-tools", "tools"} {
-			if s.Field(k) != nil {
+			if f := s.Field(k); f != nil && shapeFits(f.Type, v) {
 				return k
 			}
 		}
