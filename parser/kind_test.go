@@ -176,3 +176,18 @@ func TestIndexKindOfListedComponents(t *testing.T) {
 		}
 	}
 }
+
+func TestIndexKindOfSkillless(t *testing.T) {
+	idx := NewIndex("", []*Document{{Path: "skills/real/SKILL.md"}, {Path: "skills/cat/one/SKILL.md"}})
+	for p, want := range map[string]Kind{
+		"skills/real/refs/a.md":         KindSkillResource,
+		"skills/cat/one/refs/a.md":      KindSkillResource,
+		"skills/cat/README.md":          KindOther, // a category folder's file: no skill holds it
+		"docs/skills/marketing/x.md":    KindOther, // a docs site's pages
+		"skills/real/examples/SKILL.md": KindSkillResource,
+	} {
+		if got := idx.KindOf(p); got != want {
+			t.Errorf("KindOf(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

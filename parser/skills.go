@@ -35,6 +35,9 @@ func (idx *Index) KindOf(rel string) Kind {
 	if k == KindSkillResource && idx.categorySkill(rel) {
 		return KindSkill
 	}
+	if k == KindSkillResource && !idx.inSkill(rel) {
+		k = KindOther // below skills/ but in no folder holding a SKILL.md
+	}
 	if (k == KindOther || k == KindSkillResource) && len(idx.listed) > 0 {
 		if lk, ok := idx.listedKindOf(rel); ok {
 			return lk
@@ -173,6 +176,23 @@ func (idx *Index) categorySkill(rel string) bool {
 			return false
 		}
 	}
+}
+
+// inSkill reports whether a folder between rel's and the one below its
+// first skills folder (both included) holds a SKILL.md: a file below
+// skills/ belongs to a skill only then (a docs site's skills/<name>/
+// pages, or a category folder's README, belong to none).
+func (idx *Index) inSkill(rel string) bool {
+	top := skillsFolder(rel)
+	if top < 0 {
+		return false
+	}
+	for dir := path.Dir(rel); len(dir) > top; dir = path.Dir(dir) {
+		if idx.Doc(dir+"/SKILL.md") != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // skillsFolder returns the index in rel of the `/` that ends its first
