@@ -35,7 +35,7 @@ func (idx *Index) KindOf(rel string) Kind {
 	if k == KindSkillResource && idx.categorySkill(rel) {
 		return KindSkill
 	}
-	if k == KindSkillResource && !idx.inSkill(rel) {
+	if k == KindSkillResource && idx.SkillDirOf(rel) == "" {
 		k = KindOther // below skills/ but in no folder holding a SKILL.md
 	}
 	if (k == KindOther || k == KindSkillResource) && len(idx.listed) > 0 {
@@ -60,11 +60,8 @@ func (idx *Index) listedKindOf(rel string) (Kind, bool) {
 		switch k, ok := idx.listed[dir]; {
 		case !ok:
 		case k == KindSkill:
-			skill := dir
-			if idx.Doc(dir+"/SKILL.md") == nil {
-				skill = child
-			}
-			if skill == "" || idx.Doc(skill+"/SKILL.md") == nil {
+			skill := listedSkill(idx, dir, child)
+			if skill == "" {
 				return 0, false
 			}
 			if rel == skill+"/SKILL.md" {
@@ -81,6 +78,38 @@ func (idx *Index) listedKindOf(rel string) (Kind, bool) {
 		}
 		child = dir
 	}
+}
+
+// listedSkillDir returns the skill folder a manifest lists that holds
+// rel (a listed skill folder, or a skill of a listed folder of skills),
+// or "".
+func (idx *Index) listedSkillDir(rel string) string {
+	child := ""
+	for dir := path.Dir(rel); ; dir = path.Dir(dir) {
+		if k, ok := idx.listed[dir]; ok {
+			if k != KindSkill {
+				return ""
+			}
+			return listedSkill(idx, dir, child)
+		}
+		if dir == "." || dir == "/" {
+			return ""
+		}
+		child = dir
+	}
+}
+
+// listedSkill is the skill a listed folder dir gives the files below its
+// child folder child ("" for a file of dir itself): dir when it holds a
+// SKILL.md, else child when it does (dir lists skills), else "".
+func listedSkill(idx *Index, dir, child string) string {
+	if idx.Doc(dir+"/SKILL.md") != nil {
+		return dir
+	}
+	if child != "" && idx.Doc(child+"/SKILL.md") != nil {
+		return child
+	}
+	return ""
 }
 
 // agentDocName reports whether base names a file that a folder of agents
@@ -178,21 +207,38 @@ func (idx *Index) categorySkill(rel string) bool {
 	}
 }
 
-// inSkill reports whether a folder between rel's and the one below its
-// first skills folder (both included) holds a SKILL.md: a file below
-// skills/ belongs to a skill only then (a docs site's skills/<name>/
-// pages, or a category folder's README, belong to none).
-func (idx *Index) inSkill(rel string) bool {
-	top := skillsFolder(rel)
-	if top < 0 {
-		return false
-	}
-	for dir := path.Dir(rel); len(dir) > top; dir = path.Dir(dir) {
-		if idx.Doc(dir+"/SKILL.md") != nil {
-			return true
+// SkillDirOf returns the folder of the skill that holds rel: the nearest
+// folder at or above rel's, below its first skills folder, that holds a
+// SKILL.md (a skill is a folder holding a SKILL.md, the Agent Skills
+// specification), or the skill folder a manifest lists that holds it; ""
+// when no skill does (a docs site's skills/<name>/ pages, a category
+// folder's README).
+func (idx *Index) SkillDirOf(rel string) string {
+	if top := skillsFolder(rel); top >= 0 {
+		for dir := path.Dir(rel); len(dir) > top; dir = path.Dir(dir) {
+			if idx.Doc(dir+"/SKILL.md") != nil {
+				return dir
+			}
 		}
 	}
-	return false
+	if len(idx.listed) > 0 {
+		return idx.listedSkillDir(rel)
+	}
+	return ""
+}
+
+// SkillsTop returns the folder below the first folder named skills that
+// rel lies below (skills/<name>, with a file or folder below it), or "":
+// by the path alone.
+func SkillsTop(rel string) string {
+	top := skillsFolder(rel)
+	if top < 0 {
+		return ""
+	}
+	if i := strings.IndexByte(rel[top+1:], '/'); i >= 0 {
+		return rel[:top+1+i]
+	}
+	return ""
 }
 
 // skillsFolder returns the index in rel of the `/` that ends its first

@@ -119,7 +119,7 @@ func docVoice(d *parser.Document) Voice {
 // Skills specification, https://agentskills.io/specification, read
 // 2026-12-06). Told by path: a folder named assets below the skill's.
 func skillAsset(d *parser.Document) bool {
-	top := skillTop(d.Path)
+	top := parser.SkillsTop(d.Path)
 	return top != "" && strings.Contains(d.Path[len(top):], "/assets/")
 }
 

@@ -167,47 +167,18 @@ func RelLink(docPath, target string) string {
 }
 
 // SkillDir returns the folder of the skill a document belongs to, or "":
-// the nearest folder at or above the document's that holds a SKILL.md (a
-// skill is a folder with a SKILL.md, the Agent Skills specification,
-// https://agentskills.io/specification, read 2026-12-06), below a folder
-// named skills. Skills may sit in category folders
-// (skills/<category>/<name>/SKILL.md): the category is no skill. With no
-// SKILL.md found, the folder below the first skills folder (the skill
-// the file's kind names, whose SKILL.md is missing).
+// a skill's own folder, else the nearest folder above the document that
+// holds a SKILL.md, or the skill folder a manifest lists
+// (parser.Index.SkillDirOf). Skills may sit in category folders
+// (skills/<category>/<name>/SKILL.md): the category is no skill.
 func SkillDir(idx *parser.Index, d *parser.Document) string {
-	top := skillTop(d.Path)
-	if top == "" {
-		return ""
-	}
 	if d.Kind == parser.KindSkill {
 		return path.Dir(d.Path)
 	}
-	for dir := path.Dir(d.Path); len(dir) > len(top); dir = path.Dir(dir) {
-		if idx != nil && idx.Doc(dir+"/SKILL.md") != nil {
-			return dir
-		}
+	if idx == nil {
+		return ""
 	}
-	return top
-}
-
-// skillTop returns the folder below the first folder named skills that
-// p lies below (with a file or folder below it), or "".
-func skillTop(p string) string {
-	for at := 0; at < len(p); {
-		i := strings.IndexByte(p[at:], '/')
-		if i < 0 {
-			return ""
-		}
-		if p[at:at+i] == "skills" {
-			rest := p[at+i+1:]
-			if j := strings.IndexByte(rest, '/'); j >= 0 {
-				return p[:at+i+1+j]
-			}
-			return ""
-		}
-		at += i + 1
-	}
-	return ""
+	return idx.SkillDirOf(d.Path)
 }
 
 // IsWrittenPath reports whether span, the source of a link, is its
