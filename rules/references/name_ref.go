@@ -172,6 +172,13 @@ func checkNameRef(p *rules.Pass) {
 			p.Report(rules.Diagnostic{Start: off, End: end, TargetKind: kind, TargetName: name, Message: fmt.Sprintf("%s names the skill `%s`, which the plugin `%s` of this repo does not define; check the name, or the plugin, or add the skill to that plugin", how, name, plugin)})
 			return
 		}
+		if base := path.Base(strings.TrimSuffix(name, "/")); skill && strings.Contains(name, "/") && base != name {
+			if ok, _ := names.check(base, true); ok {
+				// a path where a name goes: its last folder is a skill
+				p.Report(rules.Diagnostic{Start: off, End: end, TargetKind: kind, TargetName: name, Message: fmt.Sprintf("%s names the skill `%s`, a path: skills are named by their `name`, and no skill has this one; the skill `%s` exists: write `%s`", how, name, base, base)})
+				return
+			}
+		}
 		p.Report(rules.Diagnostic{Start: off, End: end, TargetKind: kind, TargetName: name, Message: fmt.Sprintf("%s names the %s `%s`, which this repo does not define (nor does the host); check the name or add the %s", how, what, name, what)})
 	}
 	forNameRefs(d, report)
