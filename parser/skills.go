@@ -46,6 +46,17 @@ func (idx *Index) KindOf(rel string) Kind {
 	return k
 }
 
+// ListedKind returns the kind a plugin manifest or marketplace entry
+// gives the file at rel by listing it, or a folder holding it, under
+// `skills`, `agents` or `commands` (see KindOf); ok is false when none
+// lists it.
+func (idx *Index) ListedKind(rel string) (k Kind, ok bool) {
+	if len(idx.listed) == 0 {
+		return 0, false
+	}
+	return idx.listedKindOf(rel)
+}
+
 // listedKindOf returns the kind a manifest gives rel: a listed agent or
 // command file, a markdown file below a listed folder of them, or the
 // SKILL.md (a skill) or another file (a resource) of a listed skill

@@ -292,11 +292,21 @@ func appendNew(list []string, s string) []string {
 // loads reports whether one of a host kind's `loads` globs takes rel:
 // from the repo root, or (after {plugin}/) from the root of the plugin
 // holding rel, unless the plugin's manifest lists the kind's files itself
-// (`replaced-by`), which then are the ones loaded.
+// (`replaced-by`), which then are the ones loaded; and a file a manifest
+// or a marketplace entry lists (parser.Index.ListedKind) wherever it is.
 func loads(k *hosts.Kind, rel string, idx *parser.Index) bool {
 	root := idx.PluginRootOf(rel)
 	inPlugin := root != "" || idx.RootIsPlugin()
 	listed, replaced := manifestPaths(idx, root, k.ReplacedBy)
+	if _, ok := idx.ListedKind(rel); ok {
+		// a manifest (or a marketplace entry) lists it: a host that loads
+		// the kind from plugins loads it
+		for _, g := range k.Loads {
+			if strings.HasPrefix(g, hosts.LoadsPluginPrefix) {
+				return true
+			}
+		}
+	}
 	for _, g := range k.Loads {
 		p := rel
 		if rest, ok := strings.CutPrefix(g, hosts.LoadsPluginPrefix); ok {
