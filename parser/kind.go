@@ -6,6 +6,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 
@@ -163,7 +164,11 @@ type pathRule struct {
 	Paths  []string `yaml:"paths"`
 	Under  string   `yaml:"under"`
 	Except []string `yaml:"except"`
-	Memory bool     `yaml:"memory"`
+	// ExceptCapitals: the kind never takes a file whose name is written in
+	// capitals (README, ATTRIBUTION, WORKFLOW_EXAMPLES): a document
+	// about the files beside it.
+	ExceptCapitals bool `yaml:"except-capitals"`
+	Memory         bool `yaml:"memory"`
 
 	kind Kind
 	// globs are the compiled Paths.
@@ -278,7 +283,24 @@ func matchSegs(pat, segs []string) bool {
 
 // excepts reports whether the rule never takes a file of this name.
 func (r *pathRule) excepts(base string) bool {
-	return len(r.Except) > 0 && slices.Contains(r.Except, strings.ToLower(strings.TrimSuffix(base, ".md")))
+	stem := strings.TrimSuffix(base, ".md")
+	if r.ExceptCapitals && capitals(stem) {
+		return true
+	}
+	return len(r.Except) > 0 && slices.Contains(r.Except, strings.ToLower(stem))
+}
+
+// capitals reports whether s has an upper-case letter and no lower-case
+// one (README, WORKFLOW_EXAMPLES, NOTICE-2).
+func capitals(s string) bool {
+	upper := false
+	for _, r := range s {
+		if unicode.IsLower(r) {
+			return false
+		}
+		upper = upper || unicode.IsUpper(r)
+	}
+	return upper
 }
 
 // takes reports whether a rule that is not `under: roots` takes rel.
