@@ -25,7 +25,8 @@ func kindByRoots(rel string, roots []string) (Kind, bool) {
 			p = rel[len(r)+1:]
 		}
 		switch {
-		case strings.HasPrefix(p, "agents/") && !slices.Contains([]string{"readme", "changelog", "contributing", "license", "index"}, strings.ToLower(strings.TrimSuffix(base, ".md"))):
+		case strings.HasPrefix(p, "agents/") && !slices.Contains([]string{"readme", "changelog", "contributing", "license", "index", "template"}, strings.ToLower(strings.TrimSuffix(base, ".md"))) &&
+			strings.ToUpper(strings.TrimSuffix(base, ".md")) != strings.TrimSuffix(base, ".md"): // a name in capitals is a document
 			return KindAgent, true
 		case strings.HasPrefix(p, "commands/"):
 			return KindCommand, true
