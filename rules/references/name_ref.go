@@ -184,6 +184,25 @@ func checkNameRef(p *rules.Pass) {
 	forNameRefs(d, report)
 }
 
+// isVariable reports whether the unquoted value name at line[at:] is a
+// program's variable rather than an agent's name: snake_case or
+// camelCase (`Task(subagent_type=agent_type, prompt=full_prompt)`), where
+// agent names are lower case with hyphens.
+func isVariable(line string, at int, name string) bool {
+	if at > 0 && strings.ContainsRune("\"'`", rune(line[at-1])) {
+		return false // quoted: a name
+	}
+	if strings.Contains(name, "_") {
+		return true
+	}
+	for i := 1; i < len(name); i++ {
+		if name[i-1] >= 'a' && name[i-1] <= 'z' && name[i] >= 'A' && name[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
 // forNameRefs calls fn for each agent or skill name d dispatches,
 // preloads or hands off to, with the offsets the name is reported at and
 // how it is named (for messages).
@@ -198,7 +217,9 @@ func forNameRefs(d *parser.Document, fn func(off, end int, name string, skill bo
 		hasSkill := bytes.Contains(raw, []byte("Skill("))
 		line := string(raw)
 		for _, m := range rules.SubagentTypeRe.FindAllStringSubmatchIndex(line, -1) {
-			report(ls+m[2], ls+m[3], line[m[2]:m[3]], false, "`subagent_type`")
+			if name := line[m[2]:m[3]]; !isVariable(line, m[2], name) {
+				report(ls+m[2], ls+m[3], name, false, "`subagent_type`")
+			}
 		}
 		if hasSkill && !d.InFence(ls) {
 			for _, re := range []*regexp.Regexp{skillCallRe, skillObjectRe} {
