@@ -1194,6 +1194,10 @@ func majorityGroup(members []*block) *driftGroup {
 		return nil
 	}
 	identical, drifted := split(canon, members)
+	// a near copy that only adds lines to the text most copies share was
+	// made for its file; a cited canonical text is another matter (a line
+	// taken out of it is missing from no copy), so only here
+	drifted = slices.DeleteFunc(drifted, func(b *block) bool { return addsLines(canon, b) })
 	if 3*(len(identical)+1) < 2*(len(identical)+1+len(drifted)) {
 		return nil
 	}
@@ -1238,6 +1242,31 @@ func nearText(canon, b *block) bool {
 		}
 	}
 	return found
+}
+
+// addsLines reports whether near copy b holds the canonical copy's lines
+// in order, with lines of its own added (onlyAdds).
+func addsLines(canon, b *block) bool {
+	cr, _ := canon.compared().lines()
+	br, _ := b.compared().lines()
+	return onlyAdds(cr, br)
+}
+
+// onlyAdds reports whether b is canon's lines, in order, with lines of
+// its own added: a copy made for its file (a bullet that names the file's
+// own mode, a step only it has), not one left behind when the canonical
+// text changed, which would lack or alter lines of it.
+func onlyAdds(canon, b []string) bool {
+	if len(b) <= len(canon) {
+		return false
+	}
+	i := 0
+	for _, l := range b {
+		if i < len(canon) && l == canon[i] {
+			i++
+		}
+	}
+	return i == len(canon)
 }
 
 // sameTypography reports whether a and b are the same text once the
