@@ -5,7 +5,9 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/mdcontract/mdcontract/internal/suggest"
 	"github.com/mdcontract/mdcontract/rules"
@@ -68,10 +70,27 @@ func checkLinkFragment(p *rules.Pass) {
 		if hint := slugHint(td, strings.ToLower(f)); hint != "" {
 			msg += hint
 		} else if near := sg.closest(td, strings.ToLower(f)); near != "" {
-			msg += fmt.Sprintf("; did you mean `#%s` (%s)?", near, headingFor(td, near))
+			msg += fmt.Sprintf("; did you mean `#%s` (%s)?%s", near, headingFor(td, near), invisibleIn(near))
 		}
 		p.Report(rules.Diagnostic{Start: l.Start, End: l.End, Message: msg, Target: target})
 	}
+}
+
+// invisibleIn says which invisible characters a suggested fragment holds
+// (GitHub keeps a heading emoji's variation selector, U+FE0F, in its
+// slug), so that an author who retypes it knows they are there; "" for
+// none.
+func invisibleIn(s string) string {
+	var cps []string
+	for _, r := range s {
+		if (unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Cf, r)) && !slices.Contains(cps, fmt.Sprintf("U+%04X", r)) {
+			cps = append(cps, fmt.Sprintf("U+%04X", r))
+		}
+	}
+	if len(cps) == 0 {
+		return ""
+	}
+	return " It holds " + strings.Join(cps, ", ") + ", which does not show: copy it from here rather than retype it."
 }
 
 // headingFor names the heading whose slug is s, for messages.
