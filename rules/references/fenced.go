@@ -46,14 +46,14 @@ func fencedHeadsOf(d *parser.Document) *fencedHeads {
 			if f.Indented || f.ContentEnd > len(src) || f.Start >= d.ParsedEnd() {
 				continue
 			}
-			mark, n := fenceMarker(src[f.Start:min(f.ContentStart, len(src))])
+			mark, n, indent := rules.FenceMarker(src[f.Start:min(f.ContentStart, len(src))])
 			if n == 0 {
 				continue
 			}
 			first, opener := len(x.heads), -1
 			parser.ForLines(src, f.ContentStart, f.ContentEnd, func(ls, le int) bool {
 				line := trimContainer(src[ls:le])
-				if opener < 0 && opensFence(line, mark, n) {
+				if opener < 0 && rules.OpensFence(src[ls:le], mark, n, indent) {
 					opener = ls
 				}
 				text, ok := atxText(line)
@@ -119,44 +119,9 @@ func fencedHint(d *parser.Document, h fencedHead) string {
 	if h.opener >= 0 {
 		ol, _ := d.Position(h.opener)
 		msg += fmt.Sprintf(": that block holds line %d, %s, which was meant to open a block of its own, so this file's code fences pair up other than written; close each block where it ends, or fence an outer one with more %s",
-			ol, lineText(src, h.opener), markName(h.mark))
+			ol, lineText(src, h.opener), rules.MarkName(h.mark))
 	}
 	return msg
-}
-
-// fenceMarker returns the character and length of the fence that opens
-// the block, read from its opening line (after any container's indent or
-// `>`); n is 0 when the line holds none.
-func fenceMarker(open []byte) (mark byte, n int) {
-	line := trimContainer(open[:lineLen(open)])
-	if len(line) == 0 || line[0] != '`' && line[0] != '~' {
-		return 0, 0
-	}
-	mark = line[0]
-	for n < len(line) && line[n] == mark {
-		n++
-	}
-	if n < 3 {
-		return 0, 0
-	}
-	return mark, n
-}
-
-// opensFence reports whether a line inside a block fenced by n marks
-// would open a block of its own: a run of at least n of the same mark
-// followed by an info string. Such a line cannot close the block (a
-// closing fence has no info string), so the fence line meant to close it
-// closes the outer block instead.
-func opensFence(line []byte, mark byte, n int) bool {
-	i := 0
-	for i < len(line) && line[i] == mark {
-		i++
-	}
-	if i < n {
-		return false
-	}
-	info := bytes.TrimSpace(line[i:])
-	return len(info) > 0 && (mark != '`' || bytes.IndexByte(info, '`') < 0)
 }
 
 // atxText returns the text of a line that reads as an ATX heading: one
@@ -209,11 +174,4 @@ func lineText(src []byte, ls int) string {
 		return "`` " + t + " ``"
 	}
 	return "`" + t + "`"
-}
-
-func markName(mark byte) string {
-	if mark == '~' {
-		return "tildes"
-	}
-	return "backticks"
 }
