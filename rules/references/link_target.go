@@ -91,6 +91,8 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 		msg += fmt.Sprintf(" (neither at the root of its plugin `%s` nor at the repo root)", root)
 	case strings.HasPrefix(target, "/"):
 		msg += " at the repo root"
+	case rel != path.Clean(target) && !strings.Contains(rel, "/"):
+		msg += fmt.Sprintf(" (from this file's folder it is `%s` at the repo root)", rel)
 	case rel != path.Clean(target):
 		msg += fmt.Sprintf(" (from this file's folder it is `%s`)", rel)
 	}
