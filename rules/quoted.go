@@ -27,7 +27,8 @@ import (
 //     (its templates and data), is another project's text;
 //   - a history document (CHANGELOG, RELEASE-NOTES, HISTORY, NEWS, a file
 //     named after a date such as 2026-02-19-x.md, a migration guide,
-//     anything under plans/, an archive or a decision-record folder) cites
+//     a folder named for a day, anything under plans/, an archive or a
+//     decision-record folder) cites
 //     paths and headings that are gone on purpose.
 //
 // A copy of another site's documentation saved for models (`llms.md`,
@@ -130,8 +131,8 @@ func pathVoice(p string) Voice {
 		if exampleDirs[dir] {
 			return VoiceExample
 		}
-		if historyDirs[dir] {
-			return VoiceHistory
+		if historyDirs[dir] || holdsDate(dir) {
+			return VoiceHistory // a folder named for a day (sprint-11-05-2025, 2026-02-19-launch) keeps that day's record
 		}
 	}
 	base := strings.ToLower(strings.TrimSuffix(path.Base(p), path.Ext(p)))
@@ -157,6 +158,31 @@ func isDated(s string) bool {
 	}
 	for _, i := range []int{0, 1, 2, 3, 5, 6, 8, 9} {
 		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// holdsDate reports whether s holds a full date, YYYY-MM-DD or
+// DD-MM-YYYY (MM-DD-YYYY alike), as a folder named for a day does.
+func holdsDate(s string) bool {
+	for i := 0; i+10 <= len(s); i++ {
+		if isDated(s[i:]) || dayFirst(s[i:i+10]) {
+			return true
+		}
+	}
+	return false
+}
+
+// dayFirst reports whether s (ten bytes) is NN-NN-YYYY.
+func dayFirst(s string) bool {
+	for i := range 10 {
+		if i == 2 || i == 5 {
+			if s[i] != '-' {
+				return false
+			}
+		} else if s[i] < '0' || s[i] > '9' {
 			return false
 		}
 	}
