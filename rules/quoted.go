@@ -28,8 +28,8 @@ import (
 //   - a history document (CHANGELOG, RELEASE-NOTES, HISTORY, NEWS, a file
 //     named after a date such as 2026-02-19-x.md, a migration guide,
 //     a folder named for a day, anything under plans/, an archive or a
-//     decision-record folder) cites
-//     paths and headings that are gone on purpose.
+//     decision-record folder) cites paths and headings that are gone on
+//     purpose.
 //
 // A copy of another site's documentation saved for models (`llms.md`,
 // `llms-full.md`, after the llms.txt convention, https://llmstxt.org) is
