@@ -43,12 +43,53 @@ func checkLinkTarget(p *rules.Pass) {
 			fine[l.Destination] = true
 			continue
 		}
+		if l.HTML && sitePage(p.Index, d, target) {
+			fine[l.Destination] = true
+			continue
+		}
 		if checkPath(p, l.Start, l.End, l.Destination, target, true) {
 			fine[l.Destination] = true
 		}
 	}
 	checkEnvPaths(p)
 	checkRelated(p)
+}
+
+// An MkDocs site (mkdocs.yml at the repo root, its pages in docs/) serves
+// each page at a folder's URL: docs/setup.md at setup/, docs/index.md at
+// the site's root (https://www.mkdocs.org/user-guide/configuration/,
+// use_directory_urls, true by default, read 2026-12-06). A markdown link
+// there is a file's path, which MkDocs turns into its URL; a raw HTML
+// href is a URL already, relative to the page's, and names a page by its
+// folder (`<a href="setup/">`).
+
+// sitePage reports whether target, the href of an HTML link in d, names
+// a page (or a file) of the MkDocs site d belongs to, read as a URL from
+// d's own URL.
+func sitePage(idx *parser.Index, d *parser.Document, target string) bool {
+	const docsDir = "docs"
+	if !strings.HasPrefix(d.Path, docsDir+"/") || !strings.HasSuffix(d.Path, ".md") {
+		return false
+	}
+	if ok, _ := idx.Exists("mkdocs.yml"); !ok {
+		if ok, _ := idx.Exists("mkdocs.yaml"); !ok {
+			return false
+		}
+	}
+	url := strings.TrimSuffix(d.Path, ".md") // docs/a/page.md is served at docs/a/page/
+	if b := path.Base(url); b == "index" || b == "README" {
+		url = path.Dir(url)
+	}
+	p := path.Join(url, target)
+	if p == ".." || strings.HasPrefix(p, "../") {
+		return false
+	}
+	for _, c := range []string{p, p + ".md", p + "/index.md", p + "/README.md"} {
+		if ok, dir := idx.Exists(c); ok && !dir {
+			return true
+		}
+	}
+	return false
 }
 
 // checkPath reports a local path that does not resolve, and reports
