@@ -2,6 +2,7 @@ package frontmatter
 
 import (
 	"path"
+	"strings"
 
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
@@ -36,8 +37,25 @@ func checkNameMatchesPath(p *rules.Pass) {
 	if k == nil || k.Value.Kind != yaml.ScalarNode || k.Value.Value == "" {
 		return
 	}
-	if k.Value.Value != want {
+	if k.Value.Value != want && !formOnly(p, k.Value.Value, want) {
 		p.Reportf(k.ValueOffset, rules.ValueEnd(d, k),
 			"`name: %s` does not match %s `%s`: the Agent Skills specification requires a skill's name to be its folder, and hosts that follow it skip or reject this skill; rename the folder or the name so they agree", k.Value.Value, what, want)
 	}
+}
+
+// formOnly reports whether name differs from want only in its form (case,
+// spaces, underscores: `Agent Development` for agent-development) and the
+// kind's schema gives `name` a pattern it fails: frontmatter-type reports
+// that, and the name it asks for is the folder's, so one fault is one
+// finding.
+func formOnly(p *rules.Pass, name, want string) bool {
+	s := p.Schema()
+	if s == nil {
+		return false
+	}
+	f := s.Field("name")
+	if f == nil || f.Pattern == nil || f.Pattern.MatchString(name) {
+		return false
+	}
+	return strings.Join(strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == ' ' || r == '_' || r == '-' }), "-") == want
 }
