@@ -62,49 +62,47 @@ func (idx *Index) ListedKind(rel string) (k Kind, ok bool) {
 // SKILL.md (a skill) or another file (a resource) of a listed skill
 // folder or of a skill in a listed folder of skills.
 func (idx *Index) listedKindOf(rel string) (Kind, bool) {
-	md := strings.HasSuffix(rel, ".md")
-	if k, ok := idx.listed[rel]; ok && md && k != KindSkill {
+	if k, ok := idx.listed[rel]; ok && k != KindSkill && strings.HasSuffix(rel, ".md") {
 		return k, true
 	}
-	child := ""
-	for dir := path.Dir(rel); ; dir = path.Dir(dir) {
-		switch k, ok := idx.listed[dir]; {
-		case !ok:
-		case k == KindSkill:
-			skill := listedSkill(idx, dir, child)
-			if skill == "" {
-				return 0, false
-			}
-			if rel == skill+"/SKILL.md" {
-				return KindSkill, true
-			}
-			return KindSkillResource, true
-		case md && (k == KindCommand || !agentDocName(path.Base(rel))):
-			return k, true
-		default:
-			return 0, false
-		}
-		if dir == "." || dir == "/" {
-			return 0, false
-		}
-		child = dir
+	k, skill, ok := idx.listedAbove(rel)
+	switch {
+	case !ok:
+		return 0, false
+	case k != KindSkill:
+		return k, strings.HasSuffix(rel, ".md") && (k == KindCommand || !agentDocName(path.Base(rel)))
+	case skill == "":
+		return 0, false
+	case rel == skill+"/SKILL.md":
+		return KindSkill, true
 	}
+	return KindSkillResource, true
 }
 
 // listedSkillDir returns the skill folder a manifest lists that holds
 // rel (a listed skill folder, or a skill of a listed folder of skills),
 // or "".
 func (idx *Index) listedSkillDir(rel string) string {
+	if k, skill, ok := idx.listedAbove(rel); ok && k == KindSkill {
+		return skill
+	}
+	return ""
+}
+
+// listedAbove finds the nearest folder above rel that a manifest lists:
+// the kind it lists, and for skills the skill folder that holds rel
+// (listedSkill); ok is false when no listed folder holds rel.
+func (idx *Index) listedAbove(rel string) (k Kind, skill string, ok bool) {
 	child := ""
 	for dir := path.Dir(rel); ; dir = path.Dir(dir) {
 		if k, ok := idx.listed[dir]; ok {
-			if k != KindSkill {
-				return ""
+			if k == KindSkill {
+				skill = listedSkill(idx, dir, child)
 			}
-			return listedSkill(idx, dir, child)
+			return k, skill, true
 		}
 		if dir == "." || dir == "/" {
-			return ""
+			return 0, "", false
 		}
 		child = dir
 	}
@@ -195,27 +193,12 @@ func (idx *Index) listedComponents() map[string]Kind {
 	return out
 }
 
-// categorySkill reports whether rel is a SKILL.md below a skills folder,
-// two folders down or more, with no SKILL.md in a folder between.
+// categorySkill reports whether rel, a skill resource by its path (so a
+// folder deeper than skills/<name>/), is a SKILL.md that no folder above
+// its own, below the skills folder, makes another skill's file.
 func (idx *Index) categorySkill(rel string) bool {
-	if !strings.HasSuffix(rel, "/SKILL.md") {
-		return false
-	}
 	top := skillsFolder(rel)
-	if top < 0 {
-		return false
-	}
-	dir := rel[:len(rel)-len("/SKILL.md")]
-	for {
-		i := strings.LastIndexByte(dir, '/')
-		if i <= top {
-			return true
-		}
-		dir = dir[:i]
-		if idx.Doc(dir+"/SKILL.md") != nil {
-			return false
-		}
-	}
+	return top >= 0 && strings.HasSuffix(rel, "/SKILL.md") && idx.skillFrom(path.Dir(path.Dir(rel)), top) == ""
 }
 
 // SkillDirOf returns the folder of the skill that holds rel: the nearest
@@ -226,14 +209,24 @@ func (idx *Index) categorySkill(rel string) bool {
 // folder's README).
 func (idx *Index) SkillDirOf(rel string) string {
 	if top := skillsFolder(rel); top >= 0 {
-		for dir := path.Dir(rel); len(dir) > top; dir = path.Dir(dir) {
-			if idx.Doc(dir+"/SKILL.md") != nil {
-				return dir
-			}
+		if dir := idx.skillFrom(path.Dir(rel), top); dir != "" {
+			return dir
 		}
 	}
 	if len(idx.listed) > 0 {
 		return idx.listedSkillDir(rel)
+	}
+	return ""
+}
+
+// skillFrom returns the nearest of dir and the folders above it, down to
+// the one below the skills folder ending at top, that holds a SKILL.md,
+// or "".
+func (idx *Index) skillFrom(dir string, top int) string {
+	for ; len(dir) > top; dir = path.Dir(dir) {
+		if idx.Doc(dir+"/SKILL.md") != nil {
+			return dir
+		}
 	}
 	return ""
 }
