@@ -15,7 +15,7 @@ func FenceMarker(open []byte) (mark byte, n, indent int) {
 	if i := bytes.IndexAny(open, "\r\n"); i >= 0 {
 		open = open[:i]
 	}
-	line := bytes.TrimLeft(open, " \t>")
+	line := FenceLineText(open)
 	indent = len(open) - len(line)
 	if len(line) == 0 || line[0] != '`' && line[0] != '~' {
 		return 0, 0, 0
@@ -38,7 +38,7 @@ func FenceMarker(open []byte) (mark byte, n, indent int) {
 // the outer block instead.
 func OpensFence(line []byte, mark byte, n, indent int) bool {
 	line = bytes.TrimRight(line, "\r\n")
-	t := bytes.TrimLeft(line, " \t>")
+	t := FenceLineText(line)
 	if len(line)-len(t) > indent+3 {
 		return false // indented past a closing fence's reach: code
 	}
@@ -51,6 +51,13 @@ func OpensFence(line []byte, mark byte, n, indent int) bool {
 	}
 	info := bytes.TrimSpace(t[i:])
 	return len(info) > 0 && (mark != '`' || bytes.IndexByte(info, '`') < 0)
+}
+
+// FenceLineText is a line without its line ending and without what
+// stands before its text: white space and blockquote marks (a container's
+// indent).
+func FenceLineText(line []byte) []byte {
+	return bytes.TrimLeft(bytes.TrimRight(line, "\r\n"), " \t>")
 }
 
 // MarkName names a fence's character in a message.

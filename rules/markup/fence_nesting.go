@@ -43,7 +43,7 @@ func checkFenceNesting(p *rules.Pass) {
 				return true
 			}
 			line := bytes.TrimRight(src[ls:le], "\r\n")
-			t := bytes.TrimLeft(line, " \t>")
+			t := rules.FenceLineText(line)
 			open, _ := d.Position(f.Start)
 			at, _ := d.Position(ls)
 			closing := "the block's end"

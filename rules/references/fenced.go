@@ -52,7 +52,7 @@ func fencedHeadsOf(d *parser.Document) *fencedHeads {
 			}
 			first, opener := len(x.heads), -1
 			parser.ForLines(src, f.ContentStart, f.ContentEnd, func(ls, le int) bool {
-				line := trimContainer(src[ls:le])
+				line := rules.FenceLineText(src[ls:le])
 				if opener < 0 && rules.OpensFence(src[ls:le], mark, n, indent) {
 					opener = ls
 				}
@@ -150,26 +150,12 @@ func atxText(line []byte) (string, bool) {
 	return string(t), true
 }
 
-// trimContainer drops a line's leading white space and blockquote marks,
-// and its line ending.
-func trimContainer(line []byte) []byte {
-	line = bytes.TrimRight(line, "\r\n")
-	return bytes.TrimLeft(line, " \t>")
-}
-
-// lineLen is the length of b's first line, its line ending left out.
-func lineLen(b []byte) int {
-	if i := parser.IndexEOL(b); i >= 0 {
-		return i
-	}
-	return len(b)
-}
-
 // lineText is the line that starts at ls, as a message quotes it: in
 // backticks, or in double ones with spaces when it holds a backtick (a
 // fence line).
 func lineText(src []byte, ls int) string {
-	t := rules.Clip(strings.TrimSpace(string(trimContainer(src[ls:ls+lineLen(src[ls:])]))), 60)
+	_, le := parser.LineBounds(src, ls)
+	t := rules.Clip(strings.TrimSpace(string(rules.FenceLineText(src[ls:le]))), 60)
 	if strings.Contains(t, "`") {
 		return "`` " + t + " ``"
 	}
