@@ -1,6 +1,12 @@
 package rules
 
-import "bytes"
+import (
+	"bytes"
+	"sort"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/parser"
+)
 
 // Fence lines, read as CommonMark reads them, for the rules that look
 // inside a fenced code block for a line that would open another
@@ -66,4 +72,104 @@ func MarkName(mark byte) string {
 		return "tildes"
 	}
 	return "backticks"
+}
+
+// InnerOpener finds the first line of fenced block f that opens a block
+// of its own (OpensFence), which makes the blocks after it pair up other
+// than written; ok is false when there is none, or when f opens with a
+// bare fence (which may be a closing fence read as an opening one: the
+// nesting is then not what went wrong) or is past the parsed part.
+func InnerOpener(d *parser.Document, f *parser.Fence) (ls, le int, ok bool) {
+	src := d.Src
+	if f.Indented || f.Info == "" || f.Start >= d.ParsedEnd() || f.ContentEnd > len(src) || f.ContentStart >= f.ContentEnd {
+		return 0, 0, false
+	}
+	mark, n, indent := FenceMarker(src[f.Start:f.ContentStart])
+	if n == 0 {
+		return 0, 0, false
+	}
+	parser.ForLines(src, f.ContentStart, f.ContentEnd, func(s, e int) bool {
+		if OpensFence(src[s:e], mark, n, indent) {
+			ls, le, ok = s, e, true
+			return false
+		}
+		return true
+	})
+	return ls, le, ok
+}
+
+// misnested is a fenced block as its author wrote it, in a file whose
+// fences pair up other than written: from the first block that holds a
+// line opening another (InnerOpener) on, each fence line with an info
+// string opens a block, and each bare one closes the innermost open one.
+// The text of such a block that the parse left outside every code block
+// is the block's, not the file's own.
+type misnested struct {
+	start, end int
+	outer      parser.Fence // the outermost block as written
+}
+
+// misnestedRegions returns d's blocks as written, in order, once its
+// fences pair up other than written; none when they do not.
+func misnestedRegions(d *parser.Document) []misnested {
+	return d.Cached("fences/misnested", func() any {
+		first := -1
+		for i := range d.Fences {
+			if _, _, ok := InnerOpener(d, &d.Fences[i]); ok {
+				first = i
+				break
+			}
+		}
+		if first < 0 {
+			return []misnested(nil)
+		}
+		var out []misnested
+		depth := 0
+		var outer parser.Fence
+		src := d.Src
+		parser.ForLines(src, d.Fences[first].Start, d.ParsedEnd(), func(ls, le int) bool {
+			line := bytes.TrimRight(src[ls:le], "\r\n")
+			mark, n, _ := FenceMarker(line)
+			if n == 0 {
+				return true
+			}
+			t := FenceLineText(line)
+			info := bytes.TrimSpace(bytes.TrimLeft(t, string(mark)))
+			if mark == '`' && bytes.IndexByte(info, '`') >= 0 {
+				return true // not a fence line: a code span
+			}
+			switch {
+			case len(info) > 0 || depth == 0:
+				if depth == 0 {
+					lang, _, _ := strings.Cut(string(info), " ")
+					outer = parser.Fence{Start: ls, ContentStart: le, Info: string(info), Lang: lang}
+				}
+				depth++
+			default:
+				depth--
+				if depth == 0 {
+					outer.End, outer.ContentEnd = le, ls
+					out = append(out, misnested{start: outer.Start, end: le, outer: outer})
+				}
+			}
+			return true
+		})
+		if depth > 0 { // the last block runs to the end, as written
+			outer.End, outer.ContentEnd = len(src), len(src)
+			out = append(out, misnested{start: outer.Start, end: len(src), outer: outer})
+		}
+		return out
+	}).([]misnested)
+}
+
+// misnestedAt returns the fenced block, as its author wrote it, that
+// holds the text at off, when the file's fences pair up other than
+// written; nil otherwise.
+func misnestedAt(d *parser.Document, off int) *parser.Fence {
+	rs := misnestedRegions(d)
+	i := sort.Search(len(rs), func(i int) bool { return rs[i].end > off })
+	if i < len(rs) && rs[i].start <= off {
+		return &rs[i].outer
+	}
+	return nil
 }

@@ -20,6 +20,9 @@ import (
 //   - a fence whose info string names a language other than a shell (json,
 //     yaml, toml, markdown, python, typescript, …) shows another file; so
 //     does a shell fence whose first line is a `#!` (a script shown whole).
+//     So does the text written inside such a fence that a block nested in
+//     it cut short (fence-nesting's finding), up to the fence line meant
+//     to close it.
 //     Shell fences without a shebang, unlabelled fences, inline code and
 //     prose are instructions and are checked;
 //   - a file in an examples or templates folder (any path segment named
@@ -244,6 +247,12 @@ func voiceAt(d *parser.Document, off int) Voice {
 		return v
 	}
 	if f := fenceAt(d, off); f != nil && quotesFile(d, f) {
+		return VoiceQuoted
+	}
+	// text meant for a fence that quotes a file, read as the file's own
+	// only because a block inside it cut it short (fence-nesting reports
+	// that): its references are the quoted file's
+	if f := misnestedAt(d, off); f != nil && quotesFile(d, f) {
 		return VoiceQuoted
 	}
 	return VoiceOwn

@@ -25,37 +25,26 @@ func checkFenceNesting(p *rules.Pass) {
 	if !rules.OwnDoc(d) {
 		return // an example's or the past's text: its fences are its own
 	}
-	src, end := d.Src, d.ParsedEnd()
+	src := d.Src
 	for i := range d.Fences {
 		f := &d.Fences[i]
-		if f.Indented || f.Start >= end || f.ContentEnd > len(src) || f.ContentStart >= f.ContentEnd {
+		ls, le, ok := rules.InnerOpener(d, f)
+		if !ok {
 			continue
 		}
-		mark, n, indent := rules.FenceMarker(src[f.Start:f.ContentStart])
-		if n == 0 || f.Info == "" {
-			// a bare fence may be a closing one read as an opening one
-			// (the block before it opened where no fence shows, in an
-			// HTML block, say): the nesting is not what went wrong
-			continue
+		mark, n, _ := rules.FenceMarker(src[f.Start:f.ContentStart])
+		line := bytes.TrimRight(src[ls:le], "\r\n")
+		t := rules.FenceLineText(line)
+		open, _ := d.Position(f.Start)
+		at, _ := d.Position(ls)
+		closing := "the block's end"
+		if f.End > f.ContentEnd {
+			cl, _ := d.Position(parser.LineStartAt(src, f.End-1))
+			closing = fmt.Sprintf("line %d", cl)
 		}
-		parser.ForLines(src, f.ContentStart, f.ContentEnd, func(ls, le int) bool {
-			if !rules.OpensFence(src[ls:le], mark, n, indent) {
-				return true
-			}
-			line := bytes.TrimRight(src[ls:le], "\r\n")
-			t := rules.FenceLineText(line)
-			open, _ := d.Position(f.Start)
-			at, _ := d.Position(ls)
-			closing := "the block's end"
-			if f.End > f.ContentEnd {
-				cl, _ := d.Position(parser.LineStartAt(src, f.End-1))
-				closing = fmt.Sprintf("line %d", cl)
-			}
-			fence := strings.Repeat(string(mark), n)
-			p.Reportf(ls+len(line)-len(t), ls+len(line),
-				"line %d, `` %s ``, opens no block inside the code block that opens at line %d: a fence of %d %s cannot hold another, so the fence line meant to close this one (%s) closes the outer block, and the text after it is read as the file's own, while the outer block's closing fence opens a new one; fence the outer block with more %s (`` %s%c ``), or close it before this line",
-				at, rules.Clip(string(t), 40), open, n, rules.MarkName(mark), closing, rules.MarkName(mark), fence, mark)
-			return false // one finding a block: the first line that breaks it
-		})
+		fence := strings.Repeat(string(mark), n)
+		p.Reportf(ls+len(line)-len(t), ls+len(line),
+			"line %d, `` %s ``, opens no block inside the code block that opens at line %d: a fence of %d %s cannot hold another, so the fence line meant to close this one (%s) closes the outer block, and the text after it is read as the file's own, while the outer block's closing fence opens a new one; fence the outer block with more %s (`` %s%c ``), or close it before this line",
+			at, rules.Clip(string(t), 40), open, n, rules.MarkName(mark), closing, rules.MarkName(mark), fence, mark)
 	}
 }

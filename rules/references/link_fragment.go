@@ -34,7 +34,7 @@ func checkLinkFragment(p *rules.Pass) {
 	sg := &suggester{budget: fragmentSuggestBudget}
 	for _, l := range d.Links {
 		kind, target, frag := rules.ClassifyDest(l.Destination)
-		if frag == "" || (kind != rules.DestLocal && kind != rules.DestFragment) || lineFragRe.MatchString(frag) {
+		if frag == "" || (kind != rules.DestLocal && kind != rules.DestFragment) || lineFragRe.MatchString(frag) || !rules.OwnAt(d, l.Start) {
 			continue
 		}
 		td := d

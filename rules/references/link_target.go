@@ -35,8 +35,8 @@ func checkLinkTarget(p *rules.Pass) {
 	}
 	fine := map[string]bool{} // destinations already seen to need no check
 	for _, l := range d.Links {
-		if fine[l.Destination] {
-			continue
+		if fine[l.Destination] || !rules.OwnAt(d, l.Start) {
+			continue // seen, or a template's text that a nested fence let out (quoted.go)
 		}
 		kind, target, _ := rules.ClassifyDest(l.Destination)
 		if kind != rules.DestLocal || target == "" {
