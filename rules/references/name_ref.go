@@ -160,7 +160,7 @@ func checkNameRef(p *rules.Pass) {
 	names := repoNamesOf(p.Index)
 	report := func(off, end int, name string, skill bool, how string) {
 		ok, checkable := names.check(name, skill)
-		if ok || !checkable {
+		if ok || !checkable || placeholderName(name) {
 			return
 		}
 		what, kind := "agent", parser.KindAgent
@@ -182,6 +182,25 @@ func checkNameRef(p *rules.Pass) {
 		p.Report(rules.Diagnostic{Start: off, End: end, TargetKind: kind, TargetName: name, Message: fmt.Sprintf("%s names the %s `%s`, which this repo does not define (nor does the host); check the name or add the %s", how, what, name, what)})
 	}
 	forNameRefs(d, report)
+}
+
+// placeholderName reports whether name stands for a name rather than
+// being one: `...`, `<agent>`, `{name}` (rules.IsPlaceholder), or a word
+// in capitals (`X`, `NAME`, `AGENT-NAME`) where names are lower case.
+func placeholderName(name string) bool {
+	if rules.IsPlaceholder(name) {
+		return true
+	}
+	letters := false
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return false
+		case r >= 'A' && r <= 'Z':
+			letters = true
+		}
+	}
+	return letters
 }
 
 // isVariable reports whether the unquoted value name at line[at:] is a
