@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mdcontract/mdcontract/hosts"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 	"go.yaml.in/yaml/v3"
@@ -29,6 +30,18 @@ func checkFrontmatterPlainScalar(p *rules.Pass) {
 		return
 	}
 	s := p.Schema()
+	// Where no host reads the frontmatter (a plain doc, a file a prompt
+	// hands to a worker as text), a value cut short loses nothing a host
+	// would load: a warning, as frontmatter-syntax gives; in quoted text,
+	// the frontmatter of the file a template makes: not reported.
+	read := s != nil || hosts.ReadsFrontmatter(d.Kind.String())
+	if !read && !rules.OwnDoc(d) {
+		return
+	}
+	report := p.Report
+	if !read {
+		report = func(dg rules.Diagnostic) { p.ReportAtMost(rules.Warning, dg) }
+	}
 	firstLine, _ := d.Position(fm.ContentStart)
 	// s is the schema that types key: the kind's for top-level keys and
 	// their list items, none for keys nested in a mapping value.
@@ -53,7 +66,7 @@ func checkFrontmatterPlainScalar(p *rules.Pass) {
 			}
 		case yaml.ScalarNode:
 			if n.Style == 0 {
-				checkPlain(p, d, s, key, n, firstLine)
+				checkPlain(report, d, s, key, n, firstLine)
 			}
 		}
 	}
@@ -66,7 +79,7 @@ func checkFrontmatterPlainScalar(p *rules.Pass) {
 	}
 }
 
-func checkPlain(p *rules.Pass, d *parser.Document, s *rules.KindSchema, key string, n *yaml.Node, firstLine int) {
+func checkPlain(report func(rules.Diagnostic), d *parser.Document, s *rules.KindSchema, key string, n *yaml.Node, firstLine int) {
 	if n.Value == "" {
 		return // an empty value (a bare `-` item): no text to cut, and its position is its parent's
 	}
@@ -91,7 +104,7 @@ func checkPlain(p *rules.Pass, d *parser.Document, s *rules.KindSchema, key stri
 		if !deliberate || proseKeys[key] {
 			kept := strings.TrimRight(text[:cut], " \t")
 			whole := strings.TrimRight(text, " \t")
-			p.Report(rules.Diagnostic{Start: start + cut - 1, End: lineEnd,
+			report(rules.Diagnostic{Start: start + cut - 1, End: lineEnd,
 				Message: fmt.Sprintf("`%s` is cut short: YAML reads ` #` as the start of a comment, so the value ends at `%s` and `%s` is dropped; quote the whole value (\"…\")",
 					key, tail(kept, 40), head(dropped, 40)),
 				Fix: []rules.Edit{{Start: start, End: start + len(whole), New: rules.YamlQuote(whole)}}})
@@ -103,7 +116,7 @@ func checkPlain(p *rules.Pass, d *parser.Document, s *rules.KindSchema, key stri
 	}
 	if f := s.Field(key); f != nil && (f.Type == rules.TString || f.Type == rules.TStringOrList) && n.Tag != "!!str" && n.Tag != "!!null" {
 		written := strings.TrimRight(cutComment(text), " \t")
-		p.Report(rules.Diagnostic{Start: start, End: start + len(written),
+		report(rules.Diagnostic{Start: start, End: start + len(written),
 			Message: fmt.Sprintf("`%s` is written %q without quotes, which YAML reads as %s, not text; quote it (\"%s\")", key, n.Value, tagNoun(n.Tag), n.Value),
 			Fix:     []rules.Edit{{Start: start, End: start + len(written), New: rules.YamlQuote(written)}}})
 	}
