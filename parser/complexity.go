@@ -126,7 +126,16 @@ type guardState struct {
 	first [complexityKinds][2]int
 	count [complexityKinds]int
 	size  [complexityKinds]int // the largest depth, count or cells seen
+	// places are the first maxPlaces places of each kind, each with its
+	// size: those in code blocks are not reported (guardReport)
+	places [complexityKinds][]guardPlace
 }
+
+// guardPlace is one place of a problem of the guard.
+type guardPlace struct{ s, e, size int }
+
+// maxPlaces bounds the places kept of each kind of problem.
+const maxPlaces = 64
 
 // blank turns src[s:e] into spaces in the copy.
 func (g *guardState) blank(s, e int) {
@@ -146,13 +155,62 @@ func (g *guardState) note(kind, s, e, size int) {
 	}
 	g.count[kind]++
 	g.size[kind] = max(g.size[kind], size)
+	if len(g.places[kind]) < maxPlaces {
+		g.places[kind] = append(g.places[kind], guardPlace{s, e, size})
+	}
+}
+
+// guardReport is what the guard found, reported once the parse tells
+// where code is.
+type guardReport struct{ g *guardState }
+
+// problems returns a problem for each kind found, with offsets relative
+// to the body, leaving out the places inCode says are in code: a code
+// block's lines are text (an ASCII diagram's `+ - - -` row), never
+// markup, and parse in linear time. A kind whose every place kept is in
+// code, and that has no other, is not reported; a body that holds more
+// markup than is parsed always is.
+func (r guardReport) problems(inCode func(int) bool) []Problem {
+	g := r.g
+	var probs []Problem
+	for k := range complexityKinds {
+		if g.count[k] == 0 {
+			continue
+		}
+		first, count, size := g.first[k], g.count[k], g.size[k]
+		if k != tooMuchMarkup && inCode != nil {
+			kept, sz, at := 0, 0, [2]int{-1, -1}
+			for _, pl := range g.places[k] {
+				if inCode(pl.s) {
+					continue
+				}
+				if at[0] < 0 {
+					at = [2]int{pl.s, pl.e}
+				}
+				kept++
+				sz = max(sz, pl.size)
+			}
+			more := count - len(g.places[k]) // past the places kept: not known to be in code
+			if kept+more == 0 {
+				continue
+			}
+			count = kept + more
+			if more == 0 {
+				size = sz
+			}
+			if at[0] >= 0 {
+				first = at
+			}
+		}
+		probs = append(probs, Problem{Start: first[0], End: first[1], Msg: complexityMsg(k, count, size)})
+	}
+	return probs
 }
 
 // guard returns body with its super-linear shapes neutralised (body itself
 // when it has none), how much of it to parse (len(body) unless it holds
-// more than maxMarkup) and a problem for each kind found, with offsets
-// relative to body.
-func guard(body []byte) ([]byte, int, []Problem) {
+// more than maxMarkup) and what it found (guardReport).
+func guard(body []byte) ([]byte, int, guardReport) {
 	g := &guardState{src: body}
 	runStart := -1
 	runMarked := false // the run holds a byte of runMarks
@@ -202,16 +260,10 @@ func guard(body []byte) ([]byte, int, []Problem) {
 	if runStart >= 0 && runMarked {
 		g.run(runStart, limit)
 	}
-	var probs []Problem
-	for k := range complexityKinds {
-		if g.count[k] > 0 {
-			probs = append(probs, Problem{Start: g.first[k][0], End: g.first[k][1], Msg: complexityMsg(k, g.count[k], g.size[k])})
-		}
-	}
 	if g.out == nil {
-		return body, limit, probs
+		return body, limit, guardReport{g}
 	}
-	return g.out, limit, probs
+	return g.out, limit, guardReport{g}
 }
 
 // countMarkup adds the line [ls,le), its marks and extra to *markup.

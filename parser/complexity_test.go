@@ -17,7 +17,8 @@ func complexity(d *Document) string {
 func TestGuardLeavesOrdinaryMarkdown(t *testing.T) {
 	src := []byte("# T\n\n[![b](i.svg)](https://x.y) [a](b.md \"t\") [r]\n\n[r]: c.md\n\n" +
 		"- a\n  - b\n    - c\n\n> q\n> > r\n\n|a|b|\n|-|-|\n|1|\n\n```\n[[[[\n```\n")
-	out, limit, probs := guard(src)
+	out, limit, found := guard(src)
+	probs := found.problems(nil)
 	if len(probs) != 0 || &out[0] != &src[0] || limit != len(src) {
 		t.Fatalf("ordinary markdown changed: %v", probs)
 	}
@@ -210,12 +211,14 @@ func TestGuardSkipsOnlyRunsWithNothingToDo(t *testing.T) {
 			}
 		}
 		src := []byte(b.String())
-		out, limit, probs := guard(src)
+		out, limit, found := guard(src)
+		probs := found.problems(nil)
 		saved := runMarks
 		for c := range runMarks {
 			runMarks[c] = true
 		}
-		wantOut, wantLimit, wantProbs := guard(src)
+		wantOut, wantLimit, wantFound := guard(src)
+		wantProbs := wantFound.problems(nil)
 		runMarks = saved
 		if string(out) != string(wantOut) || limit != wantLimit || len(probs) != len(wantProbs) {
 			t.Fatalf("guard of %q: skipping runs changed the result: %v, want %v", src, probs, wantProbs)

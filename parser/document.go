@@ -350,12 +350,7 @@ func (d *Document) parseBody() {
 	// Goldmark ends lines only at "\n": a lone "\r" becomes one, byte for
 	// byte, in the copy it reads, so every offset is still one of Src.
 	body := NormalizeCR(d.Src[d.BodyStart:])
-	safe, limit, probs := guard(body)
-	for _, p := range probs {
-		p.Start += d.BodyStart
-		p.End += d.BodyStart
-		d.TooComplex = append(d.TooComplex, p)
-	}
+	safe, limit, found := guard(body)
 	if limit < len(body) {
 		d.Unparsed = d.BodyStart + limit
 	}
@@ -374,6 +369,11 @@ func (d *Document) parseBody() {
 	d.Headings, d.Comments, d.Fences = Fit(d.Headings), Fit(d.Comments), Fit(d.Fences)
 	d.CodeSpans, d.Links, d.spanTexts = Fit(d.CodeSpans), Fit(d.Links), Fit(d.spanTexts)
 	d.buildSections()
+	for _, p := range found.problems(func(off int) bool { return d.InCode(d.BodyStart + off) }) {
+		p.Start += d.BodyStart
+		p.End += d.BodyStart
+		d.TooComplex = append(d.TooComplex, p)
+	}
 }
 
 // Fit returns s with no room to spare: s itself when it has little, else
