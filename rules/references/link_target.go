@@ -180,6 +180,25 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 			}
 		}
 	}
+	first, _, _ := strings.Cut(strings.TrimPrefix(path.Clean(target), "/"), "/")
+	firstThere, _ := p.Index.Exists(first)
+	if root := p.Index.PluginRootOf(d.Path); root != "" && !firstThere && strings.HasPrefix(target, "/") {
+		firstThere, _ = p.Index.Exists(path.Join(root, first))
+	}
+	switch {
+	case !firstThere && hostLike(first):
+		// `docs.example.com/guide`: a web address without its scheme is
+		// a relative path
+		msg += fmt.Sprintf("; `%s` reads as a web address without its scheme, which a link resolves as a path in the repo: write `https://%s`", first, strings.TrimPrefix(target, "/"))
+		p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Target: rel})
+		return false
+	case strings.HasPrefix(target, "/") && !firstThere:
+		// `/en/hooks`: a route of the website the text was copied from;
+		// a file of the same name elsewhere in the repo is no lead
+		msg += fmt.Sprintf("; the repo has no `%s` at its root: if the link was copied from a website's page, where `/` is the site's root, write the site's full URL (`https://…%s`)", first, target)
+		p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Target: rel})
+		return false
+	}
 	if others := p.Index.ByBase(path.Base(rel)); len(others) > 0 && len(others) <= 3 {
 		var where []string
 		for _, o := range others {
@@ -302,4 +321,52 @@ func checkRelated(p *rules.Pass) {
 		off := d.Lines().Offset(d.Src, first+it.Line-1, it.Column)
 		p.Reportf(off, off+len(it.Value), "`related` entry `%s` does not exist, neither from this file's folder nor from the repo root", it.Value)
 	}
+}
+
+// hostLike reports whether seg, the first segment of a link's path, is
+// written as a host name: labels of letters, digits and hyphens joined
+// by dots, the last a top-level domain of letters only (`docs.claude.com`,
+// `www.example.org`), and not a file's name (`README.md`, `config.json`).
+func hostLike(seg string) bool {
+	labels := strings.Split(strings.ToLower(seg), ".")
+	if len(labels) < 2 {
+		return false
+	}
+	tld := labels[len(labels)-1]
+	if len(tld) < 2 || len(tld) > 6 || fileExts[tld] {
+		return false
+	}
+	for _, c := range tld {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	for _, l := range labels {
+		if l == "" {
+			return false
+		}
+		for _, c := range l {
+			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+				return false
+			}
+		}
+	}
+	return labels[0] == "www" || len(labels) >= 3 || commonTLDs[tld]
+}
+
+// fileExts are extensions that make a name a file's, not a host's.
+var fileExts = map[string]bool{
+	"md": true, "mdx": true, "txt": true, "json": true, "yaml": true, "yml": true, "toml": true,
+	"html": true, "htm": true, "js": true, "ts": true, "py": true, "sh": true, "go": true, "rs": true,
+	"png": true, "jpg": true, "jpeg": true, "gif": true, "svg": true, "pdf": true, "csv": true,
+	"xml": true, "lock": true, "env": true, "cfg": true, "ini": true, "conf": true, "log": true,
+	"tsx": true, "jsx": true, "css": true, "scss": true, "rb": true, "java": true, "kt": true,
+	"swift": true, "zip": true, "tar": true, "gz": true, "mdc": true, "sql": true, "ipynb": true,
+}
+
+// commonTLDs are top-level domains that make a two-label name a host's
+// (`claude.com`, `github.io`).
+var commonTLDs = map[string]bool{
+	"com": true, "org": true, "net": true, "io": true, "dev": true, "ai": true, "app": true,
+	"co": true, "edu": true, "gov": true, "info": true, "me": true, "so": true,
 }
