@@ -192,9 +192,10 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 		msg += fmt.Sprintf("; `%s` reads as a web address without its scheme, which a link resolves as a path in the repo: write `https://%s`", first, strings.TrimPrefix(target, "/"))
 		p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Target: rel})
 		return false
-	case strings.HasPrefix(target, "/") && !firstThere:
+	case strings.HasPrefix(target, "/") && !firstThere && !fileExts[strings.TrimPrefix(strings.ToLower(path.Ext(first)), ".")]:
 		// `/en/hooks`: a route of the website the text was copied from;
-		// a file of the same name elsewhere in the repo is no lead
+		// a file of the same name elsewhere in the repo is no lead (a
+		// file's name at the root, `/GUIDE.md`, is the repo's own)
 		msg += fmt.Sprintf("; the repo has no `%s` at its root: if the link was copied from a website's page, where `/` is the site's root, write the site's full URL (`https://…%s`)", first, target)
 		p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Target: rel})
 		return false
