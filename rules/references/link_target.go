@@ -273,9 +273,15 @@ func checkEnvPaths(p *rules.Pass) {
 			}
 		} else {
 			base = pluginRoot(p.Index, d)
+			if base == "" && !p.Index.RootIsPlugin() && len(p.Index.PluginRoots()) > 0 {
+				continue // outside every plugin of a repo of plugins: the variable never points here
+			}
 		}
 		rel := path.Join(base, strings.TrimPrefix(rest, "/"))
 		start, end := m[0], m[5]
+		if makesPath(d.Src, start) {
+			continue // a path the command makes (`mkdir -p`, `> file`), not one it reads
+		}
 		if rel == ".." || strings.HasPrefix(rel, "../") {
 			p.Reportf(start, end, "`${%s}%s` leaves the repo", v, rest)
 			continue
@@ -284,6 +290,29 @@ func checkEnvPaths(p *rules.Pass) {
 			p.Report(rules.Diagnostic{Start: start, End: end, Target: rel, Message: fmt.Sprintf("`${%s}%s` does not exist: it resolves to `%s`", v, rest, rel)})
 		}
 	}
+}
+
+// makesPath reports whether the path at src[at:] is one the command
+// before it on its line creates or writes: `mkdir -p`, `touch`, `tee`, a
+// `>` or `>>` redirection.
+func makesPath(src []byte, at int) bool {
+	ls := bytes.LastIndexByte(src[:at], '\n') + 1
+	before := strings.TrimRight(string(src[ls:at]), " \t\"'")
+	if strings.HasSuffix(before, ">") {
+		return true
+	}
+	fields := strings.Fields(before)
+	for i := len(fields) - 1; i >= 0 && i >= len(fields)-3; i-- {
+		switch f := strings.TrimLeft(fields[i], "`'\"($;&|"); {
+		case f == "mkdir" || f == "touch" || f == "tee":
+			return true
+		case strings.HasPrefix(f, "-"):
+			continue // a flag of the command: `mkdir -p`
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // pluginRoot is the root of the plugin that d belongs to ("" for the repo
