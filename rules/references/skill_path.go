@@ -1,6 +1,7 @@
 package references
 
 import (
+	"github.com/mdcontract/mdcontract/internal/suggest"
 	"path"
 	"regexp"
 	"sort"
@@ -61,6 +62,12 @@ func checkSkillPath(p *rules.Pass) {
 		if other := otherSkillHolding(p.Index, dir, rel); other != "" {
 			continue // another skill's file, named as that skill's
 		}
+		if near := nearFile(p.Index, path.Join(dir, rel)); near != "" {
+			// `docker-optimize.py` for `docker_optimize.py`
+			good := path.Join(path.Dir(rel), near)
+			p.Reportf(cs.Start, cs.End, "`%s` names a file of this skill that does not exist: it resolves to `%s` from the skill's folder, where `%s` exists; did you mean `%s`?", text, path.Join(dir, rel), near, good)
+			continue
+		}
 		p.Reportf(cs.Start, cs.End, "`%s` names a file of this skill that does not exist: it resolves to `%s` from the skill's folder; fix the path, add the file, or write a placeholder (`references/<name>.md`) if it is an example", text, path.Join(dir, rel))
 	}
 }
@@ -76,6 +83,32 @@ var (
 	// fileListHeadingRe: a section that lists the skill's own files.
 	fileListHeadingRe = regexp.MustCompile(`(?i)^(?:bundled )?(?:files|resources|references|scripts|assets|layout|contents)\b`)
 )
+
+// nearFile returns the name of the file beside rel (a missing file's
+// repo path) that rel's name was probably meant to be: the same but for
+// case and `-` against `_`, else a few edits away (suggest.Closest's
+// distance, no prefix); "" when none is.
+func nearFile(idx *parser.Index, rel string) string {
+	byDir := idx.Cached("skill-path/folder-files", func() any {
+		m := map[string][]string{}
+		for _, f := range idx.Files() {
+			m[path.Dir(f)] = append(m[path.Dir(f)], path.Base(f))
+		}
+		return m
+	}).(map[string][]string)
+	base := path.Base(rel)
+	names := byDir[path.Dir(rel)]
+	fold := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "-", "_") }
+	for _, n := range names {
+		if fold(n) == fold(base) {
+			return n
+		}
+	}
+	if c, ok := suggest.Closest(base, names); ok && suggest.Distance(strings.ToLower(base), strings.ToLower(c)) <= max(len(base), len(c))/3 {
+		return c
+	}
+	return ""
+}
 
 // namesOwnFile reports whether the code span at off, by the words around
 // it, names a file of this skill for the model to use (`See
