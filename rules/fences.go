@@ -66,6 +66,14 @@ func FenceLineText(line []byte) []byte {
 	return bytes.TrimLeft(bytes.TrimRight(line, "\r\n"), " \t>")
 }
 
+// StrayAfterFence reports whether info, the text after a fence line's
+// marks, is a typo after a closing fence rather than a language: it
+// starts with a quote, a closing bracket or punctuation (```" ), which
+// no info string does.
+func StrayAfterFence(info []byte) bool {
+	return len(info) > 0 && bytes.IndexByte([]byte("\"')]},;:.!?"), info[0]) >= 0
+}
+
 // MarkName names a fence's character in a message.
 func MarkName(mark byte) string {
 	if mark == '~' {
@@ -139,7 +147,7 @@ func misnestedRegions(d *parser.Document) []misnested {
 				return true // not a fence line: a code span
 			}
 			switch {
-			case len(info) > 0 || depth == 0:
+			case len(info) > 0 && !StrayAfterFence(info) || depth == 0:
 				if depth == 0 {
 					lang, _, _ := strings.Cut(string(info), " ")
 					outer = parser.Fence{Start: ls, ContentStart: le, Info: string(info), Lang: lang}

@@ -43,6 +43,14 @@ func checkFenceNesting(p *rules.Pass) {
 			closing = fmt.Sprintf("line %d", cl)
 		}
 		fence := strings.Repeat(string(mark), n)
+		if info := bytes.TrimSpace(bytes.TrimLeft(t, string(mark))); rules.StrayAfterFence(info) {
+			// ```" : a closing fence with a stray character after it,
+			// not a block of a language
+			p.Reportf(ls+len(line)-len(t), ls+len(line),
+				"line %d, `` %s ``, looks meant to close the code block that opens at line %d, but a closing fence holds nothing after its %s: the `%s` after it makes it a line of the block, so the block runs on to %s; delete the text after the fence",
+				at, rules.Clip(string(t), 40), open, rules.MarkName(mark), rules.Clip(string(info), 20), closing)
+			continue
+		}
 		p.Reportf(ls+len(line)-len(t), ls+len(line),
 			"line %d, `` %s ``, opens no block inside the code block that opens at line %d: a fence of %d %s cannot hold another, so the fence line meant to close this one (%s) closes the outer block, and the text after it is read as the file's own, while the outer block's closing fence opens a new one; fence the outer block with more %s (`` %s%c ``), or close it before this line",
 			at, rules.Clip(string(t), 40), open, n, rules.MarkName(mark), closing, rules.MarkName(mark), fence, mark)
