@@ -192,7 +192,7 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 		msg += fmt.Sprintf("; `%s` reads as a web address without its scheme, which a link resolves as a path in the repo: write `https://%s`", first, strings.TrimPrefix(target, "/"))
 		p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Target: rel})
 		return false
-	case strings.HasPrefix(target, "/") && !firstThere && !fileExts[strings.TrimPrefix(strings.ToLower(path.Ext(first)), ".")]:
+	case strings.HasPrefix(target, "/") && !firstThere && !fileExts[strings.TrimPrefix(strings.ToLower(path.Ext(first)), ".")] && !endsElsewhere(p.Index, target):
 		// `/en/hooks`: a route of the website the text was copied from;
 		// a file of the same name elsewhere in the repo is no lead (a
 		// file's name at the root, `/GUIDE.md`, is the repo's own)
@@ -351,6 +351,25 @@ func checkRelated(p *rules.Pass) {
 		off := d.Lines().Offset(d.Src, first+it.Line-1, it.Column)
 		p.Reportf(off, off+len(it.Value), "`related` entry `%s` does not exist, neither from this file's folder nor from the repo root", it.Value)
 	}
+}
+
+// endsElsewhere reports whether a file or folder of the repo ends with
+// the whole of target, a root path (`/reports/x/` and `docs/reports/x/`):
+// a lead worth naming, where a name alone is not.
+func endsElsewhere(idx *parser.Index, target string) bool {
+	t := strings.TrimSuffix(path.Clean(target), "/")
+	base := path.Base(t)
+	for _, o := range idx.ByBase(base) {
+		if strings.HasSuffix("/"+o.Path, t) {
+			return true
+		}
+	}
+	for _, dir := range foldersNamed(idx, base) {
+		if strings.HasSuffix("/"+dir, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // hostLike reports whether seg, the first segment of a link's path, is
