@@ -121,10 +121,15 @@ func docVoice(d *parser.Document) Voice {
 // which holds templates and data for the skill's output, not
 // instructions ("assets/: templates, images, data files", the Agent
 // Skills specification, https://agentskills.io/specification, read
-// 2026-12-06). Told by path: a folder named assets below the skill's.
+// 2026-12-06). Told by path: a folder named assets below the skill's
+// (below skills/<name>/, or, for a skill that no skills/ folder holds,
+// one a manifest lists, below the first folder of the path).
 func skillAsset(d *parser.Document) bool {
-	top := parser.SkillsTop(d.Path)
-	return top != "" && strings.Contains(d.Path[len(top):], "/assets/")
+	if top := parser.SkillsTop(d.Path); top != "" {
+		return strings.Contains(d.Path[len(top):], "/assets/")
+	}
+	i := strings.IndexByte(d.Path, '/')
+	return i >= 0 && strings.Contains(d.Path[i:], "/assets/")
 }
 
 func pathVoice(p string) Voice {
