@@ -110,6 +110,9 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 	if rules.TemplateLine(d, start) {
 		return false // a template's line: its links resolve where it is written out
 	}
+	if strings.HasPrefix(target, "/") && siteRoute(p.Index, d, target) || sitePageLink(p.Index, d, rel) {
+		return false // a docs site's file or page (sites.go)
+	}
 	// In a skill's own files a path may be written from the skill's folder:
 	// the Agent Skills specification resolves file references "relative
 	// from the skill root" (https://agentskills.io/specification, "File
@@ -190,6 +193,16 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 		// `docs.example.com/guide`: a web address without its scheme is
 		// a relative path
 		msg += fmt.Sprintf("; `%s` reads as a web address without its scheme, which a link resolves as a path in the repo: write `https://%s`", first, strings.TrimPrefix(target, "/"))
+		p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Target: rel})
+		return false
+	case strings.HasPrefix(target, "/") && !firstThere && pageSite(p.Index, d) != nil:
+		s := pageSite(p.Index, d)
+		msg += fmt.Sprintf("; in a page of this docs site `/` is the site's root, and neither its static files (%s) nor its pages (%s) hold it: fix the route", listed(s.static), listed(s.content))
+		p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Target: rel})
+		return false
+	case strings.HasPrefix(target, "/") && !firstThere && siteServed(p.Index, target) != "":
+		served := siteServed(p.Index, target)
+		msg += fmt.Sprintf("; the repo's docs site serves it from `%s`, but this file is no page of the site, and GitHub resolves `/` from the repo root: link `%s`", served, rules.RelLink(d.Path, served))
 		p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Target: rel})
 		return false
 	case strings.HasPrefix(target, "/") && !firstThere && !fileExts[strings.TrimPrefix(strings.ToLower(path.Ext(first)), ".")] && !endsElsewhere(p.Index, target):
@@ -351,6 +364,21 @@ func checkRelated(p *rules.Pass) {
 		off := d.Lines().Offset(d.Src, first+it.Line-1, it.Column)
 		p.Reportf(off, off+len(it.Value), "`related` entry `%s` does not exist, neither from this file's folder nor from the repo root", it.Value)
 	}
+}
+
+// siteServed returns the repo path a docs site serves at target, or "".
+func siteServed(idx *parser.Index, target string) string {
+	p, _ := siteFile(idx, target)
+	return p
+}
+
+// listed names folders in a message.
+func listed(dirs []string) string {
+	q := make([]string, len(dirs))
+	for i, d := range dirs {
+		q[i] = "`" + d + "/`"
+	}
+	return strings.Join(q, ", ")
 }
 
 // endsElsewhere reports whether a file or folder of the repo ends with

@@ -1,0 +1,181 @@
+package references
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/mdcontract/mdcontract/parser"
+)
+
+// Docs sites. A repo that builds a website from its markdown writes the
+// site's links from the site's root: `/diagrams/build.png` is a file of
+// the site's static folder, `/guide/setup/` a page of its content folder.
+// GitHub resolves such a link from the repo root, where it is missing,
+// but the site's reader follows it, and the maintainer would not change
+// it. So a root path that the repo root does not hold is looked up where
+// the site serves it from; and in a page of the site, a root path found
+// nowhere is a route the generator makes (a locale's page, a generated
+// index), not reported.
+//
+// The generators, the file that marks a site's folder, and where each
+// serves files and pages from (each read 2026-12-06):
+//   - Astro and Starlight (`astro.config.*`): `public/` at the site's
+//     root, pages under `src/content/docs/` and `src/pages/`
+//     (https://docs.astro.build/en/basics/project-structure/);
+//   - Docusaurus (`docusaurus.config.*`): `static/`, pages under `docs/`,
+//     `blog/` and `src/pages/`
+//     (https://docusaurus.io/docs/installation#project-structure);
+//   - VitePress (a `.vitepress/` folder): its parent is the site's root,
+//     `public/` in it (https://vitepress.dev/guide/asset-handling);
+//   - MkDocs (`mkdocs.yml`): the `docs/` folder serves both
+//     (https://www.mkdocs.org/user-guide/configuration/#docs_dir).
+//
+// A site whose pages live outside its folder (a Starlight site in
+// `website/` reading the repo's `docs/` through a link the snapshot may
+// not hold) serves the repo's `docs/` too: `docs/` is taken as a content
+// folder of every site.
+
+// docsSite is one site's folders, repo-relative.
+type docsSite struct {
+	static, content []string
+}
+
+// siteMarkers name a site's config file (or folder) and the folders, from
+// the config's folder, it serves static files and pages from.
+var siteMarkers = []struct {
+	base            string // a config file's name without its extension, or a folder's name
+	folder          bool
+	static, content []string
+}{
+	{base: "astro.config", static: []string{"public"}, content: []string{"src/content/docs", "src/pages"}},
+	{base: "docusaurus.config", static: []string{"static"}, content: []string{"docs", "blog", "src/pages"}},
+	{base: ".vitepress", folder: true, static: []string{"public"}, content: []string{"."}},
+	{base: "mkdocs", static: []string{"docs"}, content: []string{"docs"}},
+}
+
+// sitesOf returns the docs sites of the repo, found once per index.
+func sitesOf(idx *parser.Index) []docsSite {
+	return idx.Cached("link-target/sites", func() any {
+		var out []docsSite
+		seen := map[string]bool{}
+		for _, f := range idx.Files() {
+			for _, m := range siteMarkers {
+				dir, ok := "", false
+				if m.folder {
+					if i := strings.Index("/"+f, "/"+m.base+"/"); i >= 0 {
+						dir, ok = path.Dir(f[:i]+m.base), true
+					}
+				} else if b := path.Base(f); strings.HasPrefix(b, m.base+".") && !strings.Contains(b[len(m.base)+1:], ".") || m.base == "mkdocs" && (b == "mkdocs.yml" || b == "mkdocs.yaml") {
+					dir, ok = path.Dir(f), true
+				}
+				if !ok || seen[m.base+"\x00"+dir] {
+					continue
+				}
+				seen[m.base+"\x00"+dir] = true
+				s := docsSite{content: []string{"docs"}}
+				for _, st := range m.static {
+					s.static = append(s.static, path.Join(dir, st))
+				}
+				for _, c := range m.content {
+					s.content = append(s.content, path.Join(dir, c))
+				}
+				out = append(out, s)
+			}
+		}
+		sort.Slice(out, func(i, j int) bool { return strings.Join(out[i].content, ",") < strings.Join(out[j].content, ",") })
+		return out
+	}).([]docsSite)
+}
+
+// siteRoute reports whether target, a root path (`/x/y`) that the repo
+// root does not hold, is, in d, a page of a docs site, a file the site
+// serves from its static folder or a page of its content.
+func siteRoute(idx *parser.Index, d *parser.Document, target string) bool {
+	for _, s := range sitesOf(idx) {
+		if s.holds(d.Path) {
+			if _, ok := s.serves(idx, target); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// siteFile returns the repo path of the file or page a docs site of the
+// repo serves at target, a root path, and the site's folders (for
+// messages about a link outside the site's pages).
+func siteFile(idx *parser.Index, target string) (string, bool) {
+	for _, s := range sitesOf(idx) {
+		if p, ok := s.serves(idx, target); ok {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// pageSite returns the docs site whose page d is, or nil.
+func pageSite(idx *parser.Index, d *parser.Document) *docsSite {
+	sites := sitesOf(idx)
+	for i := range sites {
+		if sites[i].holds(d.Path) {
+			return &sites[i]
+		}
+	}
+	return nil
+}
+
+// serves returns the repo path of the file of the site's static folders,
+// or the page of its content, that the site serves at target.
+func (s docsSite) serves(idx *parser.Index, target string) (string, bool) {
+	t := strings.Trim(path.Clean(target), "/")
+	for _, st := range s.static {
+		if p := path.Join(st, t); exists(idx, p) {
+			return p, true
+		}
+	}
+	for _, c := range s.content {
+		p := path.Join(c, t)
+		for _, cand := range []string{p, p + ".md", p + ".mdx", p + "/index.md", p + "/index.mdx", p + "/README.md"} {
+			if exists(idx, cand) {
+				return cand, true
+			}
+		}
+	}
+	return "", false
+}
+
+func exists(idx *parser.Index, p string) bool {
+	ok, _ := idx.Exists(p)
+	return ok
+}
+
+// holds reports whether the file at repo path p is a page of the site.
+func (s docsSite) holds(p string) bool {
+	for _, c := range s.content {
+		if c == "." || strings.HasPrefix(p, c+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// sitePageLink reports whether rel, the repo path a relative link of d
+// resolves to, names without its extension a page of a docs site that
+// holds d (`./roadmap` for roadmap.mdx beside it), as site generators
+// write page links.
+func sitePageLink(idx *parser.Index, d *parser.Document, rel string) bool {
+	if path.Ext(rel) != "" {
+		return false
+	}
+	if pageSite(idx, d) == nil {
+		return false
+	}
+	rel = strings.TrimSuffix(rel, "/")
+	for _, cand := range []string{rel + ".md", rel + ".mdx", rel + "/index.md", rel + "/index.mdx"} {
+		if exists(idx, cand) {
+			return true
+		}
+	}
+	return false
+}
