@@ -37,6 +37,12 @@ func checkAgentsMdChain(p *rules.Pass) {
 	if !rules.OwnDoc(d) {
 		return // an example's or a test's AGENTS.md: no one runs Codex there
 	}
+	if rules.SkillDir(p.Index, d) != "" {
+		// a skill's own file (its compiled guide, say), which the model
+		// reads when the skill points to it: no one runs Codex in a
+		// skill's folder, so no chain of project docs ends there
+		return
+	}
 	base := path.Base(d.Path)
 	for _, h := range hosts.All() {
 		m := h.Memory

@@ -11,7 +11,9 @@ import (
 
 // Codex's one budget over the chain of AGENTS.md files: the file that
 // crosses it is reported where Codex cuts it, a file after it as dropped;
-// a chain within it, and a blank file (which costs nothing), pass.
+// a chain within it, a blank file (which costs nothing), and a skill's
+// own AGENTS.md (its compiled guide, which the model reads when the skill
+// points to it, not a project doc), pass.
 func TestAgentsMdChainBudget(t *testing.T) {
 	lines := func(n int) string { return strings.Repeat(strings.Repeat("x", 99)+"\n", n) } // n*100 bytes
 	files := map[string]string{
@@ -24,6 +26,8 @@ func TestAgentsMdChainBudget(t *testing.T) {
 		"over/AGENTS.override.md":  lines(130), // 33,000: cut after 12,768
 		"over/AGENTS.md":           "shadowed\n",
 		"over/plain/other-file.md": "not memory\n",
+		"skills/react/SKILL.md":    "---\nname: react\ndescription: Writes React.\n---\nRead AGENTS.md.\n",
+		"skills/react/AGENTS.md":   lines(400), // 40,000: the skill's file
 	}
 	var docs []*parser.Document
 	for p, s := range files {
