@@ -56,6 +56,14 @@ func checkSkillPath(p *rules.Pass) {
 		if ok, _ := p.Index.Exists(path.Join(path.Dir(d.Path), rel)); ok {
 			continue
 		}
+		if root := p.Index.PluginRootOf(d.Path); root != "" || p.Index.RootIsPlugin() {
+			// a file of the plugin the skill ships in, shared by its
+			// skills and commands (`references/company-context.md` at the
+			// plugin's root): the installed plugin holds it too
+			if ok, _ := p.Index.Exists(path.Join(root, rel)); ok {
+				continue
+			}
+		}
 		if looked++; looked > maxSkillPathLookups {
 			return // a file naming this many missing paths is not a skill's text
 		}
