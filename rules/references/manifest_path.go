@@ -130,11 +130,40 @@ func checkMarketplaceSources(p *rules.Pass, m *parser.JSONValue, root, installer
 	if pr := m.Get("metadata").Get("pluginRoot"); pr != nil && pr.Kind == parser.JSONString && !notAPath(pr.Str) && !climbs(path.Clean(pr.Str)) {
 		base = path.Join(root, path.Clean(pr.Str))
 	}
+	// A marketplace most of whose sources are missing (ten, a hundred) is
+	// one fault, stale or misplaced, not one per plugin: one finding.
+	type miss struct {
+		dg     rules.Diagnostic
+		source string
+	}
+	var missing []miss
+	relative, fromRepoRoot := 0, 0
+	defer func() {
+		if len(missing) < minStale || 2*len(missing) <= relative {
+			for _, m := range missing {
+				p.Report(m.dg)
+			}
+			return
+		}
+		var eg []string
+		for _, m := range missing[:min(3, len(missing))] {
+			eg = append(eg, "`"+m.source+"`")
+		}
+		fix := "remove the stale marketplace, or fix its sources"
+		if 2*fromRepoRoot > len(missing) {
+			fix = fmt.Sprintf("%d of them exist from the repo root: the marketplace was written for the repo root, so move it there (a source may not climb out of its marketplace's folder with `..`)", fromRepoRoot)
+		}
+		first := missing[0].dg
+		p.Report(rules.Diagnostic{Start: first.Start, End: first.End, Target: first.Target, Message: fmt.Sprintf(
+			"%d of the %d plugin sources of this marketplace do not exist from its root %s (%s, …); `%s plugin install` fails for each: %s",
+			len(missing), relative, folderName(root), strings.Join(eg, ", "), installer, fix)})
+	}()
 	for _, e := range plugins.Items {
 		src := e.Get("source")
 		if src == nil || src.Kind != parser.JSONString || notAPath(src.Str) {
 			continue // a git, github or url source object, or a URL
 		}
+		relative++
 		name := "a plugin"
 		if n := e.Get("name"); n != nil && n.Kind == parser.JSONString {
 			name = "plugin `" + n.Str + "`"
@@ -163,9 +192,14 @@ func checkMarketplaceSources(p *rules.Pass, m *parser.JSONValue, root, installer
 			fix := "fix the path, or add the plugin's folder"
 			if ok, _ := p.Index.Exists(c); ok && root != "" {
 				// Written from the repo root: a marketplace kept below it.
-				fix = fmt.Sprintf("`%s` exists from the repo root, but sources resolve from the folder holding the marketplace's `.claude-plugin/`: write the path from %s, or move the marketplace to the repo root", c, folderName(root))
+				fromRepoRoot++
+				if in, found := strings.CutPrefix(c, root+"/"); found {
+					fix = fmt.Sprintf("`%s` exists from the repo root, but sources resolve from the folder holding the marketplace's `.claude-plugin/`: write `./%s`", c, in)
+				} else {
+					fix = fmt.Sprintf("`%s` exists from the repo root, but sources resolve from the folder holding the marketplace's `.claude-plugin/`, and may not climb out of it with `..`: move the marketplace to the repo root", c)
+				}
 			}
-			p.Report(rules.Diagnostic{Start: src.Start, End: src.End, Target: path.Join(root, c), Message: fmt.Sprintf("the `source` of %s, `%s`, does not exist: it resolves to `%s` from the marketplace root %s%s; `%s plugin install` fails for it: %s", name, src.Str, path.Join(root, c), folderName(root), also, installer, fix)})
+			missing = append(missing, miss{source: src.Str, dg: rules.Diagnostic{Start: src.Start, End: src.End, Target: path.Join(root, c), Message: fmt.Sprintf("the `source` of %s, `%s`, does not exist: it resolves to `%s` from the marketplace root %s%s; `%s plugin install` fails for it: %s", name, src.Str, path.Join(root, c), folderName(root), also, installer, fix)}})
 			continue
 		}
 		if rel == "." {
@@ -174,6 +208,10 @@ func checkMarketplaceSources(p *rules.Pass, m *parser.JSONValue, root, installer
 		checkComponentPaths(p, e, rel, "the plugin folder "+folderName(rel)+" (its `source`)")
 	}
 }
+
+// minStale is how many missing sources, more than half of a
+// marketplace's, make it one finding.
+const minStale = 5
 
 // notAPath reports values that are not plugin-relative paths: empty,
 // absolute, URLs, and anything with a variable (`${CLAUDE_PLUGIN_ROOT}`).
