@@ -836,6 +836,13 @@ func (d *Document) InCode(off int) bool {
 
 // checkEncoding records NUL bytes (a binary file) and invalid UTF-8.
 func (d *Document) checkEncoding() {
+	if bytes.HasPrefix(d.Src, []byte{0xFF, 0xFE}) || bytes.HasPrefix(d.Src, []byte{0xFE, 0xFF}) {
+		// a UTF-16 byte-order mark: every ASCII character is followed
+		// (or preceded) by a NUL byte
+		d.Problems = append(d.Problems, Problem{Start: 0, End: 2,
+			Msg: "the file is UTF-16 text (it starts with UTF-16's byte-order mark): hosts and GitHub read markdown as UTF-8, and see NUL bytes between its letters; re-save it as UTF-8"})
+		return
+	}
 	if i := bytes.IndexByte(d.Src, 0); i >= 0 {
 		d.Problems = append(d.Problems, Problem{Start: i, End: i + 1,
 			Msg: "the file holds NUL bytes: it looks binary, not markdown; exclude it or fix its encoding"})
