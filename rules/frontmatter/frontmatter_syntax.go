@@ -1,6 +1,7 @@
 package frontmatter
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -65,6 +66,36 @@ func flowStart(src []byte, ls, le int) (at int, key string, ok bool) {
 	return ls + len(line) - len(rest), strings.TrimSpace(line[:i]), true
 }
 
+// flowItemStart is flowStart for an item of a block list (`  - {dir}/x.md`):
+// where the flow collection starts, and the key the list is the value of
+// (the nearest line above, less indented, that holds `key:`).
+func flowItemStart(src []byte, ls, le int) (at int, key string, ok bool) {
+	line := string(src[ls:le])
+	t := strings.TrimLeft(line, " ")
+	if !strings.HasPrefix(t, "- ") {
+		return 0, "", false
+	}
+	rest := strings.TrimLeft(t[2:], " ")
+	if rest == "" || (rest[0] != '[' && rest[0] != '{') {
+		return 0, "", false
+	}
+	indent := len(line) - len(t)
+	key = "a list item"
+	for e := ls - 1; e > 0; {
+		s := bytes.LastIndexByte(src[:e], '\n') + 1
+		prev := string(src[s:e])
+		pt := strings.TrimLeft(prev, " ")
+		if pi := len(prev) - len(pt); pt != "" && pi <= indent && !strings.HasPrefix(pt, "- ") {
+			if k, _, found := strings.Cut(pt, ":"); found {
+				key = "an item of `" + strings.TrimSpace(k) + "`"
+			}
+			break
+		}
+		e = s - 1
+	}
+	return ls + len(line) - len(rest), key, true
+}
+
 // whoReads names the hosts whose loaders read a file of kind k with the
 // YAML mistake quirk anyway, and those that refuse it (hosts/*.yaml
 // `loader:`), so that a finding that one host tolerates says where it
@@ -106,6 +137,21 @@ func flowProblem(p *rules.Pass, read bool, key, val, yamlMsg string) string {
 	}
 	return fmt.Sprintf("`%s`, the value of `%s`, starts with `%s`, which YAML reads as a %s, and goes on after it (%s)%s; %s",
 		shortValue(val), key, shortValue(val[:n]), noun, yamlMsg, dropped, fix)
+}
+
+// flowItemProblem says what YAML makes of val, a list item that starts
+// with a flow collection and goes on after it (`{dir}/prd.md`).
+func flowItemProblem(what, val, yamlMsg string, read bool) string {
+	noun := "list"
+	if val[0] == '{' {
+		noun = "mapping"
+	}
+	dropped := "; the whole frontmatter is dropped"
+	if !read {
+		dropped = "; a YAML reader drops the whole frontmatter"
+	}
+	return fmt.Sprintf("`%s`, %s, starts with `%c`, which YAML reads as the start of a %s, not text (%s)%s; quote the item (%s)",
+		shortValue(val), what, val[0], noun, yamlMsg, dropped, quoteValue(val))
 }
 
 // flowEnd returns the length of the flow collection val starts with (up
@@ -249,6 +295,10 @@ func checkFrontmatterSyntax(p *rules.Pass) {
 		}
 		if at, key, ok := flowStart(d.Src, fm.Err.Offset, end); ok {
 			reportf(at, end, "invalid YAML in frontmatter: %s", flowProblem(p, read, key, strings.TrimRight(string(d.Src[at:end]), " \t"), fm.Err.Msg))
+			return
+		}
+		if at, key, ok := flowItemStart(d.Src, fm.Err.Offset, end); ok {
+			reportf(at, end, "invalid YAML in frontmatter: %s", flowItemProblem(key, strings.TrimRight(string(d.Src[at:end]), " \t"), fm.Err.Msg, read))
 			return
 		}
 		if at, key, ok := aliasStart(d.Src, fm.Err.Offset, end); ok {
