@@ -1,7 +1,6 @@
 package frontmatter
 
 import (
-	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -69,7 +68,8 @@ func flowStart(src []byte, ls, le int) (at int, key string, ok bool) {
 // flowItemStart is flowStart for an item of a block list (`  - {dir}/x.md`):
 // where the flow collection starts, and the key the list is the value of
 // (the nearest line above, less indented, that holds `key:`).
-func flowItemStart(src []byte, ls, le int) (at int, key string, ok bool) {
+func flowItemStart(d *parser.Document, ls, le int) (at int, key string, ok bool) {
+	src := d.Src
 	line := string(src[ls:le])
 	t := strings.TrimLeft(line, " ")
 	if !strings.HasPrefix(t, "- ") {
@@ -81,17 +81,17 @@ func flowItemStart(src []byte, ls, le int) (at int, key string, ok bool) {
 	}
 	indent := len(line) - len(t)
 	key = "a list item"
-	for e := ls - 1; e > 0; {
-		s := bytes.LastIndexByte(src[:e], '\n') + 1
-		prev := string(src[s:e])
+	lines := d.Lines()
+	n, _ := d.Position(ls)
+	for n--; n >= 1; n-- {
+		prev := string(src[lines.LineStart(n):lines.LineEnd(src, n)])
 		pt := strings.TrimLeft(prev, " ")
 		if pi := len(prev) - len(pt); pt != "" && pi <= indent && !strings.HasPrefix(pt, "- ") {
-			if k, _, found := strings.Cut(pt, ":"); found {
+			if k, _, found := strings.Cut(pt, ":"); found && pt != "---" {
 				key = "an item of `" + strings.TrimSpace(k) + "`"
 			}
 			break
 		}
-		e = s - 1
 	}
 	return ls + len(line) - len(rest), key, true
 }
@@ -297,7 +297,7 @@ func checkFrontmatterSyntax(p *rules.Pass) {
 			reportf(at, end, "invalid YAML in frontmatter: %s", flowProblem(p, read, key, strings.TrimRight(string(d.Src[at:end]), " \t"), fm.Err.Msg))
 			return
 		}
-		if at, key, ok := flowItemStart(d.Src, fm.Err.Offset, end); ok {
+		if at, key, ok := flowItemStart(d, fm.Err.Offset, end); ok {
 			reportf(at, end, "invalid YAML in frontmatter: %s", flowItemProblem(key, strings.TrimRight(string(d.Src[at:end]), " \t"), fm.Err.Msg, read))
 			return
 		}
