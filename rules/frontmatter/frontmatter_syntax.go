@@ -312,6 +312,12 @@ func checkFrontmatterSyntax(p *rules.Pass) {
 			reportf(at, end, "invalid YAML in frontmatter: the value of `%s` starts with `*`, which YAML reads as an alias to an anchor (%s); the whole frontmatter is dropped: quote the whole value (\"…\")", key, fm.Err.Msg)
 			return
 		}
+		if t := strings.TrimSpace(string(d.Src[fm.Err.Offset:end])); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			// a fence left in the frontmatter, as a description pasted
+			// with its code block's closing line
+			reportf(fm.Err.Offset, end, "invalid YAML in frontmatter: line %d, `` %s ``, is a code fence line, which YAML cannot read (%s); the frontmatter runs from the first `---` line to the next, so this fence is inside it: remove the fence line, or move it below the closing `---`", line, rules.Clip(t, 20), fm.Err.Msg)
+			return
+		}
 		reportf(fm.Err.Offset, end, "invalid YAML in frontmatter: %s", fm.Err.Msg)
 		return
 	}
