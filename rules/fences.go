@@ -150,13 +150,14 @@ func misnestedRegions(d *parser.Document) []misnested {
 			case len(info) > 0 && !StrayAfterFence(info) || depth == 0:
 				if depth == 0 {
 					lang, _, _ := strings.Cut(string(info), " ")
-					outer = parser.Fence{Start: ls, ContentStart: le, Info: string(info), Lang: lang}
+					_, next := parser.LineAt(src, ls) // the content starts on the next line
+					outer = parser.Fence{Start: ls, ContentStart: next, Info: string(info), Lang: lang}
 				}
 				depth++
 			default:
 				depth--
 				if depth == 0 {
-					outer.End, outer.ContentEnd = le, ls
+					outer.End, outer.ContentEnd = le, max(ls, outer.ContentStart)
 					out = append(out, misnested{start: outer.Start, end: le, outer: outer})
 				}
 			}

@@ -366,12 +366,6 @@ func checkRelated(p *rules.Pass) {
 	}
 }
 
-// siteServed returns the repo path a docs site serves at target, or "".
-func siteServed(idx *parser.Index, target string) string {
-	p, _ := siteFile(idx, target)
-	return p
-}
-
 // listed names folders in a message.
 func listed(dirs []string) string {
 	q := make([]string, len(dirs))

@@ -102,16 +102,16 @@ func siteRoute(idx *parser.Index, d *parser.Document, target string) bool {
 	return false
 }
 
-// siteFile returns the repo path of the file or page a docs site of the
-// repo serves at target, a root path, and the site's folders (for
-// messages about a link outside the site's pages).
-func siteFile(idx *parser.Index, target string) (string, bool) {
+// siteServed returns the repo path of the file or page a docs site of
+// the repo serves at target, a root path, or "" (for a message about a
+// link outside the site's pages).
+func siteServed(idx *parser.Index, target string) string {
 	for _, s := range sitesOf(idx) {
 		if p, ok := s.serves(idx, target); ok {
-			return p, true
+			return p
 		}
 	}
-	return "", false
+	return ""
 }
 
 // pageSite returns the docs site whose page d is, or nil.
