@@ -106,9 +106,37 @@ func InnerOpener(d *parser.Document, f *parser.Fence) (ls, le int, ok bool) {
 	return ls, le, ok
 }
 
+// BreaksPairing returns the line of d's i-th fenced block that opens a
+// block of its own (InnerOpener) when that line changes how the fences
+// after it pair up: it closes nothing (a closing fence with a typo,
+// StrayAfterFence), or the block it cuts short is followed by a bare
+// fence line, the one meant to close it, which then opens a block that
+// swallows what follows. When the next fence line opens a block of a
+// language (or there is none), the file pairs up as written from there:
+// the block only shows the inner fence line as text and lacks its own
+// closing line, which breaks nothing after it.
+func BreaksPairing(d *parser.Document, i int) (ls, le int, ok bool) {
+	f := &d.Fences[i]
+	ls, le, ok = InnerOpener(d, f)
+	if !ok {
+		return 0, 0, false
+	}
+	line := bytes.TrimRight(d.Src[ls:le], "\r\n")
+	mark, _, _ := FenceMarker(line)
+	if StrayAfterFence(bytes.TrimSpace(bytes.TrimLeft(FenceLineText(line), string(mark)))) {
+		return ls, le, true
+	}
+	for j := i + 1; j < len(d.Fences); j++ {
+		if g := &d.Fences[j]; !g.Indented {
+			return ls, le, g.Info == ""
+		}
+	}
+	return 0, 0, false
+}
+
 // misnested is a fenced block as its author wrote it, in a file whose
 // fences pair up other than written: from the first block that holds a
-// line opening another (InnerOpener) on, each fence line with an info
+// line opening another (BreaksPairing) on, each fence line with an info
 // string opens a block, and each bare one closes the innermost open one.
 // The text of such a block that the parse left outside every code block
 // is the block's, not the file's own.
@@ -123,7 +151,7 @@ func misnestedRegions(d *parser.Document) []misnested {
 	return d.Cached("fences/misnested", func() any {
 		first := -1
 		for i := range d.Fences {
-			if _, _, ok := InnerOpener(d, &d.Fences[i]); ok {
+			if _, _, ok := BreaksPairing(d, i); ok {
 				first = i
 				break
 			}

@@ -28,7 +28,7 @@ func checkFenceNesting(p *rules.Pass) {
 	src := d.Src
 	for i := range d.Fences {
 		f := &d.Fences[i]
-		ls, le, ok := rules.InnerOpener(d, f)
+		ls, le, ok := rules.BreaksPairing(d, i)
 		if !ok {
 			continue
 		}
