@@ -2,6 +2,7 @@ package rules
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"strings"
 
@@ -106,32 +107,108 @@ func InnerOpener(d *parser.Document, f *parser.Fence) (ls, le int, ok bool) {
 	return ls, le, ok
 }
 
+// How a line inside a fenced block that opens a block of its own
+// (InnerOpener) breaks the file (BreaksPairing).
+const (
+	// NestCutsShort: read as written (each fence line with a language
+	// opens a block, each bare one closes the innermost), the fences
+	// after it close the block further down; the parser closes it at the
+	// inner block's closing line instead, reads the text between as the
+	// file's own, and the bare fence meant to close the block opens a new
+	// one.
+	NestCutsShort = iota + 1
+	// NestStray: the line is a closing fence with a typo after it
+	// (StrayAfterFence), which closes nothing.
+	NestStray
+	// NestShown: read as written the block never closes, so the fences
+	// balance only as the parser reads them, and the line is text of a
+	// block of code (```python holding ```javascript): a stray line shown
+	// in the code. In a block of a document language (a markdown or text
+	// template) such a line is the template's text as meant, and
+	// BreaksPairing does not return it.
+	NestShown
+)
+
+// documentLangs are the info strings of blocks that show a document,
+// whose lines may be fence lines meant as text.
+var documentLangs = map[string]bool{"markdown": true, "md": true, "mdx": true, "text": true, "txt": true, "plain": true, "plaintext": true}
+
 // BreaksPairing returns the line of d's i-th fenced block that opens a
-// block of its own (InnerOpener) when that line changes how the fences
-// after it pair up: it closes nothing (a closing fence with a typo,
-// StrayAfterFence), or the block it cuts short is followed by a bare
-// fence line, the one meant to close it, which then opens a block that
-// swallows what follows. When the next fence line opens a block of a
-// language (or there is none), the file pairs up as written from there:
-// the block only shows the inner fence line as text and lacks its own
-// closing line, which breaks nothing after it.
-func BreaksPairing(d *parser.Document, i int) (ls, le int, ok bool) {
+// block of its own (InnerOpener) and how it breaks the file (NestCutsShort,
+// NestStray or NestShown); ok is false when it breaks nothing.
+func BreaksPairing(d *parser.Document, i int) (ls, le, how int, ok bool) {
 	f := &d.Fences[i]
 	ls, le, ok = InnerOpener(d, f)
 	if !ok {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	line := bytes.TrimRight(d.Src[ls:le], "\r\n")
 	mark, _, _ := FenceMarker(line)
-	if StrayAfterFence(bytes.TrimSpace(bytes.TrimLeft(FenceLineText(line), string(mark)))) {
-		return ls, le, true
+	switch {
+	case StrayAfterFence(bytes.TrimSpace(bytes.TrimLeft(FenceLineText(line), string(mark)))):
+		return ls, le, NestStray, true
+	case writtenCloses(d, f.Start):
+		return ls, le, NestCutsShort, true
+	case !documentLangs[strings.ToLower(f.Lang)]:
+		return ls, le, NestShown, true
 	}
-	for j := i + 1; j < len(d.Fences); j++ {
-		if g := &d.Fences[j]; !g.Indented {
-			return ls, le, g.Info == ""
+	return 0, 0, 0, false
+}
+
+// writtenFences is a document's fence lines read as written: where each
+// starts, whether it opens a block (a language) or closes one (bare), and
+// for each, the next line where the count of opened blocks is back to
+// what it was before it (where a block it opens closes).
+type writtenFences struct {
+	starts  []int
+	closeAt []int // index of the line that closes the block line k opens, or -1
+}
+
+// writtenCloses reports whether the block whose fence line starts at
+// start closes, read as written.
+func writtenCloses(d *parser.Document, start int) bool {
+	w := d.Cached("fences/written", func() any {
+		var w writtenFences
+		var depth []int // the count of open blocks before each line, as written
+		n := 0
+		src := d.Src
+		parser.ForLines(src, 0, d.ParsedEnd(), func(ls, le int) bool {
+			line := bytes.TrimRight(src[ls:le], "\r\n")
+			mark, k, _ := FenceMarker(line)
+			if k == 0 {
+				return true
+			}
+			info := bytes.TrimSpace(bytes.TrimLeft(FenceLineText(line), string(mark)))
+			if mark == '`' && bytes.IndexByte(info, '`') >= 0 {
+				return true // a code span, not a fence line
+			}
+			w.starts = append(w.starts, ls)
+			depth = append(depth, n)
+			if len(info) > 0 && !StrayAfterFence(info) {
+				n++
+			} else {
+				n--
+			}
+			return true
+		})
+		depth = append(depth, n) // after the last line
+		// closeAt[k]: the first line j > k after which the count is back
+		// to depth[k], found from the end with the last index of each count
+		w.closeAt = make([]int, len(w.starts))
+		last := map[int]int{}
+		for k := len(depth) - 1; k >= 0; k-- {
+			if k < len(w.starts) {
+				w.closeAt[k] = -1
+				if j, ok := last[depth[k]]; ok {
+					w.closeAt[k] = j - 1 // the count is back after line j-1
+				}
+			}
+			last[depth[k]] = k
 		}
-	}
-	return 0, 0, false
+		return &w
+	}).(*writtenFences)
+	k, found := slices.BinarySearch(w.starts, start)
+	return found && w.closeAt[k] >= 0
 }
 
 // misnested is a fenced block as its author wrote it, in a file whose
@@ -151,7 +228,7 @@ func misnestedRegions(d *parser.Document) []misnested {
 	return d.Cached("fences/misnested", func() any {
 		first := -1
 		for i := range d.Fences {
-			if _, _, ok := BreaksPairing(d, i); ok {
+			if _, _, how, ok := BreaksPairing(d, i); ok && how != NestShown {
 				first = i
 				break
 			}

@@ -28,7 +28,7 @@ func checkFenceNesting(p *rules.Pass) {
 	src := d.Src
 	for i := range d.Fences {
 		f := &d.Fences[i]
-		ls, le, ok := rules.BreaksPairing(d, i)
+		ls, le, how, ok := rules.BreaksPairing(d, i)
 		if !ok {
 			continue
 		}
@@ -43,7 +43,13 @@ func checkFenceNesting(p *rules.Pass) {
 			closing = fmt.Sprintf("line %d", cl)
 		}
 		fence := strings.Repeat(string(mark), n)
-		if info := bytes.TrimSpace(bytes.TrimLeft(t, string(mark))); rules.StrayAfterFence(info) {
+		if how == rules.NestShown {
+			p.Reportf(ls+len(line)-len(t), ls+len(line),
+				"line %d, `` %s ``, is a line of the code block that opens at line %d (a fence of %d %s cannot hold another), and shows as text in its code (the fences after it pair up as the parser reads them, so it opens no block): remove whichever of the two fence lines is stray, or close the block before this line",
+				at, rules.Clip(string(t), 40), open, n, rules.MarkName(mark))
+			continue
+		}
+		if info := bytes.TrimSpace(bytes.TrimLeft(t, string(mark))); how == rules.NestStray {
 			// ```" : a closing fence with a stray character after it,
 			// not a block of a language
 			p.Reportf(ls+len(line)-len(t), ls+len(line),
