@@ -188,11 +188,34 @@ var kindsYAML []byte
 
 // pathRules are the built-in kinds, told by path, in the order KindOf
 // tries them.
-var pathRules = loadPathRules(kindsYAML)
+var pathRules, translations = loadPathRules(kindsYAML)
 
-func loadPathRules(src []byte) []pathRule {
+// translationFolders are kinds.yaml's `translations`: the folders whose
+// language folders hold translations, and the language codes.
+type translationFolders struct {
+	Parents   []string `yaml:"parents"`
+	Languages []string `yaml:"languages"`
+}
+
+// translated reports whether the path of segs lies below a language's
+// folder (ja-JP) of a docs or i18n folder (docs/).
+func (t translationFolders) translated(segs []string) bool {
+	for i := 0; i+2 < len(segs); i++ {
+		if !slices.Contains(t.Parents, strings.ToLower(segs[i])) {
+			continue
+		}
+		lang, region, _ := strings.Cut(strings.ReplaceAll(segs[i+1], "_", "-"), "-")
+		if slices.Contains(t.Languages, lang) && len(region) <= 4 && !strings.Contains(region, "-") {
+			return true
+		}
+	}
+	return false
+}
+
+func loadPathRules(src []byte) ([]pathRule, translationFolders) {
 	var f struct {
-		Kinds []pathRule `yaml:"kinds"`
+		Translations translationFolders `yaml:"translations"`
+		Kinds        []pathRule         `yaml:"kinds"`
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	dec.KnownFields(true)
@@ -216,7 +239,7 @@ func loadPathRules(src []byte) []pathRule {
 			r.globs = append(r.globs, compileGlob(p))
 		}
 	}
-	return f.Kinds
+	return f.Kinds, f.Translations
 }
 
 // validGlob reports whether p is a glob kinds.yaml may hold: segments
@@ -368,6 +391,14 @@ func (r *pathRule) startsWith(seg string) bool {
 // "" for the repo root) that hold a .claude-plugin/plugin.json.
 func KindOf(rel string, pluginRoots []string) Kind {
 	segs := strings.Split(rel, "/")
+	if translations.translated(segs) {
+		for i := range pathRules {
+			if pathRules[i].Memory && pathRules[i].takes(rel, segs) {
+				return pathRules[i].kind
+			}
+		}
+		return KindOther
+	}
 	for i := 0; i < len(pathRules); i++ {
 		if pathRules[i].Under == "" {
 			if pathRules[i].takes(rel, segs) {

@@ -192,3 +192,26 @@ func TestIndexKindOfSkillless(t *testing.T) {
 		}
 	}
 }
+
+// A file below a language's folder of a docs or i18n folder is a
+// translation, which no host loads: plain markdown, but for the memory
+// files. A folder that is no language code (api) is no translation.
+func TestKindOfTranslations(t *testing.T) {
+	for p, want := range map[string]Kind{
+		"docs/ja-JP/skills/verify/SKILL.md":      KindOther,
+		"docs/zh-CN/skills/verify/notes.md":      KindOther,
+		"docs/tr/skills/verify/SKILL.md":         KindOther,
+		"i18n/pt_BR/commands/ship.md":            KindOther,
+		"docs/zh-Hans/agents/critic.md":          KindOther,
+		"docs/ja-JP/CLAUDE.md":                   KindMemory,
+		"docs/api/skills/verify/SKILL.md":        KindSkill,
+		"skills/ja/SKILL.md":                     KindSkill,
+		"docs/ja-JP/README.md":                   KindOther,
+		"plugins/p/docs/ko/skills/s/SKILL.md":    KindOther,
+		"docs/en-US-x-private/skills/s/SKILL.md": KindSkill,
+	} {
+		if got := KindOf(p, nil); got != want {
+			t.Errorf("KindOf(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
