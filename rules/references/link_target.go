@@ -305,27 +305,43 @@ func checkEnvPaths(p *rules.Pass) {
 	}
 }
 
-// makesPath reports whether the path at src[at:] is one the command
-// before it on its line creates or writes: `mkdir -p`, `touch`, `tee`, a
-// `>` or `>>` redirection.
+// makesPath reports whether the path at src[at:] is one the text before
+// it on its line makes or removes, not one it reads: a command that
+// creates or writes it (`mkdir -p`, `touch`, `tee`, a `>` or `>>`
+// redirection), removes it (`rm -f`), or a sentence that has the agent
+// write or save it ("write to", "Write prompt text to", "save it as").
 func makesPath(src []byte, at int) bool {
 	ls := bytes.LastIndexByte(src[:at], '\n') + 1
-	before := strings.TrimRight(string(src[ls:at]), " \t\"'")
+	before := strings.TrimRight(string(src[ls:at]), " \t\"'`")
 	if strings.HasSuffix(before, ">") {
 		return true
 	}
 	fields := strings.Fields(before)
-	for i := len(fields) - 1; i >= 0 && i >= len(fields)-3; i-- {
-		switch f := strings.TrimLeft(fields[i], "`'\"($;&|"); {
-		case f == "mkdir" || f == "touch" || f == "tee":
+	// the nearest verb of the last few words decides: "write the prompt
+	// to X" makes X, "read the file saved by Y at X" reads it
+	for i := len(fields) - 1; i >= 0 && i >= len(fields)-4; i-- {
+		f := strings.ToLower(strings.Trim(fields[i], "`'\"($;&|,:*"))
+		switch {
+		case makingWords[f]:
 			return true
-		case strings.HasPrefix(f, "-"):
-			continue // a flag of the command: `mkdir -p`
-		default:
+		case readingWords[f] || strings.HasSuffix(fields[i], "."):
 			return false
 		}
 	}
 	return false
+}
+
+// readingWords are the verbs that read or run the path after them.
+var readingWords = map[string]bool{
+	"read": true, "reads": true, "load": true, "loads": true, "run": true, "runs": true, "see": true,
+	"open": true, "opens": true, "source": true, "cat": true, "execute": true, "executes": true, "use": true, "uses": true,
+}
+
+// makingWords are the commands and verbs that make or remove the path
+// after them.
+var makingWords = map[string]bool{
+	"mkdir": true, "touch": true, "tee": true, "rm": true, "rmdir": true,
+	"write": true, "writes": true, "save": true, "saves": true, "create": true, "creates": true,
 }
 
 // pluginRoot is the root of the plugin that d belongs to ("" for the repo
