@@ -261,6 +261,7 @@ func TestSlugsAndAnchors(t *testing.T) {
 		"🚨 CRITICAL: Read-Only Mode":                 "-critical-read-only-mode",
 		"CE Prosecution Mode (\"Use CE\")":           "ce-prosecution-mode-use-ce",
 		"Über_cool  two spaces":                      "über_cool--two-spaces",
+		"Hook ve İş Akışı":                           "hook-ve-i\u0307ş-akışı", // GitHub's full lower-casing keeps İ's dot
 		"a.b/c":                                      "abc",
 	} {
 		if got := Slug(in); got != want {

@@ -14,7 +14,15 @@ import (
 // hyphens dropped, spaces turned into hyphens.
 func Slug(text string) string {
 	var b strings.Builder
-	for _, r := range strings.ToLower(text) {
+	for _, r := range text {
+		if r == 'İ' {
+			// GitHub lower-cases with Unicode's full mapping, which keeps
+			// the dot of a Turkish capital İ as a combining mark (i̇);
+			// Go's simple mapping drops it
+			b.WriteString("i\u0307")
+			continue
+		}
+		r = unicode.ToLower(r)
 		switch {
 		case r == ' ':
 			b.WriteByte('-')
