@@ -213,7 +213,7 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 		p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Target: rel})
 		return false
 	}
-	if others := p.Index.ByBase(path.Base(rel)); len(others) > 0 && len(others) <= 3 {
+	if others := p.Index.ByBase(path.Base(rel)); len(others) > 0 && len(others) <= 3 && !genericName(path.Base(rel)) {
 		var where []string
 		for _, o := range others {
 			where = append(where, "`"+rules.RelLink(d.Path, o.Path)+"`")
@@ -389,6 +389,19 @@ func listed(dirs []string) string {
 		q[i] = "`" + d + "/`"
 	}
 	return strings.Join(q, ", ")
+}
+
+// genericName reports whether base is a name many unrelated files share
+// (README.md, CLAUDE.md, SKILL.md, LICENSE): another file of that name is
+// no lead to the one a link meant.
+func genericName(base string) bool {
+	stem := strings.ToLower(strings.TrimSuffix(base, path.Ext(base)))
+	return genericNames[stem]
+}
+
+var genericNames = map[string]bool{
+	"readme": true, "index": true, "claude": true, "agents": true, "gemini": true, "skill": true,
+	"license": true, "changelog": true, "contributing": true, "migration": true,
 }
 
 // endsElsewhere reports whether a file or folder of the repo ends with
