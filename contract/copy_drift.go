@@ -1365,9 +1365,10 @@ func onlyNames(a, b []string) bool {
 }
 
 // oneName reports whether two lines are the same but for one word (a run
-// of letters, digits, `_`, `.` or `-`) in the same place: read as runs of
-// word bytes and of other bytes, the two lines differ in one run, a word
-// in each.
+// of letters, digits, `_`, `.`, `-` or `/`: a name, or a path, as a copy
+// made for another host names its own folder, `.claude/skills/x/run.py`
+// for `.shared/x/run.py`) in the same place: read as runs of word bytes
+// and of other bytes, the two lines differ in one run, a word in each.
 func oneName(a, b string) bool {
 	diff := 0
 	for a != "" && b != "" {
@@ -1394,13 +1395,13 @@ func nameToken(s string) string {
 }
 
 // wordByte reports whether c is a byte of a word: a letter, a digit, `_`,
-// `.` or `-`.
-func wordByte(c byte) bool { return nameChar(c) || c == '.' }
+// `.`, `-` or `/`.
+func wordByte(c byte) bool { return nameChar(c) || c == '.' || c == '/' }
 
 // isWord reports whether w is a word (nameToken) with a letter in it.
 func isWord(w string) bool {
 	return strings.IndexFunc(w, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) >= 0 &&
-		strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") == ""
+		strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-/") == ""
 }
 
 // coveredByContracts reports the blocks that lie in a part a copy
