@@ -589,14 +589,9 @@ func paragraphs(d *parser.Document) []Part {
 	src, end := d.Src, d.ParsedEnd()
 	fi := 0 // the next fence that may hold a line
 	for ls := d.BodyStart; ls < end; {
-		le := bytes.IndexByte(src[ls:end], '\n')
-		next := end
-		if le < 0 {
-			le = end
-		} else {
-			le += ls
-			next = le + 1
-		}
+		// a line ends at \n, \r\n or a lone \r, as CommonMark reads it
+		line, next := parser.LineAt(src[:end], ls)
+		le := ls + len(line)
 		for fi < len(d.Fences) && d.Fences[fi].End <= ls {
 			fi++
 		}
