@@ -311,7 +311,7 @@ func checkEnvPaths(p *rules.Pass) {
 // redirection), removes it (`rm -f`), or a sentence that has the agent
 // write or save it ("write to", "Write prompt text to", "save it as").
 func makesPath(src []byte, at int) bool {
-	ls := bytes.LastIndexByte(src[:at], '\n') + 1
+	ls := bytes.LastIndexAny(src[:at], "\r\n") + 1 // a line ends at \n, \r\n or a lone \r
 	before := strings.TrimRight(string(src[ls:at]), " \t\"'`")
 	if strings.HasSuffix(before, ">") {
 		return true
