@@ -248,6 +248,17 @@ func Markdown() []Case {
 		one("setext-headings", func(n int) []byte { return rep(n, header, "x\n=\n", "") }),
 		one("fences", func(n int) []byte { return rep(n, header, "```\nx\n```\n", "") }),
 		one("fences-unclosed", func(n int) []byte { return rep(n, header, "````\n```\n", "") }),
+		// fences nested in templates, each cutting the one before short,
+		// with a link in the text between (fence-nesting, and the fences
+		// re-paired as written for link-target)
+		one("fences-nested", func(n int) []byte {
+			return rep(n, header, "```markdown\n```bash\nx\n```\n[a](gone.md)\n```\n", "")
+		}),
+		// raw HTML headings left open and ids, read for the anchors of a
+		// file a fragment names
+		one("html-headings", func(n int) []byte {
+			return rep(n, header+"[a](#nowhere)\n\n", "<h2 id='x'>a <h3>b</h2> <div id=\"", "\n")
+		}),
 		one("indented-code", func(n int) []byte { return rep(n, header, "    x\n\n", "") }),
 		one("table-wide", func(n int) []byte { return rep(n, header+"|a|\n|-|\n", "|a", "|\n") }),
 		one("table-rows", func(n int) []byte { return rep(n, header+"|a|b|\n|-|-|\n", "|a|b|\n", "") }),
