@@ -55,8 +55,10 @@ var siteMarkers = []struct {
 }
 
 // sitesOf returns the docs sites of the repo, found once per index.
+// The sites follow the index from edit to edit (an edit changes a
+// file's content, not the paths).
 func sitesOf(idx *parser.Index) []docsSite {
-	return idx.Cached("link-target/sites", func() any {
+	return idx.Follow("link-target/sites", func() any {
 		var out []docsSite
 		seen := map[string]bool{}
 		for _, f := range idx.Files() {
@@ -85,7 +87,7 @@ func sitesOf(idx *parser.Index) []docsSite {
 		}
 		sort.Slice(out, func(i, j int) bool { return strings.Join(out[i].content, ",") < strings.Join(out[j].content, ",") })
 		return out
-	}).([]docsSite)
+	}, samePaths).([]docsSite)
 }
 
 // siteRoute reports whether target, a root path (`/x/y`) that the repo
@@ -179,3 +181,7 @@ func sitePageLink(idx *parser.Index, d *parser.Document, rel string) bool {
 	}
 	return false
 }
+
+// samePaths is the update of a fact of the repo's paths alone, which an
+// edit of a file's content leaves as it was.
+func samePaths(prev any, _, _ *parser.Document) any { return prev }

@@ -97,13 +97,13 @@ var (
 // case and `-` against `_`, else a few edits away (suggest.Closest's
 // distance, no prefix); "" when none is.
 func nearFile(idx *parser.Index, rel string) string {
-	byDir := idx.Cached("skill-path/folder-files", func() any {
+	byDir := idx.Follow("skill-path/folder-files", func() any {
 		m := map[string][]string{}
 		for _, f := range idx.Files() {
 			m[path.Dir(f)] = append(m[path.Dir(f)], path.Base(f))
 		}
 		return m
-	}).(map[string][]string)
+	}, samePaths).(map[string][]string)
 	base := path.Base(rel)
 	names := byDir[path.Dir(rel)]
 	fold := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "-", "_") }
