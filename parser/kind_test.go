@@ -197,7 +197,7 @@ func TestIndexKindOfSkillless(t *testing.T) {
 // translation, which no host loads: plain markdown, but for the memory
 // files. A folder that is no language code (api) is no translation.
 func TestKindOfTranslations(t *testing.T) {
-	for p, want := range map[string]Kind{
+	wantKinds(t, map[string]Kind{
 		"docs/ja-JP/skills/verify/SKILL.md":      KindOther,
 		"docs/zh-CN/skills/verify/notes.md":      KindOther,
 		"docs/tr/skills/verify/SKILL.md":         KindOther,
@@ -209,9 +209,15 @@ func TestKindOfTranslations(t *testing.T) {
 		"docs/ja-JP/README.md":                   KindOther,
 		"plugins/p/docs/ko/skills/s/SKILL.md":    KindOther,
 		"docs/en-US-x-private/skills/s/SKILL.md": KindSkill,
-	} {
-		if got := KindOf(p, nil); got != want {
-			t.Errorf("KindOf(%q) = %v, want %v", p, got, want)
+	})
+}
+
+// wantKinds checks the kind KindOf gives each path, with no plugin roots.
+func wantKinds(t *testing.T, want map[string]Kind) {
+	t.Helper()
+	for p, k := range want {
+		if got := KindOf(p, nil); got != k {
+			t.Errorf("KindOf(%q) = %v, want %v", p, got, k)
 		}
 	}
 }

@@ -438,16 +438,12 @@ func TestDataKinds(t *testing.T) {
 	if !ok || k <= KindManifest || k.String() != "instructions" || !k.HasFrontmatter() {
 		t.Fatalf("kind instructions = %v (%v), frontmatter %v", k, ok, k.HasFrontmatter())
 	}
-	for rel, want := range map[string]Kind{
+	wantKinds(t, map[string]Kind{
 		".github/instructions/py.instructions.md":     k,
 		".github/instructions/a/b/go.instructions.md": k,
 		"docs/py.instructions.md":                     KindOther,
 		".github/instructions/notes.md":               KindOther,
-	} {
-		if got := KindOf(rel, nil); got != want {
-			t.Errorf("KindOf(%s) = %v, want %v", rel, got, want)
-		}
-	}
+	})
 }
 
 // TestManifestKindAgreesWithRoots: kinds.yaml's manifest globs take the

@@ -116,14 +116,7 @@ func whoReads(k parser.Kind, quirk string) string {
 // flowProblem says in plain words what YAML makes of val, the value of key
 // that opens a flow collection (`[a] [b]`, `{a: x`), and how to fix it.
 func flowProblem(p *rules.Pass, read bool, key, val, yamlMsg string) string {
-	noun := "list"
-	if val[0] == '{' {
-		noun = "mapping"
-	}
-	dropped := "; the whole frontmatter is dropped (Claude Code loads the file with empty metadata, stricter hosts skip it)"
-	if !read {
-		dropped = "; a YAML reader drops the whole frontmatter (no host reads it in this file, a docs site's generator would)"
-	}
+	noun, dropped := flowNoun(val), droppedClause(read)
 	n := flowEnd(val)
 	if n < 0 {
 		return fmt.Sprintf("`%s`, the value of `%s`, opens a YAML %s with `%c` that never closes (%s)%s: close it, or quote the whole value (%s) if it is text",
@@ -142,16 +135,25 @@ func flowProblem(p *rules.Pass, read bool, key, val, yamlMsg string) string {
 // flowItemProblem says what YAML makes of val, a list item that starts
 // with a flow collection and goes on after it (`{dir}/prd.md`).
 func flowItemProblem(what, val, yamlMsg string, read bool) string {
-	noun := "list"
-	if val[0] == '{' {
-		noun = "mapping"
-	}
-	dropped := "; the whole frontmatter is dropped"
-	if !read {
-		dropped = "; a YAML reader drops the whole frontmatter"
-	}
 	return fmt.Sprintf("`%s`, %s, starts with `%c`, which YAML reads as the start of a %s, not text (%s)%s; quote the item (%s)",
-		shortValue(val), what, val[0], noun, yamlMsg, dropped, quoteValue(val))
+		shortValue(val), what, val[0], flowNoun(val), yamlMsg, droppedClause(read), quoteValue(val))
+}
+
+// flowNoun names the flow collection val starts with.
+func flowNoun(val string) string {
+	if val[0] == '{' {
+		return "mapping"
+	}
+	return "list"
+}
+
+// droppedClause says who drops a frontmatter YAML cannot read: a host
+// that reads the file (read), or only a YAML reader.
+func droppedClause(read bool) string {
+	if !read {
+		return "; a YAML reader drops the whole frontmatter (no host reads it in this file, a docs site's generator would)"
+	}
+	return "; the whole frontmatter is dropped (Claude Code loads the file with empty metadata, stricter hosts skip it)"
 }
 
 // flowEnd returns the length of the flow collection val starts with (up
