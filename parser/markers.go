@@ -49,7 +49,7 @@ func ParseMarker(c *Comment) (Marker, bool) {
 // as a sentinel: its role and the region's identity (MarkerIdent: its name
 // and any trailing `key=value` attributes, sorted), or ok false. The
 // attributes follow the begin or end word in every syntax:
-// `x:begin k=v`, `BEGIN x k=v`, `/x k=v`.
+// `x:begin k=v`, `BEGIN x k=v` (or `START x k=v`), `/x k=v`.
 func MarkerRoleOf(t string) (role MarkerRole, name string, ok bool) {
 	role, base, attrs, ok := markerParts(t)
 	return role, MarkerIdent(base, attrs), ok
@@ -175,11 +175,12 @@ func markerWord(t string) (role MarkerRole, name string, ok bool) {
 	if !isAlnum(t[0]) {
 		return 0, "", false
 	}
-	// `BEGIN X` / `END X`, in capitals: a prose comment rarely starts so.
+	// `BEGIN X` (or `START X`) / `END X`, in capitals: a prose comment
+	// rarely starts so.
 	for _, w := range []struct {
 		word string
 		role MarkerRole
-	}{{"BEGIN ", MarkerBegin}, {"END ", MarkerEnd}} {
+	}{{"BEGIN ", MarkerBegin}, {"START ", MarkerBegin}, {"END ", MarkerEnd}} {
 		if name := strings.TrimSpace(strings.TrimPrefix(t, w.word)); len(name) < len(t) && name != "" && isAlnum(name[0]) {
 			return w.role, name, true
 		}
@@ -293,6 +294,8 @@ func closerFor(m Marker) string {
 	switch {
 	case strings.HasPrefix(rest, "BEGIN "):
 		rest = "END " + rest[len("BEGIN "):]
+	case strings.HasPrefix(rest, "START "):
+		rest = "END " + rest[len("START "):]
 	case strings.HasSuffix(rest, "begin"):
 		rest = strings.TrimSuffix(rest, "begin") + "end"
 	case strings.HasSuffix(rest, "start"):
