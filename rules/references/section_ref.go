@@ -223,7 +223,7 @@ func parseRefAt(d *parser.Document, text string, at, signLen int, ln *refLine) (
 		}
 		r.title, r.more = nextTitle(right)
 		r.exact, r.end = true, span.End
-		if r.title == "" || numberedRe.MatchString(r.title) || (isArrow && looksLikePath(r.title)) {
+		if !titleLike(r.title) || numberedRe.MatchString(r.title) || (isArrow && looksLikePath(r.title)) {
 			return r, false
 		}
 		return r, true
@@ -302,13 +302,19 @@ func parseRefAt(d *parser.Document, text string, at, signLen int, ln *refLine) (
 		}
 		r.title, r.more = nextTitle(rest)
 	}
-	if r.title == "" || numberedRe.MatchString(r.title) {
+	if !titleLike(r.title) || numberedRe.MatchString(r.title) {
 		return r, false
 	}
 	if isArrow && looksLikePath(r.title) {
 		return r, false // `a.md › b.md`: an order of files, not a section
 	}
 	return r, true
+}
+
+// titleLike reports whether t can be a section's title: it holds a
+// letter or a digit (`"›"`, a glyph quoted in code, names no section).
+func titleLike(t string) bool {
+	return strings.IndexFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
 }
 
 // titleEnd finds where a run-on title ends in rest, the text after the
