@@ -203,6 +203,30 @@ func placeholderName(name string) bool {
 	return letters
 }
 
+// templated reports whether the text right after a name, rest, makes it
+// the fixed part of a template (`plugin:<name>`, `x-{role}`, `${NAME}`):
+// the name is cut short there, and stands for none.
+func templated(rest string) bool {
+	rest = strings.TrimPrefix(strings.TrimPrefix(rest, ":"), "-")
+	return strings.HasPrefix(rest, "<") || strings.HasPrefix(rest, "{") || strings.HasPrefix(rest, "${")
+}
+
+// forbidden reports whether the text before a dispatch on its line,
+// before, forbids it ("Do NOT call it via `Task(…)`", "never dispatch"):
+// a dispatch the file says not to make names no agent it relies on.
+func forbidden(before string) bool {
+	b := strings.ToLower(before)
+	if i := strings.LastIndexAny(b, ".;:!?"); i >= 0 {
+		b = b[i+1:] // the sentence (or clause) the dispatch is in
+	}
+	for _, neg := range []string{"do not ", "don't ", "never ", "must not ", "should not ", "avoid "} {
+		if strings.Contains(b, neg) {
+			return true
+		}
+	}
+	return false
+}
+
 // isVariable reports whether the unquoted value name at line[at:] is a
 // program's variable rather than an agent's name: snake_case or
 // camelCase (`Task(subagent_type=agent_type, prompt=full_prompt)`), where
@@ -236,14 +260,16 @@ func forNameRefs(d *parser.Document, fn func(off, end int, name string, skill bo
 		hasSkill := bytes.Contains(raw, []byte("Skill("))
 		line := string(raw)
 		for _, m := range rules.SubagentTypeRe.FindAllStringSubmatchIndex(line, -1) {
-			if name := line[m[2]:m[3]]; !isVariable(line, m[2], name) {
+			if name := line[m[2]:m[3]]; !isVariable(line, m[2], name) && !templated(line[m[3]:]) && !forbidden(line[:m[0]]) {
 				report(ls+m[2], ls+m[3], name, false, "`subagent_type`")
 			}
 		}
 		if hasSkill && !d.InFence(ls) {
 			for _, re := range []*regexp.Regexp{skillCallRe, skillObjectRe} {
 				for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
-					report(ls+m[2], ls+m[3], line[m[2]:m[3]], true, "`Skill(…)`")
+					if !forbidden(line[:m[0]]) {
+						report(ls+m[2], ls+m[3], line[m[2]:m[3]], true, "`Skill(…)`")
+					}
 				}
 			}
 		}
