@@ -286,8 +286,11 @@ func checkEnvPaths(p *rules.Pass) {
 			}
 		} else {
 			base = pluginRoot(p.Index, d)
-			if base == "" && !p.Index.RootIsPlugin() && len(p.Index.PluginRoots()) > 0 {
-				continue // outside every plugin of a repo of plugins: the variable never points here
+			if base == "" && !p.Index.RootIsPlugin() && (len(p.Index.PluginRoots()) > 0 || !pluginLike(p.Index)) {
+				// outside every plugin of a repo of plugins, or in a repo
+				// that is no plugin (a guide's example of a hooks.json):
+				// the variable never points here
+				continue
 			}
 		}
 		rel := path.Join(base, strings.TrimPrefix(rest, "/"))
@@ -303,6 +306,19 @@ func checkEnvPaths(p *rules.Pass) {
 			p.Report(rules.Diagnostic{Start: start, End: end, Target: rel, Message: fmt.Sprintf("`${%s}%s` does not exist: it resolves to `%s`", v, rest, rel)})
 		}
 	}
+}
+
+// pluginLike reports whether the repo root holds what a plugin without a
+// manifest is made of: Claude Code finds a plugin's components in its
+// default folders (commands/, agents/, skills/, hooks/hooks.json; the
+// plugins reference, "Plugin structure"), so such a root may be one.
+func pluginLike(idx *parser.Index) bool {
+	for _, p := range []string{"commands", "agents", "skills", "hooks/hooks.json"} {
+		if ok, _ := idx.Exists(p); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // makesPath reports whether the path at src[at:] is one the text before
