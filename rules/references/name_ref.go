@@ -216,8 +216,8 @@ func templated(rest string) bool {
 // a dispatch the file says not to make names no agent it relies on.
 func forbidden(before string) bool {
 	b := strings.ToLower(before)
-	if i := strings.LastIndexAny(b, ".;:!?"); i >= 0 {
-		b = b[i+1:] // the sentence (or clause) the dispatch is in
+	if i := strings.LastIndexAny(b, ".;:!?,"); i >= 0 {
+		b = b[i+1:] // the clause the dispatch is in ("to avoid a clash, dispatch …" is one)
 	}
 	for _, neg := range []string{"do not ", "don't ", "never ", "must not ", "should not ", "avoid "} {
 		if strings.Contains(b, neg) {
