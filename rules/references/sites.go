@@ -2,7 +2,9 @@ package references
 
 import (
 	"path"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/parser"
@@ -29,7 +31,12 @@ import (
 //   - VitePress (a `.vitepress/` folder): its parent is the site's root,
 //     `public/` in it (https://vitepress.dev/guide/asset-handling);
 //   - MkDocs (`mkdocs.yml`): the `docs/` folder serves both
-//     (https://www.mkdocs.org/user-guide/configuration/#docs_dir).
+//     (https://www.mkdocs.org/user-guide/configuration/#docs_dir);
+//   - Docusaurus's versioned docs (`versioned_docs/version-*/`) are pages
+//     of the site too (https://docusaurus.io/docs/versioning);
+//   - Mintlify (`docs.json`, formerly `mint.json`): the folder holding it
+//     is the site's root, for pages and files alike
+//     (https://mintlify.com/docs/organize/settings).
 //
 // A site whose pages live outside its folder (a Starlight site in
 // `website/` reading the repo's `docs/` through a link the snapshot may
@@ -41,17 +48,20 @@ type docsSite struct {
 	static, content []string
 }
 
-// siteMarkers name a site's config file (or folder) and the folders, from
-// the config's folder, it serves static files and pages from.
+// siteMarkers name a site's config files (or its folder) and the folders,
+// from the config's folder, it serves static files and pages from.
 var siteMarkers = []struct {
-	base            string // a config file's name without its extension, or a folder's name
+	names           []string // the config file's names, or the folder's
 	folder          bool
 	static, content []string
 }{
-	{base: "astro.config", static: []string{"public"}, content: []string{"src/content/docs", "src/pages"}},
-	{base: "docusaurus.config", static: []string{"static"}, content: []string{"docs", "blog", "src/pages"}},
-	{base: ".vitepress", folder: true, static: []string{"public"}, content: []string{"."}},
-	{base: "mkdocs", static: []string{"docs"}, content: []string{"docs"}},
+	{names: []string{"astro.config.mjs", "astro.config.js", "astro.config.ts", "astro.config.cjs", "astro.config.mts"},
+		static: []string{"public"}, content: []string{"src/content/docs", "src/pages"}},
+	{names: []string{"docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs"},
+		static: []string{"static"}, content: []string{"docs", "blog", "src/pages", "versioned_docs"}},
+	{names: []string{"docs.json", "mint.json"}, static: []string{"."}, content: []string{"."}},
+	{names: []string{".vitepress"}, folder: true, static: []string{"public"}, content: []string{"."}},
+	{names: []string{"mkdocs.yml", "mkdocs.yaml"}, static: []string{"docs"}, content: []string{"docs"}},
 }
 
 // sitesOf returns the docs sites of the repo, found once per index.
@@ -62,19 +72,20 @@ func sitesOf(idx *parser.Index) []docsSite {
 		var out []docsSite
 		seen := map[string]bool{}
 		for _, f := range idx.Files() {
-			for _, m := range siteMarkers {
+			for mi, m := range siteMarkers {
 				dir, ok := "", false
 				if m.folder {
-					if i := strings.Index("/"+f, "/"+m.base+"/"); i >= 0 {
-						dir, ok = path.Dir(f[:i]+m.base), true
+					if i := strings.Index("/"+f, "/"+m.names[0]+"/"); i >= 0 {
+						dir, ok = path.Dir(f[:i]+m.names[0]), true
 					}
-				} else if b := path.Base(f); strings.HasPrefix(b, m.base+".") && !strings.Contains(b[len(m.base)+1:], ".") || m.base == "mkdocs" && (b == "mkdocs.yml" || b == "mkdocs.yaml") {
+				} else if slices.Contains(m.names, path.Base(f)) {
 					dir, ok = path.Dir(f), true
 				}
-				if !ok || seen[m.base+"\x00"+dir] {
+				key := strconv.Itoa(mi) + "\x00" + dir
+				if !ok || seen[key] {
 					continue
 				}
-				seen[m.base+"\x00"+dir] = true
+				seen[key] = true
 				s := docsSite{content: []string{"docs"}}
 				for _, st := range m.static {
 					s.static = append(s.static, path.Join(dir, st))
