@@ -312,9 +312,11 @@ func parseRefAt(d *parser.Document, text string, at, signLen int, ln *refLine) (
 }
 
 // titleLike reports whether t can be a section's title: it holds a
-// letter or a digit (`"›"`, a glyph quoted in code, names no section).
+// letter or a digit (`"›"`, a glyph quoted in code, names no section),
+// and no placeholder's bracket (`§<clause>`, `§{name}`: a form to fill).
 func titleLike(t string) bool {
-	return strings.IndexFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+	return strings.IndexFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 &&
+		!strings.ContainsAny(t, "<{")
 }
 
 // titleEnd finds where a run-on title ends in rest, the text after the
@@ -1001,8 +1003,53 @@ func findTitle(d *parser.Document, title string, level int, exact bool, start, e
 	if level > 0 {
 		return 0, 0, false
 	}
-	return titleIndexOf(d, "section-ref/label-index", labelCands, 0).match(c, exact, start, end)
+	if s, e, ok := titleIndexOf(d, "section-ref/label-index", labelCands, 0).match(c, exact, start, end); ok {
+		return s, e, true
+	}
+	return slugTitle(d, strings.TrimRight(title, ".,;:)!?"), start, end)
 }
+
+// slugTitle finds a title cited as a key (`§single-tenant-per-install`):
+// one word of lower-case letters, digits and hyphens that is the GitHub
+// slug of a heading or a bold label of d, or a key the file defines for a
+// passage ("Cite as `direction.md §deployment-recipes`").
+func slugTitle(d *parser.Document, key string, start, end int) (int, int, bool) {
+	if !slugKeyRe.MatchString(key) {
+		return 0, 0, false
+	}
+	keys := d.Cached("section-ref/slug-keys", func() any {
+		m := map[string]titleCand{}
+		for _, cands := range [][]titleCand{titleCands(d), labelCands(d)} {
+			for _, c := range cands {
+				if k := parser.Slug(strings.TrimRight(c.text, ".,;:)!?")); k != "" {
+					if _, dup := m[k]; !dup {
+						m[k] = c
+					}
+				}
+			}
+		}
+		for _, sm := range citeAsRe.FindAllSubmatchIndex(d.Src, -1) {
+			k := strings.ToLower(string(d.Src[sm[2]:sm[3]]))
+			if _, dup := m[k]; !dup {
+				m[k] = titleCand{at: sm[0], s: sm[0], e: sm[1]}
+			}
+		}
+		return m
+	}).(map[string]titleCand)
+	c, ok := keys[key]
+	if !ok || c.at < start || (end > 0 && c.at >= end) {
+		return 0, 0, false
+	}
+	return c.s, c.e, true
+}
+
+var (
+	// slugKeyRe is a title written as a key: hyphenated lower-case words
+	slugKeyRe = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)+$`)
+	// citeAsRe is a passage that names its own key ("Cite as
+	// `direction.md §deployment-recipes`.")
+	citeAsRe = regexp.MustCompile("(?i)\\bcite (?:it |this )?as:?\\s+`?[^`\\s§]*\\s*§\\s*([a-z0-9]+(?:-[a-z0-9]+)+)")
+)
 
 // titleIndex finds the candidates a cited title matches by hashing, in
 // time proportional to the title rather than to the number of headings:
