@@ -56,6 +56,14 @@ func checkSkillPath(p *rules.Pass) {
 		if ok, _ := p.Index.Exists(path.Join(path.Dir(d.Path), rel)); ok {
 			continue
 		}
+		if projectSkill(dir) {
+			// a skill of this project's own (`.claude/skills/x`): the agent
+			// runs in the project, where `scripts/build.sh` is the
+			// project's file
+			if ok, _ := p.Index.Exists(rel); ok {
+				continue
+			}
+		}
 		if root := p.Index.PluginRootOf(d.Path); root != "" || p.Index.RootIsPlugin() {
 			// a file of the plugin the skill ships in, shared by its
 			// skills and commands (`references/company-context.md` at the
@@ -91,6 +99,14 @@ var (
 	// fileListHeadingRe: a section that lists the skill's own files.
 	fileListHeadingRe = regexp.MustCompile(`(?i)^(?:bundled )?(?:files|resources|references|scripts|assets|layout|contents)\b`)
 )
+
+// projectSkill reports whether the skill folder dir is one a host loads
+// for the project it sits in: below a host's folder at the repo root
+// (`.claude/skills/x`, `.github/skills/x`, `.agents/skills/x`).
+func projectSkill(dir string) bool {
+	top, rest, _ := strings.Cut(dir, "/")
+	return strings.HasPrefix(top, ".") && strings.HasPrefix(rest, "skills/")
+}
 
 // nearFile returns the name of the file beside rel (a missing file's
 // repo path) that rel's name was probably meant to be: the same but for
