@@ -108,7 +108,7 @@ func InnerOpener(d *parser.Document, f *parser.Fence) (ls, le int, ok bool) {
 }
 
 // How a line inside a fenced block that opens a block of its own
-// (InnerOpener) breaks the file (BreaksPairing).
+// (InnerOpener) breaks the file (Nesting.How).
 const (
 	// NestCutsShort: read as written (each fence line with a language
 	// opens a block, each bare one closes the innermost), the fences
@@ -125,7 +125,7 @@ const (
 	// block of code (```python holding ```javascript): a stray line shown
 	// in the code. In a block of a document language (a markdown or text
 	// template) such a line is the template's text as meant, and
-	// BreaksPairing does not return it.
+	// Nestings leaves it out.
 	NestShown
 )
 
@@ -133,41 +133,65 @@ const (
 // whose lines may be fence lines meant as text.
 var documentLangs = map[string]bool{"markdown": true, "md": true, "mdx": true, "text": true, "txt": true, "plain": true, "plaintext": true}
 
-// BreaksPairing returns the line of d's i-th fenced block that opens a
-// block of its own (InnerOpener) and how it breaks the file (NestCutsShort,
-// NestStray or NestShown); ok is false when it breaks nothing.
-func BreaksPairing(d *parser.Document, i int) (ls, le, how int, ok bool) {
-	f := &d.Fences[i]
-	ls, le, ok = InnerOpener(d, f)
-	if !ok {
-		return 0, 0, 0, false
-	}
-	line := bytes.TrimRight(d.Src[ls:le], "\r\n")
-	mark, _, _ := FenceMarker(line)
-	switch {
-	case StrayAfterFence(bytes.TrimSpace(bytes.TrimLeft(FenceLineText(line), string(mark)))):
-		return ls, le, NestStray, true
-	case writtenCloses(d, f.Start):
-		return ls, le, NestCutsShort, true
-	case !documentLangs[strings.ToLower(f.Lang)]:
-		return ls, le, NestShown, true
-	}
-	return 0, 0, 0, false
+// Nesting is a line inside a fenced block that opens a block of its own
+// (InnerOpener) and breaks the file, and how (NestCutsShort, NestStray or
+// NestShown).
+type Nesting struct {
+	Fence  int // the block, an index of the document's Fences
+	LS, LE int // the line
+	How    int
+}
+
+// Nestings returns d's nestings that break it, in order, found once per
+// document: fence-nesting reports them, and the fences read as written
+// (misnestedRegions) start at the first that cuts a block short.
+func Nestings(d *parser.Document) []Nesting {
+	return d.Cached("fences/nestings", func() any {
+		var out []Nesting
+		for i := range d.Fences {
+			f := &d.Fences[i]
+			ls, le, ok := InnerOpener(d, f)
+			if !ok {
+				continue
+			}
+			line := bytes.TrimRight(d.Src[ls:le], "\r\n")
+			mark, _, _ := FenceMarker(line)
+			how := 0
+			switch {
+			case StrayAfterFence(bytes.TrimSpace(bytes.TrimLeft(FenceLineText(line), string(mark)))):
+				how = NestStray
+			case writtenOf(d).closes(f.Start):
+				how = NestCutsShort
+			case !documentLangs[strings.ToLower(f.Lang)]:
+				how = NestShown
+			default:
+				continue // a template's own text, as meant
+			}
+			out = append(out, Nesting{Fence: i, LS: ls, LE: le, How: how})
+		}
+		return out
+	}).([]Nesting)
 }
 
 // writtenFences is a document's fence lines read as written: where each
-// starts, whether it opens a block (a language) or closes one (bare), and
-// for each, the next line where the count of opened blocks is back to
-// what it was before it (where a block it opens closes).
+// starts and ends, its info string, whether it opens a block (a language)
+// or closes one (bare), and for each, the line where the count of opened
+// blocks is back to what it was before it (where a block it opens
+// closes). It is the one reader of fence lines as written.
 type writtenFences struct {
-	starts  []int
+	lines   []writtenLine
 	closeAt []int // index of the line that closes the block line k opens, or -1
 }
 
-// writtenCloses reports whether the block whose fence line starts at
-// start closes, read as written.
-func writtenCloses(d *parser.Document, start int) bool {
-	w := d.Cached("fences/written", func() any {
+type writtenLine struct {
+	ls, le int
+	info   string
+	opens  bool
+}
+
+// writtenOf reads d's fence lines as written, once per document.
+func writtenOf(d *parser.Document) *writtenFences {
+	return d.Cached("fences/written", func() any {
 		var w writtenFences
 		var depth []int // the count of open blocks before each line, as written
 		n := 0
@@ -182,9 +206,10 @@ func writtenCloses(d *parser.Document, start int) bool {
 			if mark == '`' && bytes.IndexByte(info, '`') >= 0 {
 				return true // a code span, not a fence line
 			}
-			w.starts = append(w.starts, ls)
+			opens := len(info) > 0 && !StrayAfterFence(info)
+			w.lines = append(w.lines, writtenLine{ls: ls, le: le, info: string(info), opens: opens})
 			depth = append(depth, n)
-			if len(info) > 0 && !StrayAfterFence(info) {
+			if opens {
 				n++
 			} else {
 				n--
@@ -194,10 +219,10 @@ func writtenCloses(d *parser.Document, start int) bool {
 		depth = append(depth, n) // after the last line
 		// closeAt[k]: the first line j > k after which the count is back
 		// to depth[k], found from the end with the last index of each count
-		w.closeAt = make([]int, len(w.starts))
+		w.closeAt = make([]int, len(w.lines))
 		last := map[int]int{}
 		for k := len(depth) - 1; k >= 0; k-- {
-			if k < len(w.starts) {
+			if k < len(w.lines) {
 				w.closeAt[k] = -1
 				if j, ok := last[depth[k]]; ok {
 					w.closeAt[k] = j - 1 // the count is back after line j-1
@@ -207,16 +232,26 @@ func writtenCloses(d *parser.Document, start int) bool {
 		}
 		return &w
 	}).(*writtenFences)
-	k, found := slices.BinarySearch(w.starts, start)
+}
+
+// at returns the index of the fence line that starts at start.
+func (w *writtenFences) at(start int) (int, bool) {
+	return slices.BinarySearchFunc(w.lines, start, func(l writtenLine, s int) int { return l.ls - s })
+}
+
+// closes reports whether the block whose fence line starts at start
+// closes, read as written.
+func (w *writtenFences) closes(start int) bool {
+	k, found := w.at(start)
 	return found && w.closeAt[k] >= 0
 }
 
 // misnested is a fenced block as its author wrote it, in a file whose
-// fences pair up other than written: from the first block that holds a
-// line opening another (BreaksPairing) on, each fence line with an info
-// string opens a block, and each bare one closes the innermost open one.
-// The text of such a block that the parse left outside every code block
-// is the block's, not the file's own.
+// fences pair up other than written: from the first block a nesting cuts
+// short (Nestings) on, each fence line with an info string opens a block,
+// and each bare one closes the innermost open one (or opens one, where
+// none is open). The text of such a block that the parse left outside
+// every code block is the block's, not the file's own.
 type misnested struct {
 	start, end int
 	outer      parser.Fence // the outermost block as written
@@ -227,47 +262,38 @@ type misnested struct {
 func misnestedRegions(d *parser.Document) []misnested {
 	return d.Cached("fences/misnested", func() any {
 		first := -1
-		for i := range d.Fences {
-			if _, _, how, ok := BreaksPairing(d, i); ok && how != NestShown {
-				first = i
+		for _, n := range Nestings(d) {
+			if n.How != NestShown {
+				first = n.Fence
 				break
 			}
 		}
 		if first < 0 {
 			return []misnested(nil)
 		}
+		w := writtenOf(d)
+		k, _ := w.at(d.Fences[first].Start)
 		var out []misnested
 		depth := 0
 		var outer parser.Fence
 		src := d.Src
-		parser.ForLines(src, d.Fences[first].Start, d.ParsedEnd(), func(ls, le int) bool {
-			line := bytes.TrimRight(src[ls:le], "\r\n")
-			mark, n, _ := FenceMarker(line)
-			if n == 0 {
-				return true
-			}
-			t := FenceLineText(line)
-			info := bytes.TrimSpace(bytes.TrimLeft(t, string(mark)))
-			if mark == '`' && bytes.IndexByte(info, '`') >= 0 {
-				return true // not a fence line: a code span
-			}
+		for _, l := range w.lines[k:] {
 			switch {
-			case len(info) > 0 && !StrayAfterFence(info) || depth == 0:
+			case l.opens || depth == 0:
 				if depth == 0 {
-					lang, _, _ := strings.Cut(string(info), " ")
-					_, next := parser.LineAt(src, ls) // the content starts on the next line
-					outer = parser.Fence{Start: ls, ContentStart: next, Info: string(info), Lang: lang}
+					lang, _, _ := strings.Cut(l.info, " ")
+					_, next := parser.LineAt(src, l.ls) // the content starts on the next line
+					outer = parser.Fence{Start: l.ls, ContentStart: next, Info: l.info, Lang: lang}
 				}
 				depth++
 			default:
 				depth--
 				if depth == 0 {
-					outer.End, outer.ContentEnd = le, max(ls, outer.ContentStart)
-					out = append(out, misnested{start: outer.Start, end: le, outer: outer})
+					outer.End, outer.ContentEnd = l.le, max(l.ls, outer.ContentStart)
+					out = append(out, misnested{start: outer.Start, end: l.le, outer: outer})
 				}
 			}
-			return true
-		})
+		}
 		if depth > 0 { // the last block runs to the end, as written
 			outer.End, outer.ContentEnd = len(src), len(src)
 			out = append(out, misnested{start: outer.Start, end: len(src), outer: outer})

@@ -26,12 +26,9 @@ func checkFenceNesting(p *rules.Pass) {
 		return // an example's or the past's text: its fences are its own
 	}
 	src := d.Src
-	for i := range d.Fences {
-		f := &d.Fences[i]
-		ls, le, how, ok := rules.BreaksPairing(d, i)
-		if !ok {
-			continue
-		}
+	for _, nest := range rules.Nestings(d) {
+		f := &d.Fences[nest.Fence]
+		ls, le, how := nest.LS, nest.LE, nest.How
 		mark, n, _ := rules.FenceMarker(src[f.Start:f.ContentStart])
 		line := bytes.TrimRight(src[ls:le], "\r\n")
 		t := rules.FenceLineText(line)
