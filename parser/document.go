@@ -834,6 +834,14 @@ func (d *Document) InCode(off int) bool {
 	return j < len(d.CodeSpans) && d.CodeSpans[j].Start <= off
 }
 
+// InComment reports whether off lies inside an HTML comment (they are in
+// document order and do not overlap): found by halving, so a file of many
+// tags and many comments costs no comparison of each with each.
+func (d *Document) InComment(off int) bool {
+	i := sort.Search(len(d.Comments), func(i int) bool { return d.Comments[i].End > off })
+	return i < len(d.Comments) && d.Comments[i].Start <= off
+}
+
 // checkEncoding records NUL bytes (a binary file) and invalid UTF-8.
 func (d *Document) checkEncoding() {
 	if bytes.HasPrefix(d.Src, []byte{0xFF, 0xFE}) || bytes.HasPrefix(d.Src, []byte{0xFE, 0xFF}) {

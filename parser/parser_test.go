@@ -2,6 +2,7 @@ package parser
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -501,5 +502,28 @@ func TestKindGlobs(t *testing.T) {
 		if got := g.match(c.path, strings.Split(c.path, "/")); got != c.want {
 			t.Errorf("%s on %s = %v, want %v", c.glob, c.path, got, c.want)
 		}
+	}
+}
+
+// Comments are kept in document order, as InComment's halving needs,
+// whether they stand in HTML blocks, paragraphs, headings or list items.
+func TestCommentsInOrder(t *testing.T) {
+	src := "<!-- a --> <!-- b -->\n\n# H <!-- c -->\n\ntext <!-- d --> more <!-- e -->\n\n- item <!-- f -->\n  <!-- g -->\n\n> <!-- h -->\n<!-- i\nspans -->\n"
+	d := Parse("a.md", KindOther, []byte(src))
+	if len(d.Comments) < 8 {
+		t.Fatalf("found %d comments, want at least 8", len(d.Comments))
+	}
+	for i := 1; i < len(d.Comments); i++ {
+		if d.Comments[i].Start < d.Comments[i-1].End {
+			t.Errorf("comment %d at %d precedes the end %d of comment %d", i, d.Comments[i].Start, d.Comments[i-1].End, i-1)
+		}
+	}
+	for _, c := range d.Comments {
+		if !d.InComment(c.Start) || !d.InComment(c.End-1) || d.InComment(c.End) && !slices.ContainsFunc(d.Comments, func(o Comment) bool { return o.Start == c.End }) {
+			t.Errorf("InComment wrong around %q", src[c.Start:c.End])
+		}
+	}
+	if d.InComment(0) != strings.HasPrefix(src, "<!--") || d.InComment(strings.Index(src, "text")) {
+		t.Error("InComment outside comments")
 	}
 }

@@ -143,15 +143,7 @@ func (d *Document) htmlHeadings() []htmlHeading {
 // rawHTMLAt reports whether off, the start of a tag, is HTML the page
 // renders: neither in code nor in a comment.
 func (d *Document) rawHTMLAt(off int) bool {
-	if d.InCode(off) {
-		return false
-	}
-	for _, c := range d.Comments {
-		if c.Start <= off && off < c.End {
-			return false
-		}
-	}
-	return true
+	return !d.InCode(off) && !d.InComment(off)
 }
 
 // HeadingAnchors returns the GitHub slug of each of texts, headings in

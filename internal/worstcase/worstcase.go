@@ -254,10 +254,11 @@ func Markdown() []Case {
 		one("fences-nested", func(n int) []byte {
 			return rep(n, header, "```markdown\n```bash\nx\n```\n[a](gone.md)\n```\n", "")
 		}),
-		// raw HTML headings left open and ids, read for the anchors of a
-		// file a fragment names
+		// raw HTML headings left open, ids and comments, read for the
+		// anchors of a file a fragment names (each tag asks whether a
+		// comment holds it)
 		one("html-headings", func(n int) []byte {
-			return rep(n, header+"[a](#nowhere)\n\n", "<h2 id='x'>a <h3>b</h2> <div id=\"", "\n")
+			return rep(n, header+"[a](#nowhere)\n\n", "<h2 id='x'>a <h3>b</h2> <!-- c --> <div id=\"", "\n")
 		}),
 		one("indented-code", func(n int) []byte { return rep(n, header, "    x\n\n", "") }),
 		one("table-wide", func(n int) []byte { return rep(n, header+"|a|\n|-|\n", "|a", "|\n") }),
