@@ -188,6 +188,13 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 	if root := p.Index.PluginRootOf(d.Path); root != "" && !firstThere && strings.HasPrefix(target, "/") {
 		firstThere, _ = p.Index.Exists(path.Join(root, first))
 	}
+	var site *docsSite // the docs site whose page d is, and what a site serves at target
+	served := ""
+	if strings.HasPrefix(target, "/") && !firstThere {
+		if site = pageSite(p.Index, d); site == nil {
+			served = siteServed(p.Index, target)
+		}
+	}
 	switch {
 	case !firstThere && hostLike(first):
 		// `docs.example.com/guide`: a web address without its scheme is
@@ -195,13 +202,11 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 		msg += fmt.Sprintf("; `%s` reads as a web address without its scheme, which a link resolves as a path in the repo: write `https://%s`", first, strings.TrimPrefix(target, "/"))
 		p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Target: rel})
 		return false
-	case strings.HasPrefix(target, "/") && !firstThere && pageSite(p.Index, d) != nil:
-		s := pageSite(p.Index, d)
-		msg += fmt.Sprintf("; in a page of this docs site `/` is the site's root, and neither its static files (%s) nor its pages (%s) hold it: fix the route", listed(s.static), listed(s.content))
+	case site != nil:
+		msg += fmt.Sprintf("; in a page of this docs site `/` is the site's root, and neither its static files (%s) nor its pages (%s) hold it: fix the route", listed(site.static), listed(site.content))
 		p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Target: rel})
 		return false
-	case strings.HasPrefix(target, "/") && !firstThere && siteServed(p.Index, target) != "":
-		served := siteServed(p.Index, target)
+	case served != "":
 		msg += fmt.Sprintf("; the repo's docs site serves it from `%s`, but this file is no page of the site, and GitHub resolves `/` from the repo root: link `%s`", served, rules.RelLink(d.Path, served))
 		p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Target: rel})
 		return false
