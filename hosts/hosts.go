@@ -15,6 +15,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"go.yaml.in/yaml/v3"
@@ -166,16 +167,22 @@ func QuirkReaders(quirk, kind string) (reads, refuses []string) {
 // files of kind (its host file describes the kind, or loads its files as
 // another kind: `also`). No host reads that of a plain doc or of a
 // skill's reference file.
-func ReadsFrontmatter(kind string) bool {
+func ReadsFrontmatter(kind string) bool { return frontmatterReaders()[kind] }
+
+// frontmatterReaders are the kinds some host reads the frontmatter of,
+// gathered once from the host files (the rules ask it of every file).
+var frontmatterReaders = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
 	for _, h := range all {
 		for name, k := range h.Kinds {
-			if name == kind || slices.Contains(k.Also, kind) {
-				return true
+			m[name] = true
+			for _, a := range k.Also {
+				m[a] = true
 			}
 		}
 	}
-	return false
-}
+	return m
+})
 
 // LoadsPluginPrefix starts a `loads` glob that is from the root of each
 // plugin (a folder holding .claude-plugin/plugin.json, or one a

@@ -295,9 +295,6 @@ func appendNew(list []string, s string) []string {
 // (`replaced-by`), which then are the ones loaded; and a file a manifest
 // or a marketplace entry lists (parser.Index.ListedKind) wherever it is.
 func loads(k *hosts.Kind, rel string, idx *parser.Index) bool {
-	root := idx.PluginRootOf(rel)
-	inPlugin := root != "" || idx.RootIsPlugin()
-	listed, replaced := manifestPaths(idx, root, k.ReplacedBy)
 	if _, ok := idx.ListedKind(rel); ok {
 		// a manifest (or a marketplace entry) lists it: a host that loads
 		// the kind from plugins loads it
@@ -307,6 +304,9 @@ func loads(k *hosts.Kind, rel string, idx *parser.Index) bool {
 			}
 		}
 	}
+	root := idx.PluginRootOf(rel)
+	inPlugin := root != "" || idx.RootIsPlugin()
+	listed, replaced := manifestPaths(idx, root, k.ReplacedBy)
 	for _, g := range k.Loads {
 		p := rel
 		if rest, ok := strings.CutPrefix(g, hosts.LoadsPluginPrefix); ok {
