@@ -1393,10 +1393,11 @@ func nameToken(s string) string {
 // `.`, `-` or `/`.
 func wordByte(c byte) bool { return nameChar(c) || c == '.' || c == '/' }
 
-// isWord reports whether w is a word (nameToken) with a letter in it.
+// isWord reports whether w, a run nameToken read, is a run of word bytes
+// (a run is of one sort throughout) with a letter in it.
 func isWord(w string) bool {
-	return strings.IndexFunc(w, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) >= 0 &&
-		strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-/") == ""
+	return w != "" && wordByte(w[0]) &&
+		strings.IndexFunc(w, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) >= 0
 }
 
 // coveredByContracts reports the blocks that lie in a part a copy
