@@ -160,7 +160,7 @@ func checkNameRef(p *rules.Pass) {
 	names := repoNamesOf(p.Index)
 	report := func(off, end int, name string, skill bool, how string) {
 		ok, checkable := names.check(name, skill)
-		if ok || !checkable || placeholderName(name) {
+		if ok || !checkable {
 			return
 		}
 		what, kind := "agent", parser.KindAgent
@@ -250,7 +250,18 @@ func isVariable(line string, at int, name string) bool {
 // preloads or hands off to, with the offsets the name is reported at and
 // how it is named (for messages).
 func forNameRefs(d *parser.Document, fn func(off, end int, name string, skill bool, how string)) {
-	report := fn
+	report := func(off, end int, name string, skill bool, how string) {
+		if !placeholderName(name) {
+			fn(off, end, name, skill, how)
+		}
+	}
+	// a name in a line's call (`Task(subagent_type="x")`, `Skill(x)`) is
+	// one unless a placeholder cuts it short or its clause forbids the call
+	inline := func(ls int, line string, m []int, skill bool, how string) {
+		if !templated(line[m[3]:]) && !forbidden(line[:m[0]]) {
+			report(ls+m[2], ls+m[3], line[m[2]:m[3]], skill, how)
+		}
+	}
 	src := d.Src[:d.ParsedEnd()] // nothing past the markup bound is checked
 	parser.ForLinesWith(src, d.BodyStart, nameRefNeedles, func(ls, le int) bool {
 		if !rules.OwnAt(d, ls) {
@@ -260,16 +271,14 @@ func forNameRefs(d *parser.Document, fn func(off, end int, name string, skill bo
 		hasSkill := bytes.Contains(raw, []byte("Skill("))
 		line := string(raw)
 		for _, m := range rules.SubagentTypeRe.FindAllStringSubmatchIndex(line, -1) {
-			if name := line[m[2]:m[3]]; !isVariable(line, m[2], name) && !templated(line[m[3]:]) && !forbidden(line[:m[0]]) {
-				report(ls+m[2], ls+m[3], name, false, "`subagent_type`")
+			if !isVariable(line, m[2], line[m[2]:m[3]]) {
+				inline(ls, line, m, false, "`subagent_type`")
 			}
 		}
 		if hasSkill && !d.InFence(ls) {
 			for _, re := range []*regexp.Regexp{skillCallRe, skillObjectRe} {
 				for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
-					if !forbidden(line[:m[0]]) {
-						report(ls+m[2], ls+m[3], line[m[2]:m[3]], true, "`Skill(…)`")
-					}
+					inline(ls, line, m, true, "`Skill(…)`")
 				}
 			}
 		}
