@@ -4,6 +4,7 @@ import (
 	"github.com/mdcontract/mdcontract/internal/suggest"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -40,6 +41,19 @@ func checkSkillPath(p *rules.Pass) {
 	if dir == "" || !rules.OwnDoc(d) || worksInClone(p.Index, dir) {
 		return
 	}
+	// Where a path of the skill may resolve from: the skill's folder, the
+	// file's own; for a skill of this project's own (`.claude/skills/x`),
+	// the repo root, where the agent runs (`scripts/build.sh` is the
+	// project's file); and the root of the plugin the skill ships in (a
+	// file its skills and commands share, which the installed plugin
+	// holds too).
+	bases := []string{dir, path.Dir(d.Path)}
+	if projectSkill(dir) {
+		bases = append(bases, "")
+	}
+	if root := p.Index.PluginRootOf(d.Path); root != "" || p.Index.RootIsPlugin() {
+		bases = append(bases, root)
+	}
 	looked := 0
 	for _, cs := range d.CodeSpans {
 		text := strings.TrimSpace(d.SpanText(cs))
@@ -50,27 +64,8 @@ func checkSkillPath(p *rules.Pass) {
 			continue
 		}
 		rel := strings.TrimPrefix(text, "./")
-		if ok, _ := p.Index.Exists(path.Join(dir, rel)); ok {
+		if slices.ContainsFunc(bases, func(b string) bool { ok, _ := p.Index.Exists(path.Join(b, rel)); return ok }) {
 			continue
-		}
-		if ok, _ := p.Index.Exists(path.Join(path.Dir(d.Path), rel)); ok {
-			continue
-		}
-		if projectSkill(dir) {
-			// a skill of this project's own (`.claude/skills/x`): the agent
-			// runs in the project, where `scripts/build.sh` is the
-			// project's file
-			if ok, _ := p.Index.Exists(rel); ok {
-				continue
-			}
-		}
-		if root := p.Index.PluginRootOf(d.Path); root != "" || p.Index.RootIsPlugin() {
-			// a file of the plugin the skill ships in, shared by its
-			// skills and commands (`references/company-context.md` at the
-			// plugin's root): the installed plugin holds it too
-			if ok, _ := p.Index.Exists(path.Join(root, rel)); ok {
-				continue
-			}
 		}
 		if looked++; looked > maxSkillPathLookups {
 			return // a file naming this many missing paths is not a skill's text
