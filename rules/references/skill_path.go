@@ -1,7 +1,6 @@
 package references
 
 import (
-	"github.com/mdcontract/mdcontract/internal/suggest"
 	"path"
 	"regexp"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/mdcontract/mdcontract/internal/suggest"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
