@@ -483,7 +483,11 @@ func (s *server) loadIndex(opt parser.LoadOptions) *parser.Index {
 	}
 	c := s.opt.Cache(s.root)
 	opt.Cache = c
-	idx := parser.Scan(s.root, opt).Load(opt)
+	scan := opt
+	if c != nil {
+		scan.Known = c.Known // not read: the cache has their bytes
+	}
+	idx := parser.Scan(s.root, scan).Load(opt)
 	if c != nil {
 		if err := c.Save(); err != nil && s.opt.Log != nil {
 			fmt.Fprintf(s.opt.Log, "mdcontract: the cache of parsed files was not saved: %s\n", textsafe.Line(err.Error()))

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
@@ -17,30 +18,41 @@ import (
 // The model cache: what goldmark's parse of a file's body gave (its
 // headings, comments, fences, code spans, links, the shapes too complex to
 // parse), kept between runs by the file's content, so that a file that did
-// not change is not parsed again. It is the costliest part of a run; the
-// rest of Parse (line index, encoding check, frontmatter, JSON, TOML) is
-// cheap and done every time.
+// not change is not parsed again; and the bytes of each file with its
+// stamp, so that a file whose stamp did not change is not even read. The
+// parse is the costliest part of a run, and on a machine where a system
+// call and a fresh page of memory cost microseconds, reading thousands of
+// files is the next one; the rest of Parse (line index, encoding check,
+// frontmatter, JSON, TOML) is cheap and done every time.
 //
 // One pack file per repo root and tool, in the user's cache folder, never
-// in the repo (a pull request could plant one). An entry is found by the
+// in the repo (a pull request could plant one). A model is found by the
 // SHA-256 of the file's bytes and the file's kind (the config can change
 // a kind), in a pack of this tool build (the tool key: a release version,
 // or the hash of the binary). The model is stored as offsets into the
-// source, read again from disk and verified by its hash: a string of the
-// model that is a part of the source is stored as where it is, and is a
-// slice of the source again once decoded.
+// source: a string of the model that is a part of the source is stored as
+// where it is, and is a slice of the source again once decoded. A file's
+// bytes are found by their SHA-256, and its SHA-256 by its path and stamp
+// (Known), trusted as the result memo trusts one: when the file had not
+// changed for stampMargin before the run that kept it read it.
 //
-// A pack is hostile input: it is read whole and used only when its magic,
-// format, tool key and checksum match; every entry is decoded with every
-// count bounded by the bytes left and every offset by the source's size,
-// and an entry that does not decode is a miss (the file is parsed). Packs
-// are written to a temporary file and renamed, so a reader sees a whole
-// pack or none, and concurrent runs each write a whole one (the last
-// wins). The folder is kept under cacheMaxBytes by removing the packs
-// used least recently.
+// A pack is hostile input: it is used only when its magic, format, tool
+// key and the checksum of its index (every model, stamp and source's
+// place) match; every entry is decoded with every count bounded by the
+// bytes left and every offset by the source's size, and an entry that
+// does not decode is a miss (the file is parsed). The sources, most of
+// the pack, follow the index unsummed: each is checked against its own
+// SHA-256 when it is used (Source), so that a run reads from the pack
+// only the sources it uses. Where the system can, the pack is mapped
+// into memory rather than read (its pages are the system's file cache,
+// not the run's heap); a pack is never written in place, so a mapping
+// stays whole. Packs are written to a temporary file and renamed, so a
+// reader sees a whole pack or none, and concurrent runs each write a
+// whole one (the last wins). The folder is kept under cacheMaxBytes by
+// removing the packs used least recently.
 
 // cacheFormat is the pack's format version: change it with the model.
-const cacheFormat = 2
+const cacheFormat = 3
 
 var cacheMagic = [8]byte{'m', 'd', 'c', 'c', 'a', 'c', 'h', 'e'}
 
@@ -48,10 +60,20 @@ const (
 	// cacheMaxBytes bounds the cache folder: past it, the packs used
 	// least recently are removed.
 	cacheMaxBytes = 512 << 20
+	// cacheMaxSources bounds the sources one pack keeps: a repo larger
+	// than that has its models kept, and its files read.
+	cacheMaxSources = cacheMaxBytes / 4
 	// cacheMaxAge removes packs not used for this long.
 	cacheMaxAge = 30 * 24 * time.Hour
-	// cacheHeader is magic, format, tool key, entry count.
-	cacheHeader = 8 + 4 + sha256.Size + 4
+	// cacheHeader is magic, format, tool key, when the run that wrote
+	// the pack began, and the index's size.
+	cacheHeader = 8 + 4 + sha256.Size + 8 + 8
+	// StampMargin is how long before a run began a file must have last
+	// changed for its stamp, kept by that run, to be trusted: a file
+	// changed within the resolution of its file system's times (2 s on
+	// FAT) of being read could change again and keep its stamp (git's
+	// "racily clean" entries).
+	StampMargin = int64(3 * time.Second)
 )
 
 // CacheDir returns the folder the model cache lives in:
@@ -68,17 +90,26 @@ func CacheDir() (string, error) {
 	return filepath.Join(d, "mdcontract"), nil
 }
 
-// Cache holds the models of one repo root's files between runs. It is
-// safe for concurrent use. A nil *Cache caches nothing.
+// Cache holds the models and the bytes of one repo root's files between
+// runs. It is safe for concurrent use. A nil *Cache caches nothing.
 type Cache struct {
-	file string // the pack
-	tool [sha256.Size]byte
+	file  string // the pack
+	tool  [sha256.Size]byte
+	began int64 // when this run opened the cache, before it read a file
 
-	mu     sync.Mutex
-	old    map[cacheKey][]byte // entries of the pack read, by key
-	used   map[cacheKey][]byte // entries this run used or made
-	misses int
-	hits   int
+	mu       sync.Mutex
+	old      map[cacheKey][]byte          // entries of the pack read, by key
+	used     map[cacheKey][]byte          // entries this run used or made
+	oldSrc   map[[sha256.Size]byte][]byte // sources of the pack read (unchecked)
+	oldFiles map[string]cachedFile        // the files the pack's run read
+	oldBegan int64                        // when that run began
+	files    map[string]cachedFile        // the files this run read
+	srcs     map[[sha256.Size]byte][]byte // their sources
+	checked  map[[sha256.Size]byte]bool   // old sources checked: whether good
+	misses   int
+	hits     int
+	served   int  // sources given (Source)
+	changed  bool // a file this run read is not one the pack knew so
 }
 
 type cacheKey struct {
@@ -86,12 +117,20 @@ type cacheKey struct {
 	kind Kind
 }
 
+// cachedFile is a file as a run read it: its stamp and its SHA-256.
+type cachedFile struct {
+	stamp Stamp
+	sum   [sha256.Size]byte
+}
+
 // OpenCache opens the cache of the repo at root in folder dir, for the
 // tool build named by tool (a release version, or a hash of the binary:
 // a pack of another build is never read). It never fails: a pack that is
 // missing, unreadable or invalid is an empty cache.
 func OpenCache(dir, tool, root string) *Cache {
-	c := &Cache{tool: sha256.Sum256([]byte(tool)), old: map[cacheKey][]byte{}, used: map[cacheKey][]byte{}}
+	c := &Cache{tool: sha256.Sum256([]byte(tool)), began: time.Now().UnixNano(),
+		old: map[cacheKey][]byte{}, used: map[cacheKey][]byte{},
+		files: map[string]cachedFile{}, srcs: map[[sha256.Size]byte][]byte{}, checked: map[[sha256.Size]byte]bool{}}
 	if abs, err := filepath.Abs(root); err == nil {
 		root = abs
 	}
@@ -99,8 +138,8 @@ func OpenCache(dir, tool, root string) *Cache {
 	c.file = filepath.Join(dir, hex.EncodeToString(name[:12])+".pack")
 	// read as a file of the repo is: a regular file only (never a FIFO
 	// left in its place), of a bounded size
-	if buf, err := ReadCacheFile(c.file); err == nil {
-		c.old = c.decodePack(buf)
+	if buf, err := mapCacheFile(c.file); err == nil {
+		c.decodePack(buf)
 	}
 	return c
 }
@@ -116,41 +155,194 @@ func (c *Cache) Stats() (hits, misses int) {
 	return c.hits, c.misses
 }
 
-// decodePack returns the entries of a valid pack, or none.
-func (c *Cache) decodePack(buf []byte) map[cacheKey][]byte {
-	out := map[cacheKey][]byte{}
+// reader reads a pack's index: any value out of bounds sets bad.
+type packReader struct {
+	b   []byte
+	bad bool
+}
+
+func (r *packReader) uint() uint64 {
+	v, w := binary.Uvarint(r.b)
+	if w <= 0 {
+		r.bad = true
+		return 0
+	}
+	r.b = r.b[w:]
+	return v
+}
+
+func (r *packReader) int() int64 {
+	v, w := binary.Varint(r.b)
+	if w <= 0 {
+		r.bad = true
+		return 0
+	}
+	r.b = r.b[w:]
+	return v
+}
+
+// bytes reads n bytes.
+func (r *packReader) bytes(n uint64) []byte {
+	if r.bad || n > uint64(len(r.b)) {
+		r.bad = true
+		return nil
+	}
+	b := r.b[:n:n]
+	r.b = r.b[n:]
+	return b
+}
+
+// count reads a list's length, each item at least min bytes.
+func (r *packReader) count(min int) int {
+	n := r.uint()
+	if r.bad || n > uint64(len(r.b)/min) {
+		r.bad = true
+		return 0
+	}
+	return int(n)
+}
+
+// decodePack takes the entries, files and sources of a valid pack, or
+// none.
+func (c *Cache) decodePack(buf []byte) {
 	if len(buf) < cacheHeader+sha256.Size {
-		return out
+		return
 	}
-	body, sum := buf[:len(buf)-sha256.Size], buf[len(buf)-sha256.Size:]
-	if !bytes.Equal(body[:8], cacheMagic[:]) || binary.LittleEndian.Uint32(body[8:]) != cacheFormat ||
-		!bytes.Equal(body[12:12+sha256.Size], c.tool[:]) {
-		return out
+	if !bytes.Equal(buf[:8], cacheMagic[:]) || binary.LittleEndian.Uint32(buf[8:]) != cacheFormat ||
+		!bytes.Equal(buf[12:12+sha256.Size], c.tool[:]) {
+		return
 	}
-	if s := sha256.Sum256(body); !bytes.Equal(s[:], sum) {
-		return out
+	began := int64(binary.LittleEndian.Uint64(buf[12+sha256.Size:]))
+	size := binary.LittleEndian.Uint64(buf[20+sha256.Size:])
+	if size > uint64(len(buf)-cacheHeader-sha256.Size) {
+		return
 	}
-	n := int(binary.LittleEndian.Uint32(body[12+sha256.Size:]))
-	r := body[cacheHeader:]
-	for range n {
-		if len(r) < sha256.Size+1 {
-			return map[cacheKey][]byte{}
-		}
+	end := cacheHeader + int(size)
+	if s := sha256.Sum256(buf[:end]); !bytes.Equal(s[:], buf[end:end+sha256.Size]) {
+		return
+	}
+	blob := buf[end+sha256.Size:]
+	r := &packReader{b: buf[cacheHeader:end]}
+	entries := map[cacheKey][]byte{}
+	for n := r.count(sha256.Size + 2); n > 0 && !r.bad; n-- {
 		var k cacheKey
-		copy(k.sum[:], r)
-		k.kind = Kind(r[sha256.Size])
-		r = r[sha256.Size+1:]
-		size, w := binary.Uvarint(r)
-		if w <= 0 || size > uint64(len(r)-w) {
-			return map[cacheKey][]byte{}
+		copy(k.sum[:], r.bytes(sha256.Size))
+		if kb := r.bytes(1); kb != nil {
+			k.kind = Kind(kb[0])
 		}
-		out[k] = r[w : w+int(size) : w+int(size)]
-		r = r[w+int(size):]
+		entries[k] = r.bytes(r.uint())
 	}
-	if len(r) != 0 {
-		return map[cacheKey][]byte{}
+	files := map[string]cachedFile{}
+	for n := r.count(sha256.Size + 6); n > 0 && !r.bad; n-- {
+		p := string(r.bytes(r.uint()))
+		f := cachedFile{stamp: Stamp{Size: int64(r.uint()), Mtime: r.int(), Ctime: r.int(), Ino: r.uint(), Dev: r.uint()}}
+		copy(f.sum[:], r.bytes(sha256.Size))
+		files[p] = f
 	}
-	return out
+	srcs := map[[sha256.Size]byte][]byte{}
+	at := uint64(0)
+	for n := r.count(sha256.Size + 1); n > 0 && !r.bad; n-- {
+		var sum [sha256.Size]byte
+		copy(sum[:], r.bytes(sha256.Size))
+		size := r.uint()
+		if r.bad || size > uint64(len(blob))-at {
+			r.bad = true
+			break
+		}
+		srcs[sum] = blob[at : at+size : at+size]
+		at += size
+	}
+	if r.bad || len(r.b) != 0 || at != uint64(len(blob)) {
+		return
+	}
+	c.old, c.oldFiles, c.oldSrc, c.oldBegan = entries, files, srcs, began
+}
+
+// Known returns the SHA-256 of the file at repo-relative path rel when
+// the pack's run read it with the stamp st, and it had not changed for
+// StampMargin before that run began: its bytes are then the ones read
+// then.
+func (c *Cache) Known(rel string, st Stamp) ([sha256.Size]byte, bool) {
+	if c == nil {
+		return [sha256.Size]byte{}, false
+	}
+	f, ok := c.oldFiles[rel] // never written after OpenCache
+	if !ok || !st.Valid() || f.stamp != st || !c.trusted(st, c.oldBegan) {
+		return [sha256.Size]byte{}, false
+	}
+	return f.sum, true
+}
+
+// trusted reports whether a file of stamp st, read by a run that began
+// at began, had not changed for StampMargin before.
+func (c *Cache) trusted(st Stamp, began int64) bool {
+	return st.Mtime <= began-StampMargin && st.Ctime <= began-StampMargin
+}
+
+// Source returns the bytes, kept by the pack, whose SHA-256 is sum, or
+// nil when the pack has none (or has them damaged). The bytes are not to
+// be written to.
+func (c *Cache) Source(sum [sha256.Size]byte) []byte {
+	if c == nil {
+		return nil
+	}
+	src, ok := c.oldSrc[sum] // never written after OpenCache
+	if !ok {
+		return nil
+	}
+	c.mu.Lock()
+	good, seen := c.checked[sum]
+	c.mu.Unlock()
+	if !seen {
+		good = sha256.Sum256(src) == sum
+		c.mu.Lock()
+		c.checked[sum] = good
+		c.mu.Unlock()
+	}
+	if !good {
+		return nil
+	}
+	c.mu.Lock()
+	c.served++
+	c.mu.Unlock()
+	return src
+}
+
+// Served returns how many files' bytes came from the cache rather than
+// from disk.
+func (c *Cache) Served() int {
+	if c == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.served
+}
+
+// keep records the files of docs as this run read them (their stamps and
+// bytes), for the next run's Known and Source. A document with no stamp
+// (not read from disk: an editor's buffer, standard input) is not kept.
+func (c *Cache) keep(docs []*Document) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, d := range docs {
+		if !d.stamp.Valid() {
+			continue
+		}
+		f := cachedFile{stamp: d.stamp, sum: d.Sum()}
+		c.files[d.Path] = f
+		c.srcs[f.sum] = d.Src
+		if o, ok := c.oldFiles[d.Path]; !ok || o != f || !c.trusted(f.stamp, c.oldBegan) {
+			// new, or one the next run will trust and this pack does not
+			c.changed = true
+		}
+		if _, ok := c.oldSrc[f.sum]; !ok {
+			c.changed = true
+		}
+	}
 }
 
 // parse fills d's body, and its frontmatter's decoded YAML when fm is
@@ -190,16 +382,17 @@ func (c *Cache) parse(d *Document, fm bool) {
 	c.mu.Unlock()
 }
 
-// Save writes the entries this run used or made as the root's pack (when
-// they differ from the pack read), and keeps the folder within its
-// bounds. Entries of files this run did not see are dropped.
+// Save writes the entries this run used or made, and the files it read,
+// as the root's pack (when they differ from the pack read), and keeps the
+// folder within its bounds. Entries and files this run did not see are
+// dropped.
 func (c *Cache) Save() error {
 	if c == nil {
 		return nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	same := c.misses == 0 && len(c.used) == len(c.old)
+	same := c.misses == 0 && len(c.used) == len(c.old) && !c.changed && len(c.files) == len(c.oldFiles)
 	if same {
 		now := time.Now()
 		_ = os.Chtimes(c.file, now, now) // used: evicted last
@@ -215,25 +408,73 @@ func (c *Cache) Save() error {
 		}
 		return keys[i].kind < keys[j].kind
 	})
-	var b bytes.Buffer
-	b.Write(cacheMagic[:])
-	b.Write(binary.LittleEndian.AppendUint32(nil, cacheFormat))
-	b.Write(c.tool[:])
-	b.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(keys))))
+	var ix []byte
+	ix = binary.AppendUvarint(ix, uint64(len(keys)))
 	for _, k := range keys {
 		e := c.used[k]
-		b.Write(k.sum[:])
-		b.WriteByte(byte(k.kind))
-		b.Write(binary.AppendUvarint(nil, uint64(len(e))))
-		b.Write(e)
+		ix = append(ix, k.sum[:]...)
+		ix = append(ix, byte(k.kind))
+		ix = binary.AppendUvarint(ix, uint64(len(e)))
+		ix = append(ix, e...)
 	}
-	sum := sha256.Sum256(b.Bytes())
-	b.Write(sum[:])
-	if err := WriteCacheFile(c.file, b.Bytes()); err != nil {
+	paths := make([]string, 0, len(c.files))
+	for p := range c.files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	ix = binary.AppendUvarint(ix, uint64(len(paths)))
+	var sums [][sha256.Size]byte
+	kept := map[[sha256.Size]byte]bool{}
+	var total int
+	for _, p := range paths {
+		f := c.files[p]
+		ix = binary.AppendUvarint(ix, uint64(len(p)))
+		ix = append(ix, p...)
+		ix = binary.AppendUvarint(ix, uint64(f.stamp.Size))
+		ix = binary.AppendVarint(ix, f.stamp.Mtime)
+		ix = binary.AppendVarint(ix, f.stamp.Ctime)
+		ix = binary.AppendUvarint(ix, f.stamp.Ino)
+		ix = binary.AppendUvarint(ix, f.stamp.Dev)
+		ix = append(ix, f.sum[:]...)
+		if !kept[f.sum] { // each source once
+			kept[f.sum] = true
+			sums = append(sums, f.sum)
+			total += len(c.srcs[f.sum])
+		}
+	}
+	// the sources, unless the repo is too large for the cache to hold them
+	if total > cacheMaxSources {
+		sums = nil
+	}
+	ix = binary.AppendUvarint(ix, uint64(len(sums)))
+	for _, s := range sums {
+		ix = append(ix, s[:]...)
+		ix = binary.AppendUvarint(ix, uint64(len(c.srcs[s])))
+	}
+	head := make([]byte, 0, cacheHeader)
+	head = append(head, cacheMagic[:]...)
+	head = binary.LittleEndian.AppendUint32(head, cacheFormat)
+	head = append(head, c.tool[:]...)
+	head = binary.LittleEndian.AppendUint64(head, uint64(c.began))
+	head = binary.LittleEndian.AppendUint64(head, uint64(len(ix)))
+	h := sha256.New()
+	h.Write(head)
+	h.Write(ix)
+	err := writeCacheFileWith(c.file, func(w *bufio.Writer) {
+		w.Write(head)
+		w.Write(ix)
+		w.Write(h.Sum(nil))
+		for _, s := range sums {
+			w.Write(c.srcs[s])
+		}
+	})
+	if err != nil {
 		return err
 	}
-	c.old, c.misses = c.used, 0
+	c.old, c.misses, c.changed = c.used, 0, false
 	c.used = map[cacheKey][]byte{}
+	c.oldFiles, c.oldBegan = c.files, c.began
+	c.files = map[string]cachedFile{}
 	return nil
 }
 
@@ -241,6 +482,12 @@ func (c *Cache) Save() error {
 // a temporary file renamed into place (a reader sees the whole file or
 // none), and keeps the folder within its bounds.
 func WriteCacheFile(file string, data []byte) error {
+	return writeCacheFileWith(file, func(w *bufio.Writer) { w.Write(data) })
+}
+
+// writeCacheFileWith is WriteCacheFile of what write writes (buffered:
+// a pack's sources go from where they are to the file, never gathered).
+func writeCacheFileWith(file string, write func(w *bufio.Writer)) error {
 	dir := filepath.Dir(file)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -249,7 +496,9 @@ func WriteCacheFile(file string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	_, err = tmp.Write(data)
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	write(w)
+	err = w.Flush() // the first write error, kept by w
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

@@ -273,18 +273,23 @@ func TestCacheCorruptPack(t *testing.T) {
 // sealPack writes a pack of the given entries with a valid checksum: what
 // a hostile (or buggy) writer could leave.
 func sealPack(file, tool string, entries map[cacheKey][]byte) error {
+	var ix []byte
+	ix = binary.AppendUvarint(ix, uint64(len(entries)))
+	for k, e := range entries {
+		ix = append(ix, k.sum[:]...)
+		ix = append(ix, byte(k.kind))
+		ix = binary.AppendUvarint(ix, uint64(len(e)))
+		ix = append(ix, e...)
+	}
+	ix = append(ix, 0, 0) // no files, no sources
 	var b bytes.Buffer
 	b.Write(cacheMagic[:])
 	b.Write(binary.LittleEndian.AppendUint32(nil, cacheFormat))
 	t := sha256.Sum256([]byte(tool))
 	b.Write(t[:])
-	b.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(entries))))
-	for k, e := range entries {
-		b.Write(k.sum[:])
-		b.WriteByte(byte(k.kind))
-		b.Write(binary.AppendUvarint(nil, uint64(len(e))))
-		b.Write(e)
-	}
+	b.Write(binary.LittleEndian.AppendUint64(nil, uint64(time.Now().UnixNano())))
+	b.Write(binary.LittleEndian.AppendUint64(nil, uint64(len(ix))))
+	b.Write(ix)
 	s := sha256.Sum256(b.Bytes())
 	b.Write(s[:])
 	return os.WriteFile(file, b.Bytes(), 0o600)
@@ -465,5 +470,115 @@ func TestCacheNotRegular(t *testing.T) {
 	}
 	if err := c.Save(); err == nil {
 		t.Error("a folder in the pack's place was replaced")
+	}
+}
+
+// A file the cache kept is known by its path and stamp, and its bytes
+// come from the pack, checked against their SHA-256: the next run reads
+// neither the file nor parses it. A file with another stamp, one that
+// changed just before the run that kept it (its stamp could stay the
+// same through a change), and bytes damaged in the pack are read again.
+func TestCacheKnownFiles(t *testing.T) {
+	root := t.TempDir()
+	for p, src := range packFiles {
+		if err := os.WriteFile(filepath.Join(root, p), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	keep := func(dir string, later time.Duration) {
+		t.Helper()
+		c := OpenCache(dir, "v1", root)
+		c.began += int64(later) // as if the run began that much later than the files changed
+		Load(root, LoadOptions{Cache: c})
+		if err := c.Save(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stampOfFile := func(p string) Stamp {
+		fi, err := os.Lstat(filepath.Join(root, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return StampOf(fi)
+	}
+	if !stampOfFile("a.md").Valid() {
+		t.Skip("the system gives no file stamps")
+	}
+
+	dir := t.TempDir()
+	keep(dir, time.Hour)
+	c := OpenCache(dir, "v1", root)
+	sum, ok := c.Known("a.md", stampOfFile("a.md"))
+	if !ok || sum != sha256.Sum256(packFiles["a.md"]) {
+		t.Fatalf("a.md not known by its stamp (%v)", ok)
+	}
+	if got := c.Source(sum); !bytes.Equal(got, packFiles["a.md"]) {
+		t.Errorf("its bytes from the pack are %q", got)
+	}
+	other := stampOfFile("a.md")
+	other.Mtime++
+	if _, ok := c.Known("a.md", other); ok {
+		t.Error("known by another stamp")
+	}
+	if _, ok := c.Known("c.md", stampOfFile("a.md")); ok {
+		t.Error("a file the pack has not is known")
+	}
+	opt := LoadOptions{Cache: c}
+	scan := opt
+	scan.Known = c.Known
+	before := c.Served()
+	snap := Scan(root, scan)
+	idx := snap.Load(opt)
+	if served := c.Served() - before; snap.Unread() != len(packFiles) || served != len(packFiles) {
+		t.Errorf("%d files known, %d had from the pack; want %d", snap.Unread(), served, len(packFiles))
+	}
+	for _, d := range idx.Docs {
+		want := Parse(d.Path, d.Kind, packFiles[d.Path])
+		if !bytes.Equal(d.Src, want.Src) || modelDiff(modelOf(d), modelOf(want)) != "" {
+			t.Errorf("%s from the pack is not the file's parse", d.Path)
+		}
+		if d.Stamp() != stampOfFile(d.Path) {
+			t.Errorf("%s lost its stamp", d.Path)
+		}
+	}
+
+	// the bytes damaged in the pack (they follow its summed index): read
+	// from the file again
+	pack, err := os.ReadFile(c.file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pack[len(pack)-1] ^= 0x20
+	if err := os.WriteFile(c.file, pack, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c = OpenCache(dir, "v1", root)
+	damaged := 0
+	for p, src := range packFiles {
+		if c.Source(sha256.Sum256(src)) == nil {
+			damaged++
+			if _, ok := c.Known(p, stampOfFile(p)); !ok {
+				t.Errorf("%s not known: its stamp is right, only its bytes in the pack are damaged", p)
+			}
+		}
+	}
+	if damaged != 1 {
+		t.Errorf("%d sources refused, want the one damaged", damaged)
+	}
+	opt = LoadOptions{Cache: c}
+	scan = opt
+	scan.Known = c.Known
+	for _, d := range Scan(root, scan).Load(opt).Docs {
+		if !bytes.Equal(d.Src, packFiles[d.Path]) {
+			t.Errorf("%s is %q, not the file's bytes", d.Path, d.Src)
+		}
+	}
+
+	// kept by a run that began as the files changed: not trusted
+	dir = t.TempDir()
+	keep(dir, 0)
+	c = OpenCache(dir, "v1", root)
+	if _, ok := c.Known("a.md", stampOfFile("a.md")); ok {
+		t.Error("a file changed within StampMargin of the run that kept it is known by its stamp")
 	}
 }

@@ -242,6 +242,7 @@ func load(root string, opt LoadOptions, scan bool) (*Index, []scanned, []string)
 	wg.Wait()
 	if !scan {
 		idx.settle(opt)
+		opt.Cache.keep(idx.Docs)
 	}
 	return idx, recs, roots
 }
@@ -265,7 +266,9 @@ func (idx *Index) settle(opt LoadOptions) {
 			kind = opt.Classify(d.Path, kind)
 		}
 		if kind != d.Kind {
-			idx.Docs[i] = parse(d.Path, kind, d.Src, opt.Cache)
+			sum := d.Sum()
+			idx.Docs[i] = parseSum(d.Path, kind, d.Src, opt.Cache, &sum)
+			idx.Docs[i].stamp = d.stamp
 			changed = true
 		}
 	}

@@ -49,7 +49,8 @@ type scanned struct {
 	src    []byte
 	sum    [sha256.Size]byte
 	stamp  Stamp
-	unread bool
+	unread bool // known by its stamp, not read by the walk
+	read   bool // unread, then read from disk (not had from the cache)
 	err    *FileError
 }
 
@@ -59,6 +60,7 @@ type Snapshot struct {
 	recs   []scanned
 	byPath map[string]int // recs by path
 	max    int64          // the file size limit it was read with
+	cache  *Cache         // where the bytes of files known by stamp are kept
 	roots  []string       // the plugin roots the walk found, all of them
 	loaded atomic.Bool
 
@@ -74,7 +76,7 @@ type Snapshot struct {
 func Scan(root string, opt LoadOptions) *Snapshot {
 	idx, recs, roots := load(root, opt, true)
 	sort.Slice(recs, func(i, j int) bool { return recs[i].f.Rel < recs[j].f.Rel })
-	s := &Snapshot{idx: idx, recs: recs, byPath: make(map[string]int, len(recs)), max: opt.MaxFileSize, roots: roots}
+	s := &Snapshot{idx: idx, recs: recs, byPath: make(map[string]int, len(recs)), max: opt.MaxFileSize, roots: roots, cache: opt.Cache}
 	if s.max <= 0 {
 		s.max = DefaultMaxFileSize
 	}
@@ -99,14 +101,18 @@ func (s *Snapshot) Source(p string) []byte {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if r.src == nil {
-		src, _, err := s.idx.resolver().readStamped(p, s.max)
+		if src := s.cache.Source(r.sum); src != nil {
+			r.src = src
+			return src
+		}
+		src, st, err := s.idx.resolver().readStamped(p, s.max)
 		if err != nil || sha256.Sum256(src) != r.sum {
 			s.stale = true
 		}
 		if src == nil {
 			src = []byte{}
 		}
-		r.src = src
+		r.src, r.stamp, r.read = src, st, true
 	}
 	return r.src
 }
@@ -149,18 +155,22 @@ func (s *Snapshot) Load(opt LoadOptions) *Index {
 					continue
 				}
 				sum := &r.sum
-				if r.unread {
-					// its bytes are the ones read now (here, or by Source),
-					// which may not be the ones known: their own sum
-					sum = nil
-					if r.src == nil {
+				if r.unread && r.src == nil {
+					if src := opt.Cache.Source(r.sum); src != nil {
+						r.src = src // the bytes known, kept by the cache
+					} else {
 						src, st, err := s.idx.resolver().readStamped(r.f.Rel, s.max)
 						if err != nil {
 							r.err = &FileError{Path: r.f.Rel, Msg: ReadErrMsg(err)}
 							continue
 						}
-						r.src, r.stamp = src, st
+						// its bytes are the ones read now, which may not
+						// be the ones known: their own sum
+						r.src, r.stamp, r.read = src, st, true
 					}
+				}
+				if r.read {
+					sum = nil
 				}
 				// the walk is done: every plugin root is known (the walk
 				// went in parallel, so a file may have come before its
@@ -184,6 +194,7 @@ func (s *Snapshot) Load(opt LoadOptions) *Index {
 		}
 	}
 	idx.settle(opt)
+	opt.Cache.keep(idx.Docs)
 	return idx
 }
 

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mdcontract/mdcontract/internal/testcorpus"
 	"github.com/mdcontract/mdcontract/parser"
@@ -105,5 +106,44 @@ func TestCacheFolder(t *testing.T) {
 	ents, _ := os.ReadDir(root)
 	if len(ents) != 1 {
 		t.Errorf("the run wrote into the repo: %v", ents)
+	}
+}
+
+// TestCacheKnownCorpora: on each corpus as it lies (its files unchanged
+// for long), a check after the one that filled the cache, with no memo to
+// report from, has the files' bytes from the cache and reads none; its
+// report is the one without the cache, byte for byte.
+func TestCacheKnownCorpora(t *testing.T) {
+	for _, name := range []string{"agent-orchestra", "obra-superpowers", "wshobson-agents", "claude-plugins-official"} {
+		t.Run(name, func(t *testing.T) {
+			root := testcorpus.Dir(t, name)
+			dir := t.TempDir()
+			t.Setenv("MDCONTRACT_CACHE_DIR", dir)
+			args := []string{"check", "--root", root, "--format", "json"}
+			runOut(t, args...)
+			memos, _ := filepath.Glob(filepath.Join(dir, "*.memo"))
+			for _, m := range memos {
+				os.Remove(m)
+			}
+			warm := runOut(t, args...)
+			if none := runOut(t, append(args, "--no-cache")...); !bytes.Equal(warm, none) {
+				t.Errorf("the reports with the files' bytes from the cache and without the cache differ")
+			}
+			_, _, load, err := openRepo(root, root, "", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			load.Cache = openCache(root)
+			idx := loadIndex(root, load)
+			read := 0 // from disk by the walk: all but a marketplace's, read as the walk goes
+			for _, d := range idx.Docs {
+				if d.Stamp().Valid() {
+					read++
+				}
+			}
+			if served := load.Cache.Served(); served != read || read < len(idx.Docs)/2 {
+				t.Errorf("%d of %d files had from the cache; want all (the corpus's files changed within %v of the run?)", served, read, time.Duration(parser.StampMargin))
+			}
+		})
 	}
 }

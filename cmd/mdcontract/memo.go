@@ -131,16 +131,14 @@ func decodeStamps(b []byte) (stamps []memoStamp, ok bool) {
 }
 
 // stampMargin is how long before a check a file must have last changed
-// for its stamp to be trusted: a file changed within the resolution of
-// its file system's times (2 s on FAT) of being read could change again
-// and keep its stamp.
-const stampMargin = int64(3 * time.Second)
+// for its stamp to be trusted (the cache's rule: parser.StampMargin).
+const stampMargin = parser.StampMargin
 
 // known returns what tells Scan the files the memo knows by their
-// stamps, or nil when it knows none.
-func (m *memo) known() func(rel string, st parser.Stamp) ([sha256.Size]byte, bool) {
+// stamps, and of the others, what else knows them.
+func (m *memo) known(orElse func(rel string, st parser.Stamp) ([sha256.Size]byte, bool)) func(rel string, st parser.Stamp) ([sha256.Size]byte, bool) {
 	if m == nil || m.stored == nil || len(m.stored.Stamps) == 0 {
-		return nil
+		return orElse
 	}
 	r := m.stored
 	byPath := make(map[string]*memoStamp, len(r.Stamps))
@@ -148,10 +146,9 @@ func (m *memo) known() func(rel string, st parser.Stamp) ([sha256.Size]byte, boo
 		byPath[r.Stamps[i].Path] = &r.Stamps[i]
 	}
 	return func(rel string, st parser.Stamp) ([sha256.Size]byte, bool) {
-		var sum [sha256.Size]byte
 		e := byPath[rel]
 		if e == nil || e.Stamp != st || st.Mtime > r.Began-stampMargin || st.Ctime > r.Began-stampMargin {
-			return sum, false
+			return orElse(rel, st)
 		}
 		return e.Sum, true
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -381,13 +383,17 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 	var view checkView
 	began := time.Now()
 	if m != nil && m.stored != nil {
+		// the files the memo does not know by their stamps may be known
+		// to the cache, which is opened only then: a check reported from
+		// its memo reads no pack
+		cache := sync.OnceValue(func() *parser.Cache { return openCache(root) })
 		scan := load
-		scan.Known = m.known()
+		scan.Known = m.known(func(rel string, st parser.Stamp) ([sha256.Size]byte, bool) { return cache().Known(rel, st) })
 		snap := parser.Scan(root, scan)
 		if r := m.replay(snap); r != nil {
 			res, view = r.result(snap)
 		} else {
-			load.Cache = openCache(root)
+			load.Cache = cache()
 			idx = snap.Load(load)
 			_ = load.Cache.Save()
 		}
@@ -529,7 +535,14 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 // for the next run (a cache that cannot be written is no cache: the run
 // goes on).
 func loadIndex(root string, load parser.LoadOptions) *parser.Index {
-	idx := parser.Load(root, load)
+	if load.Cache == nil {
+		return parser.Load(root, load)
+	}
+	// a file the cache knows by its stamp is not read: its bytes are the
+	// cache's
+	scan := load
+	scan.Known = load.Cache.Known
+	idx := parser.Scan(root, scan).Load(load)
 	_ = load.Cache.Save()
 	return idx
 }
