@@ -63,6 +63,10 @@ const (
 	// cacheMaxSources bounds the sources one pack keeps: a repo larger
 	// than that has its models kept, and its files read.
 	cacheMaxSources = cacheMaxBytes / 4
+	// cacheSlack is how many files a run may find new or changed (read
+	// and parsed, not had from the pack) before it writes the pack anew;
+	// or a 64th of the files, if more.
+	cacheSlack = 16
 	// cacheMaxAge removes packs not used for this long.
 	cacheMaxAge = 30 * 24 * time.Hour
 	// cacheHeader is magic, format, tool key, when the run that wrote
@@ -109,7 +113,8 @@ type Cache struct {
 	misses   int
 	hits     int
 	served   int  // sources given (Source)
-	changed  bool // a file this run read is not one the pack knew so
+	novel    int  // files this run read that the pack does not hold so
+	hadPack  bool // a pack was read
 }
 
 type cacheKey struct {
@@ -139,7 +144,7 @@ func OpenCache(dir, tool, root string) *Cache {
 	// read as a file of the repo is: a regular file only (never a FIFO
 	// left in its place), of a bounded size
 	if buf, err := mapCacheFile(c.file); err == nil {
-		c.decodePack(buf)
+		c.hadPack = c.decodePack(buf)
 	}
 	return c
 }
@@ -203,23 +208,23 @@ func (r *packReader) count(min int) int {
 }
 
 // decodePack takes the entries, files and sources of a valid pack, or
-// none.
-func (c *Cache) decodePack(buf []byte) {
+// none (false).
+func (c *Cache) decodePack(buf []byte) bool {
 	if len(buf) < cacheHeader+sha256.Size {
-		return
+		return false
 	}
 	if !bytes.Equal(buf[:8], cacheMagic[:]) || binary.LittleEndian.Uint32(buf[8:]) != cacheFormat ||
 		!bytes.Equal(buf[12:12+sha256.Size], c.tool[:]) {
-		return
+		return false
 	}
 	began := int64(binary.LittleEndian.Uint64(buf[12+sha256.Size:]))
 	size := binary.LittleEndian.Uint64(buf[20+sha256.Size:])
 	if size > uint64(len(buf)-cacheHeader-sha256.Size) {
-		return
+		return false
 	}
 	end := cacheHeader + int(size)
 	if s := sha256.Sum256(buf[:end]); !bytes.Equal(s[:], buf[end:end+sha256.Size]) {
-		return
+		return false
 	}
 	blob := buf[end+sha256.Size:]
 	r := &packReader{b: buf[cacheHeader:end]}
@@ -253,9 +258,10 @@ func (c *Cache) decodePack(buf []byte) {
 		at += size
 	}
 	if r.bad || len(r.b) != 0 || at != uint64(len(blob)) {
-		return
+		return false
 	}
 	c.old, c.oldFiles, c.oldSrc, c.oldBegan = entries, files, srcs, began
+	return true
 }
 
 // Known returns the SHA-256 of the file at repo-relative path rel when
@@ -335,12 +341,11 @@ func (c *Cache) keep(docs []*Document) {
 		f := cachedFile{stamp: d.stamp, sum: d.Sum()}
 		c.files[d.Path] = f
 		c.srcs[f.sum] = d.Src
-		if o, ok := c.oldFiles[d.Path]; !ok || o != f || !c.trusted(f.stamp, c.oldBegan) {
-			// new, or one the next run will trust and this pack does not
-			c.changed = true
-		}
-		if _, ok := c.oldSrc[f.sum]; !ok {
-			c.changed = true
+		_, kept := c.oldSrc[f.sum]
+		if o, ok := c.oldFiles[d.Path]; !ok || o != f || !c.trusted(f.stamp, c.oldBegan) || !kept {
+			// new, changed, or one the next run would trust and this
+			// pack does not
+			c.novel++
 		}
 	}
 }
@@ -392,8 +397,11 @@ func (c *Cache) Save() error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	same := c.misses == 0 && len(c.used) == len(c.old) && !c.changed && len(c.files) == len(c.oldFiles)
-	if same {
+	// A pack that holds all but a few of this run's files and models is
+	// kept as it is: the next run reads and parses those few again, which
+	// costs less than writing every file's bytes anew after each edit.
+	slack := max(cacheSlack, len(c.files)/64)
+	if c.hadPack && c.misses+c.novel <= slack && len(c.oldFiles) <= len(c.files)+slack {
 		now := time.Now()
 		_ = os.Chtimes(c.file, now, now) // used: evicted last
 		return nil
@@ -471,7 +479,7 @@ func (c *Cache) Save() error {
 	if err != nil {
 		return err
 	}
-	c.old, c.misses, c.changed = c.used, 0, false
+	c.old, c.misses, c.novel, c.hadPack = c.used, 0, 0, true
 	c.used = map[cacheKey][]byte{}
 	c.oldFiles, c.oldBegan = c.files, c.began
 	c.files = map[string]cachedFile{}

@@ -582,3 +582,46 @@ func TestCacheKnownFiles(t *testing.T) {
 		t.Error("a file changed within StampMargin of the run that kept it is known by its stamp")
 	}
 }
+
+// A run that finds a few files new or changed keeps the pack as it is
+// (the next run parses those few again); one that finds many writes it
+// anew.
+func TestCacheSaveSlack(t *testing.T) {
+	files := map[string][]byte{}
+	for i := range 40 {
+		files[fmt.Sprintf("f%d.md", i)] = fmt.Appendf(nil, "# File %d\n", i)
+	}
+	dir := t.TempDir()
+	file := writePack(t, dir, "v1", "root", files)
+	before, _ := os.ReadFile(file)
+	edit := func(n int) (hits, misses int, rewritten bool) {
+		t.Helper()
+		c := OpenCache(dir, "v1", "root")
+		for i := range 40 {
+			p := fmt.Sprintf("f%d.md", i)
+			src := files[p]
+			if i < n {
+				src = fmt.Appendf(nil, "# File %d, edited\n", i)
+			}
+			parse(p, KindOther, src, c)
+		}
+		hits, misses = c.Stats()
+		if err := c.Save(); err != nil {
+			t.Fatal(err)
+		}
+		after, _ := os.ReadFile(file)
+		return hits, misses, !bytes.Equal(before, after)
+	}
+	if h, m, re := edit(1); h != 39 || m != 1 || re {
+		t.Errorf("one file edited: %d hits, %d misses, pack rewritten %v; want 39, 1, false", h, m, re)
+	}
+	if h, m, re := edit(1); h != 39 || m != 1 || re {
+		t.Errorf("the same again: %d hits, %d misses, pack rewritten %v; want 39, 1, false (parsed again)", h, m, re)
+	}
+	if h, m, re := edit(cacheSlack + 1); h != 40-cacheSlack-1 || !re {
+		t.Errorf("%d files edited: %d hits, %d misses, pack rewritten %v; want it rewritten", cacheSlack+1, h, m, re)
+	}
+	if h, m, _ := edit(cacheSlack + 1); h != 40 || m != 0 {
+		t.Errorf("after the rewrite: %d hits, %d misses; want all hits", h, m)
+	}
+}
