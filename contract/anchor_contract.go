@@ -236,8 +236,8 @@ func orNone(xs []string) string {
 func withinHeading(p *rules.Pass, ct *config.Contract, d *parser.Document, r MarkerRegion, name string) {
 	w := ct.AnchorContract.Within
 	var under *parser.Section
-	for i := range d.Sections {
-		s := &d.Sections[i]
+	for i := range d.Sections() {
+		s := &d.Sections()[i]
 		if headingMatches(s.Heading, w.Heading, false) && r.Start >= s.ContentStart && r.Start < s.End {
 			under = s
 			break
@@ -245,8 +245,8 @@ func withinHeading(p *rules.Pass, ct *config.Contract, d *parser.Document, r Mar
 	}
 	if under == nil {
 		where := "before any heading"
-		for i := range d.Sections {
-			if s := &d.Sections[i]; r.Start >= s.ContentStart && r.Start < s.End {
+		for i := range d.Sections() {
+			if s := &d.Sections()[i]; r.Start >= s.ContentStart && r.Start < s.End {
 				where = "under `" + strings.Repeat("#", s.Heading.Level) + " " + s.Heading.Raw + "`" // the innermost, last
 			}
 		}

@@ -187,7 +187,7 @@ func (b *block) prepare() {
 	b.once.Do(func() {
 		var st textStats
 		if b.kind == "section" {
-			secs := b.doc.Sections
+			secs := b.doc.Sections()
 			i := sort.Search(len(secs), func(i int) bool { return secs[i].Start >= b.start })
 			st = sectionStats(b.doc)[i]
 		} else {
@@ -283,8 +283,8 @@ func paramLine(line []byte, reps []paramReplacer) []byte {
 func sectionStats(d *parser.Document) []textStats {
 	return d.Cached("copy-drift:sections", func() any {
 		reps := paramsOf(d).reps
-		out := make([]textStats, len(d.Sections))
-		secs := d.Sections
+		out := make([]textStats, len(d.Sections()))
+		secs := d.Sections()
 		for i := len(secs) - 1; i >= 0; i-- {
 			sec := &secs[i]
 			end := trimTrailingBlank(d.Src, sec.Start, sec.End)
@@ -519,15 +519,15 @@ func driftBlocks(d *parser.Document) []*block {
 			out = append(out, &block{doc: d, i: int32(len(out)), start: pt.Start, end: pt.End, anchor: pt.Anchor, kind: kind, lang: lang, name: name})
 		}
 		end := d.ParsedEnd()
-		for i := range d.Sections {
-			sec := &d.Sections[i]
+		for i := range d.Sections() {
+			sec := &d.Sections()[i]
 			if sec.Start >= end || boilerplateTitle(sec.Heading.Text) {
 				continue
 			}
 			// the heading's level and its text, no copy: spec writes them
 			add("section", hashes[min(sec.Heading.Level, 6)], sec.Heading.Raw, Part{Doc: d, Start: sec.Start, End: trimTrailingBlank(d.Src, sec.Start, sec.End), Anchor: sec.Start})
 		}
-		for _, f := range d.Fences {
+		for _, f := range d.Fences() {
 			if f.Indented || f.Start >= end || !textLangs[strings.ToLower(f.Lang)] {
 				continue // a program's block is an invocation written for its place
 			}
@@ -573,7 +573,7 @@ func tocLike(d *parser.Document, pt Part, lines int) bool {
 func linkLines(d *parser.Document) []int {
 	return d.Cached("copy-drift:link-lines", func() any {
 		var out []int
-		for _, l := range d.Links {
+		for _, l := range d.Links() {
 			out = append(out, parser.LineStartAt(d.Src, l.Start))
 		}
 		sort.Ints(out)
@@ -592,10 +592,10 @@ func paragraphs(d *parser.Document) []Part {
 		// a line ends at \n, \r\n or a lone \r, as CommonMark reads it
 		line, next := parser.LineAt(src[:end], ls)
 		le := ls + len(line)
-		for fi < len(d.Fences) && d.Fences[fi].End <= ls {
+		for fi < len(d.Fences()) && d.Fences()[fi].End <= ls {
 			fi++
 		}
-		inCode := fi < len(d.Fences) && d.Fences[fi].Start <= ls
+		inCode := fi < len(d.Fences()) && d.Fences()[fi].Start <= ls
 		l := bytes.TrimLeft(src[ls:le], " \t")
 		text := !inCode && len(bytes.TrimSpace(l)) > 0 && l[0] != '#' && l[0] != '|' && l[0] != '<' && l[0] != '>' && parser.ListMarker(l) == 0
 		switch {

@@ -187,7 +187,7 @@ func checkCapture(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 	if len(caps) == 0 {
 		return
 	}
-	for _, f := range d.Fences {
+	for _, f := range d.Fences() {
 		if f.Indented || !shellLangs[strings.ToLower(f.Lang)] {
 			continue
 		}
@@ -477,7 +477,7 @@ type citedCache struct {
 func citeRefs(d *parser.Document) []citeRef {
 	return d.Cached("cited", func() any {
 		var out []citeRef
-		for _, l := range d.Links {
+		for _, l := range d.Links() {
 			dest := l.Destination
 			if i := strings.IndexAny(dest, "#?"); i >= 0 {
 				dest = dest[:i]
@@ -491,7 +491,7 @@ func citeRefs(d *parser.Document) []citeRef {
 				out = append(out, citeRef{path.Join(path.Dir(d.Path), dest), false})
 			}
 		}
-		for _, sp := range d.CodeSpans { // a backticked `path.md`
+		for _, sp := range d.CodeSpans() { // a backticked `path.md`
 			if p := d.SpanText(sp); strings.HasSuffix(p, ".md") && citedPathRe.MatchString("`"+p+"`") {
 				out = append(out, citeRef{p, true}, citeRef{path.Join(path.Dir(d.Path), p), false})
 			}

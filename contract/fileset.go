@@ -35,8 +35,8 @@ func holds(d *parser.Document, what []string) bool {
 	}
 	for _, w := range what {
 		if level, _ := headingSpec(w); level > 0 && level <= 6 && strings.HasPrefix(w[level:], " ") {
-			for i := range d.Headings {
-				if headingMatches(&d.Headings[i], w, false) {
+			for i := range d.Headings() {
+				if headingMatches(&d.Headings()[i], w, false) {
 					return true
 				}
 			}

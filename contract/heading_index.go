@@ -136,7 +136,7 @@ type headingList struct {
 
 func newHeadingList(target *parser.Document, level int, exclude []string) *headingList {
 	hl := &headingList{byName: map[string][]int{}, skip: map[string]int{}, skipAt: map[string]int{}}
-	for _, h := range target.Headings {
+	for _, h := range target.Headings() {
 		if h.Level != level || excluded(h.Text, exclude) {
 			continue
 		}

@@ -44,8 +44,8 @@ func requiredIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 	lastName := ""
 	for n, spec := range rs.Headings {
 		idx := -1
-		for i := range d.Headings {
-			if headingMatches(&d.Headings[i], spec, rs.Prefix) {
+		for i := range d.Headings() {
+			if headingMatches(&d.Headings()[i], spec, rs.Prefix) {
 				idx = i
 				break
 			}
@@ -59,26 +59,26 @@ func requiredIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 				Message: fmt.Sprintf("%s has no `%s` heading: add it%s", d.Path, spec, where)})
 			continue
 		}
-		h := &d.Headings[idx]
+		h := &d.Headings()[idx]
 		if idx < last {
 			p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: h.Start, End: h.TextEnd,
 				Message: fmt.Sprintf("`%s` comes before `%s`; the required order is %s", spec, lastName, strings.Join(rs.Headings, ", "))})
 		}
 		if n == 0 && rs.First {
 			for j := 0; j < idx; j++ {
-				if d.Headings[j].Level == h.Level {
-					line, _ := d.Position(d.Headings[j].Start)
+				if d.Headings()[j].Level == h.Level {
+					line, _ := d.Position(d.Headings()[j].Start)
 					p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: h.Start, End: h.TextEnd,
-						Message: fmt.Sprintf("`%s` must be the first level-%d heading, but `%s` (line %d) comes before it; move it up", spec, h.Level, strings.Repeat("#", h.Level)+" "+d.Headings[j].Text, line)})
+						Message: fmt.Sprintf("`%s` must be the first level-%d heading, but `%s` (line %d) comes before it; move it up", spec, h.Level, strings.Repeat("#", h.Level)+" "+d.Headings()[j].Text, line)})
 					break
 				}
 			}
 		}
 		if rs.Before != "" {
-			for j := range d.Headings {
-				if headingMatches(&d.Headings[j], rs.Before, rs.Prefix) {
+			for j := range d.Headings() {
+				if headingMatches(&d.Headings()[j], rs.Before, rs.Prefix) {
 					if j < idx {
-						line, _ := d.Position(d.Headings[j].Start)
+						line, _ := d.Position(d.Headings()[j].Start)
 						p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: h.Start, End: h.TextEnd,
 							Message: fmt.Sprintf("`%s` must come before `%s` (line %d)", spec, rs.Before, line)})
 					}

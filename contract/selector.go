@@ -207,9 +207,9 @@ func headingMatches(hd *parser.Heading, spec string, prefix bool) bool {
 // findHeadings returns the sections whose heading spec names.
 func findHeadings(d *parser.Document, spec string, prefix bool) []*parser.Section {
 	var out []*parser.Section
-	for i := range d.Sections {
-		if headingMatches(d.Sections[i].Heading, spec, prefix) {
-			out = append(out, &d.Sections[i])
+	for i := range d.Sections() {
+		if headingMatches(d.Sections()[i].Heading, spec, prefix) {
+			out = append(out, &d.Sections()[i])
 		}
 	}
 	return out
@@ -274,7 +274,7 @@ func selectBlock(d *parser.Document, s *config.Selector) []Part {
 	case s.Fence != "":
 		var out []Part
 		for _, sec := range findHeadings(d, s.Fence, s.Prefix) {
-			for _, f := range d.Fences {
+			for _, f := range d.Fences() {
 				if f.Start >= sec.ContentStart && f.Start < sec.End && !f.Indented {
 					out = append(out, Part{Doc: d, Start: f.ContentStart, End: f.ContentEnd, Anchor: f.Start})
 					break
@@ -284,7 +284,7 @@ func selectBlock(d *parser.Document, s *config.Selector) []Part {
 		return out
 	case s.FenceWith != "":
 		var out []Part
-		for _, f := range d.Fences {
+		for _, f := range d.Fences() {
 			if f.Indented {
 				continue
 			}

@@ -91,10 +91,10 @@ func checkThenNot(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 	fi := 0
 	parser.ForLines(d.Src, d.BodyStart, d.ParsedEnd(), func(ls, le int) bool {
 		if !t.InCode {
-			for fi < len(d.Fences) && d.Fences[fi].End <= ls {
+			for fi < len(d.Fences()) && d.Fences()[fi].End <= ls {
 				fi++
 			}
-			if fi < len(d.Fences) && d.Fences[fi].Start <= ls {
+			if fi < len(d.Fences()) && d.Fences()[fi].Start <= ls {
 				return true
 			}
 		}
@@ -207,10 +207,10 @@ func bodyMatch(d *parser.Document, re *regexp.Regexp, inCode bool) (start, end i
 	fi := 0 // the next code block that may hold a line
 	parser.ForLines(d.Src, d.BodyStart, d.ParsedEnd(), func(ls, le int) bool {
 		if !inCode {
-			for fi < len(d.Fences) && d.Fences[fi].End <= ls {
+			for fi < len(d.Fences()) && d.Fences()[fi].End <= ls {
 				fi++
 			}
-			if fi < len(d.Fences) && d.Fences[fi].Start <= ls {
+			if fi < len(d.Fences()) && d.Fences()[fi].Start <= ls {
 				return true
 			}
 		}

@@ -116,8 +116,8 @@ func (s *server) hitAt(d *parser.Document, off int, copies bool) *hit {
 		}
 		return h
 	}
-	for i := range d.Headings {
-		hd := &d.Headings[i]
+	for i := range d.Headings() {
+		hd := &d.Headings()[i]
 		if hd.Start <= off && off <= hd.End && hd.Start >= d.BodyStart {
 			h := &hit{kind: hitHeading, doc: d, start: hd.TextStart, end: hd.TextEnd, target: d, heading: hd}
 			h.sstart, h.send = sectionOf(d, hd)
@@ -148,7 +148,7 @@ func (s *server) hitAt(d *parser.Document, off int, copies bool) *hit {
 
 // sectionOf returns the section heading h opens in d.
 func sectionOf(d *parser.Document, h *parser.Heading) (int, int) {
-	for _, sec := range d.Sections {
+	for _, sec := range d.Sections() {
 		if sec.Heading == h {
 			return sec.Start, sec.End
 		}

@@ -139,10 +139,10 @@ func (s *server) renameHeading(t *parser.Document, hd *parser.Heading, newName s
 		return nil, renameError(fmt.Sprintf("`%s` starts with a number: a § reference cannot cite it", textsafe.Line(newName)))
 	}
 	hi := -1
-	texts := make([]string, len(t.Headings))
-	for i := range t.Headings {
-		texts[i] = t.Headings[i].Text
-		if &t.Headings[i] == hd {
+	texts := make([]string, len(t.Headings()))
+	for i := range t.Headings() {
+		texts[i] = t.Headings()[i].Text
+		if &t.Headings()[i] == hd {
 			hi = i
 		}
 	}
@@ -154,7 +154,7 @@ func (s *server) renameHeading(t *parser.Document, hd *parser.Heading, newName s
 	}
 	for i, x := range texts {
 		if i != hi && key(x) == key(plainHeading(newName)) {
-			return nil, renameError(fmt.Sprintf("%s already has the heading `%s` (%s): § references could not tell them apart", textsafe.Line(t.Path), textsafe.Line(x), where(t, t.Headings[i].Start)))
+			return nil, renameError(fmt.Sprintf("%s already has the heading `%s` (%s): § references could not tell them apart", textsafe.Line(t.Path), textsafe.Line(x), where(t, t.Headings()[i].Start)))
 		}
 	}
 	oldAnchors := parser.HeadingAnchors(texts)
@@ -162,7 +162,7 @@ func (s *server) renameHeading(t *parser.Document, hd *parser.Heading, newName s
 	newAnchors := parser.HeadingAnchors(texts)
 	for i := range texts {
 		if i != hi && oldAnchors[i] != newAnchors[i] {
-			return nil, renameError(fmt.Sprintf("the heading `%s` (%s) would change anchor from #%s to #%s: the links to it would break", textsafe.Line(t.Headings[i].Text), where(t, t.Headings[i].Start), oldAnchors[i], newAnchors[i]))
+			return nil, renameError(fmt.Sprintf("the heading `%s` (%s) would change anchor from #%s to #%s: the links to it would break", textsafe.Line(t.Headings()[i].Text), where(t, t.Headings()[i].Start), oldAnchors[i], newAnchors[i]))
 		}
 	}
 	e := edits{}

@@ -368,23 +368,37 @@ func (c *Cache) parse(d *Document, fm bool) {
 		e, ok = c.old[k]
 	}
 	c.mu.Unlock()
-	if ok && decodeEntry(d, e, fm) {
-		c.mu.Lock()
-		c.used[k] = e
-		c.hits++
-		c.mu.Unlock()
-		return
+	if ok {
+		if rest, ok := decodeHead(d, e, fm); ok {
+			// the body decoded when first asked for (Document.body)
+			d.pending = &pendingBody{entry: rest, cache: c, key: k, fm: fm}
+			c.mu.Lock()
+			c.used[k] = e
+			c.hits++
+			c.mu.Unlock()
+			return
+		}
 	}
 	if fm {
 		d.decodeFrontmatter()
 	}
-	before := len(d.TooComplex)
+	before := len(d.TooComplex())
 	d.parseBody()
-	e = encodeEntry(d, fm, d.TooComplex[before:])
+	e = encodeEntry(d, fm, d.TooComplex()[before:])
 	c.mu.Lock()
 	c.used[k] = e
 	c.misses++
 	c.mu.Unlock()
+}
+
+// missed records that the entry of key did not decode after all (its
+// document was parsed, and made entry e).
+func (c *Cache) missed(k cacheKey, e []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.used[k] = e
+	c.hits--
+	c.misses++
 }
 
 // Save writes the entries this run used or made, and the files it read,
@@ -469,11 +483,12 @@ func (c *Cache) Save() error {
 	h.Write(head)
 	h.Write(ix)
 	err := writeCacheFileWith(c.file, func(w *bufio.Writer) {
-		w.Write(head)
-		w.Write(ix)
-		w.Write(h.Sum(nil))
+		// w keeps its first error, which Flush returns
+		_, _ = w.Write(head)
+		_, _ = w.Write(ix)
+		_, _ = w.Write(h.Sum(nil))
 		for _, s := range sums {
-			w.Write(c.srcs[s])
+			_, _ = w.Write(c.srcs[s])
 		}
 	})
 	if err != nil {
@@ -490,7 +505,7 @@ func (c *Cache) Save() error {
 // a temporary file renamed into place (a reader sees the whole file or
 // none), and keeps the folder within its bounds.
 func WriteCacheFile(file string, data []byte) error {
-	return writeCacheFileWith(file, func(w *bufio.Writer) { w.Write(data) })
+	return writeCacheFileWith(file, func(w *bufio.Writer) { _, _ = w.Write(data) })
 }
 
 // writeCacheFileWith is WriteCacheFile of what write writes (buffered:
@@ -620,15 +635,15 @@ func (e *encoder) str(s string, lo, hi int) {
 func encodeBody(e *encoder, d *Document, body []Problem) {
 	e.int(len(d.Src))
 	e.int(d.BodyStart)
-	e.int(d.Unparsed)
+	e.int(d.unparsed)
 	e.int(len(body))
 	for _, p := range body {
 		e.int(p.Start)
 		e.int(p.End)
 		e.str(p.Msg, 0, 0)
 	}
-	e.int(len(d.Headings))
-	for _, h := range d.Headings {
+	e.int(len(d.headings))
+	for _, h := range d.headings {
 		e.int(h.Level)
 		e.int(h.Start)
 		e.int(h.End)
@@ -637,16 +652,16 @@ func encodeBody(e *encoder, d *Document, body []Problem) {
 		e.str(h.Raw, h.TextStart, h.TextEnd)
 		e.str(h.Text, h.TextStart, h.TextEnd)
 	}
-	e.int(len(d.Comments))
-	for _, c := range d.Comments {
+	e.int(len(d.comments))
+	for _, c := range d.comments {
 		e.int(c.Start)
 		e.int(c.End)
 		e.bool(c.Inline)
 		e.bool(c.Closed)
 		e.str(c.Text, c.Start, c.End)
 	}
-	e.int(len(d.Fences))
-	for _, f := range d.Fences {
+	e.int(len(d.fences))
+	for _, f := range d.fences {
 		e.int(f.Start)
 		e.int(f.End)
 		e.int(f.ContentStart)
@@ -655,8 +670,8 @@ func encodeBody(e *encoder, d *Document, body []Problem) {
 		e.str(f.Info, f.Start, f.ContentStart)
 		e.str(f.Lang, f.Start, f.ContentStart)
 	}
-	e.int(len(d.CodeSpans))
-	for _, s := range d.CodeSpans {
+	e.int(len(d.codeSpans))
+	for _, s := range d.codeSpans {
 		e.int(s.Start)
 		e.int(s.End)
 		if s.lead == wrappedSpan {
@@ -665,8 +680,8 @@ func encodeBody(e *encoder, d *Document, body []Problem) {
 			e.str(d.SpanText(s), s.Start+int(s.lead), s.End-int(s.trail))
 		}
 	}
-	e.int(len(d.Links))
-	for _, l := range d.Links {
+	e.int(len(d.links))
+	for _, l := range d.links {
 		e.int(l.Start)
 		e.int(l.End)
 		e.bool(l.Image)
@@ -778,12 +793,34 @@ func encodeEntry(d *Document, fm bool, body []Problem) []byte {
 // decodeEntry fills d's body from entry e, and its frontmatter's YAML
 // when fm is set, or says it cannot (then d is as it was).
 func decodeEntry(d *Document, e []byte, fm bool) bool {
+	keep, before := Frontmatter{}, len(d.tooComplex)
+	if d.Frontmatter != nil {
+		keep = *d.Frontmatter
+	}
+	rest, ok := decodeHead(d, e, fm)
+	if !ok {
+		return false
+	}
+	if !decodeBody(d, &decoder{b: rest, src: d.Text()}) {
+		if d.Frontmatter != nil {
+			*d.Frontmatter = keep
+		}
+		d.tooComplex = d.tooComplex[:before]
+		return false
+	}
+	return true
+}
+
+// decodeHead fills d's frontmatter's YAML from entry e when fm is set,
+// and returns the rest of the entry (the body's), or says it cannot
+// (then d is as it was).
+func decodeHead(d *Document, e []byte, fm bool) ([]byte, bool) {
 	r := &decoder{b: e, src: d.Text()}
 	var f *Frontmatter
 	switch r.uint() {
 	case 0:
 		if fm {
-			return false // the entry has no YAML, which d needs
+			return nil, false // the entry has no YAML, which d needs
 		}
 	case 1:
 		if fm {
@@ -792,26 +829,18 @@ func decodeEntry(d *Document, e []byte, fm bool) bool {
 			decodeFrontmatter(r, &Frontmatter{}) // read past it
 		}
 		if r.bad {
-			return false
+			return nil, false
 		}
 	default:
-		return false
+		return nil, false
 	}
 	if f != nil {
 		// the frontmatter first, as a parse decodes it (its problem comes
 		// before the body's)
-		keep := *d.Frontmatter
 		*d.Frontmatter = *f
-		before := len(d.TooComplex)
 		d.frontmatterProblem()
-		if !decodeBody(d, r) {
-			*d.Frontmatter = keep
-			d.TooComplex = d.TooComplex[:before]
-			return false
-		}
-		return true
 	}
-	return decodeBody(d, r)
+	return r.b, true
 }
 
 // decodeBody fills d's body from r, or says it cannot (then d is as it
@@ -848,9 +877,9 @@ func decodeBody(d *Document, r *decoder) bool {
 	}
 	// the spans are added to d itself (addSpan): d is put back as it was
 	// if the entry is bad
-	keepSpans, keepTexts := d.CodeSpans, d.spanTexts
-	d.CodeSpans = make([]Span, 0, r.count())
-	for n := cap(d.CodeSpans); n > 0 && !r.bad; n-- {
+	keepSpans, keepTexts := d.codeSpans, d.spanTexts
+	d.codeSpans = make([]Span, 0, r.count())
+	for n := cap(d.codeSpans); n > 0 && !r.bad; n-- {
 		start, end := r.off(), r.off()
 		txt, at := r.strAt()
 		d.addSpan(start, end, at, txt)
@@ -862,14 +891,14 @@ func decodeBody(d *Document, r *decoder) bool {
 		links = append(links, l)
 	}
 	if r.bad || len(r.b) != 0 {
-		d.CodeSpans, d.spanTexts = keepSpans, keepTexts
+		d.codeSpans, d.spanTexts = keepSpans, keepTexts
 		return false
 	}
-	d.Unparsed = unparsed
-	d.TooComplex = append(d.TooComplex, tooComplex...)
-	d.Headings = headings
+	d.unparsed = unparsed
+	d.tooComplex = append(d.tooComplex, tooComplex...)
+	d.headings = headings
 	// a parse leaves an empty list nil
-	d.Comments, d.Fences, d.CodeSpans, d.Links = orNil(comments), orNil(fences), orNil(d.CodeSpans), orNil(links)
+	d.comments, d.fences, d.codeSpans, d.links = orNil(comments), orNil(fences), orNil(d.codeSpans), orNil(links)
 	d.buildSections()
 	return true
 }

@@ -39,12 +39,12 @@ type spanText struct {
 }
 
 func modelOf(d *Document) model {
-	m := model{d.Unparsed, d.TooComplex, d.Headings, d.Sections, d.Comments, d.Fences, nil, d.Links}
-	for _, s := range d.CodeSpans {
+	m := model{d.Unparsed(), d.TooComplex(), d.Headings(), d.Sections(), d.Comments(), d.Fences(), nil, d.Links()}
+	for _, s := range d.CodeSpans() {
 		m.CodeSpans = append(m.CodeSpans, spanText{s.Start, s.End, d.SpanText(s)})
 	}
 	// sections point at headings: compare what they point at
-	m.Sections = append([]Section(nil), d.Sections...)
+	m.Sections = append([]Section(nil), d.Sections()...)
 	for i := range m.Sections {
 		h := *m.Sections[i].Heading
 		m.Sections[i].Heading = &h
@@ -137,7 +137,7 @@ func TestCacheFrontmatter(t *testing.T) {
 		want := Parse(p, KindAgent, src)
 		c := OpenCache(t.TempDir(), "test", "root")
 		parse(p, KindAgent, src, c)
-		if got := parse(p, KindAgent, src, c); !reflect.DeepEqual(got.Frontmatter, want.Frontmatter) || !reflect.DeepEqual(got.TooComplex, want.TooComplex) {
+		if got := parse(p, KindAgent, src, c); !reflect.DeepEqual(got.Frontmatter, want.Frontmatter) || !reflect.DeepEqual(got.TooComplex(), want.TooComplex()) {
 			t.Errorf("%s: the cached frontmatter differs from the parse's", p)
 		}
 		if h, _ := c.Stats(); h != 1 {
@@ -148,7 +148,7 @@ func TestCacheFrontmatter(t *testing.T) {
 			e := bytes.Clone(good)
 			e[i] ^= 0x80
 			d := Parse(p, KindAgent, src)
-			d.TooComplex = nil
+			d.tooComplex = nil
 			d.Frontmatter.Mapping, d.Frontmatter.Keys, d.Frontmatter.Err = nil, nil, nil
 			if decodeEntry(d, e, true) {
 				for _, k := range d.Frontmatter.Keys {
@@ -176,17 +176,18 @@ func TestCacheStringsShareTheSource(t *testing.T) {
 		b := uintptr(unsafe.Pointer(unsafe.SliceData(src)))
 		return p >= b && p < b+uintptr(len(src))
 	}
-	for _, s := range []string{d.Headings[0].Raw, d.SpanText(d.CodeSpans[0]), d.Links[0].Destination, d.Links[0].Title} {
+	for _, s := range []string{d.Headings()[0].Raw, d.SpanText(d.CodeSpans()[0]), d.Links()[0].Destination, d.Links()[0].Title} {
 		if !inSrc(s) {
 			t.Errorf("%q is a copy, not a slice of the source", s)
 		}
 	}
 }
 
-// writePack saves a cache of the given files for root under dir.
-func writePack(t *testing.T, dir, tool, root string, files map[string][]byte) string {
+// writePack saves a cache of the given files for the root "root", of
+// the tool "v1", under dir.
+func writePack(t *testing.T, dir string, files map[string][]byte) string {
 	t.Helper()
-	c := OpenCache(dir, tool, root)
+	c := OpenCache(dir, "v1", "root")
 	for p, src := range files {
 		parse(p, KindOf(p, nil), src, c)
 	}
@@ -215,7 +216,7 @@ var packFiles = map[string][]byte{
 
 func TestCacheHitsAndMisses(t *testing.T) {
 	dir := t.TempDir()
-	writePack(t, dir, "v1", "root", packFiles)
+	writePack(t, dir, packFiles)
 	if h, m := hitsOf(dir, "v1", "root", packFiles, -1); h != 2 || m != 0 {
 		t.Errorf("unchanged: %d hits, %d misses; want 2 and 0", h, m)
 	}
@@ -238,7 +239,7 @@ func TestCacheHitsAndMisses(t *testing.T) {
 // the files are parsed, and the parse is right.
 func TestCacheCorruptPack(t *testing.T) {
 	dir := t.TempDir()
-	file := writePack(t, dir, "v1", "root", packFiles)
+	file := writePack(t, dir, packFiles)
 	good, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -340,6 +341,7 @@ func TestCacheHostileEntry(t *testing.T) {
 			t.Fatalf("%s: the sealed pack was not read", name)
 		}
 		d := parse("a.md", KindOther, src, c)
+		d.Headings() // the model, decoded when first asked for
 		h, _ := c.Stats()
 		return d, h
 	}
@@ -353,7 +355,7 @@ func TestCacheHostileEntry(t *testing.T) {
 		if h == 0 && modelDiff(modelOf(d), want) != "" {
 			t.Errorf("%s: a miss with a wrong model", name)
 		}
-		for _, s := range d.Sections {
+		for _, s := range d.Sections() {
 			if s.Start > len(src) || s.End > len(src) || s.Heading.End > len(src) {
 				t.Errorf("%s: a section out of the file", name)
 			}
@@ -429,7 +431,7 @@ func TestCacheEvict(t *testing.T) {
 // it used.
 func TestCacheSaveUnchanged(t *testing.T) {
 	dir := t.TempDir()
-	file := writePack(t, dir, "v1", "root", packFiles)
+	file := writePack(t, dir, packFiles)
 	before, _ := os.ReadFile(file)
 	old := time.Now().Add(-time.Hour)
 	_ = os.Chtimes(file, old, old)
@@ -451,7 +453,7 @@ func TestCacheSaveUnchanged(t *testing.T) {
 func TestCacheNil(t *testing.T) {
 	var c *Cache
 	d := parse("a.md", KindOther, packFiles["a.md"], c)
-	if len(d.Headings) != 1 || c.Save() != nil {
+	if len(d.Headings()) != 1 || c.Save() != nil {
 		t.Error("a nil cache does not parse")
 	}
 }
@@ -465,7 +467,7 @@ func TestCacheNotRegular(t *testing.T) {
 		t.Fatal(err)
 	}
 	c = OpenCache(dir, "v1", "root")
-	if d := parse("a.md", KindOther, packFiles["a.md"], c); len(d.Headings) != 1 {
+	if d := parse("a.md", KindOther, packFiles["a.md"], c); len(d.Headings()) != 1 {
 		t.Error("not parsed")
 	}
 	if err := c.Save(); err == nil {
@@ -592,7 +594,7 @@ func TestCacheSaveSlack(t *testing.T) {
 		files[fmt.Sprintf("f%d.md", i)] = fmt.Appendf(nil, "# File %d\n", i)
 	}
 	dir := t.TempDir()
-	file := writePack(t, dir, "v1", "root", files)
+	file := writePack(t, dir, files)
 	before, _ := os.ReadFile(file)
 	edit := func(n int) (hits, misses int, rewritten bool) {
 		t.Helper()
@@ -623,5 +625,34 @@ func TestCacheSaveSlack(t *testing.T) {
 	}
 	if h, m, _ := edit(cacheSlack + 1); h != 40 || m != 0 {
 		t.Errorf("after the rewrite: %d hits, %d misses; want all hits", h, m)
+	}
+}
+
+// A model the cache holds is decoded when first asked for, not before:
+// a check of one file asks it of few other files. Asked for from many
+// goroutines at once, it is decoded once, and is the parse's.
+func TestCacheDecodedWhenAsked(t *testing.T) {
+	dir := t.TempDir()
+	writePack(t, dir, packFiles)
+	c := OpenCache(dir, "v1", "root")
+	for p, src := range packFiles {
+		d := parse(p, KindOf(p, nil), src, c)
+		if d.pending == nil {
+			t.Fatalf("%s: the model was decoded before it was asked for", p)
+		}
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() { d.Links() })
+		}
+		wg.Wait()
+		if d.pending != nil {
+			t.Errorf("%s: not decoded when asked for", p)
+		}
+		if diff := modelDiff(modelOf(d), modelOf(Parse(p, KindOf(p, nil), src))); diff != "" {
+			t.Errorf("%s: %s", p, diff)
+		}
+	}
+	if h, m := c.Stats(); h != len(packFiles) || m != 0 {
+		t.Errorf("%d hits, %d misses; want %d hits", h, m, len(packFiles))
 	}
 }

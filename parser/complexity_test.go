@@ -8,7 +8,7 @@ import (
 // complexity reports the messages of a document's TooComplex problems.
 func complexity(d *Document) string {
 	var msgs []string
-	for _, p := range d.TooComplex {
+	for _, p := range d.TooComplex() {
 		msgs = append(msgs, p.Msg)
 	}
 	return strings.Join(msgs, "\n")
@@ -30,11 +30,11 @@ func TestGuardKeepsPositions(t *testing.T) {
 	if string(d.Src) != src {
 		t.Fatal("the source changed")
 	}
-	if len(d.Headings) != 1 || d.Headings[0].Text != "After" || d.Headings[0].Start != strings.Index(src, "## After") {
-		t.Fatalf("headings after the neutralised lines: %+v", d.Headings)
+	if len(d.Headings()) != 1 || d.Headings()[0].Text != "After" || d.Headings()[0].Start != strings.Index(src, "## After") {
+		t.Fatalf("headings after the neutralised lines: %+v", d.Headings())
 	}
-	if len(d.Links) != 1 || d.Links[0].Destination != "a.md" {
-		t.Fatalf("links after the neutralised lines: %+v", d.Links)
+	if len(d.Links()) != 1 || d.Links()[0].Destination != "a.md" {
+		t.Fatalf("links after the neutralised lines: %+v", d.Links())
 	}
 	if got := complexity(d); !strings.Contains(got, "nest 100 deep") || !strings.Contains(got, "has 100 `[` open at once") {
 		t.Fatalf("findings: %s", got)
@@ -48,12 +48,12 @@ func TestGuardManyClosersInALongParagraph(t *testing.T) {
 		t.Fatalf("findings: %s", complexity(d))
 	}
 	// the paragraph's links are dropped, the next paragraph's kept
-	if len(d.Links) != 1 || d.Links[0].Destination != "e.md" {
-		t.Fatalf("links: %d, first %+v", len(d.Links), d.Links[0])
+	if len(d.Links()) != 1 || d.Links()[0].Destination != "e.md" {
+		t.Fatalf("links: %d, first %+v", len(d.Links()), d.Links()[0])
 	}
 	// a short paragraph with the same lines is parsed whole
-	if d := Parse("a.md", KindOther, []byte(strings.Repeat("[a](b.md) [c]\n", 40))); len(d.TooComplex) != 0 || len(d.Links) != 40 {
-		t.Fatalf("short paragraph: %s, %d links", complexity(d), len(d.Links))
+	if d := Parse("a.md", KindOther, []byte(strings.Repeat("[a](b.md) [c]\n", 40))); len(d.TooComplex()) != 0 || len(d.Links()) != 40 {
+		t.Fatalf("short paragraph: %s, %d links", complexity(d), len(d.Links()))
 	}
 }
 
@@ -64,11 +64,11 @@ func TestGuardWideTable(t *testing.T) {
 	if !strings.Contains(complexity(d), "has 70000 columns") {
 		t.Fatalf("findings: %s", complexity(d))
 	}
-	if len(d.Headings) != 1 {
-		t.Fatalf("headings: %+v", d.Headings)
+	if len(d.Headings()) != 1 {
+		t.Fatalf("headings: %+v", d.Headings())
 	}
 	// a narrow table with short rows is a table
-	if d := Parse("a.md", KindOther, []byte("|a|b|c|\n|-|-|-|\n"+strings.Repeat("|x|\n", 1000))); len(d.TooComplex) != 0 {
+	if d := Parse("a.md", KindOther, []byte("|a|b|c|\n|-|-|-|\n"+strings.Repeat("|x|\n", 1000))); len(d.TooComplex()) != 0 {
 		t.Fatalf("narrow table: %s", complexity(d))
 	}
 }
@@ -81,8 +81,8 @@ func TestGuardOpenLinks(t *testing.T) {
 		}
 	}
 	// links that close are not counted, however many stand on a line
-	if d := Parse("a.md", KindOther, []byte(strings.Repeat("[a](b.md)[c](d.md \"t\")", 100)+"\n")); len(d.TooComplex) != 0 || len(d.Links) != 200 {
-		t.Fatalf("closed links: %s, %d links", complexity(d), len(d.Links))
+	if d := Parse("a.md", KindOther, []byte(strings.Repeat("[a](b.md)[c](d.md \"t\")", 100)+"\n")); len(d.TooComplex()) != 0 || len(d.Links()) != 200 {
+		t.Fatalf("closed links: %s, %d links", complexity(d), len(d.Links()))
 	}
 }
 
@@ -91,22 +91,22 @@ func TestGuardOpenLinks(t *testing.T) {
 func TestGuardMarkupBound(t *testing.T) {
 	src := "# Top\n\n" + strings.Repeat("x\n", maxMarkup) + "## Past the bound\n\n[l](a.md)\n"
 	d := Parse("a.md", KindOther, []byte(src))
-	if d.Unparsed == 0 || d.Unparsed > strings.Index(src, "## Past") {
-		t.Fatalf("Unparsed = %d, want a line start before %d", d.Unparsed, strings.Index(src, "## Past"))
+	if d.Unparsed() == 0 || d.Unparsed() > strings.Index(src, "## Past") {
+		t.Fatalf("Unparsed = %d, want a line start before %d", d.Unparsed(), strings.Index(src, "## Past"))
 	}
-	if src[d.Unparsed-1] != '\n' {
-		t.Errorf("the cut is not at a line start: %q", src[d.Unparsed-2:d.Unparsed+2])
+	if src[d.Unparsed()-1] != '\n' {
+		t.Errorf("the cut is not at a line start: %q", src[d.Unparsed()-2:d.Unparsed()+2])
 	}
-	if len(d.Headings) != 1 || len(d.Links) != 0 {
-		t.Errorf("parsed past the bound: %d headings, %d links", len(d.Headings), len(d.Links))
+	if len(d.Headings()) != 1 || len(d.Links()) != 0 {
+		t.Errorf("parsed past the bound: %d headings, %d links", len(d.Headings()), len(d.Links()))
 	}
 	if got := complexity(d); !strings.Contains(got, "more markup than mdcontract parses") {
 		t.Errorf("findings: %s", got)
 	}
 	// within the bound, the same file is parsed whole
 	small := "# Top\n\n" + strings.Repeat("x\n", 1000) + "## Past the bound\n\n[l](a.md)\n"
-	if d := Parse("a.md", KindOther, []byte(small)); d.Unparsed != 0 || len(d.Headings) != 2 || len(d.Links) != 1 {
-		t.Errorf("a small file: Unparsed %d, %d headings, %d links", d.Unparsed, len(d.Headings), len(d.Links))
+	if d := Parse("a.md", KindOther, []byte(small)); d.Unparsed() != 0 || len(d.Headings()) != 2 || len(d.Links()) != 1 {
+		t.Errorf("a small file: Unparsed %d, %d headings, %d links", d.Unparsed(), len(d.Headings()), len(d.Links()))
 	}
 }
 
@@ -117,15 +117,15 @@ func TestGuardMarkupBound(t *testing.T) {
 func TestGuardMarkupBoundInOneLine(t *testing.T) {
 	src := "[a](b.md) " + strings.Repeat("[a](", maxMarkup) + "\n"
 	d := Parse("a.md", KindOther, []byte(src))
-	if d.Unparsed <= cutSearch || d.Unparsed >= len(src)-1 {
-		t.Fatalf("Unparsed = %d of %d", d.Unparsed, len(src))
+	if d.Unparsed() <= cutSearch || d.Unparsed() >= len(src)-1 {
+		t.Fatalf("Unparsed = %d of %d", d.Unparsed(), len(src))
 	}
 	got := complexity(d)
 	if !strings.Contains(got, "more markup than mdcontract parses") || !strings.Contains(got, "links open here") {
 		t.Errorf("findings: %s", got)
 	}
-	if len(d.Links) != 1 {
-		t.Errorf("links: %+v", d.Links)
+	if len(d.Links()) != 1 {
+		t.Errorf("links: %+v", d.Links())
 	}
 }
 
@@ -141,12 +141,12 @@ func TestFrontmatterBound(t *testing.T) {
 	if got := complexity(d); !strings.Contains(got, "more than the 64 KiB mdcontract reads") {
 		t.Errorf("findings: %s", got)
 	}
-	if len(d.Headings) != 1 || d.Headings[0].Text != "Body" {
-		t.Errorf("body: %+v", d.Headings)
+	if len(d.Headings()) != 1 || d.Headings()[0].Text != "Body" {
+		t.Errorf("body: %+v", d.Headings())
 	}
 	ok := "---\nname: a\n" + strings.Repeat("k: v\n", 100) + "---\n"
-	if d := Parse("skills/a/SKILL.md", KindSkill, []byte(ok)); d.Frontmatter.Err != nil || len(d.TooComplex) != 0 {
-		t.Errorf("small frontmatter: %+v %v", d.Frontmatter.Err, d.TooComplex)
+	if d := Parse("skills/a/SKILL.md", KindSkill, []byte(ok)); d.Frontmatter.Err != nil || len(d.TooComplex()) != 0 {
+		t.Errorf("small frontmatter: %+v %v", d.Frontmatter.Err, d.TooComplex())
 	}
 }
 
@@ -158,7 +158,7 @@ func TestGuardNestingInALongLine(t *testing.T) {
 		t.Errorf("findings: %s", got)
 	}
 	short := strings.Repeat("- ", 10) + strings.Repeat("x", 1000) + "\n"
-	if d := Parse("a.md", KindOther, []byte(short)); len(d.TooComplex) != 0 {
+	if d := Parse("a.md", KindOther, []byte(short)); len(d.TooComplex()) != 0 {
 		t.Errorf("a short line: %s", complexity(d))
 	}
 }
@@ -181,7 +181,7 @@ func TestGuardMarkupWeights(t *testing.T) {
 		"heads": strings.Repeat("## H\n", 60_000),
 		"refs":  strings.Repeat("see § a\n", 30_000),
 	} {
-		if d := Parse("a.md", KindOther, []byte(src)); d.Unparsed == 0 {
+		if d := Parse("a.md", KindOther, []byte(src)); d.Unparsed() == 0 {
 			t.Errorf("%s: parsed whole", name)
 		}
 	}

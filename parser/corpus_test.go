@@ -14,7 +14,7 @@ func TestCorpusFrontmatter(t *testing.T) {
 	}
 	var blocks, bom, withComments int
 	for _, d := range idx.Docs {
-		for _, h := range d.Headings {
+		for _, h := range d.Headings() {
 			if h.Start < d.BodyStart {
 				line, _ := d.Position(h.Start)
 				t.Errorf("%s:%d: heading %q inside the frontmatter", d.Path, line, h.Text)

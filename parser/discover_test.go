@@ -107,7 +107,7 @@ func TestLoadOverlayAndLimit(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"big.md": strings.Repeat("x", 2048), "a.md": "# On disk\n"})
 	idx := Load(root, LoadOptions{MaxFileSize: 1024, Overlay: map[string][]byte{"a.md": []byte("# Buffer\n"), "new.md": []byte("# New\n")}})
-	if d := idx.Doc("a.md"); d == nil || d.Headings[0].Text != "Buffer" {
+	if d := idx.Doc("a.md"); d == nil || d.Headings()[0].Text != "Buffer" {
 		t.Errorf("overlay not used: %+v", d)
 	}
 	if idx.Doc("new.md") == nil {
@@ -123,10 +123,10 @@ func TestIndexReplace(t *testing.T) {
 	writeTree(t, root, map[string]string{"a.md": "# A\n", "b.md": "# B\n"})
 	idx := Load(root, LoadOptions{})
 	next := idx.Replace(Parse("a.md", KindOther, []byte("# A2\n")))
-	if idx.Doc("a.md").Headings[0].Text != "A" {
+	if idx.Doc("a.md").Headings()[0].Text != "A" {
 		t.Error("Replace changed the old index")
 	}
-	if next.Doc("a.md").Headings[0].Text != "A2" || next.Doc("b.md") != idx.Doc("b.md") {
+	if next.Doc("a.md").Headings()[0].Text != "A2" || next.Doc("b.md") != idx.Doc("b.md") {
 		t.Error("new index wrong")
 	}
 	added := next.Replace(Parse("c.md", KindOther, []byte("# C\n")))

@@ -33,12 +33,18 @@ type Document struct {
 	// BodyStart is where the markdown after the frontmatter begins.
 	BodyStart   int
 	Frontmatter *Frontmatter // nil when the file has none
-	Headings    []Heading
-	Sections    []Section // one per heading, same order
-	Comments    []Comment
-	Fences      []Fence
-	CodeSpans   []Span
-	Links       []Link
+	// The body's model (Headings, Sections, Comments, Fences, CodeSpans,
+	// Links, TooComplex, Unparsed: read through the methods of those
+	// names). A model the cache holds is decoded the first time one of
+	// them is asked for: a check of one file asks it of few others.
+	headings  []Heading
+	sections  []Section // one per heading, same order
+	comments  []Comment
+	fences    []Fence
+	codeSpans []Span
+	links     []Link
+	bodyOnce  sync.Once
+	pending   *pendingBody // the cache's entry, not decoded yet
 	// JSON is a JSON file's value, positioned (a manifest, a hooks file:
 	// see Kind.IsJSON); nil for markdown and for a file that is not valid
 	// JSON.
@@ -50,14 +56,14 @@ type Document struct {
 	JSONErr *JSONError
 	// Problems are things the parser could not make sense of.
 	Problems []Problem
-	// TooComplex are shapes the markdown parser would take quadratic time
+	// tooComplex are shapes the markdown parser would take quadratic time
 	// over (see complexity.go); they were parsed with their markers read
 	// as text.
-	TooComplex []Problem
-	// Unparsed is where the part of the body past the markup bound begins
+	tooComplex []Problem
+	// unparsed is where the part of the body past the markup bound begins
 	// (complexity.go): from there on the file was not parsed and nothing
 	// is reported. 0 when the whole file was parsed.
-	Unparsed int
+	unparsed int
 
 	sumOnce sync.Once
 	sum     [sha256.Size]byte
@@ -76,12 +82,67 @@ type Document struct {
 	cache       onceCache
 }
 
+// Headings are the file's ATX and setext headings outside code.
+func (d *Document) Headings() []Heading { d.body(); return d.headings }
+
+// Sections are the file's sections, one per heading, in the same order.
+func (d *Document) Sections() []Section { d.body(); return d.sections }
+
+// Comments are the file's HTML comments.
+func (d *Document) Comments() []Comment { d.body(); return d.comments }
+
+// Fences are the file's code blocks, fenced and indented.
+func (d *Document) Fences() []Fence { d.body(); return d.fences }
+
+// CodeSpans are the file's inline code spans.
+func (d *Document) CodeSpans() []Span { d.body(); return d.codeSpans }
+
+// Links are the file's links and images, markdown, autolinks and HTML.
+func (d *Document) Links() []Link { d.body(); return d.links }
+
+// TooComplex are shapes the markdown parser would take quadratic time
+// over (see complexity.go); they were parsed with their markers read as
+// text. A frontmatter too large to decode is one too.
+func (d *Document) TooComplex() []Problem { d.body(); return d.tooComplex }
+
+// Unparsed is where the part of the body past the markup bound begins
+// (complexity.go): from there on the file was not parsed and nothing is
+// reported. 0 when the whole file was parsed.
+func (d *Document) Unparsed() int { d.body(); return d.unparsed }
+
+// pendingBody is a body model the cache holds, decoded when first asked
+// for.
+type pendingBody struct {
+	entry []byte // the entry's body part
+	cache *Cache
+	key   cacheKey
+	fm    bool // the entry holds the frontmatter's YAML
+}
+
+// body decodes the model the cache holds, once; a model that does not
+// decode (a damaged entry) is parsed instead, and kept for the next run.
+func (d *Document) body() {
+	d.bodyOnce.Do(func() {
+		p := d.pending
+		if p == nil {
+			return
+		}
+		d.pending = nil
+		if decodeBody(d, &decoder{b: p.entry, src: d.Text()}) {
+			return
+		}
+		before := len(d.tooComplex)
+		d.parseBody()
+		p.cache.missed(p.key, encodeEntry(d, p.fm, d.tooComplex[before:]))
+	})
+}
+
 // ParsedEnd is where the parsed part of the file ends: Unparsed when the
 // file holds more markup than is parsed, else its end. Rules that read the
 // text itself stop there.
 func (d *Document) ParsedEnd() int {
-	if d.Unparsed > 0 {
-		return d.Unparsed
+	if d.Unparsed() > 0 {
+		return d.Unparsed()
 	}
 	return len(d.Src)
 }
@@ -205,7 +266,7 @@ func (d *Document) addSpan(start, end, at int, txt string) {
 		sp.lead, sp.trail = wrappedSpan, uint32(len(d.spanTexts))
 		d.spanTexts = append(d.spanTexts, txt)
 	}
-	d.CodeSpans = append(d.CodeSpans, sp)
+	d.codeSpans = append(d.codeSpans, sp)
 }
 
 // Link is an inline, reference or auto link, or an image; or, with HTML
@@ -342,7 +403,7 @@ func (d *Document) decodeFrontmatter() {
 // complex.
 func (d *Document) frontmatterProblem() {
 	if e := d.Frontmatter.Err; e != nil && e.TooLarge {
-		d.TooComplex = append(d.TooComplex, Problem{Start: e.Offset, End: e.Offset + 1, Msg: e.Msg})
+		d.tooComplex = append(d.tooComplex, Problem{Start: e.Offset, End: e.Offset + 1, Msg: e.Msg})
 	}
 }
 
@@ -352,7 +413,7 @@ func (d *Document) parseBody() {
 	body := NormalizeCR(d.Src[d.BodyStart:])
 	safe, limit, found := guard(body)
 	if limit < len(body) {
-		d.Unparsed = d.BodyStart + limit
+		d.unparsed = d.BodyStart + limit
 	}
 	// goldmark reads the neutralised copy; every text is then read from
 	// the original at the same offsets
@@ -366,13 +427,13 @@ func (d *Document) parseBody() {
 	w.walk(root)
 	// the lists grew by doubling; a run keeps every file's, so they are
 	// kept at their size (as the cache gives them)
-	d.Headings, d.Comments, d.Fences = Fit(d.Headings), Fit(d.Comments), Fit(d.Fences)
-	d.CodeSpans, d.Links, d.spanTexts = Fit(d.CodeSpans), Fit(d.Links), Fit(d.spanTexts)
+	d.headings, d.comments, d.fences = Fit(d.headings), Fit(d.comments), Fit(d.fences)
+	d.codeSpans, d.links, d.spanTexts = Fit(d.codeSpans), Fit(d.links), Fit(d.spanTexts)
 	d.buildSections()
-	for _, p := range found.problems(func(off int) bool { return d.InCode(d.BodyStart + off) }) {
+	for _, p := range found.problems(func(off int) bool { return d.inCode(d.BodyStart + off) }) {
 		p.Start += d.BodyStart
 		p.End += d.BodyStart
-		d.TooComplex = append(d.TooComplex, p)
+		d.tooComplex = append(d.tooComplex, p)
 	}
 }
 
@@ -390,7 +451,7 @@ func Fit[T any](s []T) []T {
 // walk visits n's descendants in document order; text nodes, the most
 // numerous, cost a type switch and nothing more.
 func (w *walker) walk(n ast.Node) {
-	if n.Kind() == ast.KindDocument && w.d.Headings == nil {
+	if n.Kind() == ast.KindDocument && w.d.headings == nil {
 		// the headings at the top, most of a file's: room for them at once,
 		// rather than a slice grown by copies over a file of many
 		count := 0
@@ -400,7 +461,7 @@ func (w *walker) walk(n ast.Node) {
 			}
 		}
 		if count > 0 {
-			w.d.Headings = make([]Heading, 0, count)
+			w.d.headings = make([]Heading, 0, count)
 		}
 	}
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
@@ -434,7 +495,7 @@ func (w *walker) visit(n ast.Node) bool {
 	case *ast.CodeBlock:
 		if lines := n.Lines(); lines.Len() > 0 {
 			s, e := lines.At(0).Start+w.base, lines.At(lines.Len()-1).Stop+w.base
-			w.d.Fences = append(w.d.Fences, Fence{Start: s, End: e, ContentStart: s, ContentEnd: e, Indented: true})
+			w.d.fences = append(w.d.fences, Fence{Start: s, End: e, ContentStart: s, ContentEnd: e, Indented: true})
 		}
 		return false
 	case *ast.HTMLBlock:
@@ -512,13 +573,13 @@ func (w *walker) heading(n *ast.Heading) {
 		// no position at all (an empty heading after a tab in a
 		// container): place it after the previous heading
 		at := w.base
-		if k := len(w.d.Headings); k > 0 {
-			at = w.d.Headings[k-1].End
+		if k := len(w.d.headings); k > 0 {
+			at = w.d.headings[k-1].End
 		}
 		h.Start, h.End, h.TextStart, h.TextEnd = at, at, at, at
 	}
 	h.Text = strings.TrimSpace(plainText(n, w.body))
-	w.d.Headings = append(w.d.Headings, h)
+	w.d.headings = append(w.d.headings, h)
 }
 
 func isSetextUnderline(body []byte, off int) bool {
@@ -612,7 +673,7 @@ func (w *walker) fence(n *ast.FencedCodeBlock) {
 	f.End += w.base
 	f.ContentStart += w.base
 	f.ContentEnd += w.base
-	w.d.Fences = append(w.d.Fences, f)
+	w.d.fences = append(w.d.fences, f)
 }
 
 func isFenceCloser(line []byte) bool {
@@ -678,7 +739,7 @@ func (w *walker) addComments(s, e int, inline bool) {
 			}
 		}
 		c.Text = strings.TrimSpace(string(inner))
-		w.d.Comments = append(w.d.Comments, c)
+		w.d.comments = append(w.d.comments, c)
 	}
 }
 
@@ -742,7 +803,7 @@ func (w *walker) link(n ast.Node, dest, title string, image, auto bool) {
 		start--
 	}
 	l.Start, l.End = start+w.base, linkEnd(w.body, n, start)+w.base
-	w.d.Links = append(w.d.Links, l)
+	w.d.links = append(w.d.links, l)
 }
 
 // linkEnd finds where the link starting at start ends: after `(dest)` for
@@ -805,18 +866,18 @@ func linkEnd(body []byte, n ast.Node, start int) int {
 }
 
 func (d *Document) buildSections() {
-	d.Sections = make([]Section, len(d.Headings))
-	for i := range d.Headings {
-		h := &d.Headings[i]
+	d.sections = make([]Section, len(d.headings))
+	for i := range d.headings {
+		h := &d.headings[i]
 		end := len(d.Src)
-		for j := i + 1; j < len(d.Headings); j++ {
-			if d.Headings[j].Level <= h.Level {
-				end = d.Headings[j].Start
+		for j := i + 1; j < len(d.headings); j++ {
+			if d.headings[j].Level <= h.Level {
+				end = d.headings[j].Start
 				break
 			}
 		}
 		end = max(end, h.End) // headings come in order; guard against odd positions
-		d.Sections[i] = Section{Heading: h, Start: h.Start, ContentStart: h.End, End: end}
+		d.sections[i] = Section{Heading: h, Start: h.Start, ContentStart: h.End, End: end}
 	}
 }
 
@@ -826,20 +887,28 @@ func (d *Document) Position(off int) (int, int) { return d.Lines().Position(off)
 // InCode reports whether off lies inside a fenced or indented code block or
 // an inline code span (both are in document order and do not overlap).
 func (d *Document) InCode(off int) bool {
-	i := sort.Search(len(d.Fences), func(i int) bool { return d.Fences[i].End > off })
-	if i < len(d.Fences) && d.Fences[i].Start <= off {
+	d.body()
+	return d.inCode(off)
+}
+
+// inCode is InCode of the model as it is (the parse asks it as it goes).
+func (d *Document) inCode(off int) bool {
+	fs, cs := d.fences, d.codeSpans
+	i := sort.Search(len(fs), func(i int) bool { return fs[i].End > off })
+	if i < len(fs) && fs[i].Start <= off {
 		return true
 	}
-	j := sort.Search(len(d.CodeSpans), func(j int) bool { return d.CodeSpans[j].End > off })
-	return j < len(d.CodeSpans) && d.CodeSpans[j].Start <= off
+	j := sort.Search(len(cs), func(j int) bool { return cs[j].End > off })
+	return j < len(cs) && cs[j].Start <= off
 }
 
 // InComment reports whether off lies inside an HTML comment (they are in
 // document order and do not overlap): found by halving, so a file of many
 // tags and many comments costs no comparison of each with each.
 func (d *Document) InComment(off int) bool {
-	i := sort.Search(len(d.Comments), func(i int) bool { return d.Comments[i].End > off })
-	return i < len(d.Comments) && d.Comments[i].Start <= off
+	cs := d.Comments()
+	i := sort.Search(len(cs), func(i int) bool { return cs[i].End > off })
+	return i < len(cs) && cs[i].Start <= off
 }
 
 // checkEncoding records NUL bytes (a binary file) and invalid UTF-8.

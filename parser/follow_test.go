@@ -84,13 +84,13 @@ func TestFollow(t *testing.T) {
 			builds++
 			m := map[string]string{}
 			for _, d := range idx.Docs {
-				m[d.Path] = d.Headings[0].Text
+				m[d.Path] = d.Headings()[0].Text
 			}
 			return m
 		}, func(prev any, old, doc *Document) any {
-			updates = append(updates, old.Headings[0].Text+">"+doc.Headings[0].Text)
+			updates = append(updates, old.Headings()[0].Text+">"+doc.Headings()[0].Text)
 			m := prev.(map[string]string)
-			m[doc.Path] = doc.Headings[0].Text
+			m[doc.Path] = doc.Headings()[0].Text
 			return m
 		}).(map[string]string)
 	}

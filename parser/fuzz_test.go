@@ -66,27 +66,27 @@ func checkPositions(t *testing.T, d *Document) {
 			in("yaml error", fm.Err.Offset, fm.Err.Offset)
 		}
 	}
-	for i, h := range d.Headings {
+	for i, h := range d.Headings() {
 		in("heading", h.Start, h.End)
 		in("heading text", h.TextStart, h.TextEnd)
-		s := d.Sections[i]
+		s := d.Sections()[i]
 		in("section", s.Start, s.End)
 		in("section content", s.ContentStart, s.ContentStart)
 	}
-	for _, c := range d.Comments {
+	for _, c := range d.Comments() {
 		in("comment", c.Start, c.End)
 	}
-	for _, f := range d.Fences {
+	for _, f := range d.Fences() {
 		in("fence", f.Start, f.End)
 		in("fence content", f.ContentStart, f.ContentEnd)
 	}
-	for _, s := range d.CodeSpans {
+	for _, s := range d.CodeSpans() {
 		in("code span", s.Start, s.End)
 		if txt := d.SpanText(s); len(txt) > s.End-s.Start {
 			t.Fatalf("code span [%d,%d) has a text of %d bytes", s.Start, s.End, len(txt))
 		}
 	}
-	for _, l := range d.Links {
+	for _, l := range d.Links() {
 		in("link", l.Start, l.End)
 	}
 	for _, p := range d.Problems {

@@ -23,7 +23,7 @@ func (w *walker) htmlLinks(segs []text.Segment) {
 		if ve > vs {
 			e = toBody(ve-1) + 1
 		}
-		w.d.Links = append(w.d.Links, Link{
+		w.d.links = append(w.d.links, Link{
 			Start: s + w.base, End: e + w.base,
 			Destination: htmlURL(src[vs:ve]),
 			Image:       img, HTML: true,

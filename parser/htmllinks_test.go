@@ -107,7 +107,7 @@ func TestHTMLLinks(t *testing.T) {
 		Line, Col     int
 	}
 	var links []got
-	for _, l := range d.Links {
+	for _, l := range d.Links() {
 		line, col := d.Position(l.Start)
 		links = append(links, got{l.Destination, src[l.Start:l.End], l.Image, l.HTML, line, col})
 	}
@@ -133,8 +133,8 @@ func TestHTMLLinksInContainers(t *testing.T) {
 		"> - <div><img\n>   alt='>' src=\"in list.png\"></div>\n",
 	} {
 		d := Parse("a.md", KindOther, []byte(src))
-		if len(d.Links) != 1 || d.Links[0].Destination != "in list.png" || src[d.Links[0].Start:d.Links[0].End] != "in list.png" {
-			t.Errorf("%q: links %+v", src, d.Links)
+		if len(d.Links()) != 1 || d.Links()[0].Destination != "in list.png" || src[d.Links()[0].Start:d.Links()[0].End] != "in list.png" {
+			t.Errorf("%q: links %+v", src, d.Links())
 		}
 	}
 }

@@ -229,8 +229,8 @@ func PairRegions(d *Document, mayStayOpen func(name string) bool, bad func(c *Co
 	crossed := map[string]int{} // names reported as crossed, not yet closed
 	var last *Comment           // the last begin or end marker
 	strays := map[string]bool{} // names of closers with no opener
-	for i := range d.Comments {
-		c := &d.Comments[i]
+	for i := range d.Comments() {
+		c := &d.Comments()[i]
 		m, ok := ParseMarker(c)
 		if !ok {
 			continue

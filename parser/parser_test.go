@@ -80,10 +80,10 @@ func TestFrontmatterBOMCRLFBlankLine(t *testing.T) {
 	if fm.Mapping.Content[0].HeadComment != "" || !strings.Contains(fm.Mapping.Content[2].HeadComment, "a YAML comment") {
 		t.Errorf("YAML comment not kept on the key after it: %q", fm.Mapping.Content[2].HeadComment)
 	}
-	if len(d.Headings) != 1 || d.Headings[0].Text != "Title" || d.Headings[0].Level != 1 {
-		t.Fatalf("headings = %+v", d.Headings)
+	if len(d.Headings()) != 1 || d.Headings()[0].Text != "Title" || d.Headings()[0].Level != 1 {
+		t.Fatalf("headings = %+v", d.Headings())
 	}
-	if line, col := d.Position(d.Headings[0].Start); line != 7 || col != 1 {
+	if line, col := d.Position(d.Headings()[0].Start); line != 7 || col != 1 {
 		t.Errorf("heading at %d:%d, want 7:1", line, col)
 	}
 	if line, col := d.Position(0); line != 1 || col != 1 {
@@ -133,8 +133,8 @@ func TestFrontmatterProblems(t *testing.T) {
 	}
 	// A plain document opening with a thematic break and never closing it
 	// has no frontmatter.
-	if d := Parse("README.md", KindOther, []byte("---\n\n# Title\n")); d.Frontmatter != nil || len(d.Headings) != 1 {
-		t.Errorf("thematic break read as frontmatter: %+v, headings %d", d.Frontmatter, len(d.Headings))
+	if d := Parse("README.md", KindOther, []byte("---\n\n# Title\n")); d.Frontmatter != nil || len(d.Headings()) != 1 {
+		t.Errorf("thematic break read as frontmatter: %+v, headings %d", d.Frontmatter, len(d.Headings()))
 	}
 }
 
@@ -142,26 +142,26 @@ func TestHeadingsSectionsFences(t *testing.T) {
 	src := "# Top\n\nintro\n\n## Step 0: `Check` it\n\n```yaml title=x\n## not a heading\n<!-- not a comment -->\n```\n\nSetext\n------\n\n~~~\nunclosed fence runs on\n## still code\n"
 	d := Parse("x.md", KindOther, []byte(src))
 	var got []string
-	for _, h := range d.Headings {
+	for _, h := range d.Headings() {
 		line, _ := d.Position(h.Start)
 		got = append(got, strings.Repeat("#", h.Level)+" "+h.Text+"@"+itoa(line))
 	}
 	if want := "# Top@1|## Step 0: Check it@5|## Setext@12"; strings.Join(got, "|") != want {
 		t.Errorf("headings = %s, want %s", strings.Join(got, "|"), want)
 	}
-	if h := d.Headings[1]; h.Raw != "Step 0: `Check` it" {
+	if h := d.Headings()[1]; h.Raw != "Step 0: `Check` it" {
 		t.Errorf("raw = %q", h.Raw)
 	}
-	if s := d.Sections[1]; string(d.Src[s.Start:s.End]) != src[strings.Index(src, "## Step"):strings.Index(src, "Setext")] {
+	if s := d.Sections()[1]; string(d.Src[s.Start:s.End]) != src[strings.Index(src, "## Step"):strings.Index(src, "Setext")] {
 		t.Errorf("section 1 = %q", d.Src[s.Start:s.End])
 	}
-	if s := d.Sections[0]; s.End != len(src) {
+	if s := d.Sections()[0]; s.End != len(src) {
 		t.Errorf("top section ends at %d, want EOF %d", s.End, len(src))
 	}
-	if len(d.Fences) != 2 {
-		t.Fatalf("fences = %+v", d.Fences)
+	if len(d.Fences()) != 2 {
+		t.Fatalf("fences = %+v", d.Fences())
 	}
-	f := d.Fences[0]
+	f := d.Fences()[0]
 	if f.Lang != "yaml" || f.Info != "yaml title=x" {
 		t.Errorf("info = %q lang = %q", f.Info, f.Lang)
 	}
@@ -171,8 +171,8 @@ func TestHeadingsSectionsFences(t *testing.T) {
 	if whole := string(d.Src[f.Start:f.End]); !strings.HasPrefix(whole, "```yaml") || !strings.HasSuffix(whole, "```\n") {
 		t.Errorf("fence = %q", whole)
 	}
-	if len(d.Comments) != 0 {
-		t.Errorf("comments in code: %+v", d.Comments)
+	if len(d.Comments()) != 0 {
+		t.Errorf("comments in code: %+v", d.Comments())
 	}
 	if !d.InCode(strings.Index(src, "still code")) || d.InCode(strings.Index(src, "intro")) {
 		t.Error("InCode wrong")
@@ -183,7 +183,7 @@ func TestComments(t *testing.T) {
 	src := "<!-- block begin -->\n\ntext <!-- inline --> and `<!-- code span -->`\nwrapped `code\nand <!-- still code -->` end\n\n> <!-- quoted\n> over lines -->\n\n- item <!-- in list -->\n\n<!-- a --> <!-- b -->\n\n<!-- never closed\n\nrest\n"
 	d := Parse("x.md", KindOther, []byte(src))
 	var got []string
-	for _, c := range d.Comments {
+	for _, c := range d.Comments() {
 		line, col := d.Position(c.Start)
 		got = append(got, c.Text+"@"+itoa(line)+":"+itoa(col)+map[bool]string{true: "", false: "!open"}[c.Closed])
 	}
@@ -191,8 +191,8 @@ func TestComments(t *testing.T) {
 	if strings.Join(got, "|") != want {
 		t.Errorf("comments =\n%q\nwant\n%q", strings.Join(got, "|"), want)
 	}
-	if len(d.CodeSpans) != 2 || d.SpanText(d.CodeSpans[1]) != "code and <!-- still code -->" {
-		t.Errorf("code spans = %+v", d.CodeSpans)
+	if len(d.CodeSpans()) != 2 || d.SpanText(d.CodeSpans()[1]) != "code and <!-- still code -->" {
+		t.Errorf("code spans = %+v", d.CodeSpans())
 	}
 }
 
@@ -200,7 +200,7 @@ func TestLinks(t *testing.T) {
 	src := "See [the guide](docs/guide.md#setup \"t\") and ![img](a.png), <https://x.y>, [ref][r].\n\n[r]: other.md\n"
 	d := Parse("x.md", KindOther, []byte(src))
 	var got []string
-	for _, l := range d.Links {
+	for _, l := range d.Links() {
 		got = append(got, l.Destination+"="+string(d.Src[l.Start:l.End]))
 	}
 	want := `docs/guide.md#setup=[the guide](docs/guide.md#setup "t")|a.png=![img](a.png)|https://x.y=<https://x.y>|other.md=[ref][r]`
@@ -394,7 +394,7 @@ func TestCROnlyFile(t *testing.T) {
 				t.Errorf("description at %d:%d, want 3:1", line, col)
 			}
 			var hs []string
-			for _, h := range d.Headings {
+			for _, h := range d.Headings() {
 				line, _ := d.Position(h.Start)
 				endLine, _ := d.Position(h.End)
 				hs = append(hs, fmt.Sprintf("%d %s %q %d-%d", h.Level, h.Text, h.Raw, line, endLine))
@@ -402,10 +402,10 @@ func TestCROnlyFile(t *testing.T) {
 			if got, want := strings.Join(hs, "; "), `1 Title "Title" 5-6; 2 Sub "Sub" 9-11`; got != want {
 				t.Errorf("headings %s, want %s", got, want)
 			}
-			if len(d.Fences) != 1 || d.Fences[0].Lang != "sh" {
-				t.Fatalf("fences = %+v", d.Fences)
+			if len(d.Fences()) != 1 || d.Fences()[0].Lang != "sh" {
+				t.Fatalf("fences = %+v", d.Fences())
 			}
-			if line, _ := d.Position(d.Fences[0].Start); line != 12 {
+			if line, _ := d.Position(d.Fences()[0].Start); line != 12 {
 				t.Errorf("fence on line %d, want 12", line)
 			}
 		})
@@ -419,16 +419,16 @@ func TestTextsShareSource(t *testing.T) {
 	if d.Text() != string(d.Src) {
 		t.Fatalf("Text() = %q", d.Text())
 	}
-	if len(d.CodeSpans) != 2 || d.SpanText(d.CodeSpans[1]) != "make x" {
-		t.Fatalf("code spans = %+v", d.CodeSpans)
+	if len(d.CodeSpans()) != 2 || d.SpanText(d.CodeSpans()[1]) != "make x" {
+		t.Fatalf("code spans = %+v", d.CodeSpans())
 	}
-	if d.Headings[0].Raw != "Use `tool` here" {
-		t.Errorf("heading raw = %q", d.Headings[0].Raw)
+	if d.Headings()[0].Raw != "Use `tool` here" {
+		t.Errorf("heading raw = %q", d.Headings()[0].Raw)
 	}
 	// a lone CR is read as a line ending in a copy: texts still read right
 	cr := Parse("b.md", KindOther, []byte("# T\r\rSay `hi`.\r"))
-	if len(cr.CodeSpans) != 1 || cr.SpanText(cr.CodeSpans[0]) != "hi" {
-		t.Errorf("code spans with lone CRs = %+v", cr.CodeSpans)
+	if len(cr.CodeSpans()) != 1 || cr.SpanText(cr.CodeSpans()[0]) != "hi" {
+		t.Errorf("code spans with lone CRs = %+v", cr.CodeSpans())
 	}
 }
 
@@ -510,16 +510,16 @@ func TestKindGlobs(t *testing.T) {
 func TestCommentsInOrder(t *testing.T) {
 	src := "<!-- a --> <!-- b -->\n\n# H <!-- c -->\n\ntext <!-- d --> more <!-- e -->\n\n- item <!-- f -->\n  <!-- g -->\n\n> <!-- h -->\n<!-- i\nspans -->\n"
 	d := Parse("a.md", KindOther, []byte(src))
-	if len(d.Comments) < 8 {
-		t.Fatalf("found %d comments, want at least 8", len(d.Comments))
+	if len(d.Comments()) < 8 {
+		t.Fatalf("found %d comments, want at least 8", len(d.Comments()))
 	}
-	for i := 1; i < len(d.Comments); i++ {
-		if d.Comments[i].Start < d.Comments[i-1].End {
-			t.Errorf("comment %d at %d precedes the end %d of comment %d", i, d.Comments[i].Start, d.Comments[i-1].End, i-1)
+	for i := 1; i < len(d.Comments()); i++ {
+		if d.Comments()[i].Start < d.Comments()[i-1].End {
+			t.Errorf("comment %d at %d precedes the end %d of comment %d", i, d.Comments()[i].Start, d.Comments()[i-1].End, i-1)
 		}
 	}
-	for _, c := range d.Comments {
-		if !d.InComment(c.Start) || !d.InComment(c.End-1) || d.InComment(c.End) && !slices.ContainsFunc(d.Comments, func(o Comment) bool { return o.Start == c.End }) {
+	for _, c := range d.Comments() {
+		if !d.InComment(c.Start) || !d.InComment(c.End-1) || d.InComment(c.End) && !slices.ContainsFunc(d.Comments(), func(o Comment) bool { return o.Start == c.End }) {
 			t.Errorf("InComment wrong around %q", src[c.Start:c.End])
 		}
 	}

@@ -29,7 +29,7 @@ func TestReparse(t *testing.T) {
 		if (got.Frontmatter == prev.Frontmatter) != c.shared {
 			t.Errorf("%s: frontmatter shared %t, want %t", c.name, got.Frontmatter == prev.Frontmatter, c.shared)
 		}
-		if !reflect.DeepEqual(got.Frontmatter, fresh.Frontmatter) || got.BodyStart != fresh.BodyStart || !reflect.DeepEqual(got.TooComplex, fresh.TooComplex) {
+		if !reflect.DeepEqual(got.Frontmatter, fresh.Frontmatter) || got.BodyStart != fresh.BodyStart || !reflect.DeepEqual(got.TooComplex(), fresh.TooComplex()) {
 			t.Errorf("%s: the reparsed document's frontmatter differs from a fresh parse's", c.name)
 		}
 	}

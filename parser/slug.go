@@ -57,7 +57,7 @@ var (
 // its surrounding white space may or may not count, both slugs resolve.
 func (d *Document) Anchors() map[string]bool {
 	d.anchorsOnce.Do(func() {
-		a := make(map[string]bool, len(d.Headings)*2)
+		a := make(map[string]bool, len(d.Headings())*2)
 		seen := map[string]int{}
 		add := func(s string) {
 			if n, dup := seen[s]; dup {
@@ -69,7 +69,7 @@ func (d *Document) Anchors() map[string]bool {
 			}
 		}
 		html := d.htmlHeadings()
-		for _, h := range d.Headings {
+		for _, h := range d.Headings() {
 			for len(html) > 0 && html[0].start < h.Start {
 				d.addHTMLHeading(a, add, html[0].text)
 				html = html[1:]

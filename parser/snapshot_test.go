@@ -24,7 +24,7 @@ func TestSnapshotLoadIsLoad(t *testing.T) {
 			}
 			for i, d := range got.Docs {
 				w := want.Docs[i]
-				if d.Path != w.Path || d.Kind != w.Kind || d.Sum() != w.Sum() || len(d.Headings) != len(w.Headings) {
+				if d.Path != w.Path || d.Kind != w.Kind || d.Sum() != w.Sum() || len(d.Headings()) != len(w.Headings()) {
 					t.Errorf("%s (%s): want %s (%s)", d.Path, d.Kind, w.Path, w.Kind)
 				}
 			}

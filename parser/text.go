@@ -85,8 +85,8 @@ func Scalars(n *yaml.Node) []*yaml.Node {
 // InFence reports whether off lies in the content of a fenced or indented
 // code block (the blocks are in source order).
 func (d *Document) InFence(off int) bool {
-	i := sort.Search(len(d.Fences), func(i int) bool { return d.Fences[i].ContentEnd > off })
-	return i < len(d.Fences) && d.Fences[i].ContentStart <= off
+	i := sort.Search(len(d.Fences()), func(i int) bool { return d.Fences()[i].ContentEnd > off })
+	return i < len(d.Fences()) && d.Fences()[i].ContentStart <= off
 }
 
 // EOLOf returns the line ending a text uses.

@@ -148,8 +148,8 @@ type Nesting struct {
 func Nestings(d *parser.Document) []Nesting {
 	return d.Cached("fences/nestings", func() any {
 		var out []Nesting
-		for i := range d.Fences {
-			f := &d.Fences[i]
+		for i := range d.Fences() {
+			f := &d.Fences()[i]
 			ls, le, ok := InnerOpener(d, f)
 			if !ok {
 				continue
@@ -272,7 +272,7 @@ func misnestedRegions(d *parser.Document) []misnested {
 			return []misnested(nil)
 		}
 		w := writtenOf(d)
-		k, _ := w.at(d.Fences[first].Start)
+		k, _ := w.at(d.Fences()[first].Start)
 		var out []misnested
 		depth := 0
 		var outer parser.Fence

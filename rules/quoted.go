@@ -271,9 +271,9 @@ func OwnAt(d *parser.Document, off int) bool { return voiceAt(d, off) == VoiceOw
 
 // fenceAt returns the fenced or indented code block holding off, or nil.
 func fenceAt(d *parser.Document, off int) *parser.Fence {
-	i := sort.Search(len(d.Fences), func(i int) bool { return d.Fences[i].End > off })
-	if i < len(d.Fences) && d.Fences[i].Start <= off {
-		return &d.Fences[i]
+	i := sort.Search(len(d.Fences()), func(i int) bool { return d.Fences()[i].End > off })
+	if i < len(d.Fences()) && d.Fences()[i].Start <= off {
+		return &d.Fences()[i]
 	}
 	return nil
 }

@@ -257,7 +257,7 @@ func unparsed(idx *parser.Index, d *Diagnostic) bool {
 		return false
 	}
 	doc := idx.Doc(d.Path)
-	return doc != nil && doc.Unparsed > 0 && d.Start >= doc.Unparsed
+	return doc != nil && doc.Unparsed() > 0 && d.Start >= doc.Unparsed()
 }
 
 // locate fills line and column from byte offsets.

@@ -38,8 +38,8 @@ var directiveRe = regexp.MustCompile(`^mdcontract-disable-(next-line|file)\b\s*(
 func directives(d *parser.Document) []*directive {
 	var out []*directive
 	nextLine := map[int]int{} // the next line holding something, by line
-	for i := range d.Comments {
-		c := &d.Comments[i]
+	for i := range d.Comments() {
+		c := &d.Comments()[i]
 		if !strings.HasPrefix(c.Text, "mdcontract-disable-") {
 			continue // what directiveRe needs first, without running it
 		}

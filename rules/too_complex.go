@@ -9,7 +9,7 @@ var TooComplex = Register(&Rule{
 	Summary:  "markdown nested or bracketed past what can be parsed in linear time (read as text), or more markup than is parsed (the rest not checked)",
 	Severity: Warning,
 	Check: func(p *Pass) {
-		for _, pr := range p.Doc.TooComplex {
+		for _, pr := range p.Doc.TooComplex() {
 			p.Reportf(pr.Start, pr.End, "%s", pr.Msg)
 		}
 	},

@@ -13,7 +13,7 @@ var CommentUnclosed = family.Register(&rules.Rule{
 
 func checkCommentUnclosed(p *rules.Pass) {
 	d := p.Doc
-	for _, c := range d.Comments {
+	for _, c := range d.Comments() {
 		if c.Closed {
 			continue
 		}

@@ -27,7 +27,7 @@ func checkFenceNesting(p *rules.Pass) {
 	}
 	src := d.Src
 	for _, nest := range rules.Nestings(d) {
-		f := &d.Fences[nest.Fence]
+		f := &d.Fences()[nest.Fence]
 		ls, le, how := nest.LS, nest.LE, nest.How
 		mark, n, _ := rules.FenceMarker(src[f.Start:f.ContentStart])
 		line := bytes.TrimRight(src[ls:le], "\r\n")

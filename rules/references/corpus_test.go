@@ -109,7 +109,7 @@ func TestCorpusFragmentLinks(t *testing.T) {
 		if strings.HasPrefix(d.Path, ".github/scripts/Tests/fixtures/") {
 			continue
 		}
-		for _, l := range d.Links {
+		for _, l := range d.Links() {
 			if k, _, frag := rules.ClassifyDest(l.Destination); frag != "" && (k == rules.DestLocal || k == rules.DestFragment) {
 				n++
 			}

@@ -41,8 +41,8 @@ func fencedHeadsOf(d *parser.Document) *fencedHeads {
 	return d.Cached("references/fenced-heads", func() any {
 		x := &fencedHeads{bySlug: map[string]int{}, byTitle: map[string]int{}}
 		src := d.Src
-		for i := range d.Fences {
-			f := &d.Fences[i]
+		for i := range d.Fences() {
+			f := &d.Fences()[i]
 			if f.Indented || f.ContentEnd > len(src) || f.Start >= d.ParsedEnd() {
 				continue
 			}

@@ -32,7 +32,7 @@ func checkLinkFragment(p *rules.Pass) {
 		return // examples, templates and history cite what was (quoted.go)
 	}
 	sg := &suggester{budget: fragmentSuggestBudget}
-	for _, l := range d.Links {
+	for _, l := range d.Links() {
 		kind, target, frag := rules.ClassifyDest(l.Destination)
 		if frag == "" || (kind != rules.DestLocal && kind != rules.DestFragment) || lineFragRe.MatchString(frag) || !rules.OwnAt(d, l.Start) {
 			continue
@@ -98,7 +98,7 @@ func headingFor(d *parser.Document, s string) string {
 	// the first heading of each slug, found once per document
 	first := d.Cached("link-fragment/heading-slugs", func() any {
 		m := map[string]int{}
-		for i, h := range d.Headings {
+		for i, h := range d.Headings() {
 			if sl := parser.Slug(h.Text); !hasKey(m, sl) {
 				m[sl] = i
 			}
@@ -106,7 +106,7 @@ func headingFor(d *parser.Document, s string) string {
 		return m
 	}).(map[string]int)
 	if i, ok := first[s]; ok {
-		h := d.Headings[i]
+		h := d.Headings()[i]
 		return "`" + strings.Repeat("#", h.Level) + " " + h.Text + "`"
 	}
 	return "an anchor"

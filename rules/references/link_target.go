@@ -34,7 +34,7 @@ func checkLinkTarget(p *rules.Pass) {
 		return // see quoted.go: examples, templates and history are not checked
 	}
 	fine := map[string]bool{} // destinations already seen to need no check
-	for _, l := range d.Links {
+	for _, l := range d.Links() {
 		if fine[l.Destination] || !rules.OwnAt(d, l.Start) {
 			continue // seen, or a template's text that a nested fence let out (quoted.go)
 		}

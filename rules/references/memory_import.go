@@ -319,8 +319,8 @@ func isImportSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c
 // strips those before it reads the file, and what it does with an import
 // in one is not stated, so none is read there.
 func inComment(d *parser.Document, off int) bool {
-	i := sort.Search(len(d.Comments), func(i int) bool { return d.Comments[i].End > off })
-	return i < len(d.Comments) && d.Comments[i].Start <= off
+	i := sort.Search(len(d.Comments()), func(i int) bool { return d.Comments()[i].End > off })
+	return i < len(d.Comments()) && d.Comments()[i].Start <= off
 }
 
 // backtickRegions returns, in order, the spans that Gemini CLI's code

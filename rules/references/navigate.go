@@ -118,9 +118,9 @@ func CitedSections(idx *parser.Index, d *parser.Document) []CitedSection {
 // headingOfSection returns the heading whose section is [s,e), or nil
 // (a bold label's).
 func headingOfSection(d *parser.Document, s, e int) *parser.Heading {
-	i := sort.Search(len(d.Sections), func(i int) bool { return d.Sections[i].Start >= s })
-	if i < len(d.Sections) && d.Sections[i].Start == s && d.Sections[i].End == e {
-		return d.Sections[i].Heading
+	i := sort.Search(len(d.Sections()), func(i int) bool { return d.Sections()[i].Start >= s })
+	if i < len(d.Sections()) && d.Sections()[i].Start == s && d.Sections()[i].End == e {
+		return d.Sections()[i].Heading
 	}
 	return nil
 }
@@ -157,8 +157,8 @@ type LinkRef struct {
 // LinkRefs returns d's links to local files and fragments.
 func LinkRefs(idx *parser.Index, d *parser.Document) []LinkRef {
 	var out []LinkRef
-	for i := range d.Links {
-		l := &d.Links[i]
+	for i := range d.Links() {
+		l := &d.Links()[i]
 		kind, target, frag := rules.ClassifyDest(l.Destination)
 		if kind != rules.DestLocal && kind != rules.DestFragment {
 			continue
@@ -197,8 +197,8 @@ func AnchorHeading(d *parser.Document, a string) *parser.Heading {
 		return nil
 	}
 	anchors := d.Cached("navigate/anchors", func() any {
-		texts := make([]string, len(d.Headings))
-		for i, h := range d.Headings {
+		texts := make([]string, len(d.Headings()))
+		for i, h := range d.Headings() {
 			texts[i] = h.Text
 		}
 		m := map[string]int{}
@@ -208,10 +208,10 @@ func AnchorHeading(d *parser.Document, a string) *parser.Heading {
 		return m
 	}).(map[string]int)
 	if i, ok := anchors[a]; ok {
-		return &d.Headings[i]
+		return &d.Headings()[i]
 	}
 	if i, ok := anchors[strings.ToLower(a)]; ok {
-		return &d.Headings[i]
+		return &d.Headings()[i]
 	}
 	return nil
 }

@@ -179,15 +179,15 @@ func (f *signFinder) from(off int) int {
 // inFenceOrBlock reports whether off lies in a code block (fences are
 // sorted by offset and do not overlap).
 func inFenceOrBlock(d *parser.Document, off int) bool {
-	i := sort.Search(len(d.Fences), func(i int) bool { return d.Fences[i].End > off })
-	return i < len(d.Fences) && d.Fences[i].Start <= off
+	i := sort.Search(len(d.Fences()), func(i int) bool { return d.Fences()[i].End > off })
+	return i < len(d.Fences()) && d.Fences()[i].Start <= off
 }
 
 // codeSpanAt returns the code span holding off (spans are sorted).
 func codeSpanAt(d *parser.Document, off int) *parser.Span {
-	i := sort.Search(len(d.CodeSpans), func(i int) bool { return d.CodeSpans[i].End > off })
-	if i < len(d.CodeSpans) && d.CodeSpans[i].Start <= off {
-		return &d.CodeSpans[i]
+	i := sort.Search(len(d.CodeSpans()), func(i int) bool { return d.CodeSpans()[i].End > off })
+	if i < len(d.CodeSpans()) && d.CodeSpans()[i].Start <= off {
+		return &d.CodeSpans()[i]
 	}
 	return nil
 }
@@ -343,8 +343,8 @@ func titleEnd(open int, rest string, tableRow bool) int {
 // at off, or "".
 func linkEndingAt(d *parser.Document, off int) string {
 	ends := d.Cached("section-ref/link-ends", func() any {
-		m := make(map[int]string, len(d.Links))
-		for _, l := range d.Links {
+		m := make(map[int]string, len(d.Links()))
+		for _, l := range d.Links() {
 			m[l.End] = l.Destination
 		}
 		return m
@@ -613,16 +613,16 @@ func nearHeading(d *parser.Document, title string, start, end int) (string, int)
 		return "", 0
 	}
 	hits := bigramsOf(d).list(pairHash(trimPunct(cw[0]), trimPunct(cw[1])))
-	j := sort.Search(len(hits), func(j int) bool { return d.Headings[hits[j].heading].Start >= start })
-	if j >= len(hits) || d.Headings[hits[j].heading].Start >= end {
+	j := sort.Search(len(hits), func(j int) bool { return d.Headings()[hits[j].heading].Start >= start })
+	if j >= len(hits) || d.Headings()[hits[j].heading].Start >= end {
 		return "", 0
 	}
 	hi := hits[j].heading
 	k := j + sort.Search(len(hits)-j, func(k int) bool { return hits[j+k].heading > hi })
-	if k < len(hits) && d.Headings[hits[k].heading].Start < end {
+	if k < len(hits) && d.Headings()[hits[k].heading].Start < end {
 		return "", 0 // two headings hold them: no telling which
 	}
-	h := &d.Headings[hi]
+	h := &d.Headings()[hi]
 	words := d.Cached("section-ref/near-words/"+strconv.Itoa(int(hi)), func() any { return nearWords(h) }).([]string)
 	best := 0
 	for _, p := range hits[j:min(k, j+maxBigramPlaces)] {
@@ -686,8 +686,8 @@ func pairHash(a, b string) uint64 {
 func bigramsOf(d *parser.Document) bigrams {
 	return d.Cached("section-ref/bigrams", func() any {
 		var out bigrams
-		for i := range d.Headings {
-			h := &d.Headings[i]
+		for i := range d.Headings() {
+			h := &d.Headings()[i]
 			if h.Level == 1 {
 				continue // a title names the file, not a section of it
 			}
@@ -726,9 +726,9 @@ type closestWords struct {
 
 func closestWordsOf(d *parser.Document) *closestWords {
 	return d.Cached("section-ref/closest-words", func() any {
-		cw := &closestWords{words: make([][]string, len(d.Headings))}
-		for i := range d.Headings {
-			cw.words[i] = strings.Fields(norm(d.Headings[i].Text))
+		cw := &closestWords{words: make([][]string, len(d.Headings()))}
+		for i := range d.Headings() {
+			cw.words[i] = strings.Fields(norm(d.Headings()[i].Text))
 			cw.total += len(cw.words[i])
 		}
 		return cw
@@ -956,8 +956,8 @@ func labelCands(d *parser.Document) []titleCand {
 
 func buildTitleCands(d *parser.Document) []titleCand {
 	var cands []titleCand
-	for i := range d.Sections {
-		sec := &d.Sections[i]
+	for i := range d.Sections() {
+		sec := &d.Sections()[i]
 		h := sec.Heading
 		add := func(t string) {
 			cands = append(cands, titleCand{at: h.Start, level: h.Level, s: sec.Start, e: sec.End, text: t})
@@ -1299,7 +1299,7 @@ const closestHeadingBudget = 1 << 20
 // the cited title, or "" (also when budget, the heading words this file's
 // hints may still read, is spent).
 func closestHeading(d *parser.Document, title string, budget *int) string {
-	if len(d.Headings) == 0 {
+	if len(d.Headings()) == 0 {
 		return ""
 	}
 	hw := closestWordsOf(d)
@@ -1313,7 +1313,7 @@ func closestHeading(d *parser.Document, title string, budget *int) string {
 		c[trimPunct(w)] = true
 	}
 	best, bestScore := "", 0
-	for i := range d.Headings {
+	for i := range d.Headings() {
 		w := hw.words[i]
 		n := 0
 		for _, x := range w {
@@ -1323,7 +1323,7 @@ func closestHeading(d *parser.Document, title string, budget *int) string {
 		}
 		// the share of the heading's words the citation uses
 		if score := n * 1000 / max(len(w), 1); n > 0 && score > bestScore {
-			best, bestScore = headingLabel(&d.Headings[i]), score
+			best, bestScore = headingLabel(&d.Headings()[i]), score
 		}
 	}
 	return best

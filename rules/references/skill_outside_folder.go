@@ -37,7 +37,7 @@ func checkSkillOutsideFolder(p *rules.Pass) {
 		p.Reportf(start, end, "%s `%s` leads to `%s`, outside the skill's folder `%s`: a skill installed on its own (%s) has only its folder, so this leads nowhere there; copy what it needs into the folder, or point at its web address",
 			what, clipRef(d.Text()[start:end]), target, dir, install)
 	}
-	for _, l := range d.Links {
+	for _, l := range d.Links() {
 		kind, target, _ := rules.ClassifyDest(l.Destination)
 		if kind != rules.DestLocal || target == "" || !rules.OwnAt(d, l.Start) {
 			continue

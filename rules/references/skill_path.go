@@ -55,7 +55,7 @@ func checkSkillPath(p *rules.Pass) {
 		bases = append(bases, root)
 	}
 	looked := 0
-	for _, cs := range d.CodeSpans {
+	for _, cs := range d.CodeSpans() {
 		text := strings.TrimSpace(d.SpanText(cs))
 		if len(text) > 200 || !skillPathRe.MatchString(text) || rules.IsPlaceholder(text) || !rules.OwnAt(d, cs.Start) {
 			continue
@@ -161,11 +161,11 @@ func namesOwnFile(d *parser.Document, off int) bool {
 
 // headingBefore returns the last heading that starts before off, or nil.
 func headingBefore(d *parser.Document, off int) *parser.Heading {
-	i := sort.Search(len(d.Headings), func(i int) bool { return d.Headings[i].Start >= off })
+	i := sort.Search(len(d.Headings()), func(i int) bool { return d.Headings()[i].Start >= off })
 	if i == 0 {
 		return nil
 	}
-	return &d.Headings[i-1]
+	return &d.Headings()[i-1]
 }
 
 // maxCloneGap is the most characters between "clone" and a repository
