@@ -508,55 +508,101 @@ func nameChar(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
-// driftBlocks returns the candidate blocks of d, computed once per file.
+// driftBlocks returns the candidate blocks of d, computed once per file,
+// and kept in the cache with the file's model (a check of one file reads
+// every other file's blocks, and need not decode their models for it).
 func driftBlocks(d *parser.Document) []*block {
-	return d.Cached("copy-drift:blocks", func() any {
-		var out []*block
-		add := func(kind, lang, name string, pt Part) {
-			if pt.End-pt.Start < driftMinChars {
-				return
-			}
-			out = append(out, &block{doc: d, i: int32(len(out)), start: pt.Start, end: pt.End, anchor: pt.Anchor, kind: kind, lang: lang, name: name})
+	return d.Fact("copy-drift:blocks", func() any { return findBlocks(d) }, encodeBlocks,
+		func(r *parser.FactDecoder) (any, bool) { return decodeBlocks(d, r) }).([]*block)
+}
+
+// blockKinds are the kinds of block, by their number in the cache.
+var blockKinds = [...]string{"section", "fence", "region", "paragraph"}
+
+// encodeBlocks writes a file's blocks for the cache: their kinds, places
+// and names (a paragraph's name is its hash, of this run only: read again
+// from its text).
+func encodeBlocks(w *parser.FactEncoder, v any) {
+	bs := v.([]*block)
+	w.Int(len(bs))
+	for _, b := range bs {
+		k := slices.Index(blockKinds[:], b.kind)
+		w.Int(k)
+		w.Int(b.start)
+		w.Int(b.end)
+		w.Int(b.anchor)
+		lo := min(b.anchor, b.start)
+		w.Str(b.name, lo, b.end)
+		w.Str(b.lang, lo, b.end)
+	}
+}
+
+// decodeBlocks reads what encodeBlocks wrote of d's blocks.
+func decodeBlocks(d *parser.Document, r *parser.FactDecoder) ([]*block, bool) {
+	n := r.Count()
+	out := make([]*block, 0, n)
+	for i := range n {
+		k := r.Int()
+		b := &block{doc: d, i: int32(i), start: r.Offset(), end: r.Offset(), anchor: r.Offset(), name: r.Str(), lang: r.Str()}
+		if r.Bad() || k >= len(blockKinds) || b.start > b.end {
+			return nil, false
 		}
-		end := d.ParsedEnd()
-		for i := range d.Sections() {
-			sec := &d.Sections()[i]
-			if sec.Start >= end || boilerplateTitle(sec.Heading.Text) {
-				continue
-			}
-			// the heading's level and its text, no copy: spec writes them
-			add("section", hashes[min(sec.Heading.Level, 6)], sec.Heading.Raw, Part{Doc: d, Start: sec.Start, End: trimTrailingBlank(d.Src, sec.Start, sec.End), Anchor: sec.Start})
+		b.kind = blockKinds[k]
+		if b.kind == "paragraph" {
+			b.h = maphash.Bytes(hashSeed, paragraphKey(d.Src[b.start:b.end]))
 		}
-		for _, f := range d.Fences() {
-			if f.Indented || f.Start >= end || !textLangs[strings.ToLower(f.Lang)] {
-				continue // a program's block is an invocation written for its place
-			}
-			first, _ := firstLine(d.Src[f.ContentStart:f.ContentEnd])
-			fl := strings.TrimSpace(string(first))
-			if w, _, _ := strings.Cut(fl, " "); commandWords[strings.TrimPrefix(w, "$")] {
-				continue // untagged, but commands all the same
-			}
-			if len(fl) < 8 {
-				continue // a fence is known by its first line; a short one says nothing
-			}
-			add("fence", f.Lang, fl, Part{Doc: d, Start: f.ContentStart, End: f.ContentEnd, Anchor: f.Start})
+		out = append(out, b)
+	}
+	return out, true
+}
+
+// findBlocks finds the candidate blocks of d.
+func findBlocks(d *parser.Document) []*block {
+	var out []*block
+	add := func(kind, lang, name string, pt Part) {
+		if pt.End-pt.Start < driftMinChars {
+			return
 		}
-		for _, r := range parser.Regions(d, nil) {
-			if r.Begin.Start >= end {
-				continue
-			}
-			start, stop := parser.SkipEOL(d.Src, r.Begin.End), parser.LineStartAt(d.Src, r.End.Start)
-			if start < stop {
-				add("region", "", r.Name, Part{Doc: d, Start: start, End: stop, Anchor: r.Begin.Start})
-			}
+		out = append(out, &block{doc: d, i: int32(len(out)), start: pt.Start, end: pt.End, anchor: pt.Anchor, kind: kind, lang: lang, name: name})
+	}
+	end := d.ParsedEnd()
+	for i := range d.Sections() {
+		sec := &d.Sections()[i]
+		if sec.Start >= end || boilerplateTitle(sec.Heading.Text) {
+			continue
 		}
-		for _, pt := range paragraphs(d) {
-			if pt.End-pt.Start >= driftMinParagraph {
-				out = append(out, &block{doc: d, i: int32(len(out)), start: pt.Start, end: pt.End, anchor: pt.Anchor, kind: "paragraph", h: maphash.Bytes(hashSeed, paragraphKey(pt.Text()))})
-			}
+		// the heading's level and its text, no copy: spec writes them
+		add("section", hashes[min(sec.Heading.Level, 6)], sec.Heading.Raw, Part{Doc: d, Start: sec.Start, End: trimTrailingBlank(d.Src, sec.Start, sec.End), Anchor: sec.Start})
+	}
+	for _, f := range d.Fences() {
+		if f.Indented || f.Start >= end || !textLangs[strings.ToLower(f.Lang)] {
+			continue // a program's block is an invocation written for its place
 		}
-		return out
-	}).([]*block)
+		first, _ := firstLine(d.Src[f.ContentStart:f.ContentEnd])
+		fl := strings.TrimSpace(string(first))
+		if w, _, _ := strings.Cut(fl, " "); commandWords[strings.TrimPrefix(w, "$")] {
+			continue // untagged, but commands all the same
+		}
+		if len(fl) < 8 {
+			continue // a fence is known by its first line; a short one says nothing
+		}
+		add("fence", f.Lang, fl, Part{Doc: d, Start: f.ContentStart, End: f.ContentEnd, Anchor: f.Start})
+	}
+	for _, r := range parser.Regions(d, nil) {
+		if r.Begin.Start >= end {
+			continue
+		}
+		start, stop := parser.SkipEOL(d.Src, r.Begin.End), parser.LineStartAt(d.Src, r.End.Start)
+		if start < stop {
+			add("region", "", r.Name, Part{Doc: d, Start: start, End: stop, Anchor: r.Begin.Start})
+		}
+	}
+	for _, pt := range paragraphs(d) {
+		if pt.End-pt.Start >= driftMinParagraph {
+			out = append(out, &block{doc: d, i: int32(len(out)), start: pt.Start, end: pt.End, anchor: pt.Anchor, kind: "paragraph", h: maphash.Bytes(hashSeed, paragraphKey(pt.Text()))})
+		}
+	}
+	return out
 }
 
 // tocLike reports a section that is a table of contents: most of its

@@ -52,7 +52,7 @@ import (
 // removing the packs used least recently.
 
 // cacheFormat is the pack's format version: change it with the model.
-const cacheFormat = 3
+const cacheFormat = 4
 
 var cacheMagic = [8]byte{'m', 'd', 'c', 'c', 'a', 'c', 'h', 'e'}
 
@@ -101,20 +101,23 @@ type Cache struct {
 	tool  [sha256.Size]byte
 	began int64 // when this run opened the cache, before it read a file
 
-	mu       sync.Mutex
-	old      map[cacheKey][]byte          // entries of the pack read, by key
-	used     map[cacheKey][]byte          // entries this run used or made
-	oldSrc   map[[sha256.Size]byte][]byte // sources of the pack read (unchecked)
-	oldFiles map[string]cachedFile        // the files the pack's run read
-	oldBegan int64                        // when that run began
-	files    map[string]cachedFile        // the files this run read
-	srcs     map[[sha256.Size]byte][]byte // their sources
-	checked  map[[sha256.Size]byte]bool   // old sources checked: whether good
-	misses   int
-	hits     int
-	served   int  // sources given (Source)
-	novel    int  // files this run read that the pack does not hold so
-	hadPack  bool // a pack was read
+	mu        sync.Mutex
+	old       map[cacheKey][]byte          // entries of the pack read, by key
+	used      map[cacheKey][]byte          // entries this run used or made
+	oldSrc    map[[sha256.Size]byte][]byte // sources of the pack read (unchecked)
+	oldFiles  map[string]cachedFile        // the files the pack's run read
+	oldBegan  int64                        // when that run began
+	files     map[string]cachedFile        // the files this run read
+	srcs      map[[sha256.Size]byte][]byte // their sources
+	checked   map[[sha256.Size]byte]bool   // old sources checked: whether good
+	misses    int
+	hits      int
+	oldFacts  map[factKey][]byte // facts of the pack read (facts.go)
+	facts     map[factKey][]byte // facts this run decoded or derived
+	factsMade int                // derived
+	served    int                // sources given (Source)
+	novel     int                // files this run read that the pack does not hold so
+	hadPack   bool               // a pack was read
 }
 
 type cacheKey struct {
@@ -135,7 +138,8 @@ type cachedFile struct {
 func OpenCache(dir, tool, root string) *Cache {
 	c := &Cache{tool: sha256.Sum256([]byte(tool)), began: time.Now().UnixNano(),
 		old: map[cacheKey][]byte{}, used: map[cacheKey][]byte{},
-		files: map[string]cachedFile{}, srcs: map[[sha256.Size]byte][]byte{}, checked: map[[sha256.Size]byte]bool{}}
+		files: map[string]cachedFile{}, srcs: map[[sha256.Size]byte][]byte{}, checked: map[[sha256.Size]byte]bool{},
+		oldFacts: map[factKey][]byte{}, facts: map[factKey][]byte{}}
 	if abs, err := filepath.Abs(root); err == nil {
 		root = abs
 	}
@@ -257,10 +261,20 @@ func (c *Cache) decodePack(buf []byte) bool {
 		srcs[sum] = blob[at : at+size : at+size]
 		at += size
 	}
+	facts := map[factKey][]byte{}
+	for n := r.count(sha256.Size + 3); n > 0 && !r.bad; n-- {
+		var k factKey
+		copy(k.sum[:], r.bytes(sha256.Size))
+		if kb := r.bytes(1); kb != nil {
+			k.kind = Kind(kb[0])
+		}
+		k.name = string(r.bytes(r.uint()))
+		facts[k] = r.bytes(r.uint())
+	}
 	if r.bad || len(r.b) != 0 || at != uint64(len(blob)) {
 		return false
 	}
-	c.old, c.oldFiles, c.oldSrc, c.oldBegan = entries, files, srcs, began
+	c.old, c.oldFiles, c.oldSrc, c.oldBegan, c.oldFacts = entries, files, srcs, began, facts
 	return true
 }
 
@@ -362,6 +376,7 @@ func (c *Cache) parse(d *Document, fm bool) {
 		return
 	}
 	k := cacheKey{sum: d.Sum(), kind: d.Kind}
+	d.from, d.key = c, k // its facts are kept with its model
 	c.mu.Lock()
 	e, ok := c.used[k]
 	if !ok {
@@ -415,7 +430,7 @@ func (c *Cache) Save() error {
 	// kept as it is: the next run reads and parses those few again, which
 	// costs less than writing every file's bytes anew after each edit.
 	slack := max(cacheSlack, len(c.files)/64)
-	if c.hadPack && c.misses+c.novel <= slack && len(c.oldFiles) <= len(c.files)+slack {
+	if c.hadPack && c.misses+c.novel+c.factsMade <= slack && len(c.oldFiles) <= len(c.files)+slack {
 		now := time.Now()
 		_ = os.Chtimes(c.file, now, now) // used: evicted last
 		return nil
@@ -473,6 +488,44 @@ func (c *Cache) Save() error {
 		ix = append(ix, s[:]...)
 		ix = binary.AppendUvarint(ix, uint64(len(c.srcs[s])))
 	}
+	// the facts of the models kept: this run's, and the pack's it did not
+	// ask for
+	fks := make([]factKey, 0, len(c.facts))
+	for k := range c.facts {
+		if _, ok := c.used[k.cacheKey]; ok {
+			fks = append(fks, k)
+		}
+	}
+	for k := range c.oldFacts {
+		if _, ok := c.used[k.cacheKey]; ok {
+			if _, mine := c.facts[k]; !mine {
+				fks = append(fks, k)
+			}
+		}
+	}
+	sort.Slice(fks, func(i, j int) bool {
+		a, b := fks[i], fks[j]
+		if c := bytes.Compare(a.sum[:], b.sum[:]); c != 0 {
+			return c < 0
+		}
+		if a.kind != b.kind {
+			return a.kind < b.kind
+		}
+		return a.name < b.name
+	})
+	ix = binary.AppendUvarint(ix, uint64(len(fks)))
+	for _, k := range fks {
+		b, ok := c.facts[k]
+		if !ok {
+			b = c.oldFacts[k]
+		}
+		ix = append(ix, k.sum[:]...)
+		ix = append(ix, byte(k.kind))
+		ix = binary.AppendUvarint(ix, uint64(len(k.name)))
+		ix = append(ix, k.name...)
+		ix = binary.AppendUvarint(ix, uint64(len(b)))
+		ix = append(ix, b...)
+	}
 	head := make([]byte, 0, cacheHeader)
 	head = append(head, cacheMagic[:]...)
 	head = binary.LittleEndian.AppendUint32(head, cacheFormat)
@@ -494,7 +547,8 @@ func (c *Cache) Save() error {
 	if err != nil {
 		return err
 	}
-	c.old, c.misses, c.novel, c.hadPack = c.used, 0, 0, true
+	c.old, c.misses, c.novel, c.factsMade, c.hadPack = c.used, 0, 0, 0, true
+	c.oldFacts, c.facts = c.facts, map[factKey][]byte{}
 	c.used = map[cacheKey][]byte{}
 	c.oldFiles, c.oldBegan = c.files, c.began
 	c.files = map[string]cachedFile{}

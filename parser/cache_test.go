@@ -282,7 +282,7 @@ func sealPack(file, tool string, entries map[cacheKey][]byte) error {
 		ix = binary.AppendUvarint(ix, uint64(len(e)))
 		ix = append(ix, e...)
 	}
-	ix = append(ix, 0, 0) // no files, no sources
+	ix = append(ix, 0, 0, 0) // no files, no sources, no facts
 	var b bytes.Buffer
 	b.Write(cacheMagic[:])
 	b.Write(binary.LittleEndian.AppendUint32(nil, cacheFormat))
@@ -654,5 +654,61 @@ func TestCacheDecodedWhenAsked(t *testing.T) {
 	}
 	if h, m := c.Stats(); h != len(packFiles) || m != 0 {
 		t.Errorf("%d hits, %d misses; want %d hits", h, m, len(packFiles))
+	}
+}
+
+// A fact derived from a file is kept with its model: the next run decodes
+// it rather than deriving it (nor decoding the model), a run that does
+// not ask for it keeps it, and one that does not decode is derived again.
+func TestCacheFacts(t *testing.T) {
+	type headings struct {
+		n     int
+		first string
+	}
+	derived := 0
+	fact := func(d *Document, dec func(*FactDecoder) (any, bool)) headings {
+		return d.Fact("test:headings", func() any {
+			derived++
+			h := d.Headings()
+			return headings{len(h), h[0].Text}
+		}, func(w *FactEncoder, v any) {
+			h := v.(headings)
+			w.Int(h.n)
+			w.Str(h.first, 0, len(d.Src))
+		}, dec).(headings)
+	}
+	dec := func(r *FactDecoder) (any, bool) { return headings{r.Int(), r.Str()}, true }
+	run := func(ask bool, dec func(*FactDecoder) (any, bool)) (headings, *Document) {
+		t.Helper()
+		dir := filepath.Join(t.TempDir(), "..", "facts") // one folder for every run
+		c := OpenCache(dir, "v1", "root")
+		d := parse("a.md", KindOther, packFiles["a.md"], c)
+		var h headings
+		if ask {
+			h = fact(d, dec)
+		}
+		if err := c.Save(); err != nil {
+			t.Fatal(err)
+		}
+		return h, d
+	}
+	want := headings{1, "A"}
+	if h, _ := run(true, dec); h != want || derived != 1 {
+		t.Fatalf("first run: %+v, derived %d times; want %+v, once", h, derived, want)
+	}
+	h, d := run(true, dec)
+	if h != want || derived != 1 {
+		t.Errorf("second run: %+v, derived %d times; want %+v decoded", h, derived, want)
+	}
+	if d.pending == nil {
+		t.Error("the fact was decoded, yet so was the model it was derived from")
+	}
+	run(false, dec)
+	if h, _ := run(true, dec); h != want || derived != 1 {
+		t.Errorf("after a run that did not ask for it: %+v, derived %d times; want it kept", h, derived)
+	}
+	bad := func(r *FactDecoder) (any, bool) { r.Offset(); r.Offset(); return nil, true } // reads past it
+	if h, _ := run(true, bad); h != want || derived != 2 {
+		t.Errorf("a fact that does not decode: %+v, derived %d times; want derived again", h, derived)
 	}
 }

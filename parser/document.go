@@ -45,6 +45,8 @@ type Document struct {
 	links     []Link
 	bodyOnce  sync.Once
 	pending   *pendingBody // the cache's entry, not decoded yet
+	from      *Cache       // the cache that keeps its model and facts
+	key       cacheKey     // its model's there
 	// JSON is a JSON file's value, positioned (a manifest, a hooks file:
 	// see Kind.IsJSON); nil for markdown and for a file that is not valid
 	// JSON.
