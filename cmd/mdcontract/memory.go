@@ -97,6 +97,7 @@ func setupServerGC() (restore func()) {
 }
 
 func setupGC() {
+	hugeHeap()
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}

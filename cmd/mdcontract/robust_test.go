@@ -59,19 +59,20 @@ func TestInternalErrorExitStatus(t *testing.T) {
 // TestNoNetworkNoExec: no package of the program imports networking or
 // process execution (git included): mdcontract reads files, nothing more.
 // The system-call packages (which can run programs and open sockets) are
-// imported by three files only, each using only what it needs: syscall for
+// imported by four files only, each using only what it needs: syscall for
 // the flag that opens a file without blocking on a FIFO, for mapping the
-// cache's pack read-only, and for the stat fields of a file's stamp (its
-// inode, when its inode changed), x/sys/unix for the extended attributes
-// fix.Write keeps.
+// cache's pack read-only, for the stat fields of a file's stamp (its
+// inode, when its inode changed) and for asking huge pages for the heap,
+// x/sys/unix for the extended attributes fix.Write keeps.
 func TestNoNetworkNoExec(t *testing.T) {
 	type allowed struct {
 		pkg  string
 		uses map[string]bool
 	}
 	sysOK := map[string]allowed{
-		filepath.Join("parser", "read_unix.go"):   {"syscall", map[string]bool{"O_NONBLOCK": true, "Mmap": true, "PROT_READ": true, "MAP_SHARED": true}},
-		filepath.Join("parser", "stamp_linux.go"): {"syscall", map[string]bool{"Stat_t": true}},
+		filepath.Join("parser", "read_unix.go"):                 {"syscall", map[string]bool{"O_NONBLOCK": true, "Mmap": true, "PROT_READ": true, "MAP_SHARED": true}},
+		filepath.Join("parser", "stamp_linux.go"):               {"syscall", map[string]bool{"Stat_t": true}},
+		filepath.Join("cmd", "mdcontract", "hugeheap_linux.go"): {"syscall", map[string]bool{"Madvise": true, "MADV_HUGEPAGE": true}},
 		filepath.Join("fix", "xattr_linux.go"): {"golang.org/x/sys/unix", map[string]bool{
 			"Llistxattr": true, "Lgetxattr": true, "Lsetxattr": true, "Lremovexattr": true,
 			"ENOTSUP": true, "ERANGE": true, "ENODATA": true,
