@@ -8,6 +8,7 @@ package hosts
 import (
 	"bytes"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -443,20 +444,28 @@ func Load(fsys fs.FS) ([]*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []*Host
+	// the files are parsed in parallel: every run starts with this
+	var yamls []string
 	for _, e := range names {
-		if path.Ext(e.Name()) != ".yaml" {
-			continue
+		if path.Ext(e.Name()) == ".yaml" {
+			yamls = append(yamls, e.Name())
 		}
-		b, err := fs.ReadFile(fsys, e.Name())
-		if err != nil {
-			return nil, err
-		}
-		h, err := parse(e.Name(), b)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, h)
+	}
+	out := make([]*Host, len(yamls))
+	errs := make([]error, len(yamls))
+	var wg sync.WaitGroup
+	for i, name := range yamls {
+		wg.Go(func() {
+			b, err := fs.ReadFile(fsys, name)
+			if err == nil {
+				out[i], err = parse(name, b)
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
 	return out, nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"os"
 	"path"
 	"runtime"
 	"slices"
@@ -303,7 +304,19 @@ func known(res *resolver, f Discovered, opt LoadOptions) ([sha256.Size]byte, Sta
 	if _, ok := opt.Overlay[f.Rel]; ok {
 		return [sha256.Size]byte{}, Stamp{}, false
 	}
-	_, fi, err := res.resolve(f.Rel)
+	// A regular file the walk met (not a symlink: Size is unknown) is
+	// looked at where the walk found it, a folder it listed: the
+	// resolver's care for symlinked folders is not needed, and a repo's
+	// every file is looked at here, where the resolver's cost per path is
+	// most of a scan's. What is learnt is only whether the stamp is the one
+	// known; the file is read, if at all, through the resolver.
+	var fi fs.FileInfo
+	var err error
+	if f.Size < 0 && f.Abs != "" {
+		fi, err = os.Lstat(f.Abs)
+	} else {
+		_, fi, err = res.resolve(f.Rel)
+	}
 	if err != nil {
 		return [sha256.Size]byte{}, Stamp{}, false
 	}
