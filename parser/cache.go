@@ -52,7 +52,7 @@ import (
 // removing the packs used least recently.
 
 // cacheFormat is the pack's format version: change it with the model.
-const cacheFormat = 4
+const cacheFormat = 5
 
 var cacheMagic = [8]byte{'m', 'd', 'c', 'c', 'a', 'c', 'h', 'e'}
 
@@ -101,23 +101,26 @@ type Cache struct {
 	tool  [sha256.Size]byte
 	began int64 // when this run opened the cache, before it read a file
 
-	mu        sync.Mutex
-	old       map[cacheKey][]byte          // entries of the pack read, by key
-	used      map[cacheKey][]byte          // entries this run used or made
-	oldSrc    map[[sha256.Size]byte][]byte // sources of the pack read (unchecked)
-	oldFiles  map[string]cachedFile        // the files the pack's run read
-	oldBegan  int64                        // when that run began
-	files     map[string]cachedFile        // the files this run read
-	srcs      map[[sha256.Size]byte][]byte // their sources
-	checked   map[[sha256.Size]byte]bool   // old sources checked: whether good
-	misses    int
-	hits      int
-	oldFacts  map[factKey][]byte // facts of the pack read (facts.go)
-	facts     map[factKey][]byte // facts this run decoded or derived
-	factsMade int                // derived
-	served    int                // sources given (Source)
-	novel     int                // files this run read that the pack does not hold so
-	hadPack   bool               // a pack was read
+	mu         sync.Mutex
+	old        map[cacheKey][]byte          // entries of the pack read, by key
+	used       map[cacheKey][]byte          // entries this run used or made
+	oldSrc     map[[sha256.Size]byte][]byte // sources of the pack read (unchecked)
+	oldFiles   map[string]cachedFile        // the files the pack's run read
+	oldBegan   int64                        // when that run began
+	files      map[string]cachedFile        // the files this run read
+	srcs       map[[sha256.Size]byte][]byte // their sources
+	checked    map[[sha256.Size]byte]bool   // old sources checked: whether good
+	misses     int
+	hits       int
+	oldDirs    map[string]cachedDir // folder listings of the pack read (dirs.go)
+	dirs       map[string]cachedDir // this run's
+	dirsServed int                  // listings had from the pack
+	oldFacts   map[factKey][]byte   // facts of the pack read (facts.go)
+	facts      map[factKey][]byte   // facts this run decoded or derived
+	factsMade  int                  // derived
+	served     int                  // sources given (Source)
+	novel      int                  // files this run read that the pack does not hold so
+	hadPack    bool                 // a pack was read
 }
 
 type cacheKey struct {
@@ -139,7 +142,8 @@ func OpenCache(dir, tool, root string) *Cache {
 	c := &Cache{tool: sha256.Sum256([]byte(tool)), began: time.Now().UnixNano(),
 		old: map[cacheKey][]byte{}, used: map[cacheKey][]byte{},
 		files: map[string]cachedFile{}, srcs: map[[sha256.Size]byte][]byte{}, checked: map[[sha256.Size]byte]bool{},
-		oldFacts: map[factKey][]byte{}, facts: map[factKey][]byte{}}
+		oldFacts: map[factKey][]byte{}, facts: map[factKey][]byte{},
+		oldDirs: map[string]cachedDir{}, dirs: map[string]cachedDir{}}
 	if abs, err := filepath.Abs(root); err == nil {
 		root = abs
 	}
@@ -271,10 +275,11 @@ func (c *Cache) decodePack(buf []byte) bool {
 		k.name = string(r.bytes(r.uint()))
 		facts[k] = r.bytes(r.uint())
 	}
+	dirs := decodeDirs(r)
 	if r.bad || len(r.b) != 0 || at != uint64(len(blob)) {
 		return false
 	}
-	c.old, c.oldFiles, c.oldSrc, c.oldBegan, c.oldFacts = entries, files, srcs, began, facts
+	c.old, c.oldFiles, c.oldSrc, c.oldBegan, c.oldFacts, c.oldDirs = entries, files, srcs, began, facts, dirs
 	return true
 }
 
@@ -430,7 +435,7 @@ func (c *Cache) Save() error {
 	// kept as it is: the next run reads and parses those few again, which
 	// costs less than writing every file's bytes anew after each edit.
 	slack := max(cacheSlack, len(c.files)/64)
-	if c.hadPack && c.misses+c.novel+c.factsMade <= slack && len(c.oldFiles) <= len(c.files)+slack {
+	if c.hadPack && c.misses+c.novel+c.factsMade <= slack && len(c.oldFiles) <= len(c.files)+slack && len(c.oldDirs) <= len(c.dirs)+slack {
 		now := time.Now()
 		_ = os.Chtimes(c.file, now, now) // used: evicted last
 		return nil
@@ -526,6 +531,7 @@ func (c *Cache) Save() error {
 		ix = binary.AppendUvarint(ix, uint64(len(b)))
 		ix = append(ix, b...)
 	}
+	ix = c.encodeDirs(ix)
 	head := make([]byte, 0, cacheHeader)
 	head = append(head, cacheMagic[:]...)
 	head = binary.LittleEndian.AppendUint32(head, cacheFormat)
@@ -549,6 +555,7 @@ func (c *Cache) Save() error {
 	}
 	c.old, c.misses, c.novel, c.factsMade, c.hadPack = c.used, 0, 0, 0, true
 	c.oldFacts, c.facts = c.facts, map[factKey][]byte{}
+	c.oldDirs, c.dirs = c.dirs, map[string]cachedDir{}
 	c.used = map[cacheKey][]byte{}
 	c.oldFiles, c.oldBegan = c.files, c.began
 	c.files = map[string]cachedFile{}

@@ -5,9 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -282,7 +284,7 @@ func sealPack(file, tool string, entries map[cacheKey][]byte) error {
 		ix = binary.AppendUvarint(ix, uint64(len(e)))
 		ix = append(ix, e...)
 	}
-	ix = append(ix, 0, 0, 0) // no files, no sources, no facts
+	ix = append(ix, 0, 0, 0, 0) // no files, sources, facts or folders
 	var b bytes.Buffer
 	b.Write(cacheMagic[:])
 	b.Write(binary.LittleEndian.AppendUint32(nil, cacheFormat))
@@ -710,5 +712,76 @@ func TestCacheFacts(t *testing.T) {
 	bad := func(r *FactDecoder) (any, bool) { r.Offset(); r.Offset(); return nil, true } // reads past it
 	if h, _ := run(true, bad); h != want || derived != 2 {
 		t.Errorf("a fact that does not decode: %+v, derived %d times; want derived again", h, derived)
+	}
+}
+
+// A folder whose stamp is the one it was listed with is not listed again
+// (its names come from the pack); a folder a file was added to is, and
+// the walk finds the file. A pack whose listing holds a name no folder
+// can hold is not used.
+func TestCacheFolderListings(t *testing.T) {
+	root := t.TempDir()
+	write := func(p, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a/one.md", "# One\n")
+	write("a/b/two.md", "# Two\n")
+	write("c/three.md", "# Three\n")
+	if fi, err := os.Lstat(root); err != nil || !dirStamp(fi).Valid() {
+		t.Skip("the system gives no folder stamps")
+	}
+	dir := t.TempDir()
+	keep := func() {
+		t.Helper()
+		c := OpenCache(dir, "v1", root)
+		c.began += int64(time.Hour) // as if the run began an hour after the folders changed
+		Load(root, LoadOptions{Cache: c})
+		if err := c.Save(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	paths := func(c *Cache) []string {
+		var out []string
+		for _, d := range Load(root, LoadOptions{Cache: c}).Docs {
+			out = append(out, d.Path)
+		}
+		return out
+	}
+	keep()
+	c := OpenCache(dir, "v1", root)
+	if got, want := paths(c), []string{"a/b/two.md", "a/one.md", "c/three.md"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("walked %v, want %v", got, want)
+	}
+	if c.dirsServed != 4 {
+		t.Errorf("%d folders had from the pack, want the 4 (the root, a, a/b, c)", c.dirsServed)
+	}
+	write("a/b/new.md", "# New\n")
+	c = OpenCache(dir, "v1", root)
+	if got := paths(c); !slices.Contains(got, "a/b/new.md") {
+		t.Errorf("a file added to a folder listed before is not found: %v", got)
+	}
+	if c.dirsServed != 3 {
+		t.Errorf("%d folders had from the pack, want 3 (all but a/b)", c.dirsServed)
+	}
+
+	// a hostile listing: the pack is not used
+	keep()
+	c = OpenCache(dir, "v1", root)
+	d := c.oldDirs["a"]
+	d.entries = append(d.entries, dirEntry{name: "../../outside", typ: fs.ModeDir})
+	c.oldDirs = map[string]cachedDir{"a": d}
+	c.dirs = map[string]cachedDir{"a": d}
+	c.hadPack = false // written whatever it holds
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if c = OpenCache(dir, "v1", root); c.hadPack || len(c.oldDirs) != 0 {
+		t.Errorf("a pack listing a name that leaves its folder was used")
 	}
 }

@@ -82,11 +82,16 @@ func Discover(root string) ([]Discovered, []*DiscoverError) {
 // time, in order (a folder's entries sorted by name, each folder's below
 // it before its next entry).
 func walkRepo(res *resolver, workers int, found func(Discovered), met func(rel string), fail func(*DiscoverError)) {
+	walkListed(res, nil, workers, found, met, fail)
+}
+
+// walkListed is walkRepo, listing folders through the cache c (nil: none).
+func walkListed(res *resolver, c *Cache, workers int, found func(Discovered), met func(rel string), fail func(*DiscoverError)) {
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, workers)
 	var walk func(dir, rel string, ign ignoreSet)
 	walk = func(dir, rel string, ign ignoreSet) {
-		entries, err := os.ReadDir(dir)
+		entries, err := c.list(dir, rel)
 		if err != nil {
 			fail(&DiscoverError{Rel: relOrDot(rel), Err: cleanErr(err)})
 			return

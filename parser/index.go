@@ -198,7 +198,7 @@ func load(root string, opt LoadOptions, scan bool) (*Index, []scanned, []string)
 		workers = runtime.GOMAXPROCS(0)
 	}
 	var walkMu sync.Mutex // the walk's state, when it walks in parallel
-	walkRepo(res, workers, func(f Discovered) {
+	walkListed(res, opt.Cache, workers, func(f Discovered) {
 		if !selected(f.Rel, opt.Include, opt.Exclude) {
 			return
 		}

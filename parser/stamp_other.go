@@ -7,3 +7,6 @@ import "io/fs"
 // stampOf is no stamp where reading when a file's inode last changed is
 // not written here: such a file is always read.
 func stampOf(fs.FileInfo) Stamp { return Stamp{} }
+
+// dirStamp is no stamp either: such a folder is always listed.
+func dirStamp(fs.FileInfo) Stamp { return Stamp{} }

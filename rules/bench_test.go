@@ -92,12 +92,13 @@ func benchLiveCached(b *testing.B, dir string) {
 		scan.Known = c.Known
 		return parser.Scan(dir, scan).Load(opt), c
 	}
-	idx, c := load() // fills the cache
-	rules.Run(idx, rules.Options{})
-	if err := c.Save(); err != nil {
-		b.Fatal(err)
-	}
-	idx, c = nil, nil
+	func() {
+		idx, c := load() // fills the cache
+		rules.Run(idx, rules.Options{})
+		if err := c.Save(); err != nil {
+			b.Fatal(err)
+		}
+	}()
 	for b.Loop() {
 		before := liveHeap()
 		idx, _ := load()

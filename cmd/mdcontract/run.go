@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -383,17 +381,15 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 	var view checkView
 	began := time.Now()
 	if m != nil && m.stored != nil {
-		// the files the memo does not know by their stamps may be known
-		// to the cache, which is opened only then: a check reported from
-		// its memo reads no pack
-		cache := sync.OnceValue(func() *parser.Cache { return openCache(root) })
+		// the cache's folder listings serve the scan, and it knows by
+		// their stamps the files the memo does not
+		load.Cache = openCache(root)
 		scan := load
-		scan.Known = m.known(func(rel string, st parser.Stamp) ([sha256.Size]byte, bool) { return cache().Known(rel, st) })
+		scan.Known = m.known(load.Cache.Known)
 		snap := parser.Scan(root, scan)
 		if r := m.replay(snap); r != nil {
 			res, view = r.result(snap)
 		} else {
-			load.Cache = cache()
 			idx = snap.Load(load)
 			_ = load.Cache.Save()
 		}
