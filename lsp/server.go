@@ -84,7 +84,8 @@ type server struct {
 	include  []string
 	exclude  []string
 	idx      *parser.Index
-	maxSize  int64 // the config's max-file-size, 0 for the default
+	cache    *parser.Cache // the one the index was loaded with (nil: none)
+	maxSize  int64         // the config's max-file-size, 0 for the default
 	// maxPerFile caps the findings of one rule in one file (the config's
 	// max-per-file; 0: no cap).
 	maxPerFile int
@@ -318,6 +319,7 @@ func (s *server) dispatch(m *message) (any, *rpcError) {
 		return s.initialize(&p), nil
 	case "shutdown":
 		s.shutdown = true
+		s.saveCache()
 		return nil, nil
 	case "textDocument/didOpen":
 		var p didOpenParams
@@ -488,12 +490,22 @@ func (s *server) loadIndex(opt parser.LoadOptions) *parser.Index {
 		scan.Known = c.Known // not read: the cache has their bytes
 	}
 	idx := parser.Scan(s.root, scan).Load(opt)
-	if c != nil {
-		if err := c.Save(); err != nil && s.opt.Log != nil {
-			fmt.Fprintf(s.opt.Log, "mdcontract: the cache of parsed files was not saved: %s\n", textsafe.Line(err.Error()))
-		}
-	}
+	s.saveCache() // the cache this replaces, with the facts derived since
+	s.cache = c
+	s.saveCache()
 	return idx
+}
+
+// saveCache writes the cache the index was loaded with: once loaded, and
+// again at shutdown (or when the config changes), with the facts the
+// rules derived meanwhile (parser.Document.Fact).
+func (s *server) saveCache() {
+	if s.cache == nil {
+		return
+	}
+	if err := s.cache.Save(); err != nil && s.opt.Log != nil {
+		fmt.Fprintf(s.opt.Log, "mdcontract: the cache of parsed files was not saved: %s\n", textsafe.Line(err.Error()))
+	}
 }
 
 // configNames are the files a config change is watched for.

@@ -553,12 +553,11 @@ func (c *Cache) Save() error {
 	if err != nil {
 		return err
 	}
-	c.old, c.misses, c.novel, c.factsMade, c.hadPack = c.used, 0, 0, 0, true
-	c.oldFacts, c.facts = c.facts, map[factKey][]byte{}
-	c.oldDirs, c.dirs = c.dirs, map[string]cachedDir{}
-	c.used = map[cacheKey][]byte{}
-	c.oldFiles, c.oldBegan = c.files, c.began
-	c.files = map[string]cachedFile{}
+	// What the pack read held stays as it was (Known, Source and the
+	// folder listings read it without a lock); what this run used, read
+	// and derived stays too, so that a later Save (the language server's,
+	// at shutdown) writes it with what came since.
+	c.misses, c.novel, c.factsMade, c.hadPack = 0, 0, 0, true
 	return nil
 }
 

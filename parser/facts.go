@@ -119,3 +119,14 @@ func (c *Cache) keepFact(k factKey, b []byte, made bool) {
 		c.factsMade++
 	}
 }
+
+// Derived returns how many facts this run derived rather than decoded
+// from the cache.
+func (c *Cache) Derived() int {
+	if c == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.factsMade
+}

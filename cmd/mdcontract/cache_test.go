@@ -10,6 +10,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/internal/testcorpus"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
 )
 
 // runOut runs mdcontract and returns its standard output.
@@ -129,12 +130,16 @@ func TestCacheKnownCorpora(t *testing.T) {
 			if none := runOut(t, append(args, "--no-cache")...); !bytes.Equal(warm, none) {
 				t.Errorf("the reports with the files' bytes from the cache and without the cache differ")
 			}
-			_, _, load, err := openRepo(root, root, "", nil)
+			_, settings, load, err := openRepo(root, root, "", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			load.Cache = openCache(root)
 			idx := loadIndex(root, load)
+			rules.Run(idx, rules.Options{Settings: settings})
+			if n := load.Cache.Derived(); n != 0 {
+				t.Errorf("the rules derived %d facts again: the check before did not keep them", n)
+			}
 			read := 0 // from disk by the walk: all but a marketplace's, read as the walk goes
 			for _, d := range idx.Docs {
 				if d.Stamp().Valid() {

@@ -391,7 +391,6 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 			res, view = r.result(snap)
 		} else {
 			idx = snap.Load(load)
-			_ = load.Cache.Save()
 		}
 	} else {
 		if !o.noCache {
@@ -423,6 +422,9 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 			idx.RecordProbes()
 		}
 		res = runRules()
+		// the cache is written once the rules have run: the facts they
+		// derived (parser.Document.Fact) are kept with the models
+		defer saveCache(load.Cache)() // written as the report is
 		if m != nil {
 			defer m.save(idx, began, res, settings)() // written as the report is
 		}
@@ -440,7 +442,9 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 			return exitUsage, err
 		}
 		if fixed > 0 {
-			// report what remains, from the files as now written
+			// report what remains, from the files as now written (read
+			// and parsed: the cache is being written meanwhile)
+			load.Cache = nil
 			idx = loadIndex(root, load)
 			res = runRules()
 			view = indexView(idx, settings)
@@ -538,9 +542,21 @@ func loadIndex(root string, load parser.LoadOptions) *parser.Index {
 	// cache's
 	scan := load
 	scan.Known = load.Cache.Known
-	idx := parser.Scan(root, scan).Load(load)
-	_ = load.Cache.Save()
-	return idx
+	return parser.Scan(root, scan).Load(load)
+}
+
+// saveCache writes the cache c (nil: none) as the report is written, and
+// returns what waits for it. A cache that cannot be written is no cache.
+func saveCache(c *parser.Cache) (wait func()) {
+	if c == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = c.Save()
+	}()
+	return func() { <-done }
 }
 
 // wantsBudget reports whether one of the outputs is the budget table.
