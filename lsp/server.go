@@ -485,11 +485,14 @@ func (s *server) loadIndex(opt parser.LoadOptions) *parser.Index {
 	}
 	c := s.opt.Cache(s.root)
 	opt.Cache = c
-	scan := opt
-	if c != nil {
+	var idx *parser.Index
+	if c.KnowsFiles() {
+		scan := opt
 		scan.Known = c.Known // not read: the cache has their bytes
+		idx = parser.Scan(s.root, scan).Load(opt)
+	} else {
+		idx = parser.Load(s.root, opt) // read and parsed as the walk goes
 	}
-	idx := parser.Scan(s.root, scan).Load(opt)
 	s.saveCache() // the cache this replaces, with the facts derived since
 	s.cache = c
 	s.saveCache()

@@ -283,6 +283,11 @@ func (c *Cache) decodePack(buf []byte) bool {
 	return true
 }
 
+// KnowsFiles reports whether the pack read knows any file by its stamp:
+// when it does not (the first run), a scan before the parse would only
+// keep the parse from starting while the repo is walked.
+func (c *Cache) KnowsFiles() bool { return c != nil && len(c.oldFiles) > 0 }
+
 // Known returns the SHA-256 of the file at repo-relative path rel when
 // the pack's run read it with the stamp st, and it had not changed for
 // StampMargin before that run began: its bytes are then the ones read

@@ -535,8 +535,8 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 // for the next run (a cache that cannot be written is no cache: the run
 // goes on).
 func loadIndex(root string, load parser.LoadOptions) *parser.Index {
-	if load.Cache == nil {
-		return parser.Load(root, load)
+	if !load.Cache.KnowsFiles() {
+		return parser.Load(root, load) // read and parsed as the walk goes
 	}
 	// a file the cache knows by its stamp is not read: its bytes are the
 	// cache's
