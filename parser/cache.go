@@ -41,9 +41,10 @@ import (
 // place) match; every entry is decoded with every count bounded by the
 // bytes left and every offset by the source's size, and an entry that
 // does not decode is a miss (the file is parsed). The sources, most of
-// the pack, follow the index unsummed: each is checked against its own
-// SHA-256 when it is used (Source), so that a run reads from the pack
-// only the sources it uses. Where the system can, the pack is mapped
+// the pack, come before the index, unsummed: each is checked against its
+// own SHA-256 when it is used (Source), so that a run reads from the pack
+// only the sources it uses; the index is written as it is made, and its
+// size and checksum follow it. Where the system can, the pack is mapped
 // into memory rather than read (its pages are the system's file cache,
 // not the run's heap); a pack is never written in place, so a mapping
 // stays whole. Packs are written to a temporary file and renamed, so a
@@ -52,7 +53,7 @@ import (
 // removing the packs used least recently.
 
 // cacheFormat is the pack's format version: change it with the model.
-const cacheFormat = 5
+const cacheFormat = 6
 
 var cacheMagic = [8]byte{'m', 'd', 'c', 'c', 'a', 'c', 'h', 'e'}
 
@@ -69,9 +70,12 @@ const (
 	cacheSlack = 16
 	// cacheMaxAge removes packs not used for this long.
 	cacheMaxAge = 30 * 24 * time.Hour
-	// cacheHeader is magic, format, tool key, when the run that wrote
-	// the pack began, and the index's size.
-	cacheHeader = 8 + 4 + sha256.Size + 8 + 8
+	// cacheHeader is magic, format, tool key, and when the run that wrote
+	// the pack began; the sources follow, then the index, then
+	// cacheTrailer: the index's size, the sources', and the SHA-256 of
+	// the header, the index and those sizes.
+	cacheHeader  = 8 + 4 + sha256.Size + 8
+	cacheTrailer = 8 + 8 + sha256.Size
 	// StampMargin is how long before a run began a file must have last
 	// changed for its stamp, kept by that run, to be trusted: a file
 	// changed within the resolution of its file system's times (2 s on
@@ -218,7 +222,7 @@ func (r *packReader) count(min int) int {
 // decodePack takes the entries, files and sources of a valid pack, or
 // none (false).
 func (c *Cache) decodePack(buf []byte) bool {
-	if len(buf) < cacheHeader+sha256.Size {
+	if len(buf) < cacheHeader+cacheTrailer {
 		return false
 	}
 	if !bytes.Equal(buf[:8], cacheMagic[:]) || binary.LittleEndian.Uint32(buf[8:]) != cacheFormat ||
@@ -226,16 +230,23 @@ func (c *Cache) decodePack(buf []byte) bool {
 		return false
 	}
 	began := int64(binary.LittleEndian.Uint64(buf[12+sha256.Size:]))
-	size := binary.LittleEndian.Uint64(buf[20+sha256.Size:])
-	if size > uint64(len(buf)-cacheHeader-sha256.Size) {
+	tail := buf[len(buf)-cacheTrailer:]
+	size, total := binary.LittleEndian.Uint64(tail), binary.LittleEndian.Uint64(tail[8:])
+	room := uint64(len(buf) - cacheHeader - cacheTrailer)
+	if size > room || total > room-size || size+total != room {
 		return false
 	}
-	end := cacheHeader + int(size)
-	if s := sha256.Sum256(buf[:end]); !bytes.Equal(s[:], buf[end:end+sha256.Size]) {
+	start := cacheHeader + int(total)
+	h := sha256.New()
+	h.Write(buf[:cacheHeader])
+	h.Write(buf[start : start+int(size)])
+	h.Write(tail[:16])
+	if !bytes.Equal(h.Sum(nil), tail[16:]) {
 		return false
 	}
-	blob := buf[end+sha256.Size:]
-	r := &packReader{b: buf[cacheHeader:end]}
+	blob := buf[cacheHeader:start]
+	end := start + int(size)
+	r := &packReader{b: buf[start:end]}
 	entries := map[cacheKey][]byte{}
 	for n := r.count(sha256.Size + 2); n > 0 && !r.bad; n-- {
 		var k cacheKey
@@ -455,48 +466,25 @@ func (c *Cache) Save() error {
 		}
 		return keys[i].kind < keys[j].kind
 	})
-	var ix []byte
-	ix = binary.AppendUvarint(ix, uint64(len(keys)))
-	for _, k := range keys {
-		e := c.used[k]
-		ix = append(ix, k.sum[:]...)
-		ix = append(ix, byte(k.kind))
-		ix = binary.AppendUvarint(ix, uint64(len(e)))
-		ix = append(ix, e...)
-	}
 	paths := make([]string, 0, len(c.files))
 	for p := range c.files {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	ix = binary.AppendUvarint(ix, uint64(len(paths)))
+	// the sources, each once, unless the repo is too large for the cache
+	// to hold them
 	var sums [][sha256.Size]byte
 	kept := map[[sha256.Size]byte]bool{}
 	var total int
 	for _, p := range paths {
-		f := c.files[p]
-		ix = binary.AppendUvarint(ix, uint64(len(p)))
-		ix = append(ix, p...)
-		ix = binary.AppendUvarint(ix, uint64(f.stamp.Size))
-		ix = binary.AppendVarint(ix, f.stamp.Mtime)
-		ix = binary.AppendVarint(ix, f.stamp.Ctime)
-		ix = binary.AppendUvarint(ix, f.stamp.Ino)
-		ix = binary.AppendUvarint(ix, f.stamp.Dev)
-		ix = append(ix, f.sum[:]...)
-		if !kept[f.sum] { // each source once
+		if f := c.files[p]; !kept[f.sum] {
 			kept[f.sum] = true
 			sums = append(sums, f.sum)
 			total += len(c.srcs[f.sum])
 		}
 	}
-	// the sources, unless the repo is too large for the cache to hold them
 	if total > cacheMaxSources {
-		sums = nil
-	}
-	ix = binary.AppendUvarint(ix, uint64(len(sums)))
-	for _, s := range sums {
-		ix = append(ix, s[:]...)
-		ix = binary.AppendUvarint(ix, uint64(len(c.srcs[s])))
+		sums, total = nil, 0
 	}
 	// the facts of the models kept: this run's, and the pack's it did not
 	// ask for
@@ -523,37 +511,81 @@ func (c *Cache) Save() error {
 		}
 		return a.name < b.name
 	})
-	ix = binary.AppendUvarint(ix, uint64(len(fks)))
-	for _, k := range fks {
-		b, ok := c.facts[k]
-		if !ok {
-			b = c.oldFacts[k]
-		}
-		ix = append(ix, k.sum[:]...)
-		ix = append(ix, byte(k.kind))
-		ix = binary.AppendUvarint(ix, uint64(len(k.name)))
-		ix = append(ix, k.name...)
-		ix = binary.AppendUvarint(ix, uint64(len(b)))
-		ix = append(ix, b...)
-	}
-	ix = c.encodeDirs(ix)
 	head := make([]byte, 0, cacheHeader)
 	head = append(head, cacheMagic[:]...)
 	head = binary.LittleEndian.AppendUint32(head, cacheFormat)
 	head = append(head, c.tool[:]...)
 	head = binary.LittleEndian.AppendUint64(head, uint64(c.began))
-	head = binary.LittleEndian.AppendUint64(head, uint64(len(ix)))
-	h := sha256.New()
-	h.Write(head)
-	h.Write(ix)
 	err := writeCacheFileWith(c.file, func(w *bufio.Writer) {
-		// w keeps its first error, which Flush returns
+		// w keeps its first error, which Flush returns. The index goes
+		// to the file as it is made, never whole in memory (a large
+		// repo's models are hundreds of MiB), summed as it goes.
+		h := sha256.New()
 		_, _ = w.Write(head)
-		_, _ = w.Write(ix)
-		_, _ = w.Write(h.Sum(nil))
+		h.Write(head)
 		for _, s := range sums {
 			_, _ = w.Write(c.srcs[s])
 		}
+		var ix []byte
+		size := 0
+		flush := func(force bool) {
+			if len(ix) >= 1<<16 || force {
+				_, _ = w.Write(ix)
+				h.Write(ix)
+				size += len(ix)
+				ix = ix[:0]
+			}
+		}
+		ix = binary.AppendUvarint(ix, uint64(len(keys)))
+		for _, k := range keys {
+			e := c.used[k]
+			ix = append(ix, k.sum[:]...)
+			ix = append(ix, byte(k.kind))
+			ix = binary.AppendUvarint(ix, uint64(len(e)))
+			ix = append(ix, e...)
+			flush(false)
+		}
+		ix = binary.AppendUvarint(ix, uint64(len(paths)))
+		for _, p := range paths {
+			f := c.files[p]
+			ix = binary.AppendUvarint(ix, uint64(len(p)))
+			ix = append(ix, p...)
+			ix = binary.AppendUvarint(ix, uint64(f.stamp.Size))
+			ix = binary.AppendVarint(ix, f.stamp.Mtime)
+			ix = binary.AppendVarint(ix, f.stamp.Ctime)
+			ix = binary.AppendUvarint(ix, f.stamp.Ino)
+			ix = binary.AppendUvarint(ix, f.stamp.Dev)
+			ix = append(ix, f.sum[:]...)
+			flush(false)
+		}
+		ix = binary.AppendUvarint(ix, uint64(len(sums)))
+		for _, s := range sums {
+			ix = append(ix, s[:]...)
+			ix = binary.AppendUvarint(ix, uint64(len(c.srcs[s])))
+			flush(false)
+		}
+		ix = binary.AppendUvarint(ix, uint64(len(fks)))
+		for _, k := range fks {
+			b, ok := c.facts[k]
+			if !ok {
+				b = c.oldFacts[k]
+			}
+			ix = append(ix, k.sum[:]...)
+			ix = append(ix, byte(k.kind))
+			ix = binary.AppendUvarint(ix, uint64(len(k.name)))
+			ix = append(ix, k.name...)
+			ix = binary.AppendUvarint(ix, uint64(len(b)))
+			ix = append(ix, b...)
+			flush(false)
+		}
+		ix = c.encodeDirs(ix)
+		flush(true)
+		var tail []byte
+		tail = binary.LittleEndian.AppendUint64(tail, uint64(size))
+		tail = binary.LittleEndian.AppendUint64(tail, uint64(total))
+		h.Write(tail)
+		_, _ = w.Write(tail)
+		_, _ = w.Write(h.Sum(nil))
 	})
 	if err != nil {
 		return err

@@ -285,17 +285,20 @@ func sealPack(file, tool string, entries map[cacheKey][]byte) error {
 		ix = append(ix, e...)
 	}
 	ix = append(ix, 0, 0, 0, 0) // no files, sources, facts or folders
-	var b bytes.Buffer
-	b.Write(cacheMagic[:])
-	b.Write(binary.LittleEndian.AppendUint32(nil, cacheFormat))
+	var head []byte
+	head = append(head, cacheMagic[:]...)
+	head = binary.LittleEndian.AppendUint32(head, cacheFormat)
 	t := sha256.Sum256([]byte(tool))
-	b.Write(t[:])
-	b.Write(binary.LittleEndian.AppendUint64(nil, uint64(time.Now().UnixNano())))
-	b.Write(binary.LittleEndian.AppendUint64(nil, uint64(len(ix))))
-	b.Write(ix)
-	s := sha256.Sum256(b.Bytes())
-	b.Write(s[:])
-	return os.WriteFile(file, b.Bytes(), 0o600)
+	head = append(head, t[:]...)
+	head = binary.LittleEndian.AppendUint64(head, uint64(time.Now().UnixNano()))
+	tail := binary.LittleEndian.AppendUint64(nil, uint64(len(ix)))
+	tail = binary.LittleEndian.AppendUint64(tail, 0) // no sources
+	h := sha256.New()
+	h.Write(head)
+	h.Write(ix)
+	h.Write(tail)
+	b := append(append(append(head, ix...), tail...), h.Sum(nil)...)
+	return os.WriteFile(file, b, 0o600)
 }
 
 // An entry whose checksum is right but whose content is not (offsets past
@@ -546,13 +549,13 @@ func TestCacheKnownFiles(t *testing.T) {
 		}
 	}
 
-	// the bytes damaged in the pack (they follow its summed index): read
-	// from the file again
+	// the bytes damaged in the pack (they come before its summed index,
+	// right after its header): read from the file again
 	pack, err := os.ReadFile(c.file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pack[len(pack)-1] ^= 0x20
+	pack[cacheHeader] ^= 0x20
 	if err := os.WriteFile(c.file, pack, 0o600); err != nil {
 		t.Fatal(err)
 	}
