@@ -178,24 +178,29 @@ type packReader struct {
 	bad bool
 }
 
-func (r *packReader) uint() uint64 {
-	v, w := binary.Uvarint(r.b)
+func (r *packReader) uint() uint64 { return readVarint(&r.b, &r.bad, binary.Uvarint) }
+
+func (r *packReader) int() int64 { return readVarint(&r.b, &r.bad, binary.Varint) }
+
+// readVarint reads a varint off the front of *b with read, or sets *bad.
+func readVarint[T uint64 | int64](b *[]byte, bad *bool, read func([]byte) (T, int)) T {
+	v, w := read(*b)
 	if w <= 0 {
-		r.bad = true
+		*bad = true
 		return 0
 	}
-	r.b = r.b[w:]
+	*b = (*b)[w:]
 	return v
 }
 
-func (r *packReader) int() int64 {
-	v, w := binary.Varint(r.b)
-	if w <= 0 {
-		r.bad = true
-		return 0
+// key reads a model's key: a SHA-256 and a kind.
+func (r *packReader) key() cacheKey {
+	var k cacheKey
+	copy(k.sum[:], r.bytes(sha256.Size))
+	if kb := r.bytes(1); kb != nil {
+		k.kind = Kind(kb[0])
 	}
-	r.b = r.b[w:]
-	return v
+	return k
 }
 
 // bytes reads n bytes.
@@ -249,12 +254,7 @@ func (c *Cache) decodePack(buf []byte) bool {
 	r := &packReader{b: buf[start:end]}
 	entries := map[cacheKey][]byte{}
 	for n := r.count(sha256.Size + 2); n > 0 && !r.bad; n-- {
-		var k cacheKey
-		copy(k.sum[:], r.bytes(sha256.Size))
-		if kb := r.bytes(1); kb != nil {
-			k.kind = Kind(kb[0])
-		}
-		entries[k] = r.bytes(r.uint())
+		entries[r.key()] = r.bytes(r.uint())
 	}
 	files := map[string]cachedFile{}
 	for n := r.count(sha256.Size + 6); n > 0 && !r.bad; n-- {
@@ -278,11 +278,7 @@ func (c *Cache) decodePack(buf []byte) bool {
 	}
 	facts := map[factKey][]byte{}
 	for n := r.count(sha256.Size + 3); n > 0 && !r.bad; n-- {
-		var k factKey
-		copy(k.sum[:], r.bytes(sha256.Size))
-		if kb := r.bytes(1); kb != nil {
-			k.kind = Kind(kb[0])
-		}
+		k := factKey{cacheKey: r.key()}
 		k.name = string(r.bytes(r.uint()))
 		facts[k] = r.bytes(r.uint())
 	}
@@ -351,13 +347,17 @@ func (c *Cache) Source(sum [sha256.Size]byte) []byte {
 
 // Served returns how many files' bytes came from the cache rather than
 // from disk.
-func (c *Cache) Served() int {
+func (c *Cache) Served() int { return c.counted(func() int { return c.served }) }
+
+// counted returns what get reads of c's counts, under c's lock (0 for no
+// cache).
+func (c *Cache) counted(get func() int) int {
 	if c == nil {
 		return 0
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.served
+	return get()
 }
 
 // keep records the files of docs as this run read them (their stamps and

@@ -48,15 +48,7 @@ func (r *FactDecoder) Offset() int { return r.r.off() }
 func (r *FactDecoder) Count() int { return r.r.count() }
 
 // Uint64 reads what Uint64 wrote.
-func (r *FactDecoder) Uint64() uint64 {
-	v, w := binary.Uvarint(r.r.b)
-	if w <= 0 {
-		r.r.bad = true
-		return 0
-	}
-	r.r.b = r.r.b[w:]
-	return v
-}
+func (r *FactDecoder) Uint64() uint64 { return readVarint(&r.r.b, &r.r.bad, binary.Uvarint) }
 
 // Str reads a string.
 func (r *FactDecoder) Str() string { return r.r.str() }
@@ -122,11 +114,4 @@ func (c *Cache) keepFact(k factKey, b []byte, made bool) {
 
 // Derived returns how many facts this run derived rather than decoded
 // from the cache.
-func (c *Cache) Derived() int {
-	if c == nil {
-		return 0
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.factsMade
-}
+func (c *Cache) Derived() int { return c.counted(func() int { return c.factsMade }) }
