@@ -35,28 +35,30 @@ import (
 // Performance).
 const hugeHeapBytes = 1 << 30
 
-func hugeHeap() {
+// hugeHeap does the above, and returns how many bytes it marked.
+func hugeHeap() (advised int) {
 	if strconv.IntSize < 64 || strings.Contains(os.Getenv("GODEBUG"), "disablethp=1") || strictOvercommit() {
-		return
+		return 0
 	}
 	var si syscall.Sysinfo_t
 	if syscall.Sysinfo(&si) != nil {
-		return
+		return 0
 	}
 	n := min(uint64(hugeHeapBytes), uint64(si.Totalram)*uint64(si.Unit)/4) //nolint:unconvert // Totalram is a uint32 on 32-bit systems
 	if n < 64<<20 {
-		return
+		return 0
 	}
 	b := make([]byte, n)
 	const huge = 2 << 20
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 	beg := (p + huge - 1) &^ (huge - 1)
 	end := (p + uintptr(len(b))) &^ (huge - 1)
-	if beg < end {
-		_ = syscall.Madvise(b[beg-p:end-p], syscall.MADV_HUGEPAGE) // an older kernel without it: small pages
+	if beg < end && syscall.Madvise(b[beg-p:end-p], syscall.MADV_HUGEPAGE) == nil { // an older kernel without it: small pages
+		advised = int(end - beg)
 	}
 	b = nil //nolint:ineffassign,wastedassign // freed by the collection below
 	debug.FreeOSMemory()
+	return advised
 }
 
 // strictOvercommit reports whether the system charges every writable
