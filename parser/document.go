@@ -74,6 +74,9 @@ type Document struct {
 	linesOnce sync.Once
 	lines     LineIndex
 	stamp     Stamp // when read from disk, as it was
+	// base is 1 + the kind its path gave with every plugin root known,
+	// before the config's kinds (a snapshot's: Index.settle), or 0
+	base Kind
 
 	// spanTexts are the texts of code spans that are not a part of the
 	// source (Span)

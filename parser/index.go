@@ -262,6 +262,12 @@ func (idx *Index) settle(opt LoadOptions) {
 		if len(roots) == 0 && len(idx.listed) == 0 && d.Kind != KindSkillResource {
 			continue
 		}
+		// a kind decided with every plugin root known (a snapshot's)
+		// changes only for a skill's resource, or for a file a manifest
+		// may list (KindOf)
+		if b := d.base; b != 0 && b-1 != KindSkillResource && (b-1 != KindOther || len(idx.listed) == 0) {
+			continue
+		}
 		kind := idx.KindOf(d.Path)
 		if opt.Classify != nil {
 			kind = opt.Classify(d.Path, kind)

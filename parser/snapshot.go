@@ -176,11 +176,12 @@ func (s *Snapshot) Load(opt LoadOptions) *Index {
 				// went in parallel, so a file may have come before its
 				// plugin's manifest)
 				kind := KindOf(r.f.Rel, s.roots)
+				base := kind
 				if opt.Classify != nil {
 					kind = opt.Classify(r.f.Rel, kind)
 				}
 				docs[i] = parseSum(r.f.Rel, kind, r.src, opt.Cache, sum)
-				docs[i].stamp = r.stamp
+				docs[i].stamp, docs[i].base = r.stamp, base+1
 			}
 		})
 	}
