@@ -485,15 +485,8 @@ func (s *server) loadIndex(opt parser.LoadOptions) *parser.Index {
 	}
 	c := s.opt.Cache(s.root)
 	opt.Cache = c
-	var idx *parser.Index
-	if c.KnowsFiles() {
-		scan := opt
-		scan.Known = c.Known // not read: the cache has their bytes
-		idx = parser.Scan(s.root, scan).Load(opt)
-	} else {
-		idx = parser.Load(s.root, opt) // read and parsed as the walk goes
-	}
-	s.saveCache() // the cache this replaces, with the facts derived since
+	idx := parser.Load(s.root, opt) // files the cache knows are not read
+	s.saveCache()                   // the cache this replaces, with the facts derived since
 	s.cache = c
 	s.saveCache()
 	return idx

@@ -290,10 +290,10 @@ func (c *Cache) decodePack(buf []byte) bool {
 	return true
 }
 
-// KnowsFiles reports whether the pack read knows any file by its stamp:
+// knowsFiles reports whether the pack read knows any file by its stamp:
 // when it does not (the first run), a scan before the parse would only
-// keep the parse from starting while the repo is walked.
-func (c *Cache) KnowsFiles() bool { return c != nil && len(c.oldFiles) > 0 }
+// keep the parse from starting while the repo is walked (Load).
+func (c *Cache) knowsFiles() bool { return c != nil && len(c.oldFiles) > 0 }
 
 // Known returns the SHA-256 of the file at repo-relative path rel when
 // the pack's run read it with the stamp st, and it had not changed for
@@ -304,16 +304,10 @@ func (c *Cache) Known(rel string, st Stamp) ([sha256.Size]byte, bool) {
 		return [sha256.Size]byte{}, false
 	}
 	f, ok := c.oldFiles[rel] // never written after OpenCache
-	if !ok || !st.Valid() || f.stamp != st || !c.trusted(st, c.oldBegan) {
+	if !ok || !st.Valid() || f.stamp != st || !st.Settled(c.oldBegan) {
 		return [sha256.Size]byte{}, false
 	}
 	return f.sum, true
-}
-
-// trusted reports whether a file of stamp st, read by a run that began
-// at began, had not changed for StampMargin before.
-func (c *Cache) trusted(st Stamp, began int64) bool {
-	return st.Mtime <= began-StampMargin && st.Ctime <= began-StampMargin
 }
 
 // Source returns the bytes, kept by the pack, whose SHA-256 is sum, or
@@ -331,17 +325,15 @@ func (c *Cache) Source(sum [sha256.Size]byte) []byte {
 	good, seen := c.checked[sum]
 	c.mu.Unlock()
 	if !seen {
-		good = sha256.Sum256(src) == sum
-		c.mu.Lock()
-		c.checked[sum] = good
-		c.mu.Unlock()
+		good = sha256.Sum256(src) == sum // outside the lock: the workers hash at once
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.checked[sum] = good
 	if !good {
 		return nil
 	}
-	c.mu.Lock()
 	c.served++
-	c.mu.Unlock()
 	return src
 }
 
@@ -367,17 +359,23 @@ func (c *Cache) keep(docs []*Document) {
 	if c == nil {
 		return
 	}
+	files := make([]cachedFile, len(docs))
+	for i, d := range docs {
+		if d.stamp.Valid() {
+			files[i] = cachedFile{stamp: d.stamp, sum: d.Sum()} // hashed, if need be, outside the lock
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, d := range docs {
-		if !d.stamp.Valid() {
+	for i, d := range docs {
+		f := files[i]
+		if !f.stamp.Valid() {
 			continue
 		}
-		f := cachedFile{stamp: d.stamp, sum: d.Sum()}
 		c.files[d.Path] = f
 		c.srcs[f.sum] = d.Src
 		_, kept := c.oldSrc[f.sum]
-		if o, ok := c.oldFiles[d.Path]; !ok || o != f || !c.trusted(f.stamp, c.oldBegan) || !kept {
+		if o, ok := c.oldFiles[d.Path]; !ok || o != f || !f.stamp.Settled(c.oldBegan) || !kept {
 			// new, changed, or one the next run would trust and this
 			// pack does not
 			c.novel++
@@ -797,12 +795,11 @@ type decoder struct {
 }
 
 func (r *decoder) uint() int {
-	v, w := binary.Uvarint(r.b)
-	if w <= 0 || v > 1<<40 {
+	v := readVarint(&r.b, &r.bad, binary.Uvarint)
+	if v > 1<<40 {
 		r.bad = true
 		return 0
 	}
-	r.b = r.b[w:]
 	return int(v)
 }
 

@@ -61,7 +61,7 @@ func (c *Cache) list(abs, rel string) ([]fs.DirEntry, error) {
 		return os.ReadDir(abs) // its own error
 	}
 	st := dirStamp(fi)
-	if old, ok := c.oldDirs[rel]; ok && st.Valid() && old.stamp == st && c.trusted(st, c.oldBegan) {
+	if old, ok := c.oldDirs[rel]; ok && st.Valid() && old.stamp == st && st.Settled(c.oldBegan) {
 		c.keepDir(rel, old, false)
 		return old.entries, nil // read, never written
 	}

@@ -126,20 +126,22 @@ type pendingBody struct {
 
 // body decodes the model the cache holds, once; a model that does not
 // decode (a damaged entry) is parsed instead, and kept for the next run.
-func (d *Document) body() {
-	d.bodyOnce.Do(func() {
-		p := d.pending
-		if p == nil {
-			return
-		}
-		d.pending = nil
-		if decodeBody(d, &decoder{b: p.entry, src: d.Text()}) {
-			return
-		}
-		before := len(d.tooComplex)
-		d.parseBody()
-		p.cache.missed(p.key, encodeEntry(d, p.fm, d.tooComplex[before:]))
-	})
+// It is small enough to inline: the lists' methods cost a load once the
+// model is there.
+func (d *Document) body() { d.bodyOnce.Do(d.decodePending) }
+
+func (d *Document) decodePending() {
+	p := d.pending
+	if p == nil {
+		return
+	}
+	d.pending = nil
+	if decodeBody(d, &decoder{b: p.entry, src: d.Text()}) {
+		return
+	}
+	before := len(d.tooComplex)
+	d.parseBody()
+	p.cache.missed(p.key, encodeEntry(d, p.fm, d.tooComplex[before:]))
 }
 
 // ParsedEnd is where the parsed part of the file ends: Unparsed when the

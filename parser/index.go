@@ -104,8 +104,18 @@ type LoadOptions struct {
 	Known func(rel string, st Stamp) (sum [sha256.Size]byte, ok bool)
 }
 
-// Load discovers and parses every file under root, in parallel.
+// Load discovers and parses every file under root, in parallel. With a
+// cache that knows files by their stamps, those files are not read: the
+// repo is scanned first (Scan), their bytes taken from the cache; else
+// each file is read and parsed as the walk finds it.
 func Load(root string, opt LoadOptions) *Index {
+	if opt.Cache.knowsFiles() {
+		scan := opt
+		if scan.Known == nil {
+			scan.Known = opt.Cache.Known
+		}
+		return Scan(root, scan).Load(opt)
+	}
 	idx, _, _ := load(root, opt, false)
 	return idx
 }

@@ -42,6 +42,13 @@ func StampOf(fi fs.FileInfo) Stamp { return stampOf(fi) }
 // Valid reports whether the stamp says anything.
 func (s Stamp) Valid() bool { return s.Ino != 0 || s.Dev != 0 }
 
+// Settled reports whether a file of this stamp, read by a run that began
+// at began (nanoseconds since 1970), had not changed for StampMargin
+// before: its stamp, kept by that run, can be trusted.
+func (s Stamp) Settled(began int64) bool {
+	return s.Mtime <= began-StampMargin && s.Ctime <= began-StampMargin
+}
+
 // scanned is one file the walk found, as read, or (unread) known by its
 // stamp.
 type scanned struct {

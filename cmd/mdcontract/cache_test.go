@@ -135,7 +135,7 @@ func TestCacheKnownCorpora(t *testing.T) {
 				t.Fatal(err)
 			}
 			load.Cache = openCache(root)
-			idx := loadIndex(root, load)
+			idx := parser.Load(root, load)
 			rules.Run(idx, rules.Options{Settings: settings})
 			if n := load.Cache.Derived(); n != 0 {
 				t.Errorf("the rules derived %d facts again: the check before did not keep them", n)

@@ -57,7 +57,7 @@ type memoResult struct {
 	// Began is when the check began reading (Unix nanoseconds), and
 	// Stamps what each file read said of itself then, with its SHA-256:
 	// the next check does not read a file whose stamp is the same, if it
-	// had not changed for stampMargin before Began
+	// had not changed for parser.StampMargin before Began
 	Began       int64          `json:"began"`
 	Stamps      []memoStamp    `json:"-"` // after the JSON, in binary (encodeStamps)
 	Probes      []parser.Probe `json:"probes"`
@@ -130,10 +130,6 @@ func decodeStamps(b []byte) (stamps []memoStamp, ok bool) {
 	return stamps, ok && len(b) == 0
 }
 
-// stampMargin is how long before a check a file must have last changed
-// for its stamp to be trusted (the cache's rule: parser.StampMargin).
-const stampMargin = parser.StampMargin
-
 // known returns what tells Scan the files the memo knows by their
 // stamps, and of the others, what else knows them.
 func (m *memo) known(orElse func(rel string, st parser.Stamp) ([sha256.Size]byte, bool)) func(rel string, st parser.Stamp) ([sha256.Size]byte, bool) {
@@ -147,7 +143,7 @@ func (m *memo) known(orElse func(rel string, st parser.Stamp) ([sha256.Size]byte
 	}
 	return func(rel string, st parser.Stamp) ([sha256.Size]byte, bool) {
 		e := byPath[rel]
-		if e == nil || e.Stamp != st || st.Mtime > r.Began-stampMargin || st.Ctime > r.Began-stampMargin {
+		if e == nil || e.Stamp != st || !st.Settled(r.Began) {
 			return orElse(rel, st)
 		}
 		return e.Sum, true

@@ -396,7 +396,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		if !o.noCache {
 			load.Cache = openCache(root)
 		}
-		idx = loadIndex(root, load)
+		idx = parser.Load(root, load)
 	}
 	opt := rules.Options{Settings: settings}
 	fixOpt := opt // what --fix and --diff fix: the files named
@@ -445,7 +445,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 			// report what remains, from the files as now written (read
 			// and parsed: the cache is being written meanwhile)
 			load.Cache = nil
-			idx = loadIndex(root, load)
+			idx = parser.Load(root, load)
 			res = runRules()
 			view = indexView(idx, settings)
 		}
@@ -529,20 +529,6 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		return exitFindings, nil
 	}
 	return exitOK, nil
-}
-
-// loadIndex loads the repo, then keeps the models it parsed in the cache
-// for the next run (a cache that cannot be written is no cache: the run
-// goes on).
-func loadIndex(root string, load parser.LoadOptions) *parser.Index {
-	if !load.Cache.KnowsFiles() {
-		return parser.Load(root, load) // read and parsed as the walk goes
-	}
-	// a file the cache knows by its stamp is not read: its bytes are the
-	// cache's
-	scan := load
-	scan.Known = load.Cache.Known
-	return parser.Scan(root, scan).Load(load)
 }
 
 // saveCache writes the cache c (nil: none) as the report is written, and
