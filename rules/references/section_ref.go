@@ -521,7 +521,11 @@ func resolveSectionRef(p *rules.Pass, d *parser.Document, r sectionRef, budget *
 				rules.Clip(cited, 60), name, near)})
 			return false
 		}
-		msg := fmt.Sprintf("§ `%s` matches no heading or bold label in %s", rules.Clip(title, 60), name)
+		// the words cited, not the prose run on after them (the hints
+		// below still weigh all of it)
+		cited := firstSentence(title)
+		to = min(r.end, r.at+len("§")+len(cited)+1)
+		msg := fmt.Sprintf("§ `%s` matches no heading or bold label in %s", rules.Clip(cited, 60), name)
 		if hint := titleHint(target, title); hint != "" {
 			msg += hint
 		} else if near := closestHeading(target, title, budget); near != "" {
@@ -1327,4 +1331,17 @@ func closestHeading(d *parser.Document, title string, budget *int) string {
 		}
 	}
 	return best
+}
+
+// firstSentence returns title up to the end of its first sentence: a
+// period after a letter, then a space and a capital letter. A title that
+// matched nothing is the cited words with the prose after them; a
+// numbered heading's period (`1. Overview`) follows a digit, not a letter.
+func firstSentence(title string) string {
+	for i := 1; i+2 < len(title); i++ {
+		if title[i] == '.' && title[i+1] == ' ' && unicode.IsLetter(rune(title[i-1])) && title[i+2] >= 'A' && title[i+2] <= 'Z' {
+			return title[:i]
+		}
+	}
+	return title
 }
