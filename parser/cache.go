@@ -52,6 +52,11 @@ import (
 // whole one (the last wins). The folder is kept under cacheMaxBytes by
 // removing the packs used least recently.
 
+// cacheMaxSources bounds the sources one pack keeps: a repo larger than
+// that has all its models kept, and its files' bytes up to the bound (a
+// variable for the tests).
+var cacheMaxSources = cacheMaxBytes / 4
+
 // cacheFormat is the pack's format version: change it with the model.
 const cacheFormat = 6
 
@@ -61,9 +66,6 @@ const (
 	// cacheMaxBytes bounds the cache folder: past it, the packs used
 	// least recently are removed.
 	cacheMaxBytes = 512 << 20
-	// cacheMaxSources bounds the sources one pack keeps: a repo larger
-	// than that has its models kept, and its files read.
-	cacheMaxSources = cacheMaxBytes / 4
 	// cacheSlack is how many files a run may find new or changed (read
 	// and parsed, not had from the pack) before it writes the pack anew;
 	// or a 64th of the files, if more.
@@ -109,6 +111,7 @@ type Cache struct {
 	old        map[cacheKey][]byte          // entries of the pack read, by key
 	used       map[cacheKey][]byte          // entries this run used or made
 	oldSrc     map[[sha256.Size]byte][]byte // sources of the pack read (unchecked)
+	oldPartial bool                         // that pack left some of its files' sources out (cacheMaxSources)
 	oldFiles   map[string]cachedFile        // the files the pack's run read
 	oldBegan   int64                        // when that run began
 	files      map[string]cachedFile        // the files this run read
@@ -287,6 +290,12 @@ func (c *Cache) decodePack(buf []byte) bool {
 		return false
 	}
 	c.old, c.oldFiles, c.oldSrc, c.oldBegan, c.oldFacts, c.oldDirs = entries, files, srcs, began, facts, dirs
+	for _, f := range files {
+		if _, ok := srcs[f.sum]; !ok {
+			c.oldPartial = true
+			break
+		}
+	}
 	return true
 }
 
@@ -375,9 +384,10 @@ func (c *Cache) keep(docs []*Document) {
 		c.files[d.Path] = f
 		c.srcs[f.sum] = d.Src
 		_, kept := c.oldSrc[f.sum]
-		if o, ok := c.oldFiles[d.Path]; !ok || o != f || !f.stamp.Settled(c.oldBegan) || !kept {
+		if o, ok := c.oldFiles[d.Path]; !ok || o != f || !f.stamp.Settled(c.oldBegan) || !kept && !c.oldPartial {
 			// new, changed, or one the next run would trust and this
-			// pack does not
+			// pack does not (and not because the pack was full: its
+			// sources are kept up to a bound)
 			c.novel++
 		}
 	}
@@ -469,20 +479,20 @@ func (c *Cache) Save() error {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	// the sources, each once, unless the repo is too large for the cache
-	// to hold them
+	// the sources, each once, in the order of their paths, up to
+	// cacheMaxSources: a larger repo has the rest of its files read again
+	// (those that would pass the bound are left out, smaller ones after
+	// them still kept)
 	var sums [][sha256.Size]byte
 	kept := map[[sha256.Size]byte]bool{}
 	var total int
 	for _, p := range paths {
-		if f := c.files[p]; !kept[f.sum] {
+		f := c.files[p]
+		if n := len(c.srcs[f.sum]); !kept[f.sum] && total+n <= cacheMaxSources {
 			kept[f.sum] = true
 			sums = append(sums, f.sum)
-			total += len(c.srcs[f.sum])
+			total += n
 		}
-	}
-	if total > cacheMaxSources {
-		sums, total = nil, 0
 	}
 	// the facts of the models kept: this run's, and the pack's it did not
 	// ask for

@@ -593,6 +593,56 @@ func TestCacheKnownFiles(t *testing.T) {
 // A run that finds a few files new or changed keeps the pack as it is
 // (the next run parses those few again); one that finds many writes it
 // anew.
+// A repo whose files are more than a pack keeps has their bytes kept up to
+// the bound, the rest read again; and a run that finds nothing changed
+// leaves that pack as it is, rather than writing it anew every time
+// because it lacks bytes it could not hold.
+func TestCacheSourcesBounded(t *testing.T) {
+	defer func(was int) { cacheMaxSources = was }(cacheMaxSources)
+	root := t.TempDir()
+	srcs := map[string][]byte{}
+	for i := range 40 {
+		p := fmt.Sprintf("f%02d.md", i)
+		srcs[p] = fmt.Appendf(nil, "# File %d\n\n%s\n", i, strings.Repeat("text ", 20))
+		if err := os.WriteFile(filepath.Join(root, p), srcs[p], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cacheMaxSources = 10*len(srcs["f00.md"]) + 5
+	dir := t.TempDir()
+	run := func() *Cache {
+		t.Helper()
+		c := OpenCache(dir, "v1", root)
+		c.began += int64(time.Hour) // the files are settled
+		Load(root, LoadOptions{Cache: c})
+		if err := c.Save(); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	c := run()
+	kept, total := 0, 0
+	o := OpenCache(dir, "v1", root)
+	for _, src := range srcs {
+		if got := o.Source(sha256.Sum256(src)); got != nil {
+			kept++
+			total += len(got)
+		}
+	}
+	if kept != 10 || total > cacheMaxSources {
+		t.Errorf("the pack keeps %d files' bytes (%d bytes, bound %d); want the 10 that fit", kept, total, cacheMaxSources)
+	}
+	if _, err := os.Stat(c.file); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(c.file)
+	run()
+	after, _ := os.ReadFile(c.file)
+	if !bytes.Equal(before, after) {
+		t.Error("nothing changed, and the pack was written anew")
+	}
+}
+
 func TestCacheSaveSlack(t *testing.T) {
 	files := map[string][]byte{}
 	for i := range 40 {
