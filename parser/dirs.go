@@ -2,6 +2,7 @@ package parser
 
 import (
 	"encoding/binary"
+	"errors"
 	"io/fs"
 	"os"
 	"sort"
@@ -51,26 +52,52 @@ func dirType(m fs.FileMode) int {
 // list lists the folder at abs (rel in the repo): from the cache when the
 // folder's stamp is one it was listed with, else from the system. A
 // folder listed is kept for the next run with the stamp it had before
-// it was listed (a change while listing gives it a newer one).
-func (c *Cache) list(abs, rel string) ([]fs.DirEntry, error) {
+// it was listed (a change while listing gives it a newer one). parent is
+// the device of the folder holding it: a folder on another device that
+// is a system's pseudo filesystem (systemFolder) is not listed, and
+// errSystemFolder returned. dev is the folder's device (0 when the
+// system gives none).
+func (c *Cache) list(abs, rel string, parent uint64) (entries []fs.DirEntry, dev uint64, err error) {
 	if c == nil {
-		return os.ReadDir(abs)
+		f, err := os.Open(abs)
+		if err != nil {
+			return nil, 0, err
+		}
+		defer f.Close()
+		if fi, err := f.Stat(); err == nil {
+			dev = dirStamp(fi).Dev
+		}
+		if rel != "" && systemFolder(abs, dev, parent) {
+			return nil, dev, errSystemFolder
+		}
+		entries, err := f.ReadDir(-1)
+		sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+		return entries, dev, err
 	}
 	fi, err := os.Lstat(abs)
 	if err != nil || !fi.IsDir() {
-		return os.ReadDir(abs) // its own error
+		entries, err := os.ReadDir(abs) // its own error
+		return entries, 0, err
 	}
 	st := dirStamp(fi)
+	if rel != "" && systemFolder(abs, st.Dev, parent) {
+		return nil, st.Dev, errSystemFolder
+	}
 	if old, ok := c.oldDirs[rel]; ok && st.Valid() && old.stamp == st && st.Settled(c.oldBegan) {
 		c.keepDir(rel, old, false)
-		return old.entries, nil // read, never written
+		return old.entries, st.Dev, nil // read, never written
 	}
-	entries, err := os.ReadDir(abs)
+	entries, err = os.ReadDir(abs)
 	if err == nil && st.Valid() {
 		c.keepDir(rel, cachedDir{stamp: st, entries: entries}, true)
 	}
-	return entries, err
+	return entries, st.Dev, err
 }
+
+// errSystemFolder is list's answer for a folder that is a mount of a
+// system's pseudo filesystem (/proc, /sys): it holds the system's state,
+// never a repo's files, and changes as it is read. The walk passes it by.
+var errSystemFolder = errors.New("a system's pseudo filesystem, not walked")
 
 func (c *Cache) keepDir(rel string, d cachedDir, listed bool) {
 	c.mu.Lock()

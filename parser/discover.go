@@ -59,8 +59,9 @@ type DiscoverError struct {
 func (e *DiscoverError) Error() string { return fmt.Sprintf("%s: %v", e.Rel, e.Err) }
 
 // Discover walks root and returns every markdown file and plugin manifest
-// that the repo's .gitignore files do not ignore. It never enters .git,
-// never follows a symlinked folder, takes symlinked files only when they
+// that the repo's .gitignore files do not ignore. It never enters .git
+// or a mount of a system's pseudo filesystem (/proc), never follows a
+// symlinked folder, takes symlinked files only when they
 // resolve inside the root, and reports anything that is not a regular file
 // (a named pipe, a device) instead of taking it.
 func Discover(root string) ([]Discovered, []*DiscoverError) {
@@ -89,9 +90,12 @@ func walkRepo(res *resolver, workers int, found func(Discovered), met func(rel s
 func walkListed(res *resolver, c *Cache, workers int, found func(Discovered), met func(rel string), fail func(*DiscoverError)) {
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, workers)
-	var walk func(dir, rel string, ign ignoreSet)
-	walk = func(dir, rel string, ign ignoreSet) {
-		entries, err := c.list(dir, rel)
+	var walk func(dir, rel string, ign ignoreSet, parent uint64)
+	walk = func(dir, rel string, ign ignoreSet, parent uint64) {
+		entries, dev, err := c.list(dir, rel, parent)
+		if errors.Is(err, errSystemFolder) {
+			return
+		}
 		if err != nil {
 			fail(&DiscoverError{Rel: relOrDot(rel), Err: cleanErr(err)})
 			return
@@ -123,10 +127,10 @@ func walkListed(res *resolver, c *Cache, workers int, found func(Discovered), me
 				case slots <- struct{}{}: // a worker is free: it walks the folder
 					wg.Go(func() {
 						defer func() { <-slots }()
-						walk(abs, r, ign)
+						walk(abs, r, ign, dev)
 					})
 				default:
-					walk(abs, r, ign)
+					walk(abs, r, ign, dev)
 				}
 				continue
 			}
@@ -171,7 +175,7 @@ func walkListed(res *resolver, c *Cache, workers int, found func(Discovered), me
 	if data, err := res.readFile(".git/info/exclude", DefaultMaxFileSize); err == nil {
 		base = parseGitignore("", data)
 	}
-	walk(res.root, "", base)
+	walk(res.root, "", base, 0)
 	wg.Wait()
 }
 

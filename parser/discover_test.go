@@ -251,3 +251,33 @@ func TestNestedPluginKindsAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// A folder that is a mount of a system's pseudo filesystem (/proc, when
+// the repo root is /) is never walked, by a check with a cache or
+// without: its names are the system's state, and change as they are read.
+func TestDiscoverSkipsSystemFolders(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.md": "# A\n", "proc/1/x.md": "# X\n", "docs/proc/b.md": "# B\n"})
+	defer func(was func(string, uint64, uint64) bool) { systemFolder = was }(systemFolder)
+	system := filepath.Join(root, "proc")
+	systemFolder = func(abs string, _, _ uint64) bool { return abs == system }
+	want := []string{"a.md", "docs/proc/b.md"}
+	files, errs := Discover(root)
+	var got []string
+	for _, f := range files {
+		got = append(got, f.Rel)
+	}
+	if !slices.Equal(got, want) || len(errs) != 0 {
+		t.Errorf("Discover found %v (errors %v); want %v", got, errs, want)
+	}
+	for _, c := range []*Cache{nil, OpenCache(t.TempDir(), "v1", root)} {
+		idx := Load(root, LoadOptions{Cache: c})
+		got = got[:0]
+		for _, d := range idx.Docs {
+			got = append(got, d.Path)
+		}
+		if slices.Sort(got); !slices.Equal(got, want) || len(idx.Errors) != 0 {
+			t.Errorf("Load (cache %v) indexed %v (errors %v); want %v", c != nil, got, idx.Errors, want)
+		}
+	}
+}
