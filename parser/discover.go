@@ -118,11 +118,11 @@ func walkListed(res *resolver, c *Cache, workers int, found func(Discovered), me
 			if rel != "" {
 				r = rel + "/" + name
 			}
-			abs := filepath.Join(dir, name)
 			if e.IsDir() {
 				if name == ".git" || ign.ignored(r, true) {
 					continue
 				}
+				abs := filepath.Join(dir, name)
 				select {
 				case slots <- struct{}{}: // a worker is free: it walks the folder
 					wg.Go(func() {
@@ -164,7 +164,7 @@ func walkListed(res *resolver, c *Cache, workers int, found func(Discovered), me
 				fail(&DiscoverError{Rel: r, Err: &NotRegularError{e.Type()}})
 				continue
 			}
-			found(Discovered{Rel: r, Abs: abs, Size: size})
+			found(Discovered{Rel: r, Abs: filepath.Join(dir, name), Size: size})
 		}
 	}
 	// .git/info/exclude holds the repo's own patterns, below every
@@ -188,7 +188,7 @@ func relOrDot(rel string) string {
 
 // wanted reports whether a file at rel is indexed.
 func wanted(rel string) bool {
-	if strings.HasSuffix(strings.ToLower(rel), ".md") {
+	if n := len(rel); n >= 3 && strings.EqualFold(rel[n-3:], ".md") {
 		return true
 	}
 	if mayBeData(rel) {

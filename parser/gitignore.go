@@ -80,7 +80,7 @@ func (s ignoreSet) ignored(rel string, isDir bool) bool {
 		}
 		p := rel
 		if r.base != "" {
-			if !strings.HasPrefix(rel, r.base+"/") {
+			if len(rel) <= len(r.base) || rel[len(r.base)] != '/' || !strings.HasPrefix(rel, r.base) {
 				continue
 			}
 			p = rel[len(r.base)+1:]

@@ -9,20 +9,22 @@ import (
 )
 
 // The garbage collector's settings for a run. A run collects when its
-// heap has doubled (GOGC=100, Go's default), and its soft memory limit
+// heap has tripled (GOGC=200), and its soft memory limit
 // follows the input, so that the collector neither lets a large repo's
 // heap grow unbounded nor runs non-stop once the model of the repo (about
 // twice the bytes read) outgrows a fixed limit. GOGC and GOMEMLIMIT, when
 // set, decide instead.
 //
-// A run used to collect less often (GOGC=200). Where a page the heap
-// takes for the first time costs a page fault of 8 to 15 µs (the 2-core
-// VM this is measured on), collecting sooner and reusing the freed pages
-// costs no more than faulting in new ones: on agent-orchestra × 20
-// (8,480 files), five --no-cache runs in turns took 2.64 s at the median
-// against 2.84 s, with a peak of 329 MiB against 357 MiB; × 1 and × 50,
-// a cold and an edited check took the same within the noise. GOGC=50
-// cost more CPU.
+// Where a page the heap takes for the first time costs a page fault of 8
+// to 15 µs (the 2-core VM this is measured on), collecting sooner and
+// reusing the freed pages once cost no more than faulting in new ones: on
+// agent-orchestra × 20 (8,480 files), GOGC=100 took 2.64 s against 2.84 s
+// for GOGC=200 (2026-12-04). Since the heap is in huge pages (hugeheap),
+// a new page costs far less, and the balance turned: in turns on
+// 2026-12-06, GOGC=200 took 1.97 s against 2.20 s on × 20 with
+// --no-cache (7 runs each, medians; peak 332 against 325 MiB), 0.32 s
+// against 0.35 s to check one file just edited there (11 runs), and
+// 5.51 s against 5.87 s on × 50; 400 and 800 gained nothing more.
 //
 // The input is a guess at the model's size, and a poor one for a repo of
 // many small files with much markup (a whole disk: the model is 2.5 times
@@ -45,7 +47,7 @@ import (
 // stays under. Its peak is about twice the model: ~360 MiB for 8,500
 // files (85 MiB of input), ~900 MiB for 21,000 (212 MiB).
 const (
-	gcPercent       = 100
+	gcPercent       = 200
 	serverGCPercent = 100
 	memFloor        = 256 << 20 // the limit for a repo of up to ~40 MiB
 	memPerByte      = 3         // bytes of limit per byte of input (a check)…
