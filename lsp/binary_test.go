@@ -63,8 +63,8 @@ func TestBinaryLatency(t *testing.T) {
 	if name == "" {
 		name = filepath.Base(abs)
 	}
-	fmt.Printf("%-6s start %7.0f ms (initialize answered %6.0f ms)   edit p50 %6.2f ms  p95 %6.2f ms  max %6.2f ms  cpu/edit %6.2f ms  (%d edits)\n",
-		name, ms(r.start), ms(r.initialized), ms(pct(r.edits, 50)), ms(pct(r.edits, 95)), ms(slices.Max(r.edits)), ms(r.cpu)/float64(len(r.edits)), len(r.edits))
+	fmt.Printf("%-6s start %7.0f ms (initialize answered %6.0f ms)   edit p50 %6.2f ms  p95 %6.2f ms  max %6.2f ms  cpu/edit %6.2f ms  peak %4d MiB  (%d edits)\n",
+		name, ms(r.start), ms(r.initialized), ms(pct(r.edits, 50)), ms(pct(r.edits, 95)), ms(slices.Max(r.edits)), ms(r.cpu)/float64(len(r.edits)), r.peak>>20, len(r.edits))
 }
 
 func splitList(s string) []string {
@@ -94,6 +94,27 @@ type result struct {
 	// the system tells it (Linux): on a busy machine it says what an edit
 	// costs where the wall time says also what it waited.
 	cpu time.Duration
+	// peak is the server's peak resident memory once the edits are done
+	// (Linux; 0 elsewhere).
+	peak int64
+}
+
+// peakRSS returns the peak resident memory of process pid, in bytes, from
+// /proc/PID/status, or 0.
+func peakRSS(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return 0
 }
 
 // cpuTime returns the CPU time process pid has used so far, from
@@ -369,6 +390,7 @@ func run(bin, root, file string, others []string, warmup, edits int, pace time.D
 	if cpu1 := cpuTime(cmd.Process.Pid); cpu0 >= 0 && cpu1 >= 0 {
 		res.cpu = cpu1 - cpu0
 	}
+	res.peak = peakRSS(cmd.Process.Pid)
 	id, err = c.request("shutdown", nil)
 	if err != nil {
 		return nil, err

@@ -44,8 +44,13 @@ import (
 // heap has doubled (GOGC=100: the headroom is the live heap, so the cost
 // of collecting per keystroke is the same at every repo size), with a
 // limit of 6 bytes per byte of input as a backstop that a doubled model
-// stays under. Its peak is about twice the model: ~360 MiB for 8,500
-// files (85 MiB of input), ~900 MiB for 21,000 (212 MiB).
+// stays under, and grows by serverMinHeadroom at least (below): a
+// collection's marking slows the keystrokes answered meanwhile, so they
+// come seldom. Its peak after 300 keystrokes (scripts/lspbench.sh,
+// 2026-12-06, in turns with the server that only doubled): 91 MiB for
+// 424 files (29 before), 175 MiB for 8,500 (130), 268 MiB for 21,000
+// (236); the 95th percentile of a keystroke at 8,500 files went from 2.02
+// to 1.39 ms (a headroom of 64 MiB: 2.54 to 2.00).
 const (
 	gcPercent       = 200
 	serverGCPercent = 100
@@ -63,7 +68,42 @@ var (
 	memMu      sync.Mutex // runs in one process (the tests) share the limit
 	memLimit   int64
 	perByte    int64 = memPerByte // under memMu
+	// serverPace is set while the server's collector paces itself by
+	// its live heap (serverPercent); indexing, while it builds its index
+	// (under memMu)
+	serverPace, indexing bool
 )
+
+// serverMinHeadroom is the least the server's heap grows past its live
+// heap before it collects. Its live heap is small now that the models
+// come from the cache and are decoded when asked for (40 to 60 MiB for
+// 8,500 files), and doubling it meant a collection every hundred-odd
+// keystrokes; the few keystrokes answered while one marks take 3 to 10
+// ms, against 1 ms, and they were the 95th percentile (lsp/binary_test.go
+// on agent-orchestra × 20, 2026-12-06: clusters of 4 to 8 slow
+// keystrokes, two or three every 300).
+const serverMinHeadroom = 128 << 20
+
+// serverPercent is the server's GOGC for a live heap of live bytes: the
+// heap doubles before a collection, and grows by serverMinHeadroom at
+// least.
+func serverPercent(live int64) int {
+	if live <= 0 {
+		return serverGCPercent
+	}
+	return int(max(serverGCPercent, serverMinHeadroom*100/live))
+}
+
+// liveBytes is the live heap as the last collection found it, or, with
+// the collector off (the index built), every object on the heap.
+func liveBytes(name string) int64 {
+	s := []metrics.Sample{{Name: name}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(s[0].Value.Uint64())
+}
 
 // serverIndexing turns the collector off while the language server builds
 // its index, and back on after (lsp.Options.Indexing): what is allocated
@@ -74,8 +114,21 @@ func serverIndexing() (done func()) {
 	if os.Getenv("GOGC") != "" {
 		return func() {}
 	}
+	memMu.Lock()
+	indexing = true
+	memMu.Unlock()
 	was := debug.SetGCPercent(-1)
-	return func() { debug.SetGCPercent(was) }
+	return func() {
+		memMu.Lock()
+		defer memMu.Unlock()
+		indexing = false
+		if serverPace {
+			// nothing was collected: what the heap holds is about the
+			// index, which is kept
+			was = serverPercent(liveBytes("/memory/classes/heap/objects:bytes"))
+		}
+		debug.SetGCPercent(was)
+	}
 }
 
 // setupServerGC sets the collector for the language server (see above)
@@ -87,14 +140,16 @@ func setupServerGC() (restore func()) {
 	}
 	memMu.Lock()
 	perByte = serverPerByte
+	serverPace = was >= 0
 	memMu.Unlock()
 	return func() {
+		memMu.Lock()
+		perByte = memPerByte
+		serverPace = false
+		memMu.Unlock()
 		if was >= 0 {
 			debug.SetGCPercent(was)
 		}
-		memMu.Lock()
-		perByte = memPerByte
-		memMu.Unlock()
 	}
 }
 
@@ -104,9 +159,7 @@ func setupGC() {
 		debug.SetGCPercent(gcPercent)
 	}
 	sizeMemory(0)
-	if !memFromEnv {
-		watchLiveHeap()
-	}
+	watchLiveHeap()
 }
 
 // watchLiveHeap calls keepHeadroom with the live heap after every
@@ -120,7 +173,9 @@ func watchLiveHeap() {
 		runtime.AddCleanup(new(sentinel), func(struct{}) {
 			metrics.Read(sample)
 			if sample[0].Value.Kind() == metrics.KindUint64 {
-				keepHeadroom(int64(sample[0].Value.Uint64()))
+				live := int64(sample[0].Value.Uint64())
+				keepHeadroom(live)
+				paceServer(live)
 			}
 			arm()
 		}, struct{}{})
@@ -140,6 +195,16 @@ func keepHeadroom(live int64) {
 	if memLimit != 0 && want >= memLimit+memLimitGap {
 		memLimit = want
 		debug.SetMemoryLimit(want)
+	}
+}
+
+// paceServer sets the server's GOGC for the live heap a collection
+// found (serverPercent), unless it is building its index.
+func paceServer(live int64) {
+	memMu.Lock()
+	defer memMu.Unlock()
+	if serverPace && !indexing && live > 0 {
+		debug.SetGCPercent(serverPercent(live))
 	}
 }
 

@@ -147,3 +147,39 @@ func TestWatchLiveHeapRaisesTheLimit(t *testing.T) {
 	}
 	t.Errorf("the limit stayed below 1.5 × a live heap of 64 MiB after collections")
 }
+
+// The server's heap grows by serverMinHeadroom at least before it
+// collects, and doubles when its live heap is larger than that; not while
+// it indexes (the collector is off then), and after, by what the heap
+// holds.
+func TestServerPace(t *testing.T) {
+	if os.Getenv("GOGC") != "" {
+		t.Skip("GOGC is set: it decides")
+	}
+	was := debug.SetGCPercent(gcPercent)
+	defer debug.SetGCPercent(was)
+	restore := setupServerGC()
+	defer restore()
+	paceServer(serverMinHeadroom / 4)
+	if got := debug.SetGCPercent(-1); got != 400 {
+		t.Errorf("GOGC for a live heap of a quarter of the headroom = %d, want 400", got)
+	}
+	paceServer(serverMinHeadroom * 4)
+	if got := debug.SetGCPercent(-1); got != serverGCPercent {
+		t.Errorf("GOGC for a live heap of 4 × the headroom = %d, want %d", got, serverGCPercent)
+	}
+	done := serverIndexing()
+	paceServer(serverMinHeadroom / 4)
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Errorf("GOGC while indexing = %d, want off", got)
+	}
+	done()
+	if got := debug.SetGCPercent(-1); got < serverGCPercent {
+		t.Errorf("GOGC after indexing = %d, want at least %d", got, serverGCPercent)
+	}
+	restore()
+	paceServer(serverMinHeadroom / 4)
+	if got := debug.SetGCPercent(gcPercent); got != gcPercent {
+		t.Errorf("GOGC of a check after the server = %d, want %d", got, gcPercent)
+	}
+}
