@@ -94,9 +94,8 @@ func serverPercent(live int64) int {
 	return int(max(serverGCPercent, serverMinHeadroom*100/live))
 }
 
-// liveBytes is the live heap as the last collection found it, or, with
-// the collector off (the index built), every object on the heap.
-func liveBytes(name string) int64 {
+// heapBytes reads the runtime's metric name, a count of bytes, or 0.
+func heapBytes(name string) int64 {
 	s := []metrics.Sample{{Name: name}}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
@@ -125,7 +124,7 @@ func serverIndexing() (done func()) {
 		if serverPace {
 			// nothing was collected: what the heap holds is about the
 			// index, which is kept
-			was = serverPercent(liveBytes("/memory/classes/heap/objects:bytes"))
+			was = serverPercent(heapBytes("/memory/classes/heap/objects:bytes"))
 		}
 		debug.SetGCPercent(was)
 	}
