@@ -58,7 +58,7 @@ import (
 var cacheMaxSources = cacheMaxBytes / 4
 
 // cacheFormat is the pack's format version: change it with the model.
-const cacheFormat = 6
+const cacheFormat = 7
 
 var cacheMagic = [8]byte{'m', 'd', 'c', 'c', 'a', 'c', 'h', 'e'}
 
@@ -398,6 +398,7 @@ func (c *Cache) keep(docs []*Document) {
 // run.
 func (c *Cache) parse(d *Document, fm bool) {
 	if c == nil {
+		d.checkEncoding()
 		if fm {
 			d.decodeFrontmatter()
 		}
@@ -414,7 +415,9 @@ func (c *Cache) parse(d *Document, fm bool) {
 	c.mu.Unlock()
 	if ok {
 		if rest, ok := decodeHead(d, e, fm); ok {
-			// the body decoded when first asked for (Document.body)
+			// the encoding checked, if the entry says it found a problem
+			// (decodeHead); the body decoded when first asked for
+			// (Document.body)
 			d.pending = &pendingBody{entry: rest, cache: c, key: k, fm: fm}
 			c.mu.Lock()
 			c.used[k] = e
@@ -423,6 +426,7 @@ func (c *Cache) parse(d *Document, fm bool) {
 			return
 		}
 	}
+	d.checkEncoding()
 	if fm {
 		d.decodeFrontmatter()
 	}
@@ -878,13 +882,21 @@ func orNil[T any](s []T) []T {
 	return s
 }
 
-// An entry is the frontmatter's decoded YAML (encodeFrontmatter; a flag
-// 0 when the run that made it decoded none), then the body (encodeBody).
+// An entry is whether the file's bytes are clean (1: no encoding
+// problem; 0: checkEncoding has one to say), the frontmatter's decoded
+// YAML (encodeFrontmatter; a flag 0 when the run that made it decoded
+// none), then the body (encodeBody).
 
-// encodeEntry stores what d's parse gave: its frontmatter's YAML when fm
-// (it was decoded), and its body, whose parse added body to TooComplex.
+// encodeEntry stores what d's parse gave: whether its encoding is clean,
+// its frontmatter's YAML when fm (it was decoded), and its body, whose
+// parse added body to TooComplex.
 func encodeEntry(d *Document, fm bool, body []Problem) []byte {
 	e := &encoder{src: d.Text()}
+	if len(d.Problems) == 0 {
+		e.int(1)
+	} else {
+		e.int(0)
+	}
 	if fm {
 		encodeFrontmatter(e, d.Frontmatter)
 	} else {
@@ -916,10 +928,15 @@ func decodeEntry(d *Document, e []byte, fm bool) bool {
 }
 
 // decodeHead fills d's frontmatter's YAML from entry e when fm is set,
-// and returns the rest of the entry (the body's), or says it cannot
-// (then d is as it was).
+// checks d's encoding when the entry says it is not clean, and returns
+// the rest of the entry (the body's), or says it cannot (then d is as it
+// was).
 func decodeHead(d *Document, e []byte, fm bool) ([]byte, bool) {
 	r := &decoder{b: e, src: d.Text()}
+	clean := r.uint()
+	if clean > 1 {
+		return nil, false
+	}
 	var f *Frontmatter
 	switch r.uint() {
 	case 0:
@@ -937,6 +954,12 @@ func decodeHead(d *Document, e []byte, fm bool) ([]byte, bool) {
 		}
 	default:
 		return nil, false
+	}
+	if r.bad {
+		return nil, false
+	}
+	if clean == 0 {
+		d.checkEncoding()
 	}
 	if f != nil {
 		// the frontmatter first, as a parse decodes it (its problem comes

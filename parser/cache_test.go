@@ -24,6 +24,7 @@ import (
 // model is what the cache keeps of a document, and what must come back
 // the same.
 type model struct {
+	Problems   []Problem // the encoding's
 	Unparsed   int
 	TooComplex []Problem
 	Headings   []Heading
@@ -41,7 +42,7 @@ type spanText struct {
 }
 
 func modelOf(d *Document) model {
-	m := model{d.Unparsed(), d.TooComplex(), d.Headings(), d.Sections(), d.Comments(), d.Fences(), nil, d.Links()}
+	m := model{d.Problems, d.Unparsed(), d.TooComplex(), d.Headings(), d.Sections(), d.Comments(), d.Fences(), nil, d.Links()}
 	for _, s := range d.CodeSpans() {
 		m.CodeSpans = append(m.CodeSpans, spanText{s.Start, s.End, d.SpanText(s)})
 	}

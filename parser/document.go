@@ -364,12 +364,13 @@ func parseFrom(prev *Document, p string, kind Kind, src []byte, c *Cache, sum *[
 		bom = 3
 	}
 	d.BodyStart = bom
-	d.checkEncoding()
 	if kind.IsTOML() {
+		d.checkEncoding()
 		d.TOML = ParseTOML(src[bom:], bom)
 		return d
 	}
 	if kind.IsJSON() {
+		d.checkEncoding()
 		var err error
 		if d.JSON, err = ParseJSON(src[bom:], bom); err != nil {
 			errors.As(err, &d.JSONErr)
@@ -918,7 +919,10 @@ func (d *Document) InComment(off int) bool {
 	return i < len(cs) && cs[i].Start <= off
 }
 
-// checkEncoding records NUL bytes (a binary file) and invalid UTF-8.
+// checkEncoding records NUL bytes (a binary file) and invalid UTF-8: the
+// only Problems there are. A markdown file's check is the cache's to make
+// (Cache.parse): its entry says whether the bytes are clean, so a file
+// had from the cache is not read through again.
 func (d *Document) checkEncoding() {
 	if bytes.HasPrefix(d.Src, []byte{0xFF, 0xFE}) || bytes.HasPrefix(d.Src, []byte{0xFE, 0xFF}) {
 		// a UTF-16 byte-order mark: every ASCII character is followed
