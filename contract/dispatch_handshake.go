@@ -473,9 +473,29 @@ type citedCache struct {
 	paths map[string][]string
 }
 
-// citeRefs returns the paths d cites, read once per file.
+// citeRefs returns the paths d cites, read once per file: what it links
+// to (citedDests), the relative ones joined to its folder.
 func citeRefs(d *parser.Document) []citeRef {
 	return d.Cached("cited", func() any {
+		dests := citedDests(d)
+		out := make([]citeRef, len(dests))
+		for i, r := range dests {
+			out[i] = citeRef{path: r.path, rooted: r.rooted} // not where it is written: an edit elsewhere keeps it equal
+			if !r.rooted {
+				out[i].path = path.Join(path.Dir(d.Path), r.path)
+			}
+		}
+		return out
+	}).([]citeRef)
+}
+
+// citedDests are the destinations d cites as written (its links' without
+// their fragments, a backticked `path.md` both rooted and relative),
+// relative ones not yet joined to its folder: a fact of its bytes alone,
+// kept in the cache, so that the files copy-drift's votes read are not
+// decoded for their links.
+func citedDests(d *parser.Document) []citeRef {
+	return d.Fact("contract:cited", func() any {
 		var out []citeRef
 		for _, l := range d.Links() {
 			dest := l.Destination
@@ -486,17 +506,39 @@ func citeRefs(d *parser.Document) []citeRef {
 				continue
 			}
 			if strings.HasPrefix(dest, "/") {
-				out = append(out, citeRef{strings.TrimPrefix(dest, "/"), true})
+				out = append(out, citeRef{strings.TrimPrefix(dest, "/"), true, l.Start, l.End})
 			} else {
-				out = append(out, citeRef{path.Join(path.Dir(d.Path), dest), false})
+				out = append(out, citeRef{dest, false, l.Start, l.End})
 			}
 		}
 		for _, sp := range d.CodeSpans() { // a backticked `path.md`
 			if p := d.SpanText(sp); strings.HasSuffix(p, ".md") && citedPathRe.MatchString("`"+p+"`") {
-				out = append(out, citeRef{p, true}, citeRef{path.Join(path.Dir(d.Path), p), false})
+				out = append(out, citeRef{p, true, sp.Start, sp.End}, citeRef{p, false, sp.Start, sp.End})
 			}
 		}
 		return out
+	}, func(w *parser.FactEncoder, v any) {
+		refs := v.([]citeRef)
+		w.Int(len(refs))
+		for _, r := range refs {
+			rooted := 0
+			if r.rooted {
+				rooted = 1
+			}
+			w.Int(rooted)
+			w.Str(r.path, r.lo, r.hi)
+		}
+	}, func(r *parser.FactDecoder) (any, bool) {
+		n := r.Count()
+		out := make([]citeRef, 0, n)
+		for range n {
+			rooted := r.Int()
+			out = append(out, citeRef{path: r.Str(), rooted: rooted == 1})
+			if rooted > 1 {
+				r.Fail()
+			}
+		}
+		return out, !r.Bad()
 	}).([]citeRef)
 }
 
@@ -527,6 +569,9 @@ func resolveCited(idx *parser.Index, d *parser.Document) []*parser.Document {
 type citeRef struct {
 	path   string
 	rooted bool
+	// lo and hi bound where the path is written, as it is found (a fact's
+	// strings are kept as places in the file); 0 once read back
+	lo, hi int
 }
 
 // ownInvocation reports whether s tells how to invoke the agent itself
