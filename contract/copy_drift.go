@@ -541,9 +541,11 @@ func encodeBlocks(w *parser.FactEncoder, v any) {
 func decodeBlocks(d *parser.Document, r *parser.FactDecoder) ([]*block, bool) {
 	n := r.Count()
 	out := make([]*block, 0, n)
+	all := make([]block, n) // one allocation for the file's blocks, not one each
 	for i := range n {
 		k := r.Int()
-		b := &block{doc: d, i: int32(i), start: r.Offset(), end: r.Offset(), anchor: r.Offset(), name: r.Str(), lang: r.Str()}
+		b := &all[i]
+		b.doc, b.i, b.start, b.end, b.anchor, b.name, b.lang = d, int32(i), r.Offset(), r.Offset(), r.Offset(), r.Str(), r.Str()
 		if r.Bad() || k >= len(blockKinds) || b.start > b.end {
 			return nil, false
 		}
@@ -687,6 +689,10 @@ type copyIndex struct {
 	// the same, so a keystroke that changes a block's text, not its
 	// file's citations, counts nothing again
 	votes map[copyKey]*citeVote
+	// prepared says every block of a key files share was prepared at
+	// once (a full check asks for every group); else a group's blocks are
+	// prepared as it is made (a check of a few files asks for theirs)
+	prepared bool
 }
 
 // citeVote is which member's file the most of the other members' files
@@ -848,30 +854,38 @@ func buildCopyIndex(idx *parser.Index) *copyIndex {
 			ci.byKey[b.key()] = append(ci.byKey[b.key()], b)
 		}
 	}
-	var shared []*block // the blocks of keys several files share: read them all, in parallel
-	for _, bs := range ci.byKey {
-		if sharedKey(bs) {
-			shared = append(shared, bs...)
+	return ci
+}
+
+// prepareAll prepares bs (hashes their texts), in parallel. A file
+// vendored as is (the same bytes, the same names) has the same blocks: a
+// block of a file whose twin comes before it in bs takes the twin's
+// block's hashes, so that each text is read once, and each twin's model
+// decoded once.
+func prepareAll(bs []*block) {
+	var docs []*parser.Document
+	seen := map[*parser.Document]bool{}
+	for _, b := range bs {
+		if !seen[b.doc] {
+			seen[b.doc] = true
+			docs = append(docs, b.doc)
 		}
 	}
-	// a file vendored as is (the same bytes, the same names) has the same
-	// blocks: hash them once, in the first such file
 	twin := twins(docs)
 	var own []*block
-	for _, b := range shared {
+	for _, b := range bs {
 		if twin[b.doc] == nil {
 			own = append(own, b)
 		}
 	}
 	parallel(len(own), func(i int) { own[i].prepare() })
-	for _, b := range shared {
+	for _, b := range bs {
 		if t := twin[b.doc]; t != nil {
 			tb := driftBlocks(t)[b.i]
 			tb.prepare()
 			b.once.Do(func() { b.rawHash, b.textHash, b.small = tb.rawHash, tb.textHash, tb.small })
 		}
 	}
-	return ci
 }
 
 // sharedKey reports whether the blocks of one key can make a group: three
@@ -920,10 +934,16 @@ func (ci *copyIndex) groupsOf(idx *parser.Index, docs []*parser.Document, covere
 	defer ci.mu.Unlock()
 	var keys []copyKey
 	if docs == nil {
+		var shared []*block // every group is asked for: read their blocks at once, in parallel
 		for k, bs := range ci.byKey {
 			if sharedKey(bs) {
 				keys = append(keys, k)
+				shared = append(shared, bs...)
 			}
+		}
+		if !ci.prepared {
+			prepareAll(shared)
+			ci.prepared = true
 		}
 	} else {
 		// an editor asks at every keystroke: sorted and made unique below,
@@ -954,6 +974,9 @@ func (ci *copyIndex) groupsOf(idx *parser.Index, docs []*parser.Document, covere
 		g, ok := ci.groups[slot]
 		if !ok {
 			members := make([]*block, 0, len(ci.byKey[k]))
+			if !ci.prepared {
+				prepareAll(ci.byKey[k])
+			}
 			for _, b := range ci.byKey[k] {
 				if b.prepare(); !b.small {
 					members = append(members, b)
@@ -972,15 +995,10 @@ func (ci *copyIndex) groupsOf(idx *parser.Index, docs []*parser.Document, covere
 // twins maps each file whose bytes and names (fileParams) another file
 // of docs has too, earlier, to that file.
 func twins(docs []*parser.Document) map[*parser.Document]*parser.Document {
-	type key struct {
-		h     uint64
-		names string
-	}
-	first := map[key]*parser.Document{}
+	first := map[twinKey]*parser.Document{}
 	out := map[*parser.Document]*parser.Document{}
 	for _, d := range docs {
-		p := paramsOf(d).params
-		k := key{maphash.Bytes(hashSeed, d.Src), p["{stem}"] + "\x00" + p["{name}"]}
+		k := twinKeyOf(d)
 		if t, ok := first[k]; ok {
 			out[d] = t
 		} else {
@@ -988,6 +1006,20 @@ func twins(docs []*parser.Document) map[*parser.Document]*parser.Document {
 		}
 	}
 	return out
+}
+
+// twinKey is what twin files share: their bytes' hash, and their names.
+type twinKey struct {
+	h     uint64
+	names string
+}
+
+// twinKeyOf is d's twinKey, made once.
+func twinKeyOf(d *parser.Document) twinKey {
+	return d.Cached("copy-drift:twin", func() any {
+		p := paramsOf(d).params
+		return twinKey{maphash.Bytes(hashSeed, d.Src), p["{stem}"] + "\x00" + p["{name}"]}
+	}).(twinKey)
 }
 
 // parallel calls fn(0) … fn(n-1) on as many goroutines as there are CPUs.
