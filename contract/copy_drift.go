@@ -693,6 +693,8 @@ type copyIndex struct {
 	// once (a full check asks for every group); else a group's blocks are
 	// prepared as it is made (a check of a few files asks for theirs)
 	prepared bool
+	// candidates is how many files take part (copyCandidate)
+	candidates int
 }
 
 // citeVote is which member's file the most of the other members' files
@@ -788,7 +790,18 @@ func (ci *copyIndex) update(old, doc *parser.Document) {
 
 // compareCopyKeys orders copy keys: by kind, language, name, then hash.
 func compareCopyKeys(a, b copyKey) int {
-	return cmp.Or(strings.Compare(a.kind, b.kind), strings.Compare(a.lang, b.lang), strings.Compare(a.name, b.name), cmp.Compare(a.h, b.h))
+	// each comparison only when the ones before are equal (cmp.Or would
+	// make them all): an editor's check sorts its file's keys every time
+	if c := strings.Compare(a.kind, b.kind); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.lang, b.lang); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.name, b.name); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.h, b.h)
 }
 
 // candidateBlocks returns the blocks of d when it takes part in copy
@@ -848,7 +861,7 @@ func buildCopyIndex(idx *parser.Index) *copyIndex {
 		}
 	}
 	parallel(len(docs), func(i int) { driftBlocks(docs[i]) })
-	ci := &copyIndex{byKey: map[copyKey][]*block{}, groups: map[groupSlot]*driftGroup{}, votes: map[copyKey]*citeVote{}}
+	ci := &copyIndex{byKey: map[copyKey][]*block{}, groups: map[groupSlot]*driftGroup{}, votes: map[copyKey]*citeVote{}, candidates: len(docs)}
 	for _, d := range docs {
 		for _, b := range driftBlocks(d) {
 			ci.byKey[b.key()] = append(ci.byKey[b.key()], b)
@@ -932,20 +945,40 @@ func (ci *copyIndex) add(d *parser.Document) {
 func (ci *copyIndex) groupsOf(idx *parser.Index, docs []*parser.Document, covered func(b *block) bool, all bool) []*driftGroup {
 	ci.mu.Lock()
 	defer ci.mu.Unlock()
-	var keys []copyKey
-	if docs == nil {
-		var shared []*block // every group is asked for: read their blocks at once, in parallel
-		for k, bs := range ci.byKey {
+	// A check of the whole repo (or most of it) asks for nearly every
+	// group: their blocks are read at once, in parallel, and its keys
+	// found by key rather than by block. A check of a few files reads
+	// only their groups' blocks, as each group is made.
+	most := docs == nil || len(docs) > ci.candidates/4
+	if most && !ci.prepared {
+		var shared []*block
+		for _, bs := range ci.byKey {
 			if sharedKey(bs) {
-				keys = append(keys, k)
 				shared = append(shared, bs...)
 			}
 		}
-		if !ci.prepared {
-			prepareAll(shared)
-			ci.prepared = true
+		prepareAll(shared)
+		ci.prepared = true
+	}
+	var keys []copyKey
+	switch {
+	case docs == nil:
+		for k, bs := range ci.byKey {
+			if sharedKey(bs) {
+				keys = append(keys, k)
+			}
 		}
-	} else {
+	case most:
+		asked := make(map[*parser.Document]bool, len(docs))
+		for _, d := range docs {
+			asked[d] = true
+		}
+		for k, bs := range ci.byKey {
+			if sharedKey(bs) && slices.ContainsFunc(bs, func(b *block) bool { return asked[b.doc] }) {
+				keys = append(keys, k)
+			}
+		}
+	default:
 		// an editor asks at every keystroke: sorted and made unique below,
 		// with no set of the keys seen
 		n := 0
