@@ -220,15 +220,26 @@ func captureMsg(cr config.CaptureRule, def string) string {
 // capturesField reports whether a shell block assigns a handshake field
 // (`parent_head=…`, `$parent_head = …`).
 func capturesField(body, field string) bool {
-	for _, line := range strings.FieldsFunc(body, func(r rune) bool { return r == '\n' || r == '\r' }) {
-		i := strings.Index(line, field)
+	if field == "" {
+		return false
+	}
+	// the first mention of the field on each line, in one pass: a line
+	// read, the search goes on from the next
+	for from := 0; from < len(body); {
+		i := strings.Index(body[from:], field)
 		if i < 0 {
-			continue
+			return false
 		}
-		rest := strings.TrimLeft(line[i+len(field):], " \t")
-		if strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==") {
+		rest := body[from+i+len(field):]
+		end := strings.IndexAny(rest, "\n\r")
+		if end < 0 {
+			end = len(rest)
+		}
+		line := strings.TrimLeft(rest[:end], " \t")
+		if strings.HasPrefix(line, "=") && !strings.HasPrefix(line, "==") {
 			return true
 		}
+		from = len(body) - len(rest) + end + 1
 	}
 	return false
 }

@@ -47,3 +47,25 @@ func TestCitedFromCache(t *testing.T) {
 		}
 	}
 }
+
+// A shell block captures a field when a line assigns it: the first
+// mention of the field on a line decides, as in `parent_head=$(…)` or
+// `$parent_head = …`, not a comparison or a mention.
+func TestCapturesField(t *testing.T) {
+	for _, c := range []struct {
+		body string
+		want bool
+	}{
+		{"parent_head=$(git rev-parse HEAD)\n", true},
+		{"echo hi\r\n$parent_head = 'x'\n", true},
+		{"if [ $parent_head == x ]; then parent_head=y; fi\n", false}, // the line's first mention compares
+		{"echo parent_head\nparent_head =\tz", true},
+		{"parent_headroom=1\n", false},
+		{"echo parent_head", false},
+		{"", false},
+	} {
+		if got := capturesField(c.body, "parent_head"); got != c.want {
+			t.Errorf("capturesField(%q) = %v, want %v", c.body, got, c.want)
+		}
+	}
+}
