@@ -79,6 +79,11 @@ type memoStamp struct {
 // length, then its bytes), size, times, inode and device as unsigned
 // varints, and its SHA-256: a repo's stamps are most of a memo, read on every check.
 func encodeStamps(b []byte, stamps []memoStamp) []byte {
+	n := binary.MaxVarintLen64
+	for _, e := range stamps {
+		n += len(e.Path) + 6*binary.MaxVarintLen64 + sha256.Size
+	}
+	b = slices.Grow(b, n) // at most this: grown once, not by doubling
 	b = binary.AppendUvarint(b, uint64(len(stamps)))
 	for _, e := range stamps {
 		b = binary.AppendUvarint(b, uint64(len(e.Path)))
