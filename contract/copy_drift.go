@@ -695,6 +695,9 @@ type copyIndex struct {
 	prepared bool
 	// candidates is how many files take part (copyCandidate)
 	candidates int
+	// preparedKeys are the keys whose blocks were prepared at once, as
+	// their group was first made (when not all were)
+	preparedKeys map[copyKey]bool
 }
 
 // citeVote is which member's file the most of the other members' files
@@ -861,7 +864,7 @@ func buildCopyIndex(idx *parser.Index) *copyIndex {
 		}
 	}
 	parallel(len(docs), func(i int) { driftBlocks(docs[i]) })
-	ci := &copyIndex{byKey: map[copyKey][]*block{}, groups: map[groupSlot]*driftGroup{}, votes: map[copyKey]*citeVote{}, candidates: len(docs)}
+	ci := &copyIndex{byKey: map[copyKey][]*block{}, groups: map[groupSlot]*driftGroup{}, votes: map[copyKey]*citeVote{}, candidates: len(docs), preparedKeys: map[copyKey]bool{}}
 	for _, d := range docs {
 		for _, b := range driftBlocks(d) {
 			ci.byKey[b.key()] = append(ci.byKey[b.key()], b)
@@ -1007,8 +1010,12 @@ func (ci *copyIndex) groupsOf(idx *parser.Index, docs []*parser.Document, covere
 		g, ok := ci.groups[slot]
 		if !ok {
 			members := make([]*block, 0, len(ci.byKey[k]))
-			if !ci.prepared {
+			if !ci.prepared && !ci.preparedKeys[k] {
+				// the first time: the key's blocks at once, each twin's
+				// once; after an edit only the file's new blocks are
+				// left to prepare (below)
 				prepareAll(ci.byKey[k])
+				ci.preparedKeys[k] = true
 			}
 			for _, b := range ci.byKey[k] {
 				if b.prepare(); !b.small {
