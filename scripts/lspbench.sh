@@ -7,7 +7,7 @@
 #
 #   scripts/lspbench.sh [DIR] [EDITS]    (default: ../shared/corpus/agent-orchestra, 300)
 #   SCALES="1 20" scripts/lspbench.sh    (the copies to measure; default "1 20 50")
-#   RUNS=3 scripts/lspbench.sh           (start each server this many times; the median row)
+#   RUNS=3 scripts/lspbench.sh           (start each server this many times; the median of each figure)
 #   PACE=100 scripts/lspbench.sh         (wait this many ms before each keystroke, as a typist
 #                                         does; default 0: back to back)
 #   WARMUP=600 scripts/lspbench.sh       (type this many keystrokes first, unmeasured: the steady
@@ -68,8 +68,18 @@ for scale in $scales; do
         "$work/lsp.test" -test.run '^TestBinaryLatency$' -test.count 1 | grep '^x' | sed "s/^/${b%%=*} /"
     done
   done >"$work/rows"
-  for b in $bins; do # the median run of each, by start-up time
-    grep "^${b%%=*} " "$work/rows" | sort -k4 -n | awk -v runs="$runs" -v files="$files" 'NR == int((runs + 1) / 2) { print $0 "  " files " markdown files" }'
+  for b in $bins; do # the median of each figure over the runs (a run's 95th percentile moves most)
+    grep "^${b%%=*} " "$work/rows" | python3 -c '
+import re, statistics, sys
+rows = [l.split() for l in sys.stdin if l.strip()]
+out = rows[0][:]
+for i, f in enumerate(out):
+    if re.fullmatch(r"[0-9]+(\.[0-9]+)?", f) and i > 2:
+        vals = [float(r[i]) for r in rows]
+        m = statistics.median(vals)
+        out[i] = f"{m:.2f}" if "." in f else f"{m:.0f}"
+print(" ".join(out), " ", sys.argv[1], "markdown files")
+' "$files"
   done
   rm -rf "$target"
 done
