@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -771,8 +772,8 @@ func TestCacheFacts(t *testing.T) {
 
 // A folder whose stamp is the one it was listed with is not listed again
 // (its names come from the pack); a folder a file was added to is, and
-// the walk finds the file. A pack whose listing holds a name no folder
-// can hold is not used.
+// the walk finds the file. A listing in the pack that holds a name no
+// folder can hold is not used: the folder is listed again.
 func TestCacheFolderListings(t *testing.T) {
 	root := t.TempDir()
 	write := func(p, text string) {
@@ -824,18 +825,35 @@ func TestCacheFolderListings(t *testing.T) {
 		t.Errorf("%d folders had from the pack, want 3 (all but a/b)", c.dirsServed)
 	}
 
-	// a hostile listing: the pack is not used
+	// a hostile listing: that folder is listed again, never walked as
+	// the pack says
 	keep()
 	c = OpenCache(dir, "v1", root)
-	d := c.oldDirs["a"]
-	d.entries = append(d.entries, dirEntry{name: "../../outside", typ: fs.ModeDir})
-	c.oldDirs = map[string]cachedDir{"a": d}
-	c.dirs = map[string]cachedDir{"a": d}
+	dirs := maps.Clone(c.oldDirs)
+	d := dirs["a"]
+	entries, ok := decodeListing(d.raw)
+	if !ok {
+		t.Fatal("a's listing does not decode")
+	}
+	d.entries, d.raw = append(entries, dirEntry{name: "../../outside", typ: fs.ModeDir}), nil
+	dirs["a"] = d
+	c.oldDirs, c.dirs = dirs, dirs
 	c.hadPack = false // written whatever it holds
+	c.began += int64(time.Hour)
 	if err := c.Save(); err != nil {
 		t.Fatal(err)
 	}
-	if c = OpenCache(dir, "v1", root); c.hadPack || len(c.oldDirs) != 0 {
-		t.Errorf("a pack listing a name that leaves its folder was used")
+	c = OpenCache(dir, "v1", root)
+	if _, ok := decodeListing(c.oldDirs["a"].raw); ok || !c.hadPack {
+		t.Fatalf("the pack was not read, or its listing of a (with ../../outside) decodes")
+	}
+	if got, want := paths(c), []string{"a/b/new.md", "a/b/two.md", "a/one.md", "c/three.md"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("with a hostile listing of a, walked %v, want %v", got, want)
+	}
+	if d, ok := c.dirs["a"]; !ok || d.raw != nil || c.dirsServed != 2 {
+		// the root and c: a/b's listing in the pack is the one from
+		// before new.md (the run that listed it again did not write the
+		// pack: cacheSlack)
+		t.Errorf("a listed again: %v; %d folders had from the pack, want 2 (the root and c)", ok && d.raw == nil, c.dirsServed)
 	}
 }

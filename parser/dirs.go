@@ -24,6 +24,11 @@ import (
 type cachedDir struct {
 	stamp   Stamp
 	entries []fs.DirEntry
+	// raw is the listing as a pack holds it (a count, then each name and
+	// its type): a pack's listings are decoded only as the walk lists
+	// their folders (a whole disk holds a million names), and written
+	// back as they were read
+	raw []byte
 }
 
 // dirEntry is a name of a listed folder, and its type.
@@ -84,8 +89,12 @@ func (c *Cache) list(abs, rel string, parent uint64) (entries []fs.DirEntry, dev
 		return nil, st.Dev, errSystemFolder
 	}
 	if old, ok := c.oldDirs[rel]; ok && st.Valid() && old.stamp == st && st.Settled(c.oldBegan) {
-		c.keepDir(rel, old, false)
-		return old.entries, st.Dev, nil // read, never written
+		// a listing whose names are not all ones a folder can hold is
+		// not used: the folder is listed again
+		if entries, ok := decodeListing(old.raw); ok {
+			c.keepDir(rel, old, false)
+			return entries, st.Dev, nil // read, never written
+		}
 	}
 	entries, err = os.ReadDir(abs)
 	if err == nil && st.Valid() {
@@ -126,6 +135,10 @@ func (c *Cache) encodeDirs(ix []byte) []byte {
 		ix = binary.AppendVarint(ix, d.stamp.Ctime)
 		ix = binary.AppendUvarint(ix, d.stamp.Ino)
 		ix = binary.AppendUvarint(ix, d.stamp.Dev)
+		if d.raw != nil {
+			ix = append(ix, d.raw...) // as the pack read held it
+			continue
+		}
 		ix = binary.AppendUvarint(ix, uint64(len(d.entries)))
 		for _, e := range d.entries {
 			ix = binary.AppendUvarint(ix, uint64(len(e.Name())))
@@ -136,26 +149,42 @@ func (c *Cache) encodeDirs(ix []byte) []byte {
 	return ix
 }
 
-// decodeDirs reads what encodeDirs wrote. A name that is not one a
-// folder can hold (empty, "." or "..", with a slash or a NUL) makes the
-// pack unusable: the walk goes where the listing says.
+// decodeDirs reads what encodeDirs wrote: each folder's stamp, and its
+// listing as it lies in the pack (decodeListing reads it when the walk
+// comes to the folder).
 func decodeDirs(r *packReader) map[string]cachedDir {
 	out := map[string]cachedDir{}
 	for n := r.count(6); n > 0 && !r.bad; n-- {
 		rel := string(r.bytes(r.uint()))
 		d := cachedDir{stamp: Stamp{Mtime: r.int(), Ctime: r.int(), Ino: r.uint(), Dev: r.uint()}}
-		m := r.count(2)
-		d.entries = make([]fs.DirEntry, 0, m)
-		for ; m > 0 && !r.bad; m-- {
-			name := string(r.bytes(r.uint()))
-			t := r.bytes(1)
-			if r.bad || name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\x00") || int(t[0]) >= len(dirTypes) {
-				r.bad = true
-				break
-			}
-			d.entries = append(d.entries, dirEntry{name: name, typ: dirTypes[t[0]]})
+		start := r.b
+		for m := r.count(2); m > 0 && !r.bad; m-- {
+			r.bytes(r.uint()) // the name
+			r.bytes(1)        // its type
 		}
+		if r.bad {
+			break
+		}
+		d.raw = start[: len(start)-len(r.b) : len(start)-len(r.b)]
 		out[rel] = d
 	}
 	return out
+}
+
+// decodeListing reads a folder's listing as decodeDirs found it. A name
+// that is not one a folder can hold (empty, "." or "..", with a slash or
+// a NUL) makes it unusable: the walk goes where the listing says.
+func decodeListing(raw []byte) ([]fs.DirEntry, bool) {
+	r := &packReader{b: raw}
+	m := r.count(2)
+	entries := make([]fs.DirEntry, 0, m)
+	for ; m > 0 && !r.bad; m-- {
+		name := string(r.bytes(r.uint()))
+		t := r.bytes(1)
+		if r.bad || name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\x00") || int(t[0]) >= len(dirTypes) {
+			return nil, false
+		}
+		entries = append(entries, dirEntry{name: name, typ: dirTypes[t[0]]})
+	}
+	return entries, !r.bad && len(r.b) == 0
 }
