@@ -33,6 +33,14 @@ import (
 // space), and when GODEBUG=disablethp=1 asks Go not to use huge pages.
 // Measured on agent-orchestra × 20 and × 50 (scripts/scale.sh; README §
 // Performance).
+//
+// That VM (Firecracker, with free page reporting: memory the guest frees
+// goes back to the host) makes a page new to the host too: touching 700
+// MiB of fresh memory took 1.9 s in 4 KiB pages and 1.5 s in huge pages
+// when the host had taken it back, 42 ms in huge pages right after
+// another process freed it. So every MiB a run's heap peaks at costs up
+// to 2 ms here, and runs of the same code differ by how long the machine
+// was idle before them.
 const hugeHeapBytes = 1 << 30
 
 // hugeHeap does the above, and returns how many bytes it marked.
