@@ -25,6 +25,11 @@ import (
 // --no-cache (7 runs each, medians; peak 332 against 325 MiB), 0.32 s
 // against 0.35 s to check one file just edited there (11 runs), and
 // 5.51 s against 5.87 s on × 50; 400 and 800 gained nothing more.
+// With the collector waiting that long, the soft limit is what bounds a
+// large repo's peak: over a base of 64 MiB rather than 128, × 20 peaked
+// at 290 MiB rather than 331 (34 MiB per 1,000 files) and took 1.75 s
+// against 1.70 s (5 runs each in turns), × 50 at 657 MiB against 687 in
+// the same time.
 //
 // The input is a guess at the model's size, and a poor one for a repo of
 // many small files with much markup (a whole disk: the model is 2.5 times
@@ -54,10 +59,10 @@ import (
 const (
 	gcPercent       = 200
 	serverGCPercent = 100
-	memFloor        = 256 << 20 // the limit for a repo of up to ~40 MiB
+	memFloor        = 256 << 20 // the limit for a repo of up to ~64 MiB
 	memPerByte      = 3         // bytes of limit per byte of input (a check)…
 	serverPerByte   = 6         // …(the language server)…
-	memBase         = 128 << 20 // …over this base
+	memBase         = 64 << 20  // …over this base
 	memLimitGap     = 16 << 20  // move the limit in steps of at least this
 	// the limit is at least the live heap and this share of it again
 	liveHeadroomNum, liveHeadroomDen = 1, 2
