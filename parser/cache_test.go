@@ -835,7 +835,8 @@ func TestCacheFolderListings(t *testing.T) {
 	if !ok {
 		t.Fatal("a's listing does not decode")
 	}
-	d.entries, d.raw = append(entries, dirEntry{name: "../../outside", typ: fs.ModeDir}), nil
+	entries = append(entries, dirEntry{name: "../../outside", typ: fs.ModeDir})
+	d.entries, d.raw = entries, nil
 	dirs["a"] = d
 	c.oldDirs, c.dirs = dirs, dirs
 	c.hadPack = false // written whatever it holds
