@@ -105,11 +105,7 @@ func TestMemoryLimitKeepsHeadroom(t *testing.T) {
 // While the language server indexes, the collector is off; after, it is
 // as it was.
 func TestServerIndexingGC(t *testing.T) {
-	if os.Getenv("GOGC") != "" {
-		t.Skip("GOGC is set: it decides")
-	}
-	was := debug.SetGCPercent(serverGCPercent)
-	defer debug.SetGCPercent(was)
+	withGCPercent(t, serverGCPercent)
 	done := serverIndexing()
 	if got := debug.SetGCPercent(-1); got != -1 {
 		t.Errorf("GOGC while indexing = %d, want off", got)
@@ -153,11 +149,7 @@ func TestWatchLiveHeapRaisesTheLimit(t *testing.T) {
 // it indexes (the collector is off then), and after, by what the heap
 // holds.
 func TestServerPace(t *testing.T) {
-	if os.Getenv("GOGC") != "" {
-		t.Skip("GOGC is set: it decides")
-	}
-	was := debug.SetGCPercent(gcPercent)
-	defer debug.SetGCPercent(was)
+	withGCPercent(t, gcPercent)
 	restore := setupServerGC()
 	defer restore()
 	paceServer(serverMinHeadroom / 4)
@@ -182,4 +174,16 @@ func TestServerPace(t *testing.T) {
 	if got := debug.SetGCPercent(gcPercent); got != gcPercent {
 		t.Errorf("GOGC of a check after the server = %d, want %d", got, gcPercent)
 	}
+}
+
+// withGCPercent sets GOGC to percent for the test, as it was after; a
+// test of the collector's settings is skipped when GOGC is set, which
+// decides then.
+func withGCPercent(t *testing.T, percent int) {
+	t.Helper()
+	if os.Getenv("GOGC") != "" {
+		t.Skip("GOGC is set: it decides")
+	}
+	was := debug.SetGCPercent(percent)
+	t.Cleanup(func() { debug.SetGCPercent(was) })
 }
