@@ -49,13 +49,15 @@ import (
 // heap has doubled (GOGC=100: the headroom is the live heap, so the cost
 // of collecting per keystroke is the same at every repo size), with a
 // limit of 6 bytes per byte of input as a backstop that a doubled model
-// stays under, and grows by serverMinHeadroom at least (below): a
+// stays under, and grows by serverHeadroom at least (below): a
 // collection's marking slows the keystrokes answered meanwhile, so they
 // come seldom. Its peak after 300 keystrokes (scripts/lspbench.sh,
 // 2026-12-06, in turns with the server that only doubled): 91 MiB for
 // 424 files (29 before), 175 MiB for 8,500 (130), 268 MiB for 21,000
 // (236); the 95th percentile of a keystroke at 8,500 files went from 2.02
-// to 1.39 ms (a headroom of 64 MiB: 2.54 to 2.00).
+// to 1.39 ms (a headroom of 64 MiB: 2.54 to 2.00). With the headroom
+// following the input, 424 files peak at 65 MiB (p95 1.66 → 1.48 ms, in
+// turns), 8,500 as before.
 const (
 	gcPercent       = 200
 	serverGCPercent = 100
@@ -77,26 +79,40 @@ var (
 	// its live heap (serverPercent); indexing, while it builds its index
 	// (under memMu)
 	serverPace, indexing bool
+	inputRead            int64 // the bytes read so far (sizeMemory), under memMu
 )
 
-// serverMinHeadroom is the least the server's heap grows past its live
-// heap before it collects. Its live heap is small now that the models
-// come from the cache and are decoded when asked for (40 to 60 MiB for
-// 8,500 files), and doubling it meant a collection every hundred-odd
-// keystrokes; the few keystrokes answered while one marks take 3 to 10
-// ms, against 1 ms, and they were the 95th percentile (lsp/binary_test.go
-// on agent-orchestra × 20, 2026-12-06: clusters of 4 to 8 slow
-// keystrokes, two or three every 300).
-const serverMinHeadroom = 128 << 20
+// serverMinHeadroom is the most the server's heap is made to grow past
+// its live heap before it collects (when doubling grows it less). Its
+// live heap is small now that the models come from the cache and are
+// decoded when asked for (40 to 60 MiB for 8,500 files), and doubling it
+// meant a collection every hundred-odd keystrokes; the few keystrokes
+// answered while one marks take 3 to 10 ms, against 1 ms, and they were
+// the 95th percentile (lsp/binary_test.go on agent-orchestra × 20,
+// 2026-12-06: clusters of 4 to 8 slow keystrokes, two or three every
+// 300). A small repo's headroom is 8 bytes per byte of input, 32 MiB at
+// least: its collections are short, and its server need not hold 128 MiB
+// it does not use.
+const (
+	serverMinHeadroom     = 128 << 20
+	serverLeastHeadroom   = 32 << 20
+	serverHeadroomPerByte = 8
+)
 
 // serverPercent is the server's GOGC for a live heap of live bytes: the
-// heap doubles before a collection, and grows by serverMinHeadroom at
-// least.
+// heap doubles before a collection, and grows by serverHeadroom at least
+// (under memMu).
 func serverPercent(live int64) int {
 	if live <= 0 {
 		return serverGCPercent
 	}
-	return int(max(serverGCPercent, serverMinHeadroom*100/live))
+	return int(max(serverGCPercent, serverHeadroom()*100/live))
+}
+
+// serverHeadroom is the least the server's heap grows by before it
+// collects, for the input read so far (under memMu).
+func serverHeadroom() int64 {
+	return min(serverMinHeadroom, max(serverLeastHeadroom, serverHeadroomPerByte*inputRead))
 }
 
 // heapBytes reads the runtime's metric name, a count of bytes, or 0.
@@ -215,11 +231,12 @@ func paceServer(live int64) {
 // sizeMemory raises the soft memory limit for the input bytes read so
 // far; parser.LoadOptions.Read calls it as files are read.
 func sizeMemory(input int64) {
+	memMu.Lock()
+	defer memMu.Unlock()
+	inputRead = max(inputRead, input)
 	if memFromEnv {
 		return
 	}
-	memMu.Lock()
-	defer memMu.Unlock()
 	want := max(int64(memFloor), memBase+perByte*input)
 	if want >= memLimit+memLimitGap || memLimit == 0 {
 		memLimit = want

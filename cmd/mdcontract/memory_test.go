@@ -68,13 +68,13 @@ func TestServerMemory(t *testing.T) {
 func freshMemLimit(t *testing.T) {
 	was := debug.SetMemoryLimit(-1)
 	memMu.Lock()
-	saved := memLimit
-	memLimit = 0
+	saved, read := memLimit, inputRead
+	memLimit, inputRead = 0, 0
 	memMu.Unlock()
 	t.Cleanup(func() {
 		debug.SetMemoryLimit(was)
 		memMu.Lock()
-		memLimit = saved
+		memLimit, inputRead = saved, read
 		memMu.Unlock()
 	})
 }
@@ -144,14 +144,21 @@ func TestWatchLiveHeapRaisesTheLimit(t *testing.T) {
 	t.Errorf("the limit stayed below 1.5 × a live heap of 64 MiB after collections")
 }
 
-// The server's heap grows by serverMinHeadroom at least before it
-// collects, and doubles when its live heap is larger than that; not while
-// it indexes (the collector is off then), and after, by what the heap
-// holds.
+// The server's heap grows by a headroom that follows the input (32 to
+// 128 MiB) at least before it collects, and doubles when its live heap is
+// larger than that; not while it indexes (the collector is off then), and
+// after, by what the heap holds.
 func TestServerPace(t *testing.T) {
 	withGCPercent(t, gcPercent)
 	restore := setupServerGC()
 	defer restore()
+	freshMemLimit(t)
+	sizeMemory(1 << 20) // a small repo: the least headroom
+	paceServer(serverLeastHeadroom / 4)
+	if got := debug.SetGCPercent(-1); got != 400 {
+		t.Errorf("GOGC for 1 MiB read and a live heap of a quarter of the least headroom = %d, want 400", got)
+	}
+	sizeMemory(200 << 20) // a large one: the most
 	paceServer(serverMinHeadroom / 4)
 	if got := debug.SetGCPercent(-1); got != 400 {
 		t.Errorf("GOGC for a live heap of a quarter of the headroom = %d, want 400", got)
