@@ -590,7 +590,7 @@ func (c *Cache) Save() error {
 			ix = append(ix, b...)
 			flush(false)
 		}
-		ix = c.encodeDirs(ix)
+		ix = c.encodeDirs(ix, func(b []byte) []byte { ix = b; flush(false); return ix })
 		flush(true)
 		var tail []byte
 		tail = binary.LittleEndian.AppendUint64(tail, uint64(size))

@@ -119,8 +119,10 @@ func (c *Cache) keepDir(rel string, d cachedDir, listed bool) {
 	}
 }
 
-// encodeDirs appends the folders this run listed or took from the pack.
-func (c *Cache) encodeDirs(ix []byte) []byte {
+// encodeDirs appends the folders this run listed or took from the pack,
+// passing ix to flushed after each (which may write it out and return it
+// emptied: a disk's listings are not held whole in memory).
+func (c *Cache) encodeDirs(ix []byte, flushed func([]byte) []byte) []byte {
 	rels := make([]string, 0, len(c.dirs))
 	for rel := range c.dirs {
 		rels = append(rels, rel)
@@ -137,14 +139,15 @@ func (c *Cache) encodeDirs(ix []byte) []byte {
 		ix = binary.AppendUvarint(ix, d.stamp.Dev)
 		if d.raw != nil {
 			ix = append(ix, d.raw...) // as the pack read held it
-			continue
+		} else {
+			ix = binary.AppendUvarint(ix, uint64(len(d.entries)))
+			for _, e := range d.entries {
+				ix = binary.AppendUvarint(ix, uint64(len(e.Name())))
+				ix = append(ix, e.Name()...)
+				ix = append(ix, byte(dirType(e.Type())))
+			}
 		}
-		ix = binary.AppendUvarint(ix, uint64(len(d.entries)))
-		for _, e := range d.entries {
-			ix = binary.AppendUvarint(ix, uint64(len(e.Name())))
-			ix = append(ix, e.Name()...)
-			ix = append(ix, byte(dirType(e.Type())))
-		}
+		ix = flushed(ix)
 	}
 	return ix
 }
