@@ -964,24 +964,17 @@ func (ci *copyIndex) groupsOf(idx *parser.Index, docs []*parser.Document, covere
 		ci.prepared = true
 	}
 	var keys []copyKey
-	switch {
-	case docs == nil:
-		for k, bs := range ci.byKey {
-			if sharedKey(bs) {
-				keys = append(keys, k)
-			}
-		}
-	case most:
-		asked := make(map[*parser.Document]bool, len(docs))
+	if most {
+		asked := make(map[*parser.Document]bool, len(docs)) // none: every group
 		for _, d := range docs {
 			asked[d] = true
 		}
 		for k, bs := range ci.byKey {
-			if sharedKey(bs) && slices.ContainsFunc(bs, func(b *block) bool { return asked[b.doc] }) {
+			if sharedKey(bs) && (docs == nil || slices.ContainsFunc(bs, func(b *block) bool { return asked[b.doc] })) {
 				keys = append(keys, k)
 			}
 		}
-	default:
+	} else {
 		// an editor asks at every keystroke: sorted and made unique below,
 		// with no set of the keys seen
 		n := 0
