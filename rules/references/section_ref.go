@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -1062,13 +1063,14 @@ var (
 // one level (0: all); each list is in document order.
 //
 // The lists are runs of one array sorted by hash, so building an index
-// allocates a few arrays rather than a list per key; the whole texts,
-// looked up at every word boundary of a run-on citation, are also in a map
-// from hash to run.
+// allocates a few arrays rather than a list per key, and a lookup is a
+// binary search (a map of the whole texts cost more than the lists, kept
+// for every file cited).
 type titleIndex struct {
 	cands []titleCand
-	posts [3][]titlePost      // by kind: the whole text, a prefix, three words
-	exact map[uint64][2]int32 // hash of a whole text: its run in posts[kindExact]
+	level int            // the level indexed (0: all)
+	posts [3][]titlePost // by kind: the whole text, a prefix, three words
+	once  sync.Once      // posts[kindPrefix] and [kindThree] are made
 }
 
 type titlePost struct {
@@ -1089,57 +1091,64 @@ var titleSeed = maphash.MakeSeed()
 const maxIndexedPrefix = 4 * refWindow
 
 // titleIndexOf returns the index of d's candidates of the level (0: all),
-// made once.
+// made once. The whole texts are indexed at once; the prefixes and first
+// words, which only a title no whole text answers asks for, when first
+// asked (most files cited are cited by whole titles).
 func titleIndexOf(d *parser.Document, key string, cands func(*parser.Document) []titleCand, level int) *titleIndex {
 	if level > 0 {
 		key += "/" + strconv.Itoa(level)
 	}
 	return d.Cached(key, func() any {
-		x := &titleIndex{cands: cands(d)}
+		x := &titleIndex{cands: cands(d), level: level}
+		ex := make([]titlePost, 0, len(x.cands))
+		for i := range x.cands {
+			if k := &x.cands[i]; level == 0 || k.level == level {
+				ex = append(ex, titlePost{maphash.String(titleSeed, k.text), int32(i)})
+			}
+		}
+		x.posts[kindExact] = parser.Fit(sortPosts(ex))
+		return x
+	}).(*titleIndex)
+}
+
+// partial indexes the prefixes at word boundaries and the first three
+// words of the candidates, once.
+func (x *titleIndex) partial() {
+	x.once.Do(func() {
 		size := 0
 		for i := range x.cands {
-			size += len(x.cands[i].text)
+			size += min(len(x.cands[i].text), maxIndexedPrefix)
 		}
 		// sized up front: growing lists of this many entries costs more
 		// than filling them
-		x.posts[kindExact] = make([]titlePost, 0, len(x.cands))
-		x.posts[kindPrefix] = make([]titlePost, 0, len(x.cands)+size/4)
-		x.posts[kindThree] = make([]titlePost, 0, len(x.cands))
+		prefix := make([]titlePost, 0, len(x.cands)+size/4)
+		three := make([]titlePost, 0, len(x.cands))
 		var hs maphash.Hash
 		for i := range x.cands {
 			k := &x.cands[i]
-			if level > 0 && k.level != level {
+			if x.level > 0 && k.level != x.level {
 				continue
 			}
 			ci := int32(i)
-			x.posts[kindExact] = append(x.posts[kindExact], titlePost{maphash.String(titleSeed, k.text), ci})
 			hs.SetSeed(titleSeed)
 			for j := 0; j < len(k.text) && j < maxIndexedPrefix; j++ {
 				hs.WriteByte(k.text[j])
 				if j+1 >= 3 && boundary(k.text, j+1) {
-					x.posts[kindPrefix] = append(x.posts[kindPrefix], titlePost{hs.Sum64(), ci})
+					prefix = append(prefix, titlePost{hs.Sum64(), ci})
 				}
 			}
 			if t, ok := threeWords(k.text); ok {
-				x.posts[kindThree] = append(x.posts[kindThree], titlePost{maphash.String(titleSeed, t), ci})
+				three = append(three, titlePost{maphash.String(titleSeed, t), ci})
 			}
 		}
-		for i := range x.posts {
-			x.posts[i] = sortByHash(x.posts[i], func(p titlePost) uint64 { return p.h }, func(p titlePost) int64 { return int64(p.cand) })
-			x.posts[i] = parser.Fit(x.posts[i]) // kept with the file
-		}
-		ex := x.posts[kindExact]
-		x.exact = make(map[uint64][2]int32, len(ex))
-		for i := 0; i < len(ex); {
-			j := i + 1
-			for j < len(ex) && ex[j].h == ex[i].h {
-				j++
-			}
-			x.exact[ex[i].h] = [2]int32{int32(i), int32(j)}
-			i = j
-		}
-		return x
-	}).(*titleIndex)
+		x.posts[kindPrefix] = parser.Fit(sortPosts(prefix)) // kept with the file
+		x.posts[kindThree] = parser.Fit(sortPosts(three))
+	})
+}
+
+// sortPosts sorts posts by hash, candidates in document order within one.
+func sortPosts(p []titlePost) []titlePost {
+	return sortByHash(p, func(p titlePost) uint64 { return p.h }, func(p titlePost) int64 { return int64(p.cand) })
 }
 
 // sortByHash sorts a by key, keeping the order of equal keys (a radix
@@ -1194,12 +1203,8 @@ func threeWords(t string) (string, bool) {
 
 // list returns the candidates of kind filed under h.
 func (x *titleIndex) list(kind int, h uint64) []titlePost {
-	if kind == kindExact {
-		r, ok := x.exact[h]
-		if !ok {
-			return nil
-		}
-		return x.posts[kindExact][r[0]:r[1]]
+	if kind != kindExact {
+		x.partial()
 	}
 	p := x.posts[kind]
 	i := sort.Search(len(p), func(i int) bool { return p[i].h >= h })
