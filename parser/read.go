@@ -319,6 +319,27 @@ func (r *resolver) resolve(rel string) (string, fs.FileInfo, error) {
 	return res.real, res.fi, res.err
 }
 
+// resolveFile is resolve for a file about to be read: its folders are
+// kept in the cache, as for any path, but not the file itself. A load
+// reads each file once, and a link to a file read is answered from the
+// index (Index.Find), so an answer kept for each would only hold memory,
+// a few hundred bytes a file.
+func (r *resolver) resolveFile(rel string) (string, fs.FileInfo, error) {
+	rel, err := cleanRel(rel)
+	if err != nil {
+		return "", nil, err
+	}
+	if r.record.Load() || rel == "" {
+		return r.resolve(rel)
+	}
+	if v, ok := r.cache.Load(rel); ok {
+		res := v.(resolved)
+		return res.real, res.fi, res.err
+	}
+	res := r.step(rel, 0)
+	return res.real, res.fi, res.err
+}
+
 // walk resolves a clean repo-relative path; hops counts the symlinks
 // followed so far.
 func (r *resolver) walk(rel string, hops int) resolved {
@@ -481,7 +502,7 @@ func (r *resolver) readFile(rel string, max int64) ([]byte, error) {
 
 // readStamped is readFile that also returns the stamp of the file read.
 func (r *resolver) readStamped(rel string, max int64) ([]byte, Stamp, error) {
-	real, fi, err := r.resolve(rel)
+	real, fi, err := r.resolveFile(rel)
 	if err != nil {
 		return nil, Stamp{}, err
 	}
