@@ -561,3 +561,13 @@ func TestSchemaTargetsAreHosts(t *testing.T) {
 		t.Errorf("schema targets enum = %v, want the hosts %v", got, want)
 	}
 }
+
+// A max-file-size past a GiB is read as a GiB: the parser's offsets are
+// of 32 bits, and the product of a large count and its unit never wraps.
+func TestParseSizeBound(t *testing.T) {
+	for in, want := range map[string]int64{"4MiB": 4 << 20, "1GiB": 1 << 30, "2GiB": 1 << 30, "3000000000": 1 << 30, "9223372036854775807 GiB": 1 << 30} {
+		if got, err := ParseSize(in); err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+}

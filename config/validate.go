@@ -688,7 +688,12 @@ func (v *validator) then(c *Contract, at func(path ...any) Pos) {
 	}
 }
 
-// ParseSize reads "4MiB", "512KiB", "1048576".
+// MaxFileSizeLimit bounds max-file-size: the parser keeps offsets of 32
+// bits (parser.Span), and a markdown file of a GiB is no agent's.
+const MaxFileSizeLimit = 1 << 30
+
+// ParseSize reads "4MiB", "512KiB", "1048576"; a size past
+// MaxFileSizeLimit is read as that.
 func ParseSize(s string) (int64, error) {
 	s = strings.TrimSpace(s)
 	mult := int64(1)
@@ -705,6 +710,9 @@ func ParseSize(s string) (int64, error) {
 	var n int64
 	if _, err := fmt.Sscan(s, &n); err != nil || n <= 0 {
 		return 0, fmt.Errorf("max-file-size %q: give a positive size such as 4MiB", s)
+	}
+	if n > MaxFileSizeLimit/mult {
+		return MaxFileSizeLimit, nil
 	}
 	return n * mult, nil
 }

@@ -524,7 +524,7 @@ func citedDests(d *parser.Document) []citeRef {
 		}
 		for _, sp := range d.CodeSpans() { // a backticked `path.md`
 			if p := d.SpanText(sp); strings.HasSuffix(p, ".md") && citedPathRe.MatchString("`"+p+"`") {
-				out = append(out, citeRef{p, true, sp.Start, sp.End}, citeRef{p, false, sp.Start, sp.End})
+				out = append(out, citeRef{p, true, sp.Start(), sp.End()}, citeRef{p, false, sp.Start(), sp.End()})
 			}
 		}
 		return out

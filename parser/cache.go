@@ -781,12 +781,12 @@ func encodeBody(e *encoder, d *Document, body []Problem) {
 	}
 	e.int(len(d.codeSpans))
 	for _, s := range d.codeSpans {
-		e.int(s.Start)
-		e.int(s.End)
-		if s.lead == wrappedSpan {
-			e.str(d.SpanText(s), s.Start, s.End)
+		e.int(s.Start())
+		e.int(s.End())
+		if txt, at := d.spanText(s); at < 0 {
+			e.str(txt, s.Start(), s.End())
 		} else { // where it is: decoded, it is the same part of the source
-			e.str(d.SpanText(s), s.Start+int(s.lead), s.End-int(s.trail))
+			e.str(txt, at, at+len(txt))
 		}
 	}
 	e.int(len(d.links))

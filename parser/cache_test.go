@@ -45,7 +45,7 @@ type spanText struct {
 func modelOf(d *Document) model {
 	m := model{d.Problems, d.Unparsed(), d.TooComplex(), d.Headings(), d.Sections(), d.Comments(), d.Fences(), nil, d.Links()}
 	for _, s := range d.CodeSpans() {
-		m.CodeSpans = append(m.CodeSpans, spanText{s.Start, s.End, d.SpanText(s)})
+		m.CodeSpans = append(m.CodeSpans, spanText{s.Start(), s.End(), d.SpanText(s)})
 	}
 	// sections point at headings: compare what they point at
 	m.Sections = append([]Section(nil), d.Sections()...)

@@ -8,7 +8,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -78,9 +77,9 @@ type Document struct {
 	// before the config's kinds (a snapshot's: Index.settle), or 0
 	base Kind
 
-	// spanTexts are the texts of code spans that are not a part of the
-	// source (Span)
-	spanTexts []string
+	// spanTexts are the texts of the code spans whose text is not found
+	// from their backticks (Span), by where they begin
+	spanTexts []keptSpanText
 
 	anchorsOnce sync.Once
 	anchors     map[string]bool
@@ -238,40 +237,76 @@ type Fence struct {
 }
 
 // Span is an inline code span: Start and End span its source, backticks
-// included; Document.SpanText gives its text.
-type Span struct {
-	Start, End int
-	// lead and trail are how many bytes of the source the span holds
-	// before and after its text (backticks, a space stripped); a run keeps
-	// every span of every file, and most texts are a part of the source.
-	// lead is wrappedSpan for a text that is not (a span that wraps reads
-	// its line ending as a space): the document keeps it, at index trail
-	// of its spanTexts.
-	lead, trail uint32
-}
+// included; Document.SpanText gives its text. It is two offsets and no
+// more: a run keeps every span of every file, and a span's text is found
+// again from its backticks, as CommonMark reads them. The few whose text
+// is not so found (a span that wraps reads its line ending as a space) the
+// document keeps apart (spanTexts).
+type Span struct{ start, end int32 }
 
-// wrappedSpan marks a span whose text the document keeps apart.
-const wrappedSpan = math.MaxUint32
+// Start is where the span begins: its first backtick.
+func (s Span) Start() int { return int(s.start) }
+
+// End is where the span ends: after its last backtick.
+func (s Span) End() int { return int(s.end) }
+
+// keptSpanText is the text of the code span at start, kept apart.
+type keptSpanText struct {
+	start int32
+	text  string
+}
 
 // SpanText returns the text of s, one of d's code spans: its content
 // without the backticks, a line ending inside it read as a space.
 func (d *Document) SpanText(s Span) string {
-	if s.lead == wrappedSpan {
-		return d.spanTexts[s.trail]
+	txt, _ := d.spanText(s)
+	return txt
+}
+
+// spanText returns the text of s and where it is in the source, or -1
+// when the document keeps it apart.
+func (d *Document) spanText(s Span) (string, int) {
+	if k := d.spanTexts; len(k) > 0 {
+		i := sort.Search(len(k), func(i int) bool { return k[i].start >= s.start })
+		if i < len(k) && k[i].start == s.start {
+			return k[i].text, -1
+		}
 	}
-	return d.Text()[s.Start+int(s.lead) : s.End-int(s.trail)]
+	lo, hi := spanContent(d.Src, int(s.start), int(s.end))
+	return d.Text()[lo:hi], lo
+}
+
+// spanContent returns where the text of the code span in src[start:end]
+// is, as CommonMark reads it: inside the backtick runs at both ends, less
+// one space at each side when it both begins and ends with one and is not
+// all spaces.
+func spanContent(src []byte, start, end int) (int, int) {
+	n := 0
+	for start+n < end && src[start+n] == '`' {
+		n++
+	}
+	lo, hi := start+n, end-n
+	if hi < lo {
+		return lo, lo
+	}
+	if hi-lo >= 2 && src[lo] == ' ' && src[hi-1] == ' ' {
+		for i := lo; i < hi; i++ {
+			if src[i] != ' ' {
+				return lo + 1, hi - 1
+			}
+		}
+	}
+	return lo, hi
 }
 
 // addSpan adds a code span from start to end whose text is txt, found in
 // the source at at (-1: not a part of it).
 func (d *Document) addSpan(start, end, at int, txt string) {
-	sp := Span{Start: start, End: end}
-	lead, trail := at-start, end-(at+len(txt))
-	if at >= 0 && lead >= 0 && trail >= 0 && uint64(lead) < wrappedSpan && uint64(trail) < wrappedSpan && d.Text()[at:at+len(txt)] == txt {
-		sp.lead, sp.trail = uint32(lead), uint32(trail)
-	} else {
-		sp.lead, sp.trail = wrappedSpan, uint32(len(d.spanTexts))
-		d.spanTexts = append(d.spanTexts, txt)
+	sp := Span{int32(start), int32(end)}
+	if at < 0 || at < start || at+len(txt) > end || d.Text()[at:at+len(txt)] != txt {
+		d.spanTexts = append(d.spanTexts, keptSpanText{sp.start, txt})
+	} else if lo, hi := spanContent(d.Src, start, end); lo != at || hi != at+len(txt) {
+		d.spanTexts = append(d.spanTexts, keptSpanText{sp.start, txt})
 	}
 	d.codeSpans = append(d.codeSpans, sp)
 }
@@ -906,8 +941,8 @@ func (d *Document) inCode(off int) bool {
 	if i < len(fs) && fs[i].Start <= off {
 		return true
 	}
-	j := sort.Search(len(cs), func(j int) bool { return cs[j].End > off })
-	return j < len(cs) && cs[j].Start <= off
+	j := sort.Search(len(cs), func(j int) bool { return cs[j].End() > off })
+	return j < len(cs) && cs[j].Start() <= off
 }
 
 // InComment reports whether off lies inside an HTML comment (they are in

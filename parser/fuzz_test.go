@@ -81,9 +81,9 @@ func checkPositions(t *testing.T, d *Document) {
 		in("fence content", f.ContentStart, f.ContentEnd)
 	}
 	for _, s := range d.CodeSpans() {
-		in("code span", s.Start, s.End)
-		if txt := d.SpanText(s); len(txt) > s.End-s.Start {
-			t.Fatalf("code span [%d,%d) has a text of %d bytes", s.Start, s.End, len(txt))
+		in("code span", s.Start(), s.End())
+		if txt := d.SpanText(s); len(txt) > s.End()-s.Start() {
+			t.Fatalf("code span [%d,%d) has a text of %d bytes", s.Start(), s.End(), len(txt))
 		}
 	}
 	for _, l := range d.Links() {

@@ -527,3 +527,29 @@ func TestCommentsInOrder(t *testing.T) {
 		t.Error("InComment outside comments")
 	}
 }
+
+// A code span is two offsets: its text is found again from its backticks
+// as CommonMark reads them (runs of any length, one space stripped at
+// each side unless the text is all spaces); only a text the source does
+// not hold as written (a span that wraps) is kept apart.
+func TestSpanTexts(t *testing.T) {
+	src := "A `one` and ``two `x` here`` and `` ` `` and `  ` and ` a ` and `wraps\nover`.\n"
+	d := Parse("a.md", KindOther, []byte(src))
+	want := []string{"one", "two `x` here", "`", "  ", "a", "wraps over"}
+	var got []string
+	for _, s := range d.CodeSpans() {
+		got = append(got, d.SpanText(s))
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("span texts = %q, want %q", got, want)
+	}
+	// kept apart: the wrapped text, and the lone backtick, whose span (as
+	// the parse bounds it) starts past the spaces that wrap it
+	var kept []string
+	for _, k := range d.spanTexts {
+		kept = append(kept, k.text)
+	}
+	if !slices.Equal(kept, []string{"`", "wraps over"}) {
+		t.Errorf("texts kept apart = %q", kept)
+	}
+}

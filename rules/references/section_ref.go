@@ -186,8 +186,8 @@ func inFenceOrBlock(d *parser.Document, off int) bool {
 
 // codeSpanAt returns the code span holding off (spans are sorted).
 func codeSpanAt(d *parser.Document, off int) *parser.Span {
-	i := sort.Search(len(d.CodeSpans()), func(i int) bool { return d.CodeSpans()[i].End > off })
-	if i < len(d.CodeSpans()) && d.CodeSpans()[i].Start <= off {
+	i := sort.Search(len(d.CodeSpans()), func(i int) bool { return d.CodeSpans()[i].End() > off })
+	if i < len(d.CodeSpans()) && d.CodeSpans()[i].Start() <= off {
 		return &d.CodeSpans()[i]
 	}
 	return nil
@@ -223,7 +223,7 @@ func parseRefAt(d *parser.Document, text string, at, signLen int, ln *refLine) (
 			return r, false
 		}
 		r.title, r.more = nextTitle(right)
-		r.exact, r.end = true, span.End
+		r.exact, r.end = true, span.End()
 		if !titleLike(r.title) || numberedRe.MatchString(r.title) || (isArrow && looksLikePath(r.title)) {
 			return r, false
 		}
@@ -288,7 +288,7 @@ func parseRefAt(d *parser.Document, text string, at, signLen int, ln *refLine) (
 		if numberedRe.MatchString(t) {
 			return r, false
 		}
-		r.title, r.exact, r.end = t, true, span.End
+		r.title, r.exact, r.end = t, true, span.End()
 	case strings.HasPrefix(rest, `"`):
 		if j := strings.Index(rest[1:], `"`); j > 0 {
 			r.title, r.exact = rest[1:j+1], true

@@ -57,10 +57,10 @@ func checkSkillPath(p *rules.Pass) {
 	looked := 0
 	for _, cs := range d.CodeSpans() {
 		text := strings.TrimSpace(d.SpanText(cs))
-		if len(text) > 200 || !skillPathRe.MatchString(text) || rules.IsPlaceholder(text) || !rules.OwnAt(d, cs.Start) {
+		if len(text) > 200 || !skillPathRe.MatchString(text) || rules.IsPlaceholder(text) || !rules.OwnAt(d, cs.Start()) {
 			continue
 		}
-		if !namesOwnFile(d, cs.Start) {
+		if !namesOwnFile(d, cs.Start()) {
 			continue
 		}
 		rel := strings.TrimPrefix(text, "./")
@@ -76,10 +76,10 @@ func checkSkillPath(p *rules.Pass) {
 		if near := nearFile(p.Index, path.Join(dir, rel)); near != "" {
 			// `docker-optimize.py` for `docker_optimize.py`
 			good := path.Join(path.Dir(rel), near)
-			p.Reportf(cs.Start, cs.End, "`%s` names a file of this skill that does not exist: it resolves to `%s` from the skill's folder, where `%s` exists; did you mean `%s`?", text, path.Join(dir, rel), near, good)
+			p.Reportf(cs.Start(), cs.End(), "`%s` names a file of this skill that does not exist: it resolves to `%s` from the skill's folder, where `%s` exists; did you mean `%s`?", text, path.Join(dir, rel), near, good)
 			continue
 		}
-		p.Reportf(cs.Start, cs.End, "`%s` names a file of this skill that does not exist: it resolves to `%s` from the skill's folder; fix the path, add the file, or write a placeholder (`references/<name>.md`) if it is an example", text, path.Join(dir, rel))
+		p.Reportf(cs.Start(), cs.End(), "`%s` names a file of this skill that does not exist: it resolves to `%s` from the skill's folder; fix the path, add the file, or write a placeholder (`references/<name>.md`) if it is an example", text, path.Join(dir, rel))
 	}
 }
 
