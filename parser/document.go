@@ -621,7 +621,12 @@ func (w *walker) heading(n *ast.Heading) {
 		}
 		h.Start, h.End, h.TextStart, h.TextEnd = at, at, at, at
 	}
-	h.Text = strings.TrimSpace(plainText(n, w.body))
+	if t, ok := n.FirstChild().(*ast.Text); ok && t.NextSibling() == nil && t.Segment.Padding == 0 && !t.SoftLineBreak() && !t.HardLineBreak() {
+		// plain words, most headings: their text is a part of the file
+		h.Text = strings.TrimSpace(w.text[t.Segment.Start:t.Segment.Stop])
+	} else {
+		h.Text = strings.TrimSpace(plainText(n, w.body))
+	}
 	w.d.headings = append(w.d.headings, h)
 }
 

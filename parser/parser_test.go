@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 func TestKindOf(t *testing.T) {
@@ -424,6 +425,12 @@ func TestTextsShareSource(t *testing.T) {
 	}
 	if d.Headings()[0].Raw != "Use `tool` here" {
 		t.Errorf("heading raw = %q", d.Headings()[0].Raw)
+	}
+	// a heading of plain words: its text is the file's own bytes
+	p := Parse("p.md", KindOther, []byte("# Plain words  \n\nText.\n"))
+	h := p.Headings()[0]
+	if at := uintptr(unsafe.Pointer(unsafe.StringData(h.Text))) - uintptr(unsafe.Pointer(&p.Src[0])); h.Text != "Plain words" || at != 2 {
+		t.Errorf("heading text %q is not the file's bytes at 2 (at %d)", h.Text, at)
 	}
 	// a lone CR is read as a line ending in a copy: texts still read right
 	cr := Parse("b.md", KindOther, []byte("# T\r\rSay `hi`.\r"))
