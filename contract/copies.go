@@ -79,8 +79,8 @@ func copiesIn(idx *parser.Index, s *rules.Settings, doc *parser.Document) []Copy
 			if doc != nil && m.doc != doc {
 				continue
 			}
-			out = append(out, Copy{Path: m.doc.Path, Start: m.start, End: m.end,
-				Canon: c.doc, CanonStart: c.start, CanonEnd: c.end, CanonAnchor: c.anchor, Why: g.Why})
+			out = append(out, Copy{Path: m.doc.Path, Start: int(m.start), End: int(m.end),
+				Canon: c.doc, CanonStart: int(c.start), CanonEnd: int(c.end), CanonAnchor: int(c.anchor), Why: g.Why})
 		}
 	}
 	return out

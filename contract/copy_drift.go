@@ -59,10 +59,6 @@ const (
 // group's first member needs is made apart, the first time (state).
 type block struct {
 	doc *parser.Document
-	// start and end span the block's text; anchor is where findings
-	// about it point (its heading or marker): part
-	start, end, anchor int
-	kind               string // section, fence, region, paragraph
 	// name is what the block's selector names: the heading, the fence's
 	// first line, the region, the paragraph's first words (selector);
 	// lang is a fence's language. With kind they are the block's key:
@@ -75,11 +71,28 @@ type block struct {
 	// space, blank lines at both ends); textHash of that with the file's
 	// own names read as parameters (params)
 	rawHash, textHash uint64
-	once              sync.Once
-	i                 int32 // its place among its file's blocks
-	small             bool  // too short to take part (boilerplate)
 	st                atomic.Pointer[blockState]
+	once              sync.Once
+	// start and end span the block's text; anchor is where findings
+	// about it point (its heading or marker): part. Offsets of 32 bits,
+	// as the parser's (config.MaxFileSizeLimit).
+	start, end, anchor int32
+	i                  int32     // its place among its file's blocks
+	kind               blockKind // section, fence, region, paragraph
+	small              bool      // too short to take part (boilerplate)
 }
+
+// blockKind is a block's kind: its number in blockKinds.
+type blockKind uint8
+
+const (
+	kindSection blockKind = iota
+	kindFence
+	kindRegion
+	kindParagraph
+)
+
+func (k blockKind) String() string { return blockKinds[k] }
 
 // blockState is what a block keeps once it is compared or heads a group:
 // the last near test, and the last group made with this block first (an
@@ -106,7 +119,7 @@ func (b *block) state() *blockState {
 
 // part is the block as a selected part.
 func (b *block) part() Part {
-	return Part{Doc: b.doc, Start: b.start, End: b.end, Anchor: b.anchor}
+	return Part{Doc: b.doc, Start: int(b.start), End: int(b.end), Anchor: int(b.anchor)}
 }
 
 // blockTexts are a block's texts as copies are compared: raw (normDrift),
@@ -139,7 +152,7 @@ type copyKey struct {
 	h                uint64
 }
 
-func (b *block) key() copyKey { return copyKey{b.kind, b.lang, b.name, b.h} }
+func (b *block) key() copyKey { return copyKey{b.kind.String(), b.lang, b.name, b.h} }
 
 // paragraphKey is a paragraph's first words: its first line, trimmed, to
 // 48 bytes (not inside a character).
@@ -158,7 +171,7 @@ func paragraphKey(text []byte) []byte {
 // blockName is what a block's selector names (name; a paragraph's first
 // words).
 func (b *block) blockName() string {
-	if b.kind == "paragraph" {
+	if b.kind == kindParagraph {
 		return string(paragraphKey(b.part().Text()))
 	}
 	return b.name
@@ -186,15 +199,15 @@ func paramsOf(d *parser.Document) *docParams {
 func (b *block) prepare() {
 	b.once.Do(func() {
 		var st textStats
-		if b.kind == "section" {
+		if b.kind == kindSection {
 			secs := b.doc.Sections()
-			i := sort.Search(len(secs), func(i int) bool { return secs[i].Start >= b.start })
+			i := sort.Search(len(secs), func(i int) bool { return secs[i].Start >= int(b.start) })
 			st = sectionStats(b.doc)[i]
 		} else {
 			st = streamStats(b.part().Text(), paramsOf(b.doc).reps)
 		}
 		if st.lines < driftMinLines || st.chars < driftMinChars || st.newlines >= driftMaxBlockLines ||
-			b.kind == "section" && tocLike(b.doc, b.part(), st.lines) {
+			b.kind == kindSection && tocLike(b.doc, b.part(), st.lines) {
 			b.small = true
 			return
 		}
@@ -335,7 +348,7 @@ var hashes = [...]string{"", "#", "##", "###", "####", "#####", "######"}
 // spec is a section block's heading as a selector writes it (`## T`),
 // else its name.
 func (b *block) spec() string {
-	if b.kind == "section" {
+	if b.kind == kindSection {
 		return b.lang + " " + b.name
 	}
 	return b.blockName()
@@ -344,11 +357,11 @@ func (b *block) spec() string {
 // selector picks the block in a file, by its kind and name.
 func (b *block) selector() config.Selector {
 	switch b.kind {
-	case "section":
+	case kindSection:
 		return config.Selector{Section: b.spec()}
-	case "fence":
+	case kindFence:
 		return config.Selector{FenceWith: b.name}
-	case "region":
+	case kindRegion:
 		return config.Selector{Region: b.name}
 	}
 	return config.Selector{Paragraph: b.blockName()}
@@ -526,14 +539,13 @@ func encodeBlocks(w *parser.FactEncoder, v any) {
 	bs := v.([]*block)
 	w.Int(len(bs))
 	for _, b := range bs {
-		k := slices.Index(blockKinds[:], b.kind)
-		w.Int(k)
-		w.Int(b.start)
-		w.Int(b.end)
-		w.Int(b.anchor)
-		lo := min(b.anchor, b.start)
-		w.Str(b.name, lo, b.end)
-		w.Str(b.lang, lo, b.end)
+		w.Int(int(b.kind))
+		w.Int(int(b.start))
+		w.Int(int(b.end))
+		w.Int(int(b.anchor))
+		lo := int(min(b.anchor, b.start))
+		w.Str(b.name, lo, int(b.end))
+		w.Str(b.lang, lo, int(b.end))
 	}
 }
 
@@ -545,12 +557,13 @@ func decodeBlocks(d *parser.Document, r *parser.FactDecoder) ([]*block, bool) {
 	for i := range n {
 		k := r.Int()
 		b := &all[i]
-		b.doc, b.i, b.start, b.end, b.anchor, b.name, b.lang = d, int32(i), r.Offset(), r.Offset(), r.Offset(), r.Str(), r.Str()
-		if r.Bad() || k >= len(blockKinds) || b.start > b.end {
+		start, end, anchor := r.Offset(), r.Offset(), r.Offset()
+		b.doc, b.i, b.start, b.end, b.anchor, b.name, b.lang = d, int32(i), int32(start), int32(end), int32(anchor), r.Str(), r.Str()
+		if r.Bad() || k < 0 || k >= len(blockKinds) || start > end {
 			return nil, false
 		}
-		b.kind = blockKinds[k]
-		if b.kind == "paragraph" {
+		b.kind = blockKind(k)
+		if b.kind == kindParagraph {
 			b.h = maphash.Bytes(hashSeed, paragraphKey(d.Src[b.start:b.end]))
 		}
 		out = append(out, b)
@@ -560,12 +573,12 @@ func decodeBlocks(d *parser.Document, r *parser.FactDecoder) ([]*block, bool) {
 
 // findBlocks finds the candidate blocks of d.
 func findBlocks(d *parser.Document) []*block {
-	var out []*block
-	add := func(kind, lang, name string, pt Part) {
+	var all []block
+	add := func(kind blockKind, lang, name string, pt Part) {
 		if pt.End-pt.Start < driftMinChars {
 			return
 		}
-		out = append(out, &block{doc: d, i: int32(len(out)), start: pt.Start, end: pt.End, anchor: pt.Anchor, kind: kind, lang: lang, name: name})
+		all = append(all, block{doc: d, i: int32(len(all)), start: int32(pt.Start), end: int32(pt.End), anchor: int32(pt.Anchor), kind: kind, lang: lang, name: name})
 	}
 	end := d.ParsedEnd()
 	for i := range d.Sections() {
@@ -574,7 +587,7 @@ func findBlocks(d *parser.Document) []*block {
 			continue
 		}
 		// the heading's level and its text, no copy: spec writes them
-		add("section", hashes[min(sec.Heading.Level, 6)], sec.Heading.Raw, Part{Doc: d, Start: sec.Start, End: trimTrailingBlank(d.Src, sec.Start, sec.End), Anchor: sec.Start})
+		add(kindSection, hashes[min(sec.Heading.Level, 6)], sec.Heading.Raw, Part{Doc: d, Start: sec.Start, End: trimTrailingBlank(d.Src, sec.Start, sec.End), Anchor: sec.Start})
 	}
 	for _, f := range d.Fences() {
 		if f.Indented || f.Start >= end || !textLangs[strings.ToLower(f.Lang)] {
@@ -588,7 +601,7 @@ func findBlocks(d *parser.Document) []*block {
 		if len(fl) < 8 {
 			continue // a fence is known by its first line; a short one says nothing
 		}
-		add("fence", f.Lang, fl, Part{Doc: d, Start: f.ContentStart, End: f.ContentEnd, Anchor: f.Start})
+		add(kindFence, f.Lang, fl, Part{Doc: d, Start: f.ContentStart, End: f.ContentEnd, Anchor: f.Start})
 	}
 	for _, r := range parser.Regions(d, nil) {
 		if r.Begin.Start >= end {
@@ -596,13 +609,20 @@ func findBlocks(d *parser.Document) []*block {
 		}
 		start, stop := parser.SkipEOL(d.Src, r.Begin.End), parser.LineStartAt(d.Src, r.End.Start)
 		if start < stop {
-			add("region", "", r.Name, Part{Doc: d, Start: start, End: stop, Anchor: r.Begin.Start})
+			add(kindRegion, "", r.Name, Part{Doc: d, Start: start, End: stop, Anchor: r.Begin.Start})
 		}
 	}
 	for _, pt := range paragraphs(d) {
 		if pt.End-pt.Start >= driftMinParagraph {
-			out = append(out, &block{doc: d, i: int32(len(out)), start: pt.Start, end: pt.End, anchor: pt.Anchor, kind: "paragraph", h: maphash.Bytes(hashSeed, paragraphKey(pt.Text()))})
+			all = append(all, block{doc: d, i: int32(len(all)), start: int32(pt.Start), end: int32(pt.End), anchor: int32(pt.Anchor), kind: kindParagraph, h: maphash.Bytes(hashSeed, paragraphKey(pt.Text()))})
 		}
+	}
+	// the file's blocks in one allocation, at their size, not one each:
+	// a run keeps every file's
+	all = parser.Fit(all)
+	out := make([]*block, len(all))
+	for i := range all {
+		out[i] = &all[i]
 	}
 	return out
 }
@@ -1273,7 +1293,7 @@ func citedGroup(members []*block, v citeVote) *driftGroup {
 	if len(drifted) > 1 && len(clusters(drifted)) > 1 || len(identical)+len(drifted) < 2 {
 		return nil // variants written for their files; or a pair, which cannot say which one drifted
 	}
-	return &driftGroup{Kind: best.kind, Selector: best.selector(), Canon: best, Identical: identical, Drifted: drifted,
+	return &driftGroup{Kind: best.kind.String(), Selector: best.selector(), Canon: best, Identical: identical, Drifted: drifted,
 		Cited: true, Why: fmt.Sprintf("the file %d of the other copies cite", bestCites)}
 }
 
@@ -1308,7 +1328,7 @@ func majorityGroup(members []*block) *driftGroup {
 		return nil
 	}
 
-	return &driftGroup{Kind: canon.kind, Selector: canon.selector(), Canon: canon, Identical: identical, Drifted: drifted,
+	return &driftGroup{Kind: canon.kind.String(), Selector: canon.selector(), Canon: canon, Identical: identical, Drifted: drifted,
 		Why: fmt.Sprintf("the text %d of the %d copies share", len(identical)+1, len(identical)+1+len(drifted))}
 }
 
@@ -1573,7 +1593,7 @@ func coveredByContracts(idx *parser.Index, cts []*config.Contract) func(b *block
 	}
 	return func(b *block) bool {
 		for _, s := range spansOf(b.doc) {
-			if b.start >= s.start && b.end <= s.end {
+			if int(b.start) >= s.start && int(b.end) <= s.end {
 				return true
 			}
 		}
@@ -1624,14 +1644,14 @@ func holdsOther(x drift, others []drift) bool {
 		return false
 	}
 	first, last := diffLines(x.g.Canon.raw(), x.b.raw())
-	startLine, _ := x.b.doc.Position(x.b.start)
+	startLine, _ := x.b.doc.Position(int(x.b.start))
 	first, last = startLine+first, startLine+last
 	for _, o := range others {
 		if !inside(o.b, x.b) {
 			continue
 		}
-		from, _ := o.b.doc.Position(o.b.start)
-		to, _ := o.b.doc.Position(max(o.b.start, o.b.end-1))
+		from, _ := o.b.doc.Position(int(o.b.start))
+		to, _ := o.b.doc.Position(int(max(o.b.start, o.b.end-1)))
 		if first >= from && last <= to {
 			return true
 		}
@@ -1680,8 +1700,8 @@ func reportDrift(p *rules.Pass, g *driftGroup, b *block) {
 		n, at = pn, pat
 		exp, fnd = describeNamed(lineAt(wl, at), lineAt(gl, at), lineAt(nw, at), lineAt(ng, at), at < len(wl), at < len(gl))
 	}
-	startLine, _ := b.doc.Position(b.start)
-	canonLine, _ := canon.doc.Position(canon.anchor)
+	startLine, _ := b.doc.Position(int(b.start))
+	canonLine, _ := canon.doc.Position(int(canon.anchor))
 	lines := "lines differ"
 	if n == 1 {
 		lines = "line differs"
@@ -1702,14 +1722,14 @@ func reportDrift(p *rules.Pass, g *driftGroup, b *block) {
 		msg = fmt.Sprintf("this %s nearly matches its %d identical copies in other files (%d %s): probable drift from the canonical copy %s:%d, %s; first at line %d: expected %s, found %s; make it a copy of the canonical text, or, if it differs on purpose, declare the copies with `mdcontract init --infer` and exclude this file",
 			describeBlock(g), copies, n, lines, canon.doc.Path, canonLine, g.Why, startLine+at, exp, fnd)
 	}
-	related := []rules.Related{rules.RelatedAt(canon.doc, canon.anchor, "the canonical copy ("+g.Why+")")}
+	related := []rules.Related{rules.RelatedAt(canon.doc, int(canon.anchor), "the canonical copy ("+g.Why+")")}
 	for i, o := range g.Identical {
 		if i == 3 {
 			break
 		}
-		related = append(related, rules.RelatedAt(o.doc, o.anchor, "an identical copy"))
+		related = append(related, rules.RelatedAt(o.doc, int(o.anchor), "an identical copy"))
 	}
-	p.Report(rules.Diagnostic{Path: b.doc.Path, Start: b.anchor, End: b.end, Message: msg, Related: related})
+	p.Report(rules.Diagnostic{Path: b.doc.Path, Start: int(b.anchor), End: int(b.end), Message: msg, Related: related})
 }
 
 // describeNamed shows the lines a and b as written, from a little before
