@@ -42,6 +42,9 @@ type Discovered struct {
 	Rel  string // slash-separated, relative to the root
 	Abs  string
 	Size int64 // -1 when not yet known
+	// Real is, for a symlink, the file of the repo it resolves to (""
+	// for a file that is not one)
+	Real string
 	// roots are the plugin roots the walk knew when it found the file,
 	// which decide its kind (Load).
 	roots []string
@@ -141,9 +144,12 @@ func walkListed(res *resolver, c *Cache, workers int, found func(Discovered), me
 				continue
 			}
 			var size int64
+			var real string
 			switch {
 			case e.Type()&fs.ModeSymlink != 0:
-				_, fi, err := res.resolve(r)
+				var fi fs.FileInfo
+				var err error
+				real, fi, err = res.resolve(r)
 				switch {
 				case errors.Is(err, ErrOutside):
 					fail(&DiscoverError{Rel: r, Err: err})
@@ -164,7 +170,10 @@ func walkListed(res *resolver, c *Cache, workers int, found func(Discovered), me
 				fail(&DiscoverError{Rel: r, Err: &NotRegularError{e.Type()}})
 				continue
 			}
-			found(Discovered{Rel: r, Abs: filepath.Join(dir, name), Size: size})
+			if real == r {
+				real = ""
+			}
+			found(Discovered{Rel: r, Abs: filepath.Join(dir, name), Size: size, Real: real})
 		}
 	}
 	// .git/info/exclude holds the repo's own patterns, below every

@@ -51,7 +51,14 @@ type Index struct {
 	rootPlugin bool
 	// files are the paths of every file the walk met, sorted (see Files)
 	files []string
+	// links maps each symlinked file the walk took to the file of the
+	// repo it resolves to (LinkTarget)
+	links map[string]string
 }
+
+// LinkTarget returns the file of the repo that the file at p, a symlink,
+// resolves to; "" when p is not one (or the index was not walked).
+func (idx *Index) LinkTarget(p string) string { return idx.links[p] }
 
 // Files returns the repo-relative path of every file in the repo, sorted:
 // every file the walk met in the folders it entered (it enters no folder
@@ -230,6 +237,12 @@ func load(root string, opt LoadOptions, scan bool) (*Index, []scanned, []string)
 			}
 		}
 		f.roots = roots
+		if f.Real != "" {
+			if idx.links == nil {
+				idx.links = map[string]string{}
+			}
+			idx.links[f.Rel] = f.Real
+		}
 		walkMu.Unlock()
 		work <- f
 	}, func(rel string) {
@@ -410,7 +423,7 @@ func (idx *Index) Update(doc *Document) *Index { return idx.replace(doc, true) }
 func (idx *Index) replace(doc *Document, inPlace bool) *Index {
 	i, found := slices.BinarySearchFunc(idx.Docs, doc.Path, func(d *Document, p string) int { return strings.Compare(d.Path, p) })
 	var old *Document
-	n := &Index{Root: idx.Root, files: idx.files, roots: idx.roots, rootSet: idx.rootSet, rootPlugin: idx.rootPlugin, listed: idx.listed}
+	n := &Index{Root: idx.Root, files: idx.files, roots: idx.roots, rootSet: idx.rootSet, rootPlugin: idx.rootPlugin, listed: idx.listed, links: idx.links}
 	if found {
 		old = idx.Docs[i]
 		n.Docs = idx.Docs

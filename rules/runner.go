@@ -237,6 +237,7 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 		locate(idx, &res.Diagnostics[i])
 	}
 	res.Diagnostics = applySuppressions(idx, res.Diagnostics, docs, sev)
+	res.Diagnostics = dropLinkedRepeats(idx, res.Diagnostics)
 	SortDiagnostics(res.Diagnostics)
 	sort.Strings(res.Internal)
 	sort.SliceStable(res.ConfigErrors, func(i, j int) bool {
@@ -247,6 +248,44 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 		return a.Msg < b.Msg
 	})
 	return res
+}
+
+// dropLinkedRepeats drops a finding at a symlinked file when the file it
+// resolves to, also reported, has the same finding at the same place: the
+// two paths are one file, which its author edits at the target. A finding
+// only the link's path
+// gives (a relative link read from the link's folder, a key its kind does
+// not know) stays, for the host that reads the file there.
+func dropLinkedRepeats(idx *parser.Index, ds []Diagnostic) []Diagnostic {
+	linked := false
+	for i := range ds {
+		if idx.LinkTarget(ds[i].Path) != "" {
+			linked = true
+			break
+		}
+	}
+	if !linked {
+		return ds
+	}
+	type place struct {
+		path       string
+		rule       *Rule
+		start, end int
+		msg        string
+	}
+	at := make(map[place]bool, len(ds))
+	for i := range ds {
+		d := &ds[i]
+		at[place{d.Path, d.Rule, d.Start, d.End, d.Message}] = true
+	}
+	out := ds[:0]
+	for _, d := range ds {
+		if t := idx.LinkTarget(d.Path); t != "" && at[place{t, d.Rule, d.Start, d.End, d.Message}] {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // unparsed reports whether d lies in the part of its file past the markup
