@@ -63,6 +63,7 @@ func checkFrontmatterGlob(p *rules.Pass) {
 		if f == nil || !f.Glob || k.Value == nil {
 			continue
 		}
+		var globs []keyGlob
 		switch v := k.Value; v.Kind {
 		case yaml.ScalarNode:
 			if v.Tag != "!!str" {
@@ -74,7 +75,7 @@ func checkFrontmatterGlob(p *rules.Pass) {
 			}
 			for _, g := range parts {
 				if g = strings.TrimSpace(g); g != "" {
-					checkGlob(p, m, s, k.Name, g, k.ValueOffset, rules.ValueEnd(d, k))
+					globs = append(globs, keyGlob{g, k.ValueOffset, rules.ValueEnd(d, k)})
 				}
 			}
 		case yaml.SequenceNode:
@@ -93,21 +94,69 @@ func checkFrontmatterGlob(p *rules.Pass) {
 						"`%s` lists an empty glob, which matches no file; hosts differ on what it does (Cline then ignores the whole list and applies the rule to every file): remove it (%s)", k.Name, s.Source)})
 					continue
 				}
-				checkGlob(p, m, s, k.Name, strings.TrimSpace(it.Value), start, end)
+				globs = append(globs, keyGlob{strings.TrimSpace(it.Value), start, end})
 			}
 		}
+		checkGlobs(p, m, s, k.Name, globs)
 	}
 }
 
-func checkGlob(p *rules.Pass, m *globMatcher, s *rules.KindSchema, key, g string, start, end int) {
-	if !doublestar.ValidatePattern(g) {
-		p.Reportf(start, end, "the glob `%s` in `%s` is not a valid glob (a `[` or `{` left open, or a `\\` at the end): the host cannot match it, so it never applies this file by it; close the bracket or brace, or escape it (%s)", g, key, s.Source)
-		return
+// keyGlob is one glob of a key's value, where it is written.
+type keyGlob struct {
+	g          string
+	start, end int
+}
+
+// checkGlobs checks the globs of one key: each must be valid; and the host
+// applies the file when any of them matches a file, so only when none does
+// is one reported as matching nothing (a list written for the many shapes
+// a repo may have, `**/*.test.*, **/__tests__/**`, is not wrong for
+// lacking some of them here). A negated glob (`!**/dist/**`) leaves files
+// out rather than taking them in: matching nothing is no fault of it.
+func checkGlobs(p *rules.Pass, m *globMatcher, s *rules.KindSchema, key string, globs []keyGlob) {
+	var takes []keyGlob // the valid globs that take files in
+	for _, kg := range globs {
+		g, negated := strings.CutPrefix(kg.g, "!")
+		if !doublestar.ValidatePattern(g) {
+			p.Reportf(kg.start, kg.end, "the glob `%s` in `%s` is not a valid glob (a `[` or `{` left open, or a `\\` at the end): the host cannot match it, so it never applies this file by it; close the bracket or brace, or escape it (%s)", kg.g, key, s.Source)
+		} else if !negated {
+			takes = append(takes, kg)
+		}
 	}
-	if found, ok := m.matches(g); ok && !found {
-		p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: start, End: end, Message: fmt.Sprintf(
-			"the glob `%s` in `%s` matches no file in the repo, so the host never applies this file by it; globs are read from the repo root (`src/**/*.ts`, `**/*.py`): fix the glob, or remove it if those files are gone (%s)", g, key, s.Source)})
+	var dead []keyGlob
+	for _, kg := range takes {
+		found, ok := m.matches(kg.g)
+		if !ok || found {
+			return // one matches (or was not tried): the file is applied
+		}
+		dead = append(dead, kg)
 	}
+	switch len(dead) {
+	case 0:
+	case 1:
+		kg := dead[0]
+		p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: kg.start, End: kg.end, Message: fmt.Sprintf(
+			"the glob `%s` in `%s` matches no file in the repo, so the host never applies this file by it; globs are read from the repo root (`src/**/*.ts`, `**/*.py`): fix the glob, or remove it if those files are gone (%s)", kg.g, key, s.Source)})
+	default: // one cause, one finding
+		p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: dead[0].start, End: dead[len(dead)-1].end, Message: fmt.Sprintf(
+			"none of the %d globs in `%s` matches a file in the repo (%s), so the host never applies this file by them; globs are read from the repo root (`src/**/*.ts`, `**/*.py`): fix them, or remove the file if those files are gone (%s)", len(dead), key, globList(dead), s.Source)})
+	}
+}
+
+// globList quotes the first few globs of a list, and counts the rest.
+func globList(gs []keyGlob) string {
+	const shown = 4
+	var b strings.Builder
+	for i, kg := range gs[:min(len(gs), shown)] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("`" + kg.g + "`")
+	}
+	if len(gs) > shown {
+		fmt.Fprintf(&b, " and %d more", len(gs)-shown)
+	}
+	return b.String()
 }
 
 // matches reports whether glob g matches a file of the repo; ok is false
