@@ -60,6 +60,25 @@ type Index struct {
 // resolves to; "" when p is not one (or the index was not walked).
 func (idx *Index) LinkTarget(p string) string { return idx.links[p] }
 
+// SamePaths returns the other paths of the index that are the file at p:
+// the file a symlink at p resolves to, and the symlinks that resolve to p.
+func (idx *Index) SamePaths(p string) []string {
+	if len(idx.links) == 0 {
+		return nil
+	}
+	var out []string
+	if t := idx.links[p]; t != "" {
+		out = append(out, t)
+	}
+	for l, t := range idx.links {
+		if t == p {
+			out = append(out, l)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Files returns the repo-relative path of every file in the repo, sorted:
 // every file the walk met in the folders it entered (it enters no folder
 // a .gitignore ignores, and no .git), whatever its extension, not only

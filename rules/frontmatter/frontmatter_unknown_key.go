@@ -34,6 +34,9 @@ func checkFrontmatterUnknownKey(p *rules.Pass) {
 		if k.NotString || s.Field(k.Name) != nil { // frontmatter-syntax reports a key that is not a name
 			continue
 		}
+		if knownAtSamePath(p, k.Name) {
+			continue // the file is loaded as another kind too, under a symlink's path or its target's
+		}
 		if p.Settings.View().Foreign[d.Kind][k.Name] {
 			continue // another host's key, for a file written for several hosts (hosts/*.yaml)
 		}
@@ -55,6 +58,21 @@ func checkFrontmatterUnknownKey(p *rules.Pass) {
 		}
 		p.Reportf(k.Offset, k.Offset+len(k.Name), "%s", msg)
 	}
+}
+
+// knownAtSamePath reports whether key n is a key of the kind of another
+// path that is the same file (a symlink to it, or the file a symlink at
+// its path resolves to): `tools` on an agent that a skill folder links to
+// is the agent's, and removing it would break the agent.
+func knownAtSamePath(p *rules.Pass, n string) bool {
+	for _, o := range p.Index.SamePaths(p.Doc.Path) {
+		if od := p.Index.Doc(o); od != nil && od.Kind != p.Doc.Kind {
+			if s := p.Settings.SchemaFor(od); s != nil && s.Field(n) != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // kindDefining names another built-in kind whose frontmatter defines key
