@@ -66,17 +66,23 @@ func (idx *Index) SamePaths(p string) []string {
 	if len(idx.links) == 0 {
 		return nil
 	}
+	// the links to each target, made once: a lookup per file must not
+	// go over every link
+	from := idx.Cached("parser/linked-from", func() any {
+		m := map[string][]string{}
+		for l, t := range idx.links {
+			m[t] = append(m[t], l)
+		}
+		for _, ls := range m {
+			sort.Strings(ls)
+		}
+		return m
+	}).(map[string][]string)
 	var out []string
 	if t := idx.links[p]; t != "" {
 		out = append(out, t)
 	}
-	for l, t := range idx.links {
-		if t == p {
-			out = append(out, l)
-		}
-	}
-	sort.Strings(out)
-	return out
+	return append(out, from[p]...)
 }
 
 // Files returns the repo-relative path of every file in the repo, sorted:
