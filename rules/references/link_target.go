@@ -218,6 +218,28 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 		p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Target: rel})
 		return false
 	}
+	if same := caseOnly(p.Index, rel); len(same) > 0 {
+		// `docs/Reference/x.md` for `docs/reference/x.md`: found on a disk
+		// that ignores case, broken on GitHub and on Linux
+		var where []string
+		for _, o := range same {
+			l := rules.RelLink(d.Path, o)
+			if strings.HasSuffix(target, "/") {
+				l += "/"
+			}
+			where = append(where, "`"+l+"`")
+		}
+		msg += "; " + strings.Join(where, ", ") + " differs from it only in case: a disk that ignores case (macOS, Windows) finds it, GitHub and Linux do not; write the name as the file has it"
+		var fix []rules.Edit
+		if fixable && len(same) == 1 && !strings.HasSuffix(target, "/") {
+			if i := strings.LastIndex(d.Text()[start:end], "("+target); i >= 0 {
+				at := start + i + 1
+				fix = []rules.Edit{{Start: at, End: at + len(target), New: rules.RelLink(d.Path, same[0])}}
+			}
+		}
+		p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Fix: fix, Target: rel})
+		return false
+	}
 	if others := p.Index.ByBase(path.Base(rel)); len(others) > 0 && len(others) <= 3 && !genericName(path.Base(rel)) {
 		var where []string
 		for _, o := range others {
@@ -233,6 +255,43 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 	}
 	p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Target: rel})
 	return false
+}
+
+// caseOnly returns the repo's files and folders whose path is rel but for
+// the case of its letters (at most 3), from a table of every path the
+// walk met, made once per index when a missing link first asks.
+func caseOnly(idx *parser.Index, rel string) []string {
+	byFold := idx.Cached("link-target/case-fold", func() any {
+		m := map[string][]string{}
+		seen := map[string]bool{}
+		add := func(p string) {
+			if !seen[p] {
+				seen[p] = true
+				k := strings.ToLower(p)
+				m[k] = append(m[k], p)
+			}
+		}
+		for _, f := range idx.Files() {
+			add(f)
+			for dir := path.Dir(f); dir != "." && !seen[dir]; dir = path.Dir(dir) {
+				add(dir)
+			}
+		}
+		for _, v := range m {
+			sort.Strings(v)
+		}
+		return m
+	}).(map[string][]string)
+	var out []string
+	for _, o := range byFold[strings.ToLower(path.Clean(rel))] {
+		if o != rel {
+			out = append(out, o)
+		}
+	}
+	if len(out) > 3 {
+		return nil
+	}
+	return out
 }
 
 // foldersNamed returns the repo's folders whose name is base, sorted:
