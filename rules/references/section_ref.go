@@ -985,7 +985,13 @@ func buildLabelCands(d *parser.Document) []titleCand {
 	parser.ForLines(d.Src, d.BodyStart, d.ParsedEnd(), func(ls, le int) bool {
 		if bytes.Contains(d.Src[ls:le], []byte("**")) {
 			if m := boldLabelRe.FindSubmatch(d.Src[ls:le]); m != nil {
-				cands = append(cands, titleCand{at: ls, s: ls, e: le, text: norm(strings.TrimRight(string(m[1]), ":"))})
+				t := norm(strings.TrimRight(string(m[1]), ":"))
+				cands = append(cands, titleCand{at: ls, s: ls, e: le, text: t})
+				// its core, as a heading's (`**Effort: the full
+				// ladder.**` is cited as § Effort)
+				if core := headingCore(t); core != t {
+					cands = append(cands, titleCand{at: ls, s: ls, e: le, text: core})
+				}
 			}
 		}
 		return true
