@@ -3,6 +3,7 @@ package frontmatter
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mdcontract/mdcontract/internal/suggest"
 	"github.com/mdcontract/mdcontract/rules"
@@ -84,6 +85,9 @@ func knownAtSamePath(p *rules.Pass, n string) bool {
 // of names under `mcp-servers` is a project's own field, not a custom
 // agent's map of servers put on the wrong file.
 func kindDefining(n string, v *yaml.Node, self parser.Kind) string {
+	if describing(n) {
+		return ""
+	}
 	var kinds []parser.Kind
 	for k, s := range rules.BuiltinSchemas() {
 		if k == self || k.ByHostPaths() && !rules.ShareHost(k, self) {
@@ -99,6 +103,33 @@ func kindDefining(n string, v *yaml.Node, self parser.Kind) string {
 	sort.Slice(kinds, func(i, j int) bool { return kinds[i] < kinds[j] })
 	return rules.AKind(kinds[0])
 }
+
+// describing reports whether key n is one of the words nearly every kind
+// of file has to describe itself (`description`, `name`: two thirds of
+// the built-in kinds or more define it, in hosts/*.yaml): on a kind that
+// lacks it, it is the author's own metadata (a prompt library lists its
+// rules by their description), not another kind's key put on the wrong
+// file, and telling the author to remove it would be wrong.
+func describing(n string) bool {
+	return describingKeys()[n]
+}
+
+var describingKeys = sync.OnceValue(func() map[string]bool {
+	count := map[string]int{}
+	all := rules.BuiltinSchemas()
+	for _, s := range all {
+		for _, f := range s.Fields {
+			count[f.Name]++
+		}
+	}
+	out := map[string]bool{}
+	for n, c := range count {
+		if 3*c >= 2*len(all) {
+			out[n] = true
+		}
+	}
+	return out
+})
 
 // shapeFits reports whether value v (nil or empty: no shape to judge)
 // has the shape of a field of type t: a mapping for a map, a list for a
