@@ -140,6 +140,17 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 	case rel != path.Clean(target):
 		msg += fmt.Sprintf(" (from this file's folder it is `%s`)", rel)
 	}
+	// A symlink to a file whose own folder holds the target: the link
+	// works there, and not where a host loads this path
+	if t := p.Index.LinkTarget(d.Path); t != "" && !strings.HasPrefix(target, "/") {
+		if there, esc := rules.ResolveIn(p.Index, t, target); !esc {
+			if ok, _ := p.Index.Exists(there); ok {
+				msg += fmt.Sprintf("; this file is a symlink to `%s`, from whose folder the link reaches `%s`, but a host that loads the file here reads the link from here: write a path that holds from both folders, or make this file a copy", t, there)
+				p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Target: rel})
+				return false
+			}
+		}
+	}
 	var fix []rules.Edit
 	if !strings.HasPrefix(target, "/") {
 		// Within a nested plugin, a path is written from the plugin's root;
