@@ -303,10 +303,8 @@ func spanContent(src []byte, start, end int) (int, int) {
 // the source at at (-1: not a part of it).
 func (d *Document) addSpan(start, end, at int, txt string) {
 	sp := Span{int32(start), int32(end)}
-	if at < 0 || at < start || at+len(txt) > end || d.Text()[at:at+len(txt)] != txt {
-		d.spanTexts = append(d.spanTexts, keptSpanText{sp.start, txt})
-	} else if lo, hi := spanContent(d.Src, start, end); lo != at || hi != at+len(txt) {
-		d.spanTexts = append(d.spanTexts, keptSpanText{sp.start, txt})
+	if lo, hi := spanContent(d.Src, start, end); at != lo || hi != at+len(txt) || d.Text()[lo:hi] != txt {
+		d.spanTexts = append(d.spanTexts, keptSpanText{sp.start, txt}) // not found again from the backticks
 	}
 	d.codeSpans = append(d.codeSpans, sp)
 }

@@ -186,14 +186,11 @@ func setupGC() {
 // collection, for as long as the process runs: a cleanup on an object
 // nothing holds runs once the collector has freed it, and arms the next.
 func watchLiveHeap() {
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	var arm func()
 	arm = func() {
 		type sentinel struct{ _ *int } // holds a pointer: not merged by the tiny allocator
 		runtime.AddCleanup(new(sentinel), func(struct{}) {
-			metrics.Read(sample)
-			if sample[0].Value.Kind() == metrics.KindUint64 {
-				live := int64(sample[0].Value.Uint64())
+			if live := heapBytes("/gc/heap/live:bytes"); live > 0 {
 				keepHeadroom(live)
 				paceServer(live)
 			}

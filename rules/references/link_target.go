@@ -173,21 +173,7 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 					msg += fmt.Sprintf(" (or `/%s`)", rootRel)
 				}
 				if fixable {
-					// the destination as written: after `(` (or `(<`)
-					src := d.Text()[start:end]
-					if rules.IsWrittenPath(src, written, target) { // an HTML attribute value
-						fix = []rules.Edit{{Start: start, End: start + len(target), New: good}}
-					}
-					for _, open := range []string{"(<", "("} {
-						if fix != nil {
-							break
-						}
-						if i := strings.LastIndex(src, open+target); i >= 0 {
-							at := start + i + len(open)
-							fix = []rules.Edit{{Start: at, End: at + len(target), New: good}}
-							break
-						}
-					}
+					fix = destinationEdit(d, start, end, written, target, good)
 				}
 				p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Fix: fix, Target: rel})
 				return false
@@ -243,10 +229,7 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 		msg += "; " + strings.Join(where, ", ") + " differs from it only in case: a disk that ignores case (macOS, Windows) finds it, GitHub and Linux do not; write the name as the file has it"
 		var fix []rules.Edit
 		if fixable && len(same) == 1 && !strings.HasSuffix(target, "/") {
-			if i := strings.LastIndex(d.Text()[start:end], "("+target); i >= 0 {
-				at := start + i + 1
-				fix = []rules.Edit{{Start: at, End: at + len(target), New: rules.RelLink(d.Path, same[0])}}
-			}
+			fix = destinationEdit(d, start, end, written, target, rules.RelLink(d.Path, same[0]))
 		}
 		p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Fix: fix, Target: rel})
 		return false
@@ -268,24 +251,34 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 	return false
 }
 
+// destinationEdit replaces target, the destination of the link at
+// [start,end) as written, with good: in an HTML attribute value written
+// verbatim, or after the `(` (or `(<`) of a markdown link; nil when it is
+// written otherwise.
+func destinationEdit(d *parser.Document, start, end int, written, target, good string) []rules.Edit {
+	src := d.Text()[start:end]
+	if rules.IsWrittenPath(src, written, target) { // an HTML attribute value
+		return []rules.Edit{{Start: start, End: start + len(target), New: good}}
+	}
+	for _, open := range []string{"(<", "("} {
+		if i := strings.LastIndex(src, open+target); i >= 0 {
+			at := start + i + len(open)
+			return []rules.Edit{{Start: at, End: at + len(target), New: good}}
+		}
+	}
+	return nil
+}
+
 // caseOnly returns the repo's files and folders whose path is rel but for
 // the case of its letters (at most 3), from a table of every path the
 // walk met, made once per index when a missing link first asks.
 func caseOnly(idx *parser.Index, rel string) []string {
 	byFold := idx.Cached("link-target/case-fold", func() any {
 		m := map[string][]string{}
-		seen := map[string]bool{}
-		add := func(p string) {
-			if !seen[p] {
-				seen[p] = true
+		for _, list := range [][]string{idx.Files(), walkedFolders(idx)} {
+			for _, p := range list {
 				k := strings.ToLower(p)
 				m[k] = append(m[k], p)
-			}
-		}
-		for _, f := range idx.Files() {
-			add(f)
-			for dir := path.Dir(f); dir != "." && !seen[dir]; dir = path.Dir(dir) {
-				add(dir)
 			}
 		}
 		for _, v := range m {
@@ -311,20 +304,30 @@ func caseOnly(idx *parser.Index, rel string) []string {
 func foldersNamed(idx *parser.Index, base string) []string {
 	byName := idx.Cached("link-target/folders", func() any {
 		m := map[string][]string{}
-		seen := map[string]bool{}
-		for _, f := range idx.Files() {
-			for dir := path.Dir(f); dir != "." && !seen[dir]; dir = path.Dir(dir) {
-				seen[dir] = true
-				b := path.Base(dir)
-				m[b] = append(m[b], dir)
-			}
-		}
-		for _, v := range m {
-			sort.Strings(v)
+		for _, dir := range walkedFolders(idx) {
+			b := path.Base(dir)
+			m[b] = append(m[b], dir)
 		}
 		return m
 	}).(map[string][]string)
 	return byName[base]
+}
+
+// walkedFolders are the folders of every file the walk met, sorted, each
+// once: gathered once per index, when a missing link first asks.
+func walkedFolders(idx *parser.Index) []string {
+	return idx.Cached("link-target/walked-folders", func() any {
+		var out []string
+		seen := map[string]bool{}
+		for _, f := range idx.Files() {
+			for dir := path.Dir(f); dir != "." && !seen[dir]; dir = path.Dir(dir) {
+				seen[dir] = true
+				out = append(out, dir)
+			}
+		}
+		sort.Strings(out)
+		return out
+	}).([]string)
 }
 
 // checkEnvPaths checks `${CLAUDE_SKILL_DIR}/…` and `${CLAUDE_PLUGIN_ROOT}/…`
