@@ -253,9 +253,9 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 // dropLinkedRepeats drops a finding at a symlinked file when the file it
 // resolves to, also reported, has the same finding at the same place: the
 // two paths are one file, which its author edits at the target. A finding
-// only the link's path
-// gives (a relative link read from the link's folder, a key its kind does
-// not know) stays, for the host that reads the file there.
+// only the link's path gives (a relative link read from the link's
+// folder, a key its kind does not know) stays, for the host that reads
+// the file there.
 func dropLinkedRepeats(idx *parser.Index, ds []Diagnostic) []Diagnostic {
 	linked := false
 	for i := range ds {
