@@ -39,9 +39,11 @@ type Config struct {
 	// MaxPerFile is how many findings of one rule in one file are
 	// reported (0: all); nil when unset (rules.DefaultMaxPerFile).
 	MaxPerFile *FindingCap `yaml:"max-per-file"`
-	// Targets are the hosts the repo ships to (hosts/*.yaml ids); empty,
-	// the hosts its layout implies.
-	Targets []string `yaml:"targets"`
+	// Targets are the hosts the repo ships to (hosts/*.yaml ids), each
+	// with the oldest release it supports after an `@` where one is given
+	// (`claude-code@2.1.251`; SplitTarget); empty, the hosts its layout
+	// implies.
+	Targets TargetList `yaml:"targets"`
 	// IncludePos are where the include globs stand, one each.
 	IncludePos []Pos                     `yaml:"-"`
 	Rules      map[string]RuleSetting    `yaml:"rules"`
@@ -389,4 +391,53 @@ func inRepo(p string) error {
 		return fmt.Errorf("%q points outside the repo", p)
 	}
 	return nil
+}
+
+// TargetList is the config's `targets`: a list of hosts, each `HOST` or
+// `HOST@RELEASE`, or a mapping of hosts to the oldest release the repo
+// supports (`{claude-code: ">=2.1.251"}`), read as `HOST@2.1.251`.
+type TargetList []string
+
+// UnmarshalYAML reads a list, or a mapping of hosts to `>=RELEASE`,
+// `RELEASE` or `*` (any release).
+func (t *TargetList) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.MappingNode {
+		var l []string
+		if err := n.Decode(&l); err != nil {
+			return err
+		}
+		*t = l
+		return nil
+	}
+	out := make(TargetList, 0, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		host, min := n.Content[i].Value, strings.TrimSpace(n.Content[i+1].Value)
+		if n.Content[i+1].Kind != yaml.ScalarNode {
+			return fmt.Errorf("line %d: targets: %s takes the oldest release the repo supports, as \">=2.1.251\"", n.Content[i+1].Line, host)
+		}
+		min = strings.TrimSpace(strings.TrimPrefix(min, ">="))
+		if min == "" || min == "*" {
+			out = append(out, host)
+		} else {
+			out = append(out, host+"@"+min)
+		}
+	}
+	*t = out
+	return nil
+}
+
+// IDs returns the targets' hosts, without their releases.
+func (t TargetList) IDs() []string {
+	out := make([]string, len(t))
+	for i, s := range t {
+		out[i], _ = SplitTarget(s)
+	}
+	return out
+}
+
+// SplitTarget splits a target, `HOST` or `HOST@RELEASE`, into the host's
+// id and the oldest release the repo supports ("" for any).
+func SplitTarget(t string) (id, min string) {
+	id, min, _ = strings.Cut(t, "@")
+	return id, min
 }

@@ -448,6 +448,10 @@ contracts:
 		{"file sets", true, "version: 1\ncontracts:\n  - id: a\n    required-section: {kinds: [agent], holding: [\"## Step 0\", \"<!-- x -->\"], headings: [\"## Step 0\"], first: true}\n  - id: b\n    dispatch-handshake: {target-files: {kinds: [agent], holding: [\"## Review\"]}, evidence: [base], message: \"dispatches {target} ({how}) bare\"}\n  - id: c\n    registry: {uses: {kinds: [command], pattern: x}, registry: {files: r.md, holding: [\"## R\"], pattern: y}}\n"},
 		{"dispatch targets without evidence", false, "version: 1\ncontracts:\n  - id: a\n    dispatch-handshake: {targets: [planner]}\n"},
 		{"dispatch targets and target-files", false, "version: 1\ncontracts:\n  - id: a\n    dispatch-handshake: {targets: [p], target-files: {kinds: [agent]}, evidence: [x]}\n"},
+		{"targets with releases", true, "version: 1\ntargets: {claude-code: \">=2.1.251\", copilot: \"*\"}\n"},
+		{"targets listing a release", true, "version: 1\ntargets: [claude-code@2.1.251, copilot]\n"},
+		{"target release not a release", false, "version: 1\ntargets: {claude-code: \"latest\"}\n"},
+		{"target release a mapping", false, "version: 1\ntargets: {claude-code: {min: 2}}\n"},
 		{"dispatch with nothing to check", false, "version: 1\ncontracts:\n  - id: a\n    dispatch-handshake: {files: [\"*.md\"]}\n"},
 		{"profile header in a repo's config", false, "version: 1\nprofile: {name: mine}\n"},
 		{"then with forbid and body", false, "version: 1\ncontracts:\n  - id: a\n    when: {files: [\"*.md\"]}\n    then: {forbid: x, body: y}\n"},
@@ -552,13 +556,21 @@ func TestSchemaTargetsAreHosts(t *testing.T) {
 	props, _ := doc["properties"].(map[string]any)
 	tg, _ := props["targets"].(map[string]any)
 	items, _ := tg["items"].(map[string]any)
-	enum, _ := items["enum"].([]any)
-	var got []string
-	for _, e := range enum {
-		got = append(got, e.(string))
+	anyOf, _ := items["anyOf"].([]any)
+	names, _ := tg["propertyNames"].(map[string]any)
+	var first map[string]any
+	if len(anyOf) > 0 {
+		first, _ = anyOf[0].(map[string]any)
 	}
-	if want := hosts.IDs(); !slices.Equal(got, want) {
-		t.Errorf("schema targets enum = %v, want the hosts %v", got, want)
+	for what, e := range map[string]any{"items.anyOf[0].enum": first["enum"], "propertyNames.enum": names["enum"]} {
+		enum, _ := e.([]any)
+		var got []string
+		for _, e := range enum {
+			got = append(got, e.(string))
+		}
+		if want := hosts.IDs(); !slices.Equal(got, want) {
+			t.Errorf("schema targets %s = %v, want the hosts %v", what, got, want)
+		}
 	}
 }
 

@@ -93,6 +93,14 @@ func (v *validator) known(n *yaml.Node, t reflect.Type) {
 		if t == reflect.TypeOf(StringList{}) && n.Kind == yaml.ScalarNode {
 			return
 		}
+		if t == reflect.TypeOf(TargetList{}) && n.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i+1].Kind != yaml.ScalarNode {
+					v.errorf(Pos{n.Content[i+1].Line, n.Content[i+1].Column}, "expected the oldest release of %s the repo supports (\">=2.1.251\"), found %s", n.Content[i].Value, nodeNoun(n.Content[i+1]))
+				}
+			}
+			return
+		}
 		if n.Kind != yaml.SequenceNode {
 			if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 				return
@@ -183,6 +191,17 @@ func sortedKeys[T any](m map[string]T) []string {
 
 // keyPos finds the position of a key path ("contracts", 3, "copy") in the
 // document, for semantic errors on values that carry no position of their own.
+// targetsAreMap reports whether the config gives `targets` as a mapping of
+// hosts to releases.
+func targetsAreMap(top *yaml.Node) bool {
+	for i := 0; top.Kind == yaml.MappingNode && i+1 < len(top.Content); i += 2 {
+		if top.Content[i].Value == "targets" {
+			return top.Content[i+1].Kind == yaml.MappingNode
+		}
+	}
+	return false
+}
+
 func keyPos(top *yaml.Node, path ...any) Pos {
 	n := top
 	pos := Pos{n.Line, n.Column}
@@ -244,13 +263,20 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 			v.fileSet(keyPos(top, "profile"), &c.Profile.Applies[i])
 		}
 	}
-	for i, t := range c.Targets {
+	for i, target := range c.Targets {
+		t, min := SplitTarget(target)
+		pos := keyPos(top, "targets", i)
+		if targetsAreMap(top) {
+			pos = keyPos(top, "targets", t)
+		}
 		if hosts.Get(t) == nil {
 			msg := fmt.Sprintf("unknown target `%s`; the hosts are: %s", t, strings.Join(hosts.IDs(), ", "))
 			if near, ok := v.suggest.Closest(t, hosts.IDs()); ok {
 				msg = fmt.Sprintf("unknown target `%s` (did you mean `%s`?); the hosts are: %s", t, near, strings.Join(hosts.IDs(), ", "))
 			}
-			v.errorf(keyPos(top, "targets", i), "%s", msg)
+			v.errorf(pos, "%s", msg)
+		} else if min != "" && !hosts.ValidVersion(min) {
+			v.errorf(pos, "target `%s`: `%s` is not a release; give the oldest release the repo supports, as `%s@2.1.251` or `{%s: \">=2.1.251\"}`", t, min, t, t)
 		}
 	}
 	c.IncludePos = nil

@@ -48,8 +48,35 @@ type Host struct {
 	// Memory is how the host reads its memory files (CLAUDE.md, AGENTS.md,
 	// GEMINI.md), or nil.
 	Memory *Memory `yaml:"memory"`
+	// Checked is the release of the host its facts were last checked
+	// against by running it (the differential test, hosts/README.md), or
+	// nil where no release of it runs here: its facts are then as of its
+	// sources' dates.
+	Checked *Checked `yaml:"checked"`
 	// File is the data file the host was read from.
 	File string `yaml:"-"`
+}
+
+// Checked is a release of a host and the day its facts were checked
+// against it.
+type Checked struct {
+	Version string `yaml:"version"`
+	Date    string `yaml:"date"`
+}
+
+// AsOf says how current the host's facts are, for messages after the
+// host's name: "as of 2.1.337, checked 2026-12-07", or, with no release
+// checked, "as of its documentation read 2026-12-01" (the newest source's
+// date).
+func (h *Host) AsOf() string {
+	if h.Checked != nil {
+		return fmt.Sprintf("as of %s, checked %s", h.Checked.Version, h.Checked.Date)
+	}
+	newest := ""
+	for _, s := range h.Sources {
+		newest = max(newest, s.Read)
+	}
+	return "as of its documentation read " + newest
 }
 
 // Source is a published page a fact was read from, and when.
@@ -315,6 +342,13 @@ type Shape struct {
 	// object, null) or a list of them; none means any.
 	Type Names    `yaml:"type"`
 	Enum []string `yaml:"enum"`
+	// ValuesSince gives, for enum values newer than the rest, the host
+	// release each first appeared in.
+	ValuesSince map[string]string `yaml:"values-since"`
+	// Fixed: the enum is a closed list the host will not grow (a JSON
+	// type); else a value outside it may be one a newer host release
+	// knows.
+	Fixed bool `yaml:"fixed"`
 	// Pattern is a regular expression a string must match, or the name of
 	// one of the host's patterns; Hint says in words what it wants.
 	Pattern string `yaml:"pattern"`
@@ -354,6 +388,8 @@ type Key struct {
 	// that mean what the key's absence means, not worth a word.
 	Ignored      string   `yaml:"ignored"`
 	SameAsAbsent []string `yaml:"same-as-absent"`
+	// Since is the host release the key first appeared in ("2.1.251").
+	Since string `yaml:"since"`
 }
 
 // Names is a list of names, written as one name or a YAML list.
@@ -402,6 +438,12 @@ type Field struct {
 	// Type is string, bool, int, list, string-or-list, map or any.
 	Type string   `yaml:"type"`
 	Enum []string `yaml:"enum"`
+	// ValuesSince gives, for enum values newer than the rest, the host
+	// release each first appeared in; Fixed says the enum will not grow.
+	ValuesSince map[string]string `yaml:"values-since"`
+	Fixed       bool              `yaml:"fixed"`
+	// Since is the host release the key first appeared in ("2.1.251").
+	Since string `yaml:"since"`
 	// Pattern is a regular expression, or the name of one of the host's
 	// patterns; Hint says in words what it wants.
 	Pattern string `yaml:"pattern"`
@@ -483,6 +525,9 @@ func parse(name string, b []byte) (*Host, error) {
 	}
 	if h.ID == "" || h.Name == "" {
 		return nil, bad("needs `host` and `name`")
+	}
+	if c := h.Checked; c != nil && (!ValidVersion(c.Version) || len(c.Date) != len("2006-01-02")) {
+		return nil, bad("`checked` needs the host's `version` (digits and dots: 2.1.337) and the `date` it was checked (YYYY-MM-DD)")
 	}
 	for id, s := range h.Sources {
 		if s == nil || !strings.HasPrefix(s.URL, "https://") || len(s.Read) != len("2006-01-02") {
@@ -621,6 +666,9 @@ func parse(name string, b []byte) (*Host, error) {
 			if f.Separator != "" && (!f.Glob || f.Type == "list") {
 				return nil, bad("%s: `separator` splits a string of globs: it needs `glob: true` and a type that takes a string", what)
 			}
+			if err := checkSince(f.Since, f.Enum, f.ValuesSince); err != nil {
+				return nil, bad("%s: %v", what, err)
+			}
 			c := *f // field sets are shared: resolve a copy
 			if p, ok := h.Patterns[c.Pattern]; ok {
 				c.Pattern, c.Hint = p.Regexp, p.Hint
@@ -642,6 +690,70 @@ func parse(name string, b []byte) (*Host, error) {
 		}
 	}
 	return h, nil
+}
+
+// checkSince checks a `since` release and the `values-since` of an enum:
+// each a release, each value one of the enum's.
+func checkSince(since string, enum []string, values map[string]string) error {
+	if since != "" && !ValidVersion(since) {
+		return fmt.Errorf("`since: %s` is not a release (digits and dots: 2.1.251)", since)
+	}
+	for _, v := range sortedKeys(values) {
+		if !slices.Contains(enum, v) || !ValidVersion(values[v]) {
+			return fmt.Errorf("`values-since` gives %s: %q, and needs a value of the `enum` and a release (digits and dots)", v, values[v])
+		}
+	}
+	return nil
+}
+
+// ValidVersion reports whether v is a release as hosts number them: one to
+// four numbers joined by dots (2.1.337, 0.61.0).
+func ValidVersion(v string) bool {
+	parts := strings.Split(v, ".")
+	if v == "" || len(parts) > 4 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || len(p) > 9 || strings.Trim(p, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// CompareVersions compares two releases (ValidVersion) number by number, a
+// missing number counting as 0: -1 when a is older than b, 0 when the same,
+// +1 when newer.
+func CompareVersions(a, b string) int {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := range max(len(pa), len(pb)) {
+		x, y := 0, 0
+		if i < len(pa) {
+			x = atoi(pa[i])
+		}
+		if i < len(pb) {
+			y = atoi(pb[i])
+		}
+		if x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+// atoi reads the digits of a release's number (at most nine: no overflow).
+func atoi(s string) int {
+	n := 0
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return n
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
 }
 
 // checkMemory checks a host's memory: file names, a known import syntax
@@ -723,12 +835,18 @@ func (h *Host) checkShape(what string, s *Shape) error {
 	if s.Closed && s.Values != nil {
 		return fmt.Errorf("%s: an object with `values` for its other keys is not `closed`", what)
 	}
+	if err := checkSince("", s.Enum, s.ValuesSince); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
 	seen := map[string]bool{}
 	for _, k := range s.Keys {
 		if k.Name == "" || seen[k.Name] {
 			return fmt.Errorf("%s: a key has no name, or %q comes twice", what, k.Name)
 		}
 		seen[k.Name] = true
+		if err := checkSince(k.Since, nil, nil); err != nil {
+			return fmt.Errorf("%s: key %s: %w", what, k.Name, err)
+		}
 		if err := h.checkShape(what+": key "+k.Name, &k.Shape); err != nil {
 			return err
 		}

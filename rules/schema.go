@@ -42,6 +42,14 @@ type Field struct {
 	// file to; Separator splits a string into several.
 	Glob      bool
 	Separator string
+	// Host is the host file that declares the field (the first of those
+	// that read the kind), for how current its facts are (Host.AsOf).
+	Host *hosts.Host
+	// Since is the host release the key first appeared in; ValuesSince
+	// that of each newer enum value; Fixed says the enum will not grow.
+	Since       string
+	ValuesSince map[string]string
+	Fixed       bool
 }
 
 // KindSchema is the frontmatter a kind of file takes.
@@ -155,7 +163,7 @@ func viewOf(targets []string) *HostView {
 				s = &KindSchema{}
 				v.schemas[kind] = s
 			}
-			addHostKind(s, hk)
+			addHostKind(s, h, hk)
 		}
 	}
 	return v
@@ -177,7 +185,7 @@ func (v *HostView) addForeign(kind parser.Kind, fields []*hosts.Field) {
 func BuiltinSchemas() map[parser.Kind]*KindSchema { return defaultView.schemas }
 
 // addHostKind lays one host's reading of a kind over s.
-func addHostKind(s *KindSchema, hk *hosts.Kind) {
+func addHostKind(s *KindSchema, h *hosts.Host, hk *hosts.Kind) {
 	switch {
 	case hk.Title == "": // where the host loads the kind from, no frontmatter
 	case s.Source == "":
@@ -198,7 +206,8 @@ func addHostKind(s *KindSchema, hk *hosts.Kind) {
 			}
 			continue
 		}
-		f := Field{Name: hf.Name, Type: fieldType(hf.Type), Enum: hf.Enum, PatternHint: hf.Hint, MaxLen: hf.Max, Glob: hf.Glob, Separator: hf.Separator}
+		f := Field{Name: hf.Name, Type: fieldType(hf.Type), Enum: hf.Enum, PatternHint: hf.Hint, MaxLen: hf.Max, Glob: hf.Glob, Separator: hf.Separator,
+			Host: h, Since: hf.Since, ValuesSince: hf.ValuesSince, Fixed: hf.Fixed}
 		f.Pattern = hf.Regexp
 		s.Fields = append(s.Fields, f)
 	}

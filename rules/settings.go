@@ -33,6 +33,9 @@ type Settings struct {
 	profiles map[string]config.ProfileSetting
 	// hosts are what the config's targets read (nil: the default hosts)
 	hosts *HostView
+	// minRelease are, by host id, the oldest release the repo supports
+	// (the targets' `@RELEASE`)
+	minRelease map[string]string
 
 	mu         sync.Mutex
 	builtinFor *parser.Index
@@ -86,7 +89,13 @@ func Setup(cfg *config.Config) (*Settings, error) {
 	}
 	s.Contracts = append(s.Contracts, cfg.Contracts...)
 	if len(cfg.Targets) > 0 {
-		s.hosts = viewOf(cfg.Targets)
+		s.hosts = viewOf(cfg.Targets.IDs())
+		s.minRelease = map[string]string{}
+		for _, t := range cfg.Targets {
+			if id, min := config.SplitTarget(t); min != "" {
+				s.minRelease[id] = min
+			}
+		}
 	}
 	for _, ct := range cfg.Contracts {
 		for _, set := range ct.FileSets() {
@@ -265,7 +274,11 @@ func (s *Settings) SchemaFor(d *parser.Document) *KindSchema {
 
 // CheckTargets says which of ids (as `--target` gives them) is no host.
 func CheckTargets(ids []string) error {
-	for _, id := range ids {
+	for _, target := range ids {
+		id, min := config.SplitTarget(target)
+		if min != "" && !hosts.ValidVersion(min) {
+			return fmt.Errorf("target %s: %s is not a release; give the oldest release the repo supports, as %s@2.1.251", id, min, id)
+		}
 		if hosts.Get(id) == nil {
 			msg := fmt.Sprintf("unknown target %s; the hosts are: %s", id, strings.Join(hosts.IDs(), ", "))
 			if near, ok := suggest.Closest(id, hosts.IDs()); ok {
@@ -280,6 +293,16 @@ func CheckTargets(ids []string) error {
 // Targets lists the hosts the repo ships to: the config's or
 // `--target`'s, else the hosts its layout implies.
 func (s *Settings) Targets() []string { return s.View().targets }
+
+// MinRelease is the oldest release of host id the repo says it supports
+// (`targets: {claude-code: ">=2.1.251"}`, `--target claude-code@2.1.251`),
+// or "" when it says none.
+func (s *Settings) MinRelease(id string) string {
+	if s == nil {
+		return ""
+	}
+	return s.minRelease[id]
+}
 
 // View is what the targets read.
 func (s *Settings) View() *HostView {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/mdcontract/mdcontract/config"
@@ -79,6 +80,7 @@ type matrixCount struct {
 
 type hostsOptions struct {
 	root, config, targets, format string
+	facts                         bool
 }
 
 func hostsFlags() (*flag.FlagSet, *hostsOptions) {
@@ -88,6 +90,7 @@ func hostsFlags() (*flag.FlagSet, *hostsOptions) {
 	fs.StringVar(&o.config, "config", "", "the config `FILE` (default: the nearest "+config.FileName+" from the working directory up to the repo root)")
 	fs.StringVar(&o.targets, "target", "", "the `HOSTS` to show, comma-separated (over the config's `targets`; default: the hosts the repo's layout implies)")
 	fs.StringVar(&o.format, "format", "text", "the output `FORMAT`: text (a table) or json")
+	fs.BoolVar(&o.facts, "facts", false, "list every host fact mdcontract holds instead, with its source, the release it came in and its age (no repo is read)")
 	return fs, o
 }
 
@@ -104,6 +107,9 @@ func hostsMatrix(args []string, stdout io.Writer) error {
 	}
 	if o.format != "text" && o.format != "json" {
 		return usageError{fmt.Sprintf("--format %s: give text or json", o.format)}
+	}
+	if o.facts {
+		return hostFacts(stdout, o.format, time.Now())
 	}
 	rp, err := openRoot(o.root, o.config, o.targets)
 	if err != nil {
@@ -454,3 +460,38 @@ not read  the host does not load this file: outside the folders it loads the
 ?         where the host loads this kind from is not established
 Why a cell is what it is: mdcontract hosts --format json (rules, why).
 `
+
+// hostFacts is `mdcontract hosts --facts`: every host fact, by host, with
+// the release it came in, its source and how old the reading is on today.
+func hostFacts(w io.Writer, format string, today time.Time) error {
+	facts := hosts.Facts()
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Facts []hosts.Fact `json:"facts"`
+		}{facts})
+	}
+	host := ""
+	for _, f := range facts {
+		if f.Host != host {
+			host = f.Host
+			h := hosts.Get(host)
+			state := "not run here: facts as of its sources' dates"
+			if h.Checked != nil {
+				state = fmt.Sprintf("checked against %s %s on %s", h.Name, h.Checked.Version, h.Checked.Date)
+			}
+			fmt.Fprintf(w, "%s (%s): %s\n", h.ID, h.Name, state)
+		}
+		since := ""
+		if f.Since != "" {
+			since = " (since " + f.Since + ")"
+		}
+		age := ""
+		if read, err := time.Parse("2006-01-02", f.Read); err == nil {
+			age = fmt.Sprintf(", %d days ago", int(today.Sub(read).Hours()/24))
+		}
+		fmt.Fprintf(w, "  %s%s\n      %s, read %s%s\n", f.What, since, f.URL, f.Read, age)
+	}
+	return nil
+}

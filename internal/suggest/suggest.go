@@ -108,3 +108,42 @@ func (b *Budget) Closest(word string, candidates []string) (string, bool) {
 	b.used++
 	return Closest(word, candidates)
 }
+
+// NearMiss returns the candidate word surely misspells, and whether there
+// is one: a candidate equal to word but for case, `-`, `_` and spaces
+// (`PreToolUSe`, `accept-edits`), or, for words of five bytes or more, one
+// of the same length a single replaced or swapped letter away (`PreToolUsr`,
+// `PerToolUse`). A word one letter longer or shorter than a candidate is
+// not a near miss (`xhigh` beside `high`): a host may add such a value, so
+// Closest's looser suggestion is the most it gets.
+func NearMiss(word string, candidates []string) (string, bool) {
+	if word == "" || len(word) > MaxWord {
+		return "", false
+	}
+	w := fold(word)
+	for _, c := range candidates {
+		if fold(c) == w {
+			return c, true
+		}
+	}
+	if len(word) < 5 {
+		return "", false
+	}
+	for _, c := range candidates {
+		if len(c) == len(word) && Distance(strings.ToLower(word), strings.ToLower(c)) == 1 {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// fold lowers word's case and drops its `-`, `_` and spaces.
+func fold(word string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '-', '_', ' ':
+			return -1
+		}
+		return r
+	}, strings.ToLower(word))
+}

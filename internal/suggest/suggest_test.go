@@ -114,3 +114,23 @@ func TestBudget(t *testing.T) {
 		t.Errorf("lookup past the budget found %q", got)
 	}
 }
+
+func TestNearMiss(t *testing.T) {
+	known := []string{"PreToolUse", "PostToolUse", "high", "acceptEdits", "plan"}
+	for word, want := range map[string]string{
+		"PreToolUSe":   "PreToolUse",  // case
+		"accept-edits": "acceptEdits", // separators
+		"PreToolUsr":   "PreToolUse",  // one letter replaced
+		"PerToolUse":   "PreToolUse",  // two swapped
+		"Plan":         "plan",        // case, short
+		"xhigh":        "",            // one letter more: a value a host may add
+		"PreToolUses":  "",            // one letter more
+		"plon":         "",            // short words: case only
+		"Interrupt":    "",            // nothing near
+	} {
+		got, ok := NearMiss(word, known)
+		if got != want || ok != (want != "") {
+			t.Errorf("NearMiss(%q) = %q, %v; want %q", word, got, ok, want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/internal/suggest"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 	"go.yaml.in/yaml/v3"
@@ -62,7 +63,11 @@ func checkFrontmatterType(p *rules.Pass) {
 				continue
 			}
 		}
-		if msg := typeProblem(f, k.Value, firstLine-1); msg != "" {
+		if msg, newer := typeProblem(f, k.Value, firstLine-1); newer {
+			// a value a newer release may know: the freshness policy
+			p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: k.ValueOffset, End: rules.ValueEnd(d, k), Message: fmt.Sprintf(
+				"`%s` %s (%s, %s); fix it, or, if a newer release added it, update mdcontract's host facts", k.Name, msg, s.Source, f.Host.AsOf())})
+		} else if msg != "" {
 			p.Reportf(k.ValueOffset, rules.ValueEnd(d, k), "`%s` %s (%s)", k.Name, msg, s.Source)
 		}
 	}
@@ -86,78 +91,86 @@ func plainMisread(v *yaml.Node) bool {
 	return v.Kind == yaml.ScalarNode && v.Style == 0 && v.Tag != "!!str"
 }
 
-// typeProblem describes what is wrong with v for field f, or returns "".
-// lineBase is added to YAML node lines to make them file lines.
-func typeProblem(f *rules.Field, v *yaml.Node, lineBase int) string {
+// typeProblem describes what is wrong with v for field f, or returns "",
+// and whether it is a value outside an enum the host may grow (a newer
+// release may know it: not a near miss of a known value, and the field a
+// host's). lineBase is added to YAML node lines to make them file lines.
+func typeProblem(f *rules.Field, v *yaml.Node, lineBase int) (string, bool) {
 	switch f.Type {
 	case rules.TAny:
-		return ""
+		return "", false
 	case rules.TString:
 		if v.Kind != yaml.ScalarNode {
-			return fmt.Sprintf("must be %s, found %s", f.Type, nodeNoun(v)) // a flow collection: checkFrontmatterType
+			return fmt.Sprintf("must be %s, found %s", f.Type, nodeNoun(v)), false // a flow collection: checkFrontmatterType
 		}
 		if plainMisread(v) {
-			return "" // frontmatter-plain-scalar
+			return "", false // frontmatter-plain-scalar
 		}
 		return scalarProblem(f, v.Value)
 	case rules.TBool:
 		if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
-			return fmt.Sprintf("must be true or false, found %s", describe(v))
+			return fmt.Sprintf("must be true or false, found %s", describe(v)), false
 		}
 	case rules.TInt:
 		if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
-			return fmt.Sprintf("must be an integer, found %s", describe(v))
+			return fmt.Sprintf("must be an integer, found %s", describe(v)), false
 		}
 	case rules.TMap:
 		if v.Kind != yaml.MappingNode {
-			return fmt.Sprintf("must be a mapping of keys to values, found %s", describe(v))
+			return fmt.Sprintf("must be a mapping of keys to values, found %s", describe(v)), false
 		}
 	case rules.TList, rules.TStringOrList:
 		switch v.Kind {
 		case yaml.ScalarNode:
 			if f.Type == rules.TList {
-				return fmt.Sprintf("must be a YAML list (one `- item` per line), found %s", describe(v))
+				return fmt.Sprintf("must be a YAML list (one `- item` per line), found %s", describe(v)), false
 			}
 			if plainMisread(v) {
-				return ""
+				return "", false
 			}
 			for _, item := range strings.Split(v.Value, ",") {
-				if msg := scalarProblem(f, strings.TrimSpace(item)); msg != "" {
-					return msg
+				if msg, newer := scalarProblem(f, strings.TrimSpace(item)); msg != "" {
+					return msg, newer
 				}
 			}
 		case yaml.SequenceNode:
 			for _, it := range v.Content {
 				if it.Kind != yaml.ScalarNode {
-					return fmt.Sprintf("must list plain values, found %s on line %d", nodeNoun(it), lineBase+it.Line)
+					return fmt.Sprintf("must list plain values, found %s on line %d", nodeNoun(it), lineBase+it.Line), false
 				}
-				if msg := scalarProblem(f, it.Value); msg != "" {
-					return msg
+				if msg, newer := scalarProblem(f, it.Value); msg != "" {
+					return msg, newer
 				}
 			}
 		default:
-			return fmt.Sprintf("must be %s, found %s", f.Type, nodeNoun(v))
+			return fmt.Sprintf("must be %s, found %s", f.Type, nodeNoun(v)), false
 		}
 	}
-	return ""
+	return "", false
 }
 
-func scalarProblem(f *rules.Field, s string) string {
+func scalarProblem(f *rules.Field, s string) (string, bool) {
 	if len(f.Enum) > 0 && !slices.Contains(f.Enum, s) {
-		return fmt.Sprintf("is %q; expected one of: %s", s, strings.Join(f.Enum, ", "))
+		if near, ok := suggest.NearMiss(s, f.Enum); ok {
+			return fmt.Sprintf("is %q (did you mean %q?); expected one of: %s", s, near, strings.Join(f.Enum, ", ")), false
+		}
+		if f.Host != nil && !f.Fixed {
+			return fmt.Sprintf("is %q, not a value %s knows; expected one of: %s", s, f.Host.Name, strings.Join(f.Enum, ", ")), true
+		}
+		return fmt.Sprintf("is %q; expected one of: %s", s, strings.Join(f.Enum, ", ")), false
 	}
 	if f.Pattern != nil && !f.Pattern.MatchString(s) {
 		if len(s) > 60 {
-			return fmt.Sprintf("does not match: expected %s", f.PatternHint)
+			return fmt.Sprintf("does not match: expected %s", f.PatternHint), false
 		}
-		return fmt.Sprintf("is %q; expected %s", s, f.PatternHint)
+		return fmt.Sprintf("is %q; expected %s", s, f.PatternHint), false
 	}
 	if f.MaxLen > 0 {
 		if n := utf8.RuneCountInString(s); n > f.MaxLen {
-			return fmt.Sprintf("is %d characters long; at most %d are allowed", n, f.MaxLen)
+			return fmt.Sprintf("is %d characters long; at most %d are allowed", n, f.MaxLen), false
 		}
 	}
-	return ""
+	return "", false
 }
 
 func nodeNoun(v *yaml.Node) string {

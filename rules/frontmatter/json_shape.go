@@ -23,7 +23,7 @@ var JSONShape = family.Register(&rules.Rule{
 	Name:     "json-shape",
 	Summary:  "a JSON file a host reads has a value of the wrong type, lacks a required key, or names an event or type the host does not know",
 	Severity: rules.Error,
-	Check:    func(p *rules.Pass) { checkShapes(p, false) },
+	Check:    func(p *rules.Pass) { checkShapes(p, faults) },
 })
 
 // JSONKeyIgnored reports keys the host reads nowhere they are written (a
@@ -34,23 +34,36 @@ var JSONKeyIgnored = family.Register(&rules.Rule{
 	Name:     "json-key-ignored",
 	Summary:  "a JSON file a host reads holds a key the host ignores where it is written",
 	Severity: rules.Warning,
-	Check:    func(p *rules.Pass) { checkShapes(p, true) },
+	Check:    func(p *rules.Pass) { checkShapes(p, ignoredKeys) },
 })
 
-func checkShapes(p *rules.Pass, ignored bool) {
+// walkMode is what a walk of a JSON file over its shapes reports.
+type walkMode int
+
+const (
+	faults      walkMode = iota // json-shape: what the host rejects or does not know
+	ignoredKeys                 // json-key-ignored: keys the host ignores where written
+	newerKeys                   // host-release: keys and values newer than the targets' release
+)
+
+func checkShapes(p *rules.Pass, mode walkMode) {
 	d := p.Doc
 	if !d.Kind.IsJSON() {
 		return
 	}
 	for _, hs := range hosts.JSONShapesOf(d.Kind.String(), d.Path, p.Index.PluginRootOf(d.Path)) {
+		oldest := p.Settings.MinRelease(hs.Host.ID)
+		if mode == newerKeys && oldest == "" {
+			continue
+		}
 		if d.JSON == nil {
-			if e := d.JSONErr; e != nil && !ignored {
+			if e := d.JSONErr; e != nil && mode == faults {
 				off := min(e.Offset, max(len(d.Src)-1, 0))
 				p.Reportf(off, min(off+1, len(d.Src)), "this file is not valid JSON (%s): %s cannot read it, so nothing in it takes effect; fix the JSON", e.Msg, hs.Host.Name)
 			}
 			return
 		}
-		w := &shapeWalk{p: p, src: d.Src, host: hs.Host.Name, ignored: ignored}
+		w := &shapeWalk{p: p, src: d.Src, host: hs.Host.Name, h: hs.Host, mode: mode, min: oldest}
 		w.value(d.JSON, hs.Shape, "")
 	}
 }
@@ -61,13 +74,41 @@ type shapeWalk struct {
 	p       *rules.Pass
 	src     []byte
 	host    string
-	ignored bool // report ignored keys, not faults
+	h       *hosts.Host
+	mode    walkMode
+	min     string // the oldest release of the host the repo supports
 }
 
 func (w *shapeWalk) fault(start, end int, format string, args ...any) {
-	if !w.ignored {
+	if w.mode == faults {
 		w.p.Reportf(start, end, format, args...)
 	}
+}
+
+// unknown reports name, written where the host reads one of known (a hook
+// event, an enum's value, a variant), by the freshness policy: a near
+// miss of a known name (suggest.NearMiss) is a mistake, an error with the
+// name meant; any other name may be one a newer release of the host
+// knows, a warning that says how current the host's facts are. what is
+// "`x` is not a hook event", effect what the host does with it.
+func (w *shapeWalk) unknown(start, end int, name string, known []string, fixed bool, what, effect, fix string) {
+	if w.mode != faults {
+		return
+	}
+	if near, ok := suggest.NearMiss(name, known); ok || fixed {
+		if !ok {
+			near, ok = suggest.Closest(name, known)
+		}
+		hint := ""
+		if ok {
+			hint = " (did you mean `" + near + "`?)"
+		}
+		w.p.Reportf(start, end, "%s %s knows%s: %s; %s", what, w.host, hint, effect, fix)
+		return
+	}
+	w.p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: start, End: end, Message: fmt.Sprintf(
+		"%s of %s %s%s: %s; fix it, or, if a newer release added it, update mdcontract's host facts",
+		what, w.host, w.h.AsOf(), didYouMean(name, known), effect)})
 }
 
 // at names a JSON path in a message.
@@ -89,8 +130,12 @@ func (w *shapeWalk) value(v *parser.JSONValue, s *hosts.Shape, path string) {
 	}
 	switch v.Kind {
 	case parser.JSONString:
+		if since := s.ValuesSince[v.Str]; w.mode == newerKeys && since != "" && hosts.CompareVersions(since, w.min) > 0 {
+			w.newer(v.Start, v.End, fmt.Sprintf("%s `%s`", at(path), v.Str), since)
+		}
 		if len(s.Enum) > 0 && !slices.Contains(s.Enum, v.Str) {
-			w.fault(v.Start, v.End, "%s is `%s`, which %s does not know%s: it takes one of %s", at(path), v.Str, w.host, didYouMean(v.Str, s.Enum), quoteList(s.Enum))
+			w.unknown(v.Start, v.End, v.Str, s.Enum, s.Fixed, fmt.Sprintf("%s is `%s`, not a value", at(path), v.Str),
+				"it takes one of "+quoteList(s.Enum), "write one of them")
 		} else if s.Regexp != nil && !s.Regexp.MatchString(v.Str) {
 			w.fault(v.Start, v.End, "%s is `%s`, where %s wants %s: it rejects the value as written", at(path), v.Str, w.host, s.Hint)
 		}
@@ -130,7 +175,8 @@ func (w *shapeWalk) object(v *parser.JSONValue, s *hosts.Shape, path string) {
 			}
 		case tag != nil && tag.Kind == parser.JSONString:
 			names := sortedVariants(s)
-			w.fault(tag.Start, tag.End, "`%s.%s` is `%s`, which %s does not know%s: it cannot use this entry; `%s` is one of %s", path, s.Tag, tag.Str, w.host, didYouMean(tag.Str, names), s.Tag, quoteList(names))
+			w.unknown(tag.Start, tag.End, tag.Str, names, s.Fixed, fmt.Sprintf("`%s.%s` is `%s`, not a `%s`", path, s.Tag, tag.Str, s.Tag),
+				fmt.Sprintf("it cannot use this entry; `%s` is one of %s", s.Tag, quoteList(names)), "write one of them")
 		}
 	}
 	for _, r := range required {
@@ -145,7 +191,10 @@ func (w *shapeWalk) object(v *parser.JSONValue, s *hosts.Shape, path string) {
 		}
 		if k := shapeKey(keys, m.Key); k != nil {
 			asAbsent := m.Value.Kind == parser.JSONString && slices.Contains(k.SameAsAbsent, m.Value.Str)
-			if k.Ignored != "" && w.ignored && !asAbsent {
+			if w.mode == newerKeys && k.Since != "" && hosts.CompareVersions(k.Since, w.min) > 0 {
+				w.newer(m.KeyStart, m.KeyEnd, "`"+mpath+"`", k.Since)
+			}
+			if k.Ignored != "" && w.mode == ignoredKeys && !asAbsent {
 				w.p.Reportf(m.KeyStart, m.Value.End, "%s ignores `%s` here: %s; remove it", w.host, mpath, k.Ignored)
 			}
 			w.value(m.Value, &k.Shape, mpath)
@@ -164,9 +213,17 @@ func (w *shapeWalk) object(v *parser.JSONValue, s *hosts.Shape, path string) {
 			if names == "" {
 				names = "key"
 			}
-			w.fault(m.KeyStart, m.KeyEnd, "`%s` is not a %s %s knows%s: it never reads what this key holds; fix the name", m.Key, names, w.host, didYouMean(m.Key, known))
+			w.unknown(m.KeyStart, m.KeyEnd, m.Key, known, s.Fixed, fmt.Sprintf("`%s` is not a %s", m.Key, names),
+				"it never reads what this key holds", "fix the name")
 		}
 	}
+}
+
+// newer reports what (a key, an event, a value) that came in release
+// since of the host, past the oldest release the repo supports.
+func (w *shapeWalk) newer(start, end int, what, since string) {
+	w.p.Reportf(start, end, "%s came in %s %s, and the repo supports %s from %s on (targets), which does not know it: raise the oldest release to %s, or do without it",
+		what, w.host, since, w.host, w.min, since)
 }
 
 func shapeKey(keys []*hosts.Key, name string) *hosts.Key {
