@@ -3,6 +3,9 @@ package rules
 import (
 	"regexp"
 	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/mdcontract/mdcontract/hosts"
 
@@ -42,6 +45,8 @@ type Field struct {
 	// file to; Separator splits a string into several.
 	Glob      bool
 	Separator string
+	// Deprecated says what replaced the key, which the host still reads.
+	Deprecated string
 }
 
 // KindSchema is the frontmatter a kind of file takes.
@@ -198,7 +203,7 @@ func addHostKind(s *KindSchema, hk *hosts.Kind) {
 			}
 			continue
 		}
-		f := Field{Name: hf.Name, Type: fieldType(hf.Type), Enum: hf.Enum, PatternHint: hf.Hint, MaxLen: hf.Max, Glob: hf.Glob, Separator: hf.Separator}
+		f := Field{Name: hf.Name, Type: fieldType(hf.Type), Enum: hf.Enum, PatternHint: hf.Hint, MaxLen: hf.Max, Glob: hf.Glob, Separator: hf.Separator, Deprecated: hf.Deprecated}
 		f.Pattern = hf.Regexp
 		s.Fields = append(s.Fields, f)
 	}
@@ -251,6 +256,27 @@ func RefusedByTarget(p *Pass, name string) bool {
 		}
 	}
 	return false
+}
+
+// LoadedHere reports whether a host that reads the pass's file where its
+// kind says it loads such files (`loads`) loads it from this path: a
+// Cursor rule kept in rules/ for users to copy is one, and Cursor applies
+// it only once it is in .cursor/rules/. Where no reader of the kind says
+// where it loads from, the file counts as loaded.
+func LoadedHere(p *Pass) bool {
+	some := false
+	for _, hk := range p.Settings.View().Readers[p.Doc.Kind] {
+		for _, g := range hk.Kind.Loads {
+			if strings.HasPrefix(g, hosts.LoadsPluginPrefix) {
+				return true // from a plugin's root: not decided here
+			}
+			some = true
+			if ok, _ := doublestar.Match(g, p.Doc.Path); ok {
+				return true
+			}
+		}
+	}
+	return !some
 }
 
 // HostField is the field of a host's kind named name, or nil.
