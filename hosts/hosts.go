@@ -457,7 +457,10 @@ type Field struct {
 	// string into several globs (Copilot's "**/*.ts,**/*.tsx").
 	Glob      bool   `yaml:"glob"`
 	Separator string `yaml:"separator"`
-	Source    string `yaml:"source"`
+	// Deprecated says what replaced the key (rule frontmatter-deprecated):
+	// the host still reads it, and says it is deprecated.
+	Deprecated string `yaml:"deprecated"`
+	Source     string `yaml:"source"`
 	// Regexp is Pattern compiled (nil without one).
 	Regexp *regexp.Regexp `yaml:"-"`
 }
@@ -955,12 +958,14 @@ type HostShape struct {
 
 // JSONShapesOf returns the shapes the default hosts give the JSON file at
 // repo-relative path rel, of the kind named kind, in the plugin whose root
-// is pluginRoot ("" for the repo root).
+// is pluginRoot ("" for the repo root); and those any host gives a kind
+// of its own, told by its `paths` (gemini-extension.json), which no other
+// host reads.
 func JSONShapesOf(kind, rel, pluginRoot string) []HostShape {
 	var out []HostShape
 	for _, h := range all {
 		k := h.Kinds[kind]
-		if !h.Default || k == nil {
+		if k == nil || !h.Default && len(k.Paths) == 0 {
 			continue
 		}
 		for _, jf := range k.JSON {

@@ -3,6 +3,9 @@ package rules
 import (
 	"regexp"
 	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/mdcontract/mdcontract/hosts"
 
@@ -50,6 +53,8 @@ type Field struct {
 	Since       string
 	ValuesSince map[string]string
 	Fixed       bool
+	// Deprecated says what replaced the key, which the host still reads.
+	Deprecated string
 }
 
 // KindSchema is the frontmatter a kind of file takes.
@@ -207,7 +212,7 @@ func addHostKind(s *KindSchema, h *hosts.Host, hk *hosts.Kind) {
 			continue
 		}
 		f := Field{Name: hf.Name, Type: fieldType(hf.Type), Enum: hf.Enum, PatternHint: hf.Hint, MaxLen: hf.Max, Glob: hf.Glob, Separator: hf.Separator,
-			Host: h, Since: hf.Since, ValuesSince: hf.ValuesSince, Fixed: hf.Fixed}
+			Deprecated: hf.Deprecated, Host: h, Since: hf.Since, ValuesSince: hf.ValuesSince, Fixed: hf.Fixed}
 		f.Pattern = hf.Regexp
 		s.Fields = append(s.Fields, f)
 	}
@@ -260,6 +265,27 @@ func RefusedByTarget(p *Pass, name string) bool {
 		}
 	}
 	return false
+}
+
+// LoadedHere reports whether a host that reads the pass's file where its
+// kind says it loads such files (`loads`) loads it from this path: a
+// Cursor rule kept in rules/ for users to copy is one, and Cursor applies
+// it only once it is in .cursor/rules/. Where no reader of the kind says
+// where it loads from, the file counts as loaded.
+func LoadedHere(p *Pass) bool {
+	some := false
+	for _, hk := range p.Settings.View().Readers[p.Doc.Kind] {
+		for _, g := range hk.Kind.Loads {
+			if strings.HasPrefix(g, hosts.LoadsPluginPrefix) {
+				return true // from a plugin's root: not decided here
+			}
+			some = true
+			if ok, _ := doublestar.Match(g, p.Doc.Path); ok {
+				return true
+			}
+		}
+	}
+	return !some
 }
 
 // HostField is the field of a host's kind named name, or nil.

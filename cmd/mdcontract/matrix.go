@@ -44,7 +44,7 @@ const (
 // loads it wrong (no metadata, a value cut short or of the wrong type, a
 // refused upload): the file's cell is "dropped". Other errors (a broken
 // link) leave the file loaded.
-var dropRules = []string{"encoding", "frontmatter-syntax", "frontmatter-required", "frontmatter-type", "frontmatter-plain-scalar", "frontmatter-glob", "host-rejects-key"}
+var dropRules = []string{"encoding", "frontmatter-syntax", "frontmatter-required", "frontmatter-type", "frontmatter-plain-scalar", "frontmatter-glob", "host-rejects-key", "json-shape", "toml-command"}
 
 // matrix is the file × host matrix, as --format json prints it.
 type matrix struct {
@@ -195,12 +195,14 @@ func (c *matrixCount) add(state string) {
 
 // loadable returns the files some host could load, by kind (in the
 // kinds' order), then by path: skills, agents, agent bodies, commands,
-// prompts, memory files and the hosts' own markdown kinds; not other
-// markdown, skill resources or JSON files.
+// prompts, memory files and the hosts' own kinds, markdown, TOML or JSON
+// (a Gemini CLI extension's manifest, Copilot's hooks); not other
+// markdown, skill resources or the plugin manifests mdcontract tells
+// itself.
 func loadable(idx *parser.Index) []*parser.Document {
 	var out []*parser.Document
 	for k := parser.KindSkill; k.String() != "unknown"; k++ {
-		if k == parser.KindSkillResource || k.IsJSON() {
+		if k == parser.KindSkillResource || k.IsJSON() && !k.ByHostPaths() {
 			continue
 		}
 		out = append(out, idx.ByKind(k)...)

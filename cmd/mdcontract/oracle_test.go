@@ -528,4 +528,3 @@ func differential(t *testing.T, host string, hostSide func(dir string) []finding
 	t.Logf("%s: %d of %d findings agree (%.0f%%) over %d inputs; %d disagreements, %d explained", host, agreed, total,
 		100*float64(agreed)/float64(max(total, 1)), len(inputs), total-agreed, total-agreed-len(unexplained))
 }
-

@@ -52,6 +52,10 @@ func checkFrontmatterGlob(p *rules.Pass) {
 		return
 	}
 	firstLine, _ := d.Position(fm.ContentStart)
+	// A rule kept where the host does not load it (a library of Cursor
+	// rules in rules/, for users to copy) is applied only once copied: its
+	// globs are read against the repo it is copied into, not this one.
+	loaded := rules.LoadedHere(p)
 	m := p.Index.Cached("frontmatter-glob", func() any {
 		gm := &globMatcher{files: p.Index.Files()}
 		gm.left.Store(globWork)
@@ -97,7 +101,7 @@ func checkFrontmatterGlob(p *rules.Pass) {
 				globs = append(globs, keyGlob{strings.TrimSpace(it.Value), start, end})
 			}
 		}
-		checkGlobs(p, m, s, k.Name, globs)
+		checkGlobs(p, m, s, k.Name, globs, loaded)
 	}
 }
 
@@ -113,7 +117,7 @@ type keyGlob struct {
 // a repo may have, `**/*.test.*, **/__tests__/**`, is not wrong for
 // lacking some of them here). A negated glob (`!**/dist/**`) leaves files
 // out rather than taking them in: matching nothing is no fault of it.
-func checkGlobs(p *rules.Pass, m *globMatcher, s *rules.KindSchema, key string, globs []keyGlob) {
+func checkGlobs(p *rules.Pass, m *globMatcher, s *rules.KindSchema, key string, globs []keyGlob, loaded bool) {
 	var takes []keyGlob // the valid globs that take files in
 	for _, kg := range globs {
 		g, negated := strings.CutPrefix(kg.g, "!")
@@ -122,6 +126,9 @@ func checkGlobs(p *rules.Pass, m *globMatcher, s *rules.KindSchema, key string, 
 		} else if !negated {
 			takes = append(takes, kg)
 		}
+	}
+	if !loaded {
+		return
 	}
 	var dead []keyGlob
 	for _, kg := range takes {

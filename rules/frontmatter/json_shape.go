@@ -71,12 +71,12 @@ func checkShapes(p *rules.Pass, mode walkMode) {
 // shapeWalk checks one JSON value against a shape, reporting either the
 // shape's faults or its ignored keys.
 type shapeWalk struct {
-	p       *rules.Pass
-	src     []byte
-	host    string
-	h       *hosts.Host
-	mode    walkMode
-	min     string // the oldest release of the host the repo supports
+	p    *rules.Pass
+	src  []byte
+	host string
+	h    *hosts.Host
+	mode walkMode
+	min  string // the oldest release of the host the repo supports
 }
 
 func (w *shapeWalk) fault(start, end int, format string, args ...any) {

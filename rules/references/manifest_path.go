@@ -14,7 +14,7 @@ import (
 var ManifestPath = family.Register(&rules.Rule{
 	ID:       "MC305",
 	Name:     "manifest-path",
-	Summary:  "a plugin or marketplace manifest lists a component path that does not exist",
+	Summary:  "a plugin or marketplace manifest, or a Gemini CLI extension's contextFileName, names a path that does not exist",
 	Severity: rules.Error,
 	Check:    checkManifestPath,
 })
@@ -26,6 +26,10 @@ var componentFields = []string{"commands", "agents", "skills", "hooks", "mcpServ
 
 func checkManifestPath(p *rules.Pass) {
 	d := p.Doc
+	if d.Kind.String() == "gemini-extension" && d.JSON != nil {
+		checkContextFiles(p, d.JSON, path.Dir(d.Path))
+		return
+	}
 	if d.Kind != parser.KindManifest || d.JSON == nil || parser.ManifestRoot(d.Path) == "" {
 		return // malformed JSON is not this rule's to report
 	}
@@ -222,3 +226,38 @@ func notAPath(s string) bool {
 
 // climbs reports whether a cleaned relative path leaves its folder.
 func climbs(c string) bool { return c == ".." || strings.HasPrefix(c, "../") }
+
+// checkContextFiles checks the `contextFileName` of a Gemini CLI
+// extension (gemini-extension.json): each file it names, from the
+// extension's folder dir, must exist. `gemini extensions validate` fails
+// on a missing one, and the loader drops it without a word, so the
+// extension loads without the context its author wrote.
+func checkContextFiles(p *rules.Pass, m *parser.JSONValue, dir string) {
+	v := m.Get("contextFileName")
+	if v == nil {
+		return // GEMINI.md, if there is one: absent is no fault
+	}
+	vals := []*parser.JSONValue{v}
+	if v.Kind == parser.JSONArray {
+		vals = v.Items
+	}
+	if dir == "." {
+		dir = ""
+	}
+	for _, s := range vals {
+		if s.Kind != parser.JSONString || notAPath(s.Str) {
+			continue // json-shape reports a value that is not a string
+		}
+		c := path.Clean(s.Str)
+		if climbs(c) || strings.Contains(s.Str, "..") {
+			p.Reportf(s.Start, s.End, "`contextFileName` names `%s`, which leaves the extension's folder %s: Gemini CLI refuses a path with `..` and loads nothing from it; keep the file inside the extension", s.Str, folderName(dir))
+			continue
+		}
+		rel := path.Join(dir, c)
+		if ok, _ := p.Index.Exists(rel); ok {
+			continue
+		}
+		p.Report(rules.Diagnostic{Start: s.Start, End: s.End, Target: rel, Message: fmt.Sprintf(
+			"`contextFileName` names `%s`, which does not exist: it resolves to `%s` from the extension's folder %s; Gemini CLI loads no context from it (and `gemini extensions validate` fails): fix the name, or add the file", s.Str, rel, folderName(dir))})
+	}
+}
