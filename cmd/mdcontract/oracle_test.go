@@ -415,12 +415,54 @@ func claudePath(p string) string {
 	return p
 }
 
-// claudeFindings runs Claude Code's validator over dir's roots.
-func claudeFindings(t *testing.T, bin, dir string) []finding {
+// claudeComponent reports whether rel, a path from a plugin's root, is a
+// file Claude Code's validator reads there: the manifests, skills,
+// subagents, commands, output styles, hooks and MCP servers.
+func claudeComponent(rel string) bool {
+	for _, g := range []string{".claude-plugin/plugin.json", ".claude-plugin/marketplace.json", "skills/*/SKILL.md",
+		"agents/**/*.md", "commands/**/*.md", "output-styles/*.md", "hooks/hooks.json", ".mcp.json"} {
+		if ok, _ := doublestar.Match(g, rel); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// claudeScope reports whether file (from dir) is one the validator reads
+// at one of roots.
+func claudeScope(dir string, roots []string, file string) bool {
+	abs := filepath.Join(dir, filepath.FromSlash(file))
+	for _, r := range roots {
+		if rel, err := filepath.Rel(r, abs); err == nil && !strings.HasPrefix(rel, "..") && claudeComponent(filepath.ToSlash(rel)) {
+			return true
+		}
+	}
+	return false
+}
+
+// claudeFindings runs Claude Code's validator over dir's roots. A folder
+// with no manifest is validated as a plugin: a copy with a bare
+// .claude-plugin/plugin.json, so that its skills, subagents, commands and
+// hooks are read as the plugin's (the validator reads none in a plain
+// folder).
+func claudeFindings(t *testing.T, bin, dir string, roots []string) []finding {
 	t.Helper()
+	hostDir := dir
+	if len(roots) == 1 && roots[0] == dir {
+		if _, err := os.Stat(filepath.Join(dir, ".claude-plugin")); err != nil {
+			hostDir = filepath.Join(t.TempDir(), "p")
+			if err := os.CopyFS(hostDir, os.DirFS(dir)); err != nil {
+				t.Errorf("copying %s: %v", dir, err)
+				return nil
+			}
+			_ = os.MkdirAll(filepath.Join(hostDir, ".claude-plugin"), 0o755)
+			_ = os.WriteFile(filepath.Join(hostDir, ".claude-plugin", "plugin.json"), []byte(`{"name": "oracle", "version": "1.0.0", "description": "d", "author": {"name": "a"}}`), 0o644)
+			roots = []string{hostDir}
+		}
+	}
 	seen := map[finding]bool{}
 	var out []finding
-	for _, root := range claudeRoots(dir) {
+	for _, root := range roots {
 		var rep claudeReport
 		b := runHost(t, bin, "plugin", "validate", "--json", root)
 		if err := json.Unmarshal(b, &rep); err != nil {
@@ -432,11 +474,14 @@ func claudeFindings(t *testing.T, bin, dir string) []finding {
 			files = append([]claudeFile{*rep.Manifest}, files...)
 		}
 		for _, f := range files {
-			rel, err := filepath.Rel(dir, f.File)
+			rel, err := filepath.Rel(hostDir, f.File)
 			if err != nil || strings.HasPrefix(rel, "..") {
 				continue
 			}
 			rel = filepath.ToSlash(rel)
+			if hostDir != dir && rel == ".claude-plugin/plugin.json" {
+				continue // the manifest the test wrote
+			}
 			if st, err := os.Stat(f.File); err == nil && st.IsDir() {
 				continue // the folder itself: no file of it
 			}
@@ -465,12 +510,16 @@ func claudeFindings(t *testing.T, bin, dir string) []finding {
 // TestHostOracleClaudeCode is the differential test for Claude Code.
 func TestHostOracleClaudeCode(t *testing.T) {
 	bin := hostCLI(t, "claude")
-	differential(t, "claude-code", func(dir string) []finding { return claudeFindings(t, bin, dir) })
+	differential(t, "claude-code", func(dir string) ([]finding, func(file string) bool) {
+		roots := claudeRoots(dir)
+		return claudeFindings(t, bin, dir, roots), func(file string) bool { return claudeScope(dir, roots, file) }
+	})
 }
 
 // differential runs host's side and mdcontract's over every input and
 // checks each disagreement against hosts/oracle/<host>.txt.
-func differential(t *testing.T, host string, hostSide func(dir string) []finding) {
+// hostSide runs the host over dir and says which of dir's files it reads.
+func differential(t *testing.T, host string, hostSide func(dir string) ([]finding, func(file string) bool)) {
 	inputs := oracleInputs(t)
 	exp := readExpectations(t, filepath.Join("..", "..", "hosts", "oracle", host+".txt"))
 	type result struct {
@@ -484,8 +533,13 @@ func differential(t *testing.T, host string, hostSide func(dir string) []finding
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			h := hostSide(in.dir)
-			m := mdFindings(t, in.dir, host)
+			h, reads := hostSide(in.dir)
+			var m []finding
+			for _, f := range mdFindings(t, in.dir, host) {
+				if reads(f.file) {
+					m = append(m, f)
+				}
+			}
 			results[i].agreed, results[i].dis = compare(in.name, m, h)
 		})
 	}
