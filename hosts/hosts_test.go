@@ -1,6 +1,9 @@
 package hosts
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -163,6 +166,40 @@ func TestReadsFrontmatter(t *testing.T) {
 	for kind, want := range map[string]bool{"skill": true, "agent": true, "command": true, "other": false, "skill-resource": false} {
 		if got := ReadsFrontmatter(kind); got != want {
 			t.Errorf("ReadsFrontmatter(%q) = %v, want %v", kind, got, want)
+		}
+	}
+}
+
+// A host's `checked` release is the one hosts/oracle/package.json pins for
+// the differential test, and every pinned host is a host file.
+func TestCheckedIsPinned(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("oracle", "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pkg struct {
+		Hosts map[string]string `json:"mdcontract-hosts"`
+		Deps  map[string]string `json:"dependencies"`
+	}
+	if err := json.Unmarshal(b, &pkg); err != nil {
+		t.Fatal(err)
+	}
+	for id, npm := range pkg.Hosts {
+		h := Get(id)
+		if h == nil {
+			t.Errorf("oracle/package.json pins %s for host %s, which has no host file", npm, id)
+			continue
+		}
+		if pkg.Deps[npm] == "" {
+			t.Errorf("oracle/package.json: host %s's package %s is not among its dependencies", id, npm)
+		}
+		if h.Checked != nil && h.Checked.Version != pkg.Deps[npm] {
+			t.Errorf("hosts/%s: checked against %s, but oracle/package.json pins %s %s: run the differential test on the pinned release and update `checked`", h.File, h.Checked.Version, npm, pkg.Deps[npm])
+		}
+	}
+	for _, h := range All() {
+		if h.Checked != nil && pkg.Hosts[h.ID] == "" {
+			t.Errorf("hosts/%s says it was checked against %s, but oracle/package.json pins no CLI of it", h.File, h.Checked.Version)
 		}
 	}
 }

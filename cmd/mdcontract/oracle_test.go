@@ -38,6 +38,11 @@ var oracleReport = flag.Bool("oracle-report", false, "print every disagreement o
 // saying so, and fails under CI=true.
 func hostCLI(t *testing.T, name string) string {
 	t.Helper()
+	if raceEnabled {
+		// it runs other programs, and the plain test run checks it: under
+		// the race detector it would only double CI's time
+		t.Skip("the differential test runs without -race")
+	}
 	dir := os.Getenv("MDCONTRACT_HOST_CLIS")
 	if dir == "" {
 		cache, err := os.UserCacheDir()
