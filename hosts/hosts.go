@@ -835,14 +835,16 @@ type HostShape struct {
 	Shape *Shape
 }
 
-// JSONShapesOf returns the shapes the default hosts give the JSON file at
+// JSONShapesOf returns the shapes the hosts give the JSON file at
 // repo-relative path rel, of the kind named kind, in the plugin whose root
-// is pluginRoot ("" for the repo root).
+// is pluginRoot ("" for the repo root). A host reads the files its `json:`
+// entries name whatever its `default`: those paths are its own
+// (.codex-plugin/plugin.json is read by Codex alone).
 func JSONShapesOf(kind, rel, pluginRoot string) []HostShape {
 	var out []HostShape
 	for _, h := range all {
 		k := h.Kinds[kind]
-		if !h.Default || k == nil {
+		if k == nil {
 			continue
 		}
 		for _, jf := range k.JSON {
