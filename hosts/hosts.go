@@ -956,16 +956,16 @@ type HostShape struct {
 	Shape *Shape
 }
 
-// JSONShapesOf returns the shapes the default hosts give the JSON file at
+// JSONShapesOf returns the shapes the hosts give the JSON file at
 // repo-relative path rel, of the kind named kind, in the plugin whose root
-// is pluginRoot ("" for the repo root); and those any host gives a kind
-// of its own, told by its `paths` (gemini-extension.json), which no other
-// host reads.
+// is pluginRoot ("" for the repo root). A host reads the files its `json:`
+// entries name whatever its `default`: those paths are its own
+// (.codex-plugin/plugin.json is read by Codex alone).
 func JSONShapesOf(kind, rel, pluginRoot string) []HostShape {
 	var out []HostShape
 	for _, h := range all {
 		k := h.Kinds[kind]
-		if k == nil || !h.Default && len(k.Paths) == 0 {
+		if k == nil {
 			continue
 		}
 		for _, jf := range k.JSON {

@@ -140,7 +140,8 @@ func TestShapes(t *testing.T) {
 	}
 }
 
-// The embedded Claude Code shapes are found by path.
+// The embedded shapes are found by path, a non-default host's (Codex's)
+// as a default host's.
 func TestJSONShapesOf(t *testing.T) {
 	cases := []struct {
 		kind, rel, root string
@@ -152,8 +153,10 @@ func TestJSONShapesOf(t *testing.T) {
 		{"mcp", ".mcp.json", "", 1},
 		{"mcp", "p/.mcp.json", "p", 1},
 		{"mcp", "docs/.mcp.json", "", 0},
-		{"manifest", ".claude-plugin/marketplace.json", "", 1},
-		{"manifest", ".github/plugin/plugin.json", "", 0}, // Copilot's
+		{"manifest", ".claude-plugin/marketplace.json", "", 2}, // Claude Code's, read by Codex too
+		{"manifest", ".github/plugin/plugin.json", "", 0},      // Copilot's
+		{"manifest", "p/.codex-plugin/plugin.json", "p", 1},    // Codex's, not a default host
+		{"manifest", ".agents/plugins/marketplace.json", "", 1},
 	}
 	for _, c := range cases {
 		if n := len(JSONShapesOf(c.kind, c.rel, c.root)); n != c.want {

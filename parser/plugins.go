@@ -16,46 +16,65 @@ import (
 // whose root is its nearest ancestor; files outside every plugin belong to
 // the repo root.
 
-// Manifest folders: Claude Code's `.claude-plugin/`
-// (https://code.claude.com/docs/en/plugins-reference) and GitHub Copilot
-// CLI's `.github/plugin/`
+// Manifest files, by the folder that holds them: Claude Code's
+// `.claude-plugin/` (https://code.claude.com/docs/en/plugins-reference) and
+// GitHub Copilot CLI's `.github/plugin/`
 // (https://docs.github.com/en/copilot/reference/cli-plugin-reference, read
-// 2026-12-01), each holding a plugin.json or a marketplace.json.
-var manifestDirs = []string{".claude-plugin", ".github/plugin"}
-
-// isManifestPath reports whether rel is a plugin or marketplace manifest.
-func isManifestPath(rel string) bool {
-	b := path.Base(rel)
-	if b != "plugin.json" && b != "marketplace.json" {
-		return false
-	}
-	dir := path.Dir(rel)
-	for _, m := range manifestDirs {
-		if dir == m || strings.HasSuffix(dir, "/"+m) {
-			return true
-		}
-	}
-	return false
+// 2026-12-01), each holding a plugin.json or a marketplace.json; Codex's
+// `.codex-plugin/plugin.json` and `.agents/plugins/marketplace.json`
+// (hosts/codex.yaml, read 2026-12-07), whose paths are from the folder
+// holding `.codex-plugin/` or `.agents/`.
+var manifestFiles = []struct{ dir, file string }{
+	{".claude-plugin", "plugin.json"},
+	{".claude-plugin", "marketplace.json"},
+	{".github/plugin", "plugin.json"},
+	{".github/plugin", "marketplace.json"},
+	{".codex-plugin", "plugin.json"},
+	{".agents/plugins", "marketplace.json"},
 }
 
-// ManifestRoot returns the folder that a manifest's paths are relative to
-// (the folder holding `.claude-plugin/` or `.github/plugin/`: "." for the
-// repo root), or "" when rel is not a manifest.
-func ManifestRoot(rel string) string {
-	if !isManifestPath(rel) {
-		return ""
-	}
-	dir := path.Dir(rel)
-	for _, m := range manifestDirs {
-		if dir == m {
-			return "."
-		}
-		if strings.HasSuffix(dir, "/"+m) {
-			return strings.TrimSuffix(dir, "/"+m)
+// manifestDir returns the manifest folder (`.claude-plugin`, …) of rel,
+// or "" when rel is not a plugin or marketplace manifest.
+func manifestDir(rel string) string {
+	dir, b := path.Split(rel)
+	dir = strings.TrimSuffix(dir, "/")
+	for _, m := range manifestFiles {
+		if b == m.file && (dir == m.dir || strings.HasSuffix(dir, "/"+m.dir)) {
+			return m.dir
 		}
 	}
 	return ""
 }
+
+// isManifestPath reports whether rel is a plugin or marketplace manifest.
+func isManifestPath(rel string) bool { return manifestDir(rel) != "" }
+
+// ManifestRoot returns the folder that a manifest's paths are relative to
+// (the folder holding `.claude-plugin/`, `.github/plugin/`,
+// `.codex-plugin/` or `.agents/plugins/`: "." for the repo root), or ""
+// when rel is not a manifest.
+func ManifestRoot(rel string) string {
+	m := manifestDir(rel)
+	if m == "" {
+		return ""
+	}
+	dir := path.Dir(rel)
+	if dir == m {
+		return "."
+	}
+	return strings.TrimSuffix(dir, "/"+m)
+}
+
+// IsCodexManifest reports whether rel is one of Codex's own manifests:
+// `.codex-plugin/plugin.json` or `.agents/plugins/marketplace.json`.
+func IsCodexManifest(rel string) bool {
+	m := manifestDir(rel)
+	return m == ".codex-plugin" || m == ".agents/plugins"
+}
+
+// IsCopilotManifest reports whether rel is a GitHub Copilot CLI manifest,
+// in `.github/plugin/`.
+func IsCopilotManifest(rel string) bool { return manifestDir(rel) == ".github/plugin" }
 
 // pluginRoots computes the sorted plugin roots of the indexed manifests,
 // "" for the repo root excluded (rootPlugin says whether it is one).
@@ -86,8 +105,9 @@ func (idx *Index) pluginRoots() []string {
 }
 
 // marketplaceSources returns the relative folder sources a marketplace
-// lists, joined with its `metadata.pluginRoot`. Git and URL sources (objects,
-// or strings with a scheme) are not folders of this repo.
+// lists, joined with its `metadata.pluginRoot`: a string, or Codex's
+// `{"source": "local", "path": …}`. Git and URL sources (other objects, or
+// strings with a scheme) are not folders of this repo.
 func marketplaceSources(src []byte) []string {
 	var m struct {
 		Metadata struct {
@@ -103,12 +123,39 @@ func marketplaceSources(src []byte) []string {
 	var out []string
 	for _, p := range m.Plugins {
 		var s string
-		if json.Unmarshal(p.Source, &s) != nil || s == "" || strings.Contains(s, ":") || path.IsAbs(s) {
+		if json.Unmarshal(p.Source, &s) != nil {
+			var local struct{ Source, Path string }
+			if json.Unmarshal(p.Source, &local) != nil || local.Source != "local" {
+				continue
+			}
+			s = local.Path
+		}
+		if s == "" || strings.Contains(s, ":") || path.IsAbs(s) {
 			continue
 		}
 		out = append(out, path.Join(m.Metadata.PluginRoot, s))
 	}
 	return out
+}
+
+// LocalSource returns the string value naming the folder of a marketplace
+// entry's plugin: its `source` when a string, or the `path` of a Codex
+// `{"source": "local", "path": …}`; nil for any other source.
+func LocalSource(entry *JSONValue) *JSONValue {
+	src := entry.Get("source")
+	switch {
+	case src == nil:
+		return nil
+	case src.Kind == JSONString:
+		return src
+	case src.Kind == JSONObject:
+		if t := src.Get("source"); t != nil && t.Kind == JSONString && t.Str == "local" {
+			if p := src.Get("path"); p != nil && p.Kind == JSONString {
+				return p
+			}
+		}
+	}
+	return nil
 }
 
 // PluginRoots returns the plugin root folders below the repo root, sorted.

@@ -22,3 +22,46 @@ func TestRootIsPlugin(t *testing.T) {
 		}
 	}
 }
+
+// Codex's manifests are manifests: kinds.yaml takes each file
+// parser/plugins.go names, a plugin's root is the folder holding
+// .codex-plugin/, and a marketplace's local sources, strings or
+// `{"source": "local"}` objects, are plugin roots from the folder holding
+// .agents/.
+func TestCodexManifests(t *testing.T) {
+	for _, m := range manifestFiles {
+		for _, rel := range []string{m.dir + "/" + m.file, "a/b/" + m.dir + "/" + m.file} {
+			if k := KindOf(rel, nil); k != KindManifest {
+				t.Errorf("KindOf(%s) = %s, want manifest", rel, k)
+			}
+		}
+	}
+	for rel, want := range map[string]string{
+		"p/.codex-plugin/plugin.json":        "p",
+		".agents/plugins/marketplace.json":   ".",
+		"x/.agents/plugins/marketplace.json": "x",
+		".agents/plugins/plugin.json":        "", // not a file Codex reads
+		".codex-plugin/marketplace.json":     "",
+	} {
+		if got := ManifestRoot(rel); got != want {
+			t.Errorf("ManifestRoot(%s) = %q, want %q", rel, got, want)
+		}
+	}
+	idx := NewIndex("/r", []*Document{
+		Parse(".agents/plugins/marketplace.json", KindManifest, []byte(`{"name":"m","plugins":[
+			{"name":"a","source":{"source":"local","path":"./plugins/a"}},
+			{"name":"b","source":"./plugins/b"},
+			{"name":"c","source":{"source":"url","url":"https://x.test/c.git"}}]}`)),
+		Parse("tools/t/.codex-plugin/plugin.json", KindManifest, []byte(`{"name":"t"}`)),
+	})
+	got := idx.PluginRoots()
+	want := []string{"plugins/a", "plugins/b", "tools/t"}
+	if len(got) != len(want) {
+		t.Fatalf("PluginRoots() = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("PluginRoots() = %v, want %v", got, want)
+		}
+	}
+}

@@ -178,8 +178,8 @@ func (idx *Index) listedComponents() map[string]Kind {
 			}
 			if ps := d.JSON.Get("plugins"); ps != nil && ps.Kind == JSONArray {
 				for _, e := range ps.Items {
-					src := e.Get("source")
-					if src == nil || src.Kind != JSONString || strings.Contains(src.Str, ":") || path.IsAbs(src.Str) {
+					src := LocalSource(e)
+					if src == nil || strings.Contains(src.Str, ":") || path.IsAbs(src.Str) {
 						continue
 					}
 					add(path.Join(base, src.Str), e)

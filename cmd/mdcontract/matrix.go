@@ -195,14 +195,12 @@ func (c *matrixCount) add(state string) {
 
 // loadable returns the files some host could load, by kind (in the
 // kinds' order), then by path: skills, agents, agent bodies, commands,
-// prompts, memory files and the hosts' own kinds, markdown, TOML or JSON
-// (a Gemini CLI extension's manifest, Copilot's hooks); not other
-// markdown, skill resources or the plugin manifests mdcontract tells
-// itself.
+// prompts, memory files, manifests and the hosts' own kinds (markdown,
+// TOML or JSON); not other markdown or skill resources.
 func loadable(idx *parser.Index) []*parser.Document {
 	var out []*parser.Document
 	for k := parser.KindSkill; k.String() != "unknown"; k++ {
-		if k == parser.KindSkillResource || k.IsJSON() && !k.ByHostPaths() {
+		if k == parser.KindSkillResource {
 			continue
 		}
 		out = append(out, idx.ByKind(k)...)
@@ -231,6 +229,9 @@ func cellOf(h *hosts.Host, d *parser.Document, idx *parser.Index, diags []rules.
 		}
 		return stateOf(diags)
 	}
+	if d.Kind.IsJSON() {
+		return jsonCell(h, d, idx, diags)
+	}
 	var entries []*hosts.Kind
 	for name, k := range h.Kinds {
 		if name == d.Kind.String() || slices.Contains(k.Also, d.Kind.String()) {
@@ -245,7 +246,7 @@ func cellOf(h *hosts.Host, d *parser.Document, idx *parser.Index, diags []rules.
 	for _, k := range entries {
 		switch {
 		case len(k.Loads) > 0:
-			if loads(k, d.Path, idx) {
+			if loads(h.ID, k, d.Path, idx) {
 				return stateOf(diags)
 			}
 			from = append(from, k.Loads...)
@@ -268,6 +269,30 @@ func cellOf(h *hosts.Host, d *parser.Document, idx *parser.Index, diags []rules.
 		return c
 	}
 	return matrixCell{State: stateNotRead, Why: fmt.Sprintf("%s loads %s files from %s", h.Name, d.Kind, strings.Join(from, ", "))}
+}
+
+// jsonCell is host h's reading of JSON file d: the host reads the files
+// its `json:` entries for the kind take (hosts.JSONShapesOf).
+func jsonCell(h *hosts.Host, d *parser.Document, idx *parser.Index, diags []rules.Diagnostic) matrixCell {
+	k := h.Kinds[d.Kind.String()]
+	if k == nil || len(k.JSON) == 0 {
+		return matrixCell{State: stateNone}
+	}
+	for _, hs := range hosts.JSONShapesOf(d.Kind.String(), d.Path, idx.PluginRootOf(d.Path)) {
+		if hs.Host == h {
+			return stateOf(diags)
+		}
+	}
+	var from []string
+	for _, jf := range k.JSON {
+		for _, g := range jf.Paths {
+			if jf.From == "plugin-root" {
+				g = hosts.LoadsPluginPrefix + g
+			}
+			from = appendNew(from, g)
+		}
+	}
+	return matrixCell{State: stateNotRead, Why: fmt.Sprintf("%s reads %s files at %s", h.Name, d.Kind, strings.Join(from, ", "))}
 }
 
 // stateOf is the state of a file the host loads, from its findings.
@@ -302,8 +327,15 @@ func appendNew(list []string, s string) []string {
 // holding rel, unless the plugin's manifest lists the kind's files itself
 // (`replaced-by`), which then are the ones loaded; and a file a manifest
 // or a marketplace entry lists (parser.Index.ListedKind) wherever it is.
-func loads(k *hosts.Kind, rel string, idx *parser.Index) bool {
-	if _, ok := idx.ListedKind(rel); ok {
+//
+// A `{plugin}/` glob is host's only in a plugin host reads: Codex reads a
+// plugin's .codex-plugin/plugin.json or, without it, its
+// .claude-plugin/plugin.json; the other hosts do not read a plugin whose
+// only manifest is Codex's.
+func loads(host string, k *hosts.Kind, rel string, idx *parser.Index) bool {
+	root := idx.PluginRootOf(rel)
+	reads := readsPlugin(host, idx, root)
+	if _, ok := idx.ListedKind(rel); ok && reads {
 		// a manifest (or a marketplace entry) lists it: a host that loads
 		// the kind from plugins loads it
 		for _, g := range k.Loads {
@@ -312,9 +344,8 @@ func loads(k *hosts.Kind, rel string, idx *parser.Index) bool {
 			}
 		}
 	}
-	root := idx.PluginRootOf(rel)
-	inPlugin := root != "" || idx.RootIsPlugin()
-	listed, replaced := manifestPaths(idx, root, k.ReplacedBy)
+	inPlugin := (root != "" || idx.RootIsPlugin()) && reads
+	listed, replaced := manifestPaths(idx, pluginManifest(host, idx, root), root, k.ReplacedBy)
 	for _, g := range k.Loads {
 		p := rel
 		if rest, ok := strings.CutPrefix(g, hosts.LoadsPluginPrefix); ok {
@@ -339,14 +370,39 @@ func loads(k *hosts.Kind, rel string, idx *parser.Index) bool {
 	return false
 }
 
-// manifestPaths returns the paths the plugin manifest at root lists under
-// key (a string or a list of strings, from the plugin root), and whether it
-// sets the key at all.
-func manifestPaths(idx *parser.Index, root, key string) ([]string, bool) {
+// Plugin manifests, from a plugin's root.
+const (
+	claudeManifest = ".claude-plugin/plugin.json"
+	codexManifest  = ".codex-plugin/plugin.json"
+)
+
+// readsPlugin reports whether host reads the plugin at root ("" the repo
+// root): Codex one with its own manifest or Claude Code's, the others any
+// plugin but one whose only manifest is Codex's.
+func readsPlugin(host string, idx *parser.Index, root string) bool {
+	has := func(m string) bool { return idx.Doc(path.Join(root, m)) != nil }
+	if host == "codex" {
+		return has(codexManifest) || has(claudeManifest)
+	}
+	return !has(codexManifest) || has(claudeManifest) || has(".github/plugin/plugin.json")
+}
+
+// pluginManifest is the manifest host reads of the plugin at root.
+func pluginManifest(host string, idx *parser.Index, root string) string {
+	if host == "codex" && idx.Doc(path.Join(root, codexManifest)) != nil {
+		return codexManifest
+	}
+	return claudeManifest
+}
+
+// manifestPaths returns the paths the plugin manifest (manifest, from the
+// plugin root) at root lists under key (a string or a list of strings,
+// from the plugin root), and whether it sets the key at all.
+func manifestPaths(idx *parser.Index, manifest, root, key string) ([]string, bool) {
 	if key == "" {
 		return nil, false
 	}
-	d := idx.Doc(path.Join(root, ".claude-plugin/plugin.json"))
+	d := idx.Doc(path.Join(root, manifest))
 	if d == nil || d.JSON == nil {
 		return nil, false
 	}

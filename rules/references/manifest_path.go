@@ -37,7 +37,16 @@ func checkManifestPath(p *rules.Pass) {
 	if root == "." {
 		root = ""
 	}
-	copilot := path.Base(path.Dir(d.Path)) == "plugin" // .github/plugin/: Copilot CLI
+	if parser.IsCodexManifest(d.Path) {
+		switch path.Base(d.Path) {
+		case "plugin.json":
+			checkCodexPlugin(p, d.JSON, root)
+		case "marketplace.json":
+			checkCodexMarketplace(p, d.JSON, root)
+		}
+		return
+	}
+	copilot := parser.IsCopilotManifest(d.Path) // .github/plugin/: Copilot CLI
 	switch path.Base(d.Path) {
 	case "plugin.json":
 		if copilot {
@@ -90,6 +99,12 @@ func forComponentPaths(obj *parser.JSONValue, f func(field string, v *parser.JSO
 }
 
 func checkComponentPath(p *rules.Pass, field string, v *parser.JSONValue, root, rootName string) {
+	checkPluginPath(p, field, v, root, rootName, "Claude Code")
+}
+
+// checkPluginPath checks one path a plugin manifest of host lists, from
+// the plugin folder root.
+func checkPluginPath(p *rules.Pass, field string, v *parser.JSONValue, root, rootName, host string) {
 	written := v.Str
 	if notAPath(written) {
 		return
@@ -101,13 +116,13 @@ func checkComponentPath(p *rules.Pass, field string, v *parser.JSONValue, root, 
 		if climbs(rel) {
 			where = "a path outside the repo"
 		}
-		p.Reportf(v.Start, v.End, "`%s` lists `%s`, which leaves %s (it resolves to %s): Claude Code copies an installed plugin into its cache, where a path outside the plugin breaks; move the files into the plugin and list them from its root", field, written, rootName, where)
+		p.Reportf(v.Start, v.End, "`%s` lists `%s`, which leaves %s (it resolves to %s): %s copies an installed plugin into its cache, where a path outside the plugin breaks; move the files into the plugin and list them from its root", field, written, rootName, where, host)
 		return
 	}
 	if ok, _ := p.Index.Exists(rel); ok {
 		return
 	}
-	msg := fmt.Sprintf("`%s` lists `%s`, which does not exist: it resolves to `%s` from %s; Claude Code cannot load that component", field, written, rel, rootName)
+	msg := fmt.Sprintf("`%s` lists `%s`, which does not exist: it resolves to `%s` from %s; %s cannot load that component", field, written, rel, rootName, host)
 	if ok, _ := p.Index.Exists(c); ok && root != "" {
 		// Written from the repo root, not the plugin root.
 		if strings.HasPrefix(c, root+"/") {
