@@ -289,9 +289,13 @@ type Kind struct {
 	// told by Paths: its paths).
 	Loads []string `yaml:"loads"`
 	// Frontmatter is "required" when the host loads no file of the kind
-	// without frontmatter; else "optional" (the default).
+	// without frontmatter; "wanted" when it loads one but warns; else
+	// "optional" (the default).
 	Frontmatter string   `yaml:"frontmatter"`
 	Required    []string `yaml:"required"`
+	// Wanted are keys the host loads a file without, but warns (Claude
+	// Code's validator: "No description in frontmatter").
+	Wanted []string `yaml:"wanted"`
 	Source      string   `yaml:"source"`
 	// Also names kinds whose files this host loads as this kind too: this
 	// kind's keys are not unknown on them.
@@ -611,9 +615,9 @@ func parse(name string, b []byte) (*Host, error) {
 			return nil, bad("kind %s: `exclude` narrows `paths`, and there are none", kname)
 		}
 		switch k.Frontmatter {
-		case "", "optional", "required":
+		case "", "optional", "wanted", "required":
 		default:
-			return nil, bad("kind %s: `frontmatter` is required or optional, not %q", kname, k.Frontmatter)
+			return nil, bad("kind %s: `frontmatter` is required, wanted or optional, not %q", kname, k.Frontmatter)
 		}
 		switch {
 		case k.Format != "" && k.Format != "json" && k.Format != "toml":
@@ -686,9 +690,9 @@ func parse(name string, b []byte) (*Host, error) {
 			resolved = append(resolved, &c)
 		}
 		k.Fields = resolved
-		for _, r := range k.Required {
+		for _, r := range append(slices.Clone(k.Required), k.Wanted...) {
 			if !seen[r] {
-				return nil, bad("kind %s: required key %s is not one of its fields", kname, r)
+				return nil, bad("kind %s: required or wanted key %s is not one of its fields", kname, r)
 			}
 		}
 	}

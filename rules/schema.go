@@ -59,9 +59,14 @@ type Field struct {
 
 // KindSchema is the frontmatter a kind of file takes.
 type KindSchema struct {
-	// Needs is true when files of the kind must have frontmatter.
+	// Needs is true when files of the kind must have frontmatter; Wants
+	// when a host loads one without but warns.
 	Needs    bool
+	Wants    bool
 	Required []string
+	// Wanted are keys a host loads a file without but warns of, and no
+	// host requires (reported as warnings).
+	Wanted []string
 	Fields   []Field
 	// Order lists keys that, where present, come in this relative order.
 	Order []string
@@ -160,7 +165,7 @@ func viewOf(targets []string) *HostView {
 			if kind.IsJSON() || kind.IsTOML() {
 				continue // no frontmatter: the json-shape rule reads its shape
 			}
-			if len(hk.Fields) == 0 && len(hk.Required) == 0 && hk.Frontmatter == "" {
+			if len(hk.Fields) == 0 && len(hk.Required)+len(hk.Wanted) == 0 && hk.Frontmatter == "" {
 				continue // the host file gives no frontmatter for it: unknown, not checked
 			}
 			s := v.schemas[kind]
@@ -199,9 +204,16 @@ func addHostKind(s *KindSchema, h *hosts.Host, hk *hosts.Kind) {
 		s.Source += " and " + hk.Title
 	}
 	s.Needs = s.Needs || hk.Frontmatter == "required"
+	s.Wants = s.Wants || hk.Frontmatter == "wanted"
 	for _, r := range hk.Required {
 		if !slices.Contains(s.Required, r) {
 			s.Required = append(s.Required, r)
+		}
+		s.Wanted = slices.DeleteFunc(s.Wanted, func(w string) bool { return w == r })
+	}
+	for _, w := range hk.Wanted {
+		if !slices.Contains(s.Required, w) && !slices.Contains(s.Wanted, w) {
+			s.Wanted = append(s.Wanted, w)
 		}
 	}
 	for _, hf := range hk.Fields {

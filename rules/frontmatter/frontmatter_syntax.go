@@ -2,6 +2,7 @@ package frontmatter
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -253,6 +254,12 @@ func checkFrontmatterSyntax(p *rules.Pass) {
 			end := d.Lines().LineEnd(d.Src, 1)
 			p.Reportf(d.BodyStart, end, "%s has no frontmatter: %s must start with a `---` line, its YAML keys (%s), and a closing `---` line",
 				d.Path, rules.AKind(d.Kind), strings.Join(s.Required, ", "))
+		} else if s != nil && s.Wants {
+			// the host loads it, with what it makes of the file alone
+			end := d.Lines().LineEnd(d.Src, 1)
+			p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: d.BodyStart, End: end, Message: fmt.Sprintf(
+				"%s has no frontmatter: %s loads without it but warns (%s): start the file with a `---` line, its YAML keys (%s), and a closing `---` line",
+				d.Path, rules.AKind(d.Kind), s.Source, strings.Join(append(slices.Clone(s.Required), s.Wanted...), ", "))})
 		}
 		return
 	}
