@@ -45,13 +45,7 @@ func checkShapes(p *rules.Pass, ignored bool) {
 	}
 	shapes := hosts.JSONShapesOf(d.Kind.String(), d.Path, p.Index.PluginRootOf(d.Path))
 	if ignored && d.JSON != nil && len(shapes) > 0 {
-		var names []string
-		for _, hs := range shapes {
-			if !slices.Contains(names, hs.Host.Name) {
-				names = append(names, hs.Host.Name)
-			}
-		}
-		reportRepeats(p, d.JSON, nil, strings.Join(names, " and "))
+		reportRepeats(p, d.JSON, nil)
 	}
 	for _, hs := range shapes {
 		if d.JSON == nil {
@@ -67,25 +61,25 @@ func checkShapes(p *rules.Pass, ignored bool) {
 }
 
 // reportRepeats reports each key given twice in an object of v, at the
-// later one: JSON.parse, which the hosts read these files with, keeps the
-// last value silently, so the earlier one, which the author also wrote,
-// never takes effect. A value the host drops is not looked into. path
+// later one: JSON.parse, which Claude Code reads these files with, keeps
+// the last value silently, so the earlier one, which the author also
+// wrote, never takes effect. A value dropped so is not looked into. path
 // holds the keys and indexes down to v, joined only for a message.
-func reportRepeats(p *rules.Pass, v *parser.JSONValue, path []string, hosts string) {
+func reportRepeats(p *rules.Pass, v *parser.JSONValue, path []string) {
 	switch v.Kind {
 	case parser.JSONArray:
 		for i, it := range v.Items {
-			reportRepeats(p, it, append(path, fmt.Sprintf("[%d]", i)), hosts)
+			reportRepeats(p, it, append(path, fmt.Sprintf("[%d]", i)))
 		}
 	case parser.JSONObject:
 		for _, m := range v.Members {
 			if m.Prev > 0 {
 				line, _ := p.Doc.Position(v.Members[m.Prev-1].KeyStart)
-				p.Reportf(m.KeyStart, m.KeyEnd, "`%s` is given twice in this object (first on line %d): %s keeps only this last value and ignores the one on line %d; remove one, or merge them",
-					jsonPath(append(path, m.Key)), line, hosts, line)
+				p.Reportf(m.KeyStart, m.KeyEnd, "`%s` is given twice in this object (first on line %d): one of the two never takes effect (JSON.parse keeps this last one and drops the one on line %d without a word; a strict reader refuses the file); remove one, or merge them",
+					jsonPath(append(path, m.Key)), line, line)
 			}
 			if !m.Dropped {
-				reportRepeats(p, m.Value, append(path, m.Key), hosts)
+				reportRepeats(p, m.Value, append(path, m.Key))
 			}
 		}
 	}
