@@ -27,8 +27,9 @@ var JSONShape = family.Register(&rules.Rule{
 })
 
 // JSONKeyIgnored reports keys the host reads nowhere they are written (a
-// `matcher` on a hook event that takes none): they look as if they do
-// something, and do nothing.
+// `matcher` on a hook event that takes none, the earlier of a key given
+// twice in an object): they look as if they do something, and do
+// nothing.
 var JSONKeyIgnored = family.Register(&rules.Rule{
 	ID:       "MC112",
 	Name:     "json-key-ignored",
@@ -51,7 +52,11 @@ func checkShapes(p *rules.Pass, mode walkMode) {
 	if !d.Kind.IsJSON() {
 		return
 	}
-	for _, hs := range hosts.JSONShapesOf(d.Kind.String(), d.Path, p.Index.PluginRootOf(d.Path)) {
+	shapes := hosts.JSONShapesOf(d.Kind.String(), d.Path, p.Index.PluginRootOf(d.Path))
+	if mode == ignoredKeys && d.JSON != nil && len(shapes) > 0 {
+		reportRepeats(p, d.JSON, nil)
+	}
+	for _, hs := range shapes {
 		oldest := p.Settings.MinRelease(hs.Host.ID)
 		if mode == newerKeys && oldest == "" {
 			continue
@@ -66,6 +71,53 @@ func checkShapes(p *rules.Pass, mode walkMode) {
 		w := &shapeWalk{p: p, src: d.Src, host: hs.Host.Name, h: hs.Host, mode: mode, min: oldest}
 		w.value(d.JSON, hs.Shape, "")
 	}
+}
+
+// reportRepeats reports each key given twice in an object of v, at the
+// later one: JSON.parse, which Claude Code reads these files with, keeps
+// the last value silently, so the earlier one, which the author also
+// wrote, never takes effect. A value dropped so is not looked into. path
+// holds the keys and indexes down to v, joined only for a message.
+func reportRepeats(p *rules.Pass, v *parser.JSONValue, path []string) {
+	switch v.Kind {
+	case parser.JSONArray:
+		for i, it := range v.Items {
+			reportRepeats(p, it, append(path, fmt.Sprintf("[%d]", i)))
+		}
+	case parser.JSONObject:
+		for _, m := range v.Members {
+			if m.Prev > 0 {
+				line, _ := p.Doc.Position(v.Members[m.Prev-1].KeyStart)
+				p.Reportf(m.KeyStart, m.KeyEnd, "`%s` is given twice in this object (first on line %d): one of the two never takes effect (JSON.parse keeps this last one and drops the one on line %d without a word; a strict reader refuses the file); remove one, or merge them",
+					jsonPath(append(path, m.Key)), line, line)
+			}
+			if !m.Dropped {
+				reportRepeats(p, m.Value, append(path, m.Key))
+			}
+		}
+	}
+}
+
+// jsonPath writes a path of keys and indexes as `a.b[0].c`, its end only
+// when it is long.
+func jsonPath(parts []string) string {
+	const most = 120
+	n, i := 0, len(parts)
+	for i > 0 && (n == 0 || n+len(parts[i-1]) <= most) {
+		i--
+		n += len(parts[i]) + 1
+	}
+	var b strings.Builder
+	if i > 0 {
+		b.WriteString("…")
+	}
+	for j, s := range parts[i:] {
+		if (j > 0 || i > 0) && !strings.HasPrefix(s, "[") {
+			b.WriteByte('.')
+		}
+		b.WriteString(s)
+	}
+	return b.String()
 }
 
 // shapeWalk checks one JSON value against a shape, reporting either the
@@ -185,6 +237,9 @@ func (w *shapeWalk) object(v *parser.JSONValue, s *hosts.Shape, path string) {
 		}
 	}
 	for _, m := range v.Members {
+		if m.Dropped {
+			continue // JSON.parse keeps the key's last value: the host never reads this one
+		}
 		mpath := m.Key
 		if path != "" {
 			mpath = path + "." + m.Key
