@@ -349,10 +349,14 @@ type Shape struct {
 	// ValuesSince gives, for enum values newer than the rest, the host
 	// release each first appeared in.
 	ValuesSince map[string]string `yaml:"values-since"`
-	// Fixed: the enum is a closed list the host will not grow (a JSON
-	// type); else a value outside it may be one a newer host release
-	// knows.
+	// Fixed: the host refuses any value outside the enum or the
+	// variants (its validator calls it an error); else a value outside
+	// them may be one a newer host release knows.
 	Fixed bool `yaml:"fixed"`
+	// Lenient: the host skips a value that breaks this shape (a hook
+	// entry), loads the rest of the file and warns ("entry ignored at
+	// runtime"): the faults within it are warnings.
+	Lenient bool `yaml:"lenient"`
 	// Pattern is a regular expression a string must match, or the name of
 	// one of the host's patterns; Hint says in words what it wants.
 	Pattern string `yaml:"pattern"`

@@ -129,10 +129,18 @@ type shapeWalk struct {
 	h    *hosts.Host
 	mode walkMode
 	min  string // the oldest release of the host the repo supports
+	// lenient: within a shape whose breaks the host skips, loading the
+	// rest (hosts.Shape.Lenient): its faults are warnings
+	lenient bool
 }
 
 func (w *shapeWalk) fault(start, end int, format string, args ...any) {
-	if w.mode == faults {
+	switch {
+	case w.mode != faults:
+	case w.lenient:
+		w.p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: start, End: end, Message: fmt.Sprintf(format, args...) +
+			fmt.Sprintf(" (%s skips this entry and loads the rest)", w.host)})
+	default:
 		w.p.Reportf(start, end, format, args...)
 	}
 }
@@ -175,6 +183,11 @@ func (w *shapeWalk) value(v *parser.JSONValue, s *hosts.Shape, path string) {
 	s = s.Resolved()
 	if s == nil || v == nil {
 		return
+	}
+	if s.Lenient && !w.lenient {
+		// the host skips what breaks this shape and loads the rest
+		w.lenient = true
+		defer func() { w.lenient = false }()
 	}
 	if len(s.Type) > 0 && !slices.ContainsFunc(s.Type, func(t string) bool { return w.is(v, t) }) {
 		w.fault(v.Start, v.End, "%s is %s, where %s reads %s: it rejects the value as written; write %s", at(path), jsonTypeName(v.Kind), w.host, typeList(s.Type), typeList(s.Type))
