@@ -176,7 +176,16 @@ var LoaderQuirks = []string{"colon-in-value", "bool-words"}
 // QuirkReaders returns, for a quirk and a kind of file, the names of the
 // hosts whose loader reads such a file anyway and of those that refuse it.
 func QuirkReaders(quirk, kind string) (reads, refuses []string) {
+	return QuirkReadersAmong(quirk, kind, nil)
+}
+
+// QuirkReadersAmong is QuirkReaders of the hosts whose ids are among (nil:
+// every host).
+func QuirkReadersAmong(quirk, kind string, among []string) (reads, refuses []string) {
 	for _, h := range all {
+		if among != nil && !slices.Contains(among, h.ID) {
+			continue
+		}
 		q := h.Loader[quirk]
 		if q == nil {
 			continue

@@ -294,9 +294,10 @@ func checkFrontmatterSyntax(p *rules.Pass) {
 		line, _ := d.Position(fm.Err.Offset)
 		end := d.Lines().LineEnd(d.Src, line)
 		if at, key, ok := secondColon(d.Src, fm.Err.Offset, end, fm.Err.Msg); ok {
-			if reads, refuses := hosts.QuirkReaders("colon-in-value", d.Kind.String()); len(reads) > 0 && len(refuses) == 0 {
-				// the hosts that load this kind read it anyway: only
-				// strict YAML readers break
+			if reads, refuses := hosts.QuirkReadersAmong("colon-in-value", d.Kind.String(), p.Settings.Targets()); len(reads) > 0 && len(refuses) == 0 {
+				// the targets that load this kind read it anyway: only
+				// hosts the repo does not ship to, and strict YAML
+				// readers, break
 				warnOnly = true
 			}
 			reportf(at, at+1, "invalid YAML in frontmatter: the value of `%s` contains `: `, which YAML reads as the start of another key (%s)%s; quote the whole value (\"…\")", key, fm.Err.Msg, whoReads(d.Kind, "colon-in-value"))
