@@ -313,6 +313,9 @@ type Kind struct {
 	// when a plugin's .claude-plugin/plugin.json sets it, replace the
 	// kind's `{plugin}/` loads in that plugin.
 	ReplacedBy string `yaml:"replaced-by"`
+	// ReservedFolder are names of the file's folder the host skips (a
+	// skill folder named synced): rule frontmatter-type, an error.
+	ReservedFolder *Reserved `yaml:"reserved-folder"`
 	// Listed are the keys the host loads from every file of the kind at
 	// start, to list it (a skill's description): its always-loaded cost.
 	Listed []string `yaml:"listed"`
@@ -405,6 +408,10 @@ type Key struct {
 	// that mean what the key's absence means, not worth a word.
 	Ignored      string   `yaml:"ignored"`
 	SameAsAbsent []string `yaml:"same-as-absent"`
+	// Moved is where the host wants the key instead: it still reads it
+	// here, and its validator warns that it will stop (top-level `themes`
+	// in plugin.json: experimental.themes).
+	Moved string `yaml:"moved"`
 	// Since is the host release the key first appeared in ("2.1.251").
 	Since string `yaml:"since"`
 }
@@ -477,9 +484,53 @@ type Field struct {
 	// Deprecated says what replaced the key (rule frontmatter-deprecated):
 	// the host still reads it, and says it is deprecated.
 	Deprecated string `yaml:"deprecated"`
-	Source     string `yaml:"source"`
+	// PluginIgnored says what follows when the host ignores the key in a
+	// plugin's file of the kind (Claude Code drops a plugin subagent's
+	// permissionMode): rule frontmatter-unknown-key, a warning.
+	PluginIgnored string `yaml:"plugin-ignored"`
+	// Reserved are values the host does not load a file with (a skill
+	// named anthropic-skills): rule frontmatter-type, an error.
+	Reserved *Reserved `yaml:"reserved"`
+	// Values is the type of a map's values: "string" (the Agent Skills
+	// specification's metadata), or "" for any.
+	Values string `yaml:"values"`
+	Source string `yaml:"source"`
 	// Regexp is Pattern compiled (nil without one).
 	Regexp *regexp.Regexp `yaml:"-"`
+}
+
+// Reserved are the values a host keeps for itself, letter case aside:
+// those equal to one of Equals, starting with one of Prefix or holding
+// one of Contains; Why says for what.
+type Reserved struct {
+	Equals   []string `yaml:"equals"`
+	Prefix   []string `yaml:"prefix"`
+	Contains []string `yaml:"contains"`
+	Why      string   `yaml:"why"`
+}
+
+// Match reports whether value is reserved.
+func (r *Reserved) Match(value string) bool {
+	if r == nil {
+		return false
+	}
+	v := strings.ToLower(value)
+	for _, e := range r.Equals {
+		if v == strings.ToLower(e) {
+			return true
+		}
+	}
+	for _, e := range r.Prefix {
+		if strings.HasPrefix(v, strings.ToLower(e)) {
+			return true
+		}
+	}
+	for _, e := range r.Contains {
+		if strings.Contains(v, strings.ToLower(e)) {
+			return true
+		}
+	}
+	return false
 }
 
 // Types are the field types a host file may name.
@@ -688,6 +739,12 @@ func parse(name string, b []byte) (*Host, error) {
 			}
 			if err := checkSince(f.Since, f.Enum, f.ValuesSince); err != nil {
 				return nil, bad("%s: %v", what, err)
+			}
+			if f.Values != "" && (f.Values != "string" || f.Type != "map") {
+				return nil, bad("%s: `values: string` is for a field of type map", what)
+			}
+			if r := f.Reserved; r != nil && (len(r.Equals)+len(r.Prefix)+len(r.Contains) == 0 || r.Why == "") {
+				return nil, bad("%s: `reserved` needs values (equals, prefix, contains) and `why`", what)
 			}
 			c := *f // field sets are shared: resolve a copy
 			if p, ok := h.Patterns[c.Pattern]; ok {

@@ -55,6 +55,13 @@ type Field struct {
 	Fixed       bool
 	// Deprecated says what replaced the key, which the host still reads.
 	Deprecated string
+	// PluginIgnored says what follows when the host ignores the key in a
+	// plugin's file; Reserved are values the host does not load a file
+	// with; ValuesString: a map's values are strings.
+	PluginIgnored string
+	Reserved      *hosts.Reserved
+	ReservedBy    *hosts.Host
+	ValuesString  bool
 }
 
 // KindSchema is the frontmatter a kind of file takes.
@@ -221,10 +228,14 @@ func addHostKind(s *KindSchema, h *hosts.Host, hk *hosts.Kind) {
 			if hf.Max > 0 && (f.MaxLen == 0 || hf.Max < f.MaxLen) {
 				f.MaxLen = hf.Max
 			}
+			if f.Reserved == nil && hf.Reserved != nil {
+				f.Reserved, f.ReservedBy = hf.Reserved, h // a value another host keeps for itself
+			}
 			continue
 		}
 		f := Field{Name: hf.Name, Type: fieldType(hf.Type), Enum: hf.Enum, PatternHint: hf.Hint, MaxLen: hf.Max, Glob: hf.Glob, Separator: hf.Separator,
-			Deprecated: hf.Deprecated, Host: h, Since: hf.Since, ValuesSince: hf.ValuesSince, Fixed: hf.Fixed}
+			Deprecated: hf.Deprecated, Host: h, Since: hf.Since, ValuesSince: hf.ValuesSince, Fixed: hf.Fixed,
+			PluginIgnored: hf.PluginIgnored, Reserved: hf.Reserved, ReservedBy: h, ValuesString: hf.Values == "string"}
 		f.Pattern = hf.Regexp
 		s.Fields = append(s.Fields, f)
 	}

@@ -262,6 +262,9 @@ func (w *shapeWalk) object(v *parser.JSONValue, s *hosts.Shape, path string) {
 			if w.mode == newerKeys && k.Since != "" && hosts.CompareVersions(k.Since, w.min) > 0 {
 				w.newer(m.KeyStart, m.KeyEnd, "`"+mpath+"`", k.Since)
 			}
+			if k.Moved != "" && w.mode == ignoredKeys {
+				w.p.Reportf(m.KeyStart, m.KeyEnd, "%s reads `%s` here for now, but wants it under `%s` (its validator warns that this place is to be removed): move it there", w.host, mpath, k.Moved)
+			}
 			if k.Ignored != "" && w.mode == ignoredKeys && !asAbsent {
 				w.p.Reportf(m.KeyStart, m.Value.End, "%s ignores `%s` here: %s; remove it", w.host, mpath, k.Ignored)
 			}
