@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -376,7 +377,8 @@ func runHostIn(t *testing.T, home, cwd, bin string, args ...string) (stdout, std
 		t.Errorf("%s %v: no answer in 2 minutes", bin, args)
 		return o.String(), e.String(), -1
 	}
-	if ee, ok := err.(*exec.ExitError); ok {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
 		return o.String(), e.String(), ee.ExitCode()
 	}
 	if err != nil {
@@ -392,7 +394,7 @@ func inputFiles(dir string, globs ...string) []string {
 	var out []string
 	_ = filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
 		if err != nil {
-			return nil
+			return nil //nolint:nilerr // an unreadable entry is left out
 		}
 		if e.IsDir() && (e.Name() == "node_modules" || e.Name() == ".git") {
 			return filepath.SkipDir
