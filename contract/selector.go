@@ -581,7 +581,9 @@ func jsonAt(v *parser.JSONValue, path []string) []*parser.JSONValue {
 		out = append(out, jsonAt(it, path[1:])...)
 	}
 	for _, m := range v.Members {
-		out = append(out, jsonAt(m.Value, path[1:])...)
+		if !m.Dropped { // of a key given twice, the host reads the last value only
+			out = append(out, jsonAt(m.Value, path[1:])...)
+		}
 	}
 	return out
 }

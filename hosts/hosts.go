@@ -176,7 +176,16 @@ var LoaderQuirks = []string{"colon-in-value", "bool-words"}
 // QuirkReaders returns, for a quirk and a kind of file, the names of the
 // hosts whose loader reads such a file anyway and of those that refuse it.
 func QuirkReaders(quirk, kind string) (reads, refuses []string) {
+	return QuirkReadersAmong(quirk, kind, nil)
+}
+
+// QuirkReadersAmong is QuirkReaders of the hosts whose ids are among (nil:
+// every host).
+func QuirkReadersAmong(quirk, kind string, among []string) (reads, refuses []string) {
 	for _, h := range all {
+		if among != nil && !slices.Contains(among, h.ID) {
+			continue
+		}
 		q := h.Loader[quirk]
 		if q == nil {
 			continue
@@ -289,9 +298,13 @@ type Kind struct {
 	// told by Paths: its paths).
 	Loads []string `yaml:"loads"`
 	// Frontmatter is "required" when the host loads no file of the kind
-	// without frontmatter; else "optional" (the default).
+	// without frontmatter; "wanted" when it loads one but warns; else
+	// "optional" (the default).
 	Frontmatter string   `yaml:"frontmatter"`
 	Required    []string `yaml:"required"`
+	// Wanted are keys the host loads a file without, but warns (Claude
+	// Code's validator: "No description in frontmatter").
+	Wanted []string `yaml:"wanted"`
 	Source      string   `yaml:"source"`
 	// Also names kinds whose files this host loads as this kind too: this
 	// kind's keys are not unknown on them.
@@ -300,6 +313,9 @@ type Kind struct {
 	// when a plugin's .claude-plugin/plugin.json sets it, replace the
 	// kind's `{plugin}/` loads in that plugin.
 	ReplacedBy string `yaml:"replaced-by"`
+	// ReservedFolder are names of the file's folder the host skips (a
+	// skill folder named synced): rule frontmatter-type, an error.
+	ReservedFolder *Reserved `yaml:"reserved-folder"`
 	// Listed are the keys the host loads from every file of the kind at
 	// start, to list it (a skill's description): its always-loaded cost.
 	Listed []string `yaml:"listed"`
@@ -345,10 +361,14 @@ type Shape struct {
 	// ValuesSince gives, for enum values newer than the rest, the host
 	// release each first appeared in.
 	ValuesSince map[string]string `yaml:"values-since"`
-	// Fixed: the enum is a closed list the host will not grow (a JSON
-	// type); else a value outside it may be one a newer host release
-	// knows.
+	// Fixed: the host refuses any value outside the enum or the
+	// variants (its validator calls it an error); else a value outside
+	// them may be one a newer host release knows.
 	Fixed bool `yaml:"fixed"`
+	// Lenient: the host skips a value that breaks this shape (a hook
+	// entry), loads the rest of the file and warns ("entry ignored at
+	// runtime"): the faults within it are warnings.
+	Lenient bool `yaml:"lenient"`
 	// Pattern is a regular expression a string must match, or the name of
 	// one of the host's patterns; Hint says in words what it wants.
 	Pattern string `yaml:"pattern"`
@@ -388,6 +408,10 @@ type Key struct {
 	// that mean what the key's absence means, not worth a word.
 	Ignored      string   `yaml:"ignored"`
 	SameAsAbsent []string `yaml:"same-as-absent"`
+	// Moved is where the host wants the key instead: it still reads it
+	// here, and its validator warns that it will stop (top-level `themes`
+	// in plugin.json: experimental.themes).
+	Moved string `yaml:"moved"`
 	// Since is the host release the key first appeared in ("2.1.251").
 	Since string `yaml:"since"`
 }
@@ -460,9 +484,53 @@ type Field struct {
 	// Deprecated says what replaced the key (rule frontmatter-deprecated):
 	// the host still reads it, and says it is deprecated.
 	Deprecated string `yaml:"deprecated"`
-	Source     string `yaml:"source"`
+	// PluginIgnored says what follows when the host ignores the key in a
+	// plugin's file of the kind (Claude Code drops a plugin subagent's
+	// permissionMode): rule frontmatter-unknown-key, a warning.
+	PluginIgnored string `yaml:"plugin-ignored"`
+	// Reserved are values the host does not load a file with (a skill
+	// named anthropic-skills): rule frontmatter-type, an error.
+	Reserved *Reserved `yaml:"reserved"`
+	// Values is the type of a map's values: "string" (the Agent Skills
+	// specification's metadata), or "" for any.
+	Values string `yaml:"values"`
+	Source string `yaml:"source"`
 	// Regexp is Pattern compiled (nil without one).
 	Regexp *regexp.Regexp `yaml:"-"`
+}
+
+// Reserved are the values a host keeps for itself, letter case aside:
+// those equal to one of Equals, starting with one of Prefix or holding
+// one of Contains; Why says for what.
+type Reserved struct {
+	Equals   []string `yaml:"equals"`
+	Prefix   []string `yaml:"prefix"`
+	Contains []string `yaml:"contains"`
+	Why      string   `yaml:"why"`
+}
+
+// Match reports whether value is reserved.
+func (r *Reserved) Match(value string) bool {
+	if r == nil {
+		return false
+	}
+	v := strings.ToLower(value)
+	for _, e := range r.Equals {
+		if v == strings.ToLower(e) {
+			return true
+		}
+	}
+	for _, e := range r.Prefix {
+		if strings.HasPrefix(v, strings.ToLower(e)) {
+			return true
+		}
+	}
+	for _, e := range r.Contains {
+		if strings.Contains(v, strings.ToLower(e)) {
+			return true
+		}
+	}
+	return false
 }
 
 // Types are the field types a host file may name.
@@ -611,9 +679,9 @@ func parse(name string, b []byte) (*Host, error) {
 			return nil, bad("kind %s: `exclude` narrows `paths`, and there are none", kname)
 		}
 		switch k.Frontmatter {
-		case "", "optional", "required":
+		case "", "optional", "wanted", "required":
 		default:
-			return nil, bad("kind %s: `frontmatter` is required or optional, not %q", kname, k.Frontmatter)
+			return nil, bad("kind %s: `frontmatter` is required, wanted or optional, not %q", kname, k.Frontmatter)
 		}
 		switch {
 		case k.Format != "" && k.Format != "json" && k.Format != "toml":
@@ -672,6 +740,12 @@ func parse(name string, b []byte) (*Host, error) {
 			if err := checkSince(f.Since, f.Enum, f.ValuesSince); err != nil {
 				return nil, bad("%s: %v", what, err)
 			}
+			if f.Values != "" && (f.Values != "string" || f.Type != "map") {
+				return nil, bad("%s: `values: string` is for a field of type map", what)
+			}
+			if r := f.Reserved; r != nil && (len(r.Equals)+len(r.Prefix)+len(r.Contains) == 0 || r.Why == "") {
+				return nil, bad("%s: `reserved` needs values (equals, prefix, contains) and `why`", what)
+			}
 			c := *f // field sets are shared: resolve a copy
 			if p, ok := h.Patterns[c.Pattern]; ok {
 				c.Pattern, c.Hint = p.Regexp, p.Hint
@@ -686,9 +760,9 @@ func parse(name string, b []byte) (*Host, error) {
 			resolved = append(resolved, &c)
 		}
 		k.Fields = resolved
-		for _, r := range k.Required {
+		for _, r := range append(slices.Clone(k.Required), k.Wanted...) {
 			if !seen[r] {
-				return nil, bad("kind %s: required key %s is not one of its fields", kname, r)
+				return nil, bad("kind %s: required or wanted key %s is not one of its fields", kname, r)
 			}
 		}
 	}

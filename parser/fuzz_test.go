@@ -33,7 +33,7 @@ func seedFiles(f *testing.F) {
 func FuzzParse(f *testing.F) {
 	seedFiles(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
-		for _, kind := range []Kind{KindSkill, KindOther, KindManifest} {
+		for _, kind := range []Kind{KindSkill, KindOther, KindManifest, tomlKind} {
 			d := Parse("skills/x/SKILL.md", kind, src)
 			checkPositions(t, d)
 		}
@@ -92,7 +92,48 @@ func checkPositions(t *testing.T, d *Document) {
 	for _, p := range d.Problems {
 		in("problem", p.Start, p.End)
 	}
+	if d.TOML != nil {
+		for _, k := range d.TOML.Keys {
+			in("TOML key "+k.Name, k.Offset, k.ValueOffset)
+		}
+		if e := d.TOML.Err; e != nil {
+			in("TOML problem", e.Start, e.End)
+		}
+	}
+	if d.JSON != nil {
+		checkJSON(t, d.JSON, in)
+	}
 	d.Anchors()
+}
+
+// tomlKind is a kind of TOML files (Gemini CLI's commands).
+var tomlKind = func() Kind {
+	k, ok := KindByName("gemini-command")
+	if !ok || !k.IsTOML() {
+		panic("no TOML kind gemini-command")
+	}
+	return k
+}()
+
+// checkJSON checks the ranges of a JSON value and its members, and that
+// a key given twice links to the member before it.
+func checkJSON(t *testing.T, v *JSONValue, in func(string, int, int)) {
+	in("JSON value", v.Start, v.End)
+	for _, it := range v.Items {
+		checkJSON(t, it, in)
+	}
+	last := map[string]int{}
+	for i, m := range v.Members {
+		in("JSON key", m.KeyStart, m.KeyEnd)
+		if m.Prev > 0 && (m.Prev > i || !v.Members[m.Prev-1].Dropped) {
+			t.Fatalf("member %d (%q) repeats member %d, which is not dropped or not before it", i, m.Key, m.Prev-1)
+		}
+		if j, ok := last[m.Key]; ok && m.Prev == 0 && !strings.ContainsRune(m.Key, '\ufffd') {
+			t.Fatalf("member %d (%q) repeats member %d unmarked", i, m.Key, j)
+		}
+		last[m.Key] = i
+		checkJSON(t, m.Value, in)
+	}
 }
 
 // IndexEOL and lastIndexEOL find what bytes.IndexAny and LastIndexAny

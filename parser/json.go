@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strings"
+	"unicode/utf8"
 )
 
 // JSONKind is the type of a JSON value.
@@ -40,6 +42,13 @@ type JSONMember struct {
 	Key              string
 	KeyStart, KeyEnd int
 	Value            *JSONValue
+	// Prev is 1 + the index of the member before this one in the object
+	// with the same key, or 0: a key given twice.
+	Prev int
+	// Dropped is true when a later member of the object has the same key:
+	// JSON.parse keeps the last, so a host never sees this member's
+	// value. A check of what the host reads skips it.
+	Dropped bool
 }
 
 // Get returns the value of an object's member key, or nil (also for a nil
@@ -55,6 +64,44 @@ func (v *JSONValue) Get(key string) *JSONValue {
 		}
 	}
 	return nil
+}
+
+// markRepeats links each member to the one before it with the same key
+// and marks all but the last of each key dropped, in time linear in the
+// number of members (a map past a few; hostile input may hold an object
+// of a million keys).
+func markRepeats(ms []JSONMember, key func(*JSONMember) string) {
+	const few = 8
+	if len(ms) <= few {
+		for j := 1; j < len(ms); j++ {
+			for i := j - 1; i >= 0; i-- {
+				if key(&ms[i]) == key(&ms[j]) {
+					ms[j].Prev, ms[i].Dropped = i+1, true
+					break
+				}
+			}
+		}
+		return
+	}
+	last := make(map[string]int, len(ms))
+	for j := range ms {
+		k := key(&ms[j])
+		if i, ok := last[k]; ok {
+			ms[j].Prev, ms[i].Dropped = i+1, true
+		}
+		last[k] = j
+	}
+}
+
+// sameKey is what tells two keys of an object the same: the key, or, for
+// one the decoder gave a U+FFFD (a lone surrogate such as "\ud800", which
+// JSON.parse keeps as it is, or a byte that is no UTF-8), the key as
+// written, so that two different such keys are never taken as one.
+func (p *jsonParser) sameKey(m *JSONMember) string {
+	if !strings.ContainsRune(m.Key, utf8.RuneError) {
+		return m.Key
+	}
+	return "\x00" + string(p.src[m.KeyStart-p.base:m.KeyEnd-p.base])
 }
 
 // maxJSONDepth bounds nesting, so that hostile input cannot exhaust the
@@ -144,6 +191,7 @@ func (p *jsonParser) value(depth int) (*JSONValue, error) {
 				}
 				v.Members = append(v.Members, m)
 			}
+			markRepeats(v.Members, p.sameKey)
 		case '[':
 			v.Kind = JSONArray
 			for p.dec.More() {

@@ -2,8 +2,10 @@ package parser
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestParseJSONPositions(t *testing.T) {
@@ -88,6 +90,7 @@ func TestParseManifestJSON(t *testing.T) {
 func FuzzParseJSON(f *testing.F) {
 	f.Add(`{"commands": ["./a.md", "./b"], "hooks": {"x": [1, null]}}`)
 	f.Add(`[1, "two", {"3": false}]`)
+	f.Add(`{"a": 1, "b": {"c": 2, "c": 3}, "\u0061": [4], "a": 5}`)
 	f.Fuzz(func(t *testing.T, src string) {
 		v, err := ParseJSON([]byte(src), 0)
 		if err != nil {
@@ -105,6 +108,10 @@ func FuzzParseJSON(f *testing.F) {
 				if src[m.KeyStart] != '"' {
 					t.Fatalf("key at %d starts with %q", m.KeyStart, src[m.KeyStart])
 				}
+				// the member a key's lookup finds is the one not dropped
+				if !m.Dropped && !strings.ContainsRune(m.Key, utf8.RuneError) && v.Get(m.Key) != m.Value {
+					t.Fatalf("key %q at %d: Get finds another value than the one kept", m.Key, m.KeyStart)
+				}
 				walk(m.Value)
 			}
 			for _, it := range v.Items {
@@ -113,4 +120,58 @@ func FuzzParseJSON(f *testing.F) {
 		}
 		walk(v)
 	})
+}
+
+// A key given twice: each repeat names the member before it, and every
+// member but the last of a key is dropped (JSON.parse keeps the last),
+// in a small object and in one past the size where a map finds them.
+func TestParseJSONRepeatedKeys(t *testing.T) {
+	var big strings.Builder
+	big.WriteString(`{`)
+	for i := range 20 {
+		fmt.Fprintf(&big, `"k%d": %d, `, i, i)
+	}
+	big.WriteString(`"k3": "again", "k\u0033": "last", "\ud800": 1, "\ud801": 2, "\ud800": 3}`)
+	for _, c := range []struct {
+		src  string
+		want string // per member: key, and "<n" for Prev n, "x" for Dropped
+	}{
+		{`{"a": 1, "b": 2, "a": 3}`, "a x|b|a <1"},
+		{`{"a": 1, "\u0061": 2, "a": 3}`, "a x|a <1 x|a <2"},
+		{`{"a": {"b": 1, "b": 2}, "c": 1}`, "a|c"},
+		{big.String(), ""},
+	} {
+		v, err := ParseJSON([]byte(c.src), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, m := range v.Members {
+			s := m.Key
+			if m.Prev > 0 {
+				s += fmt.Sprintf(" <%d", m.Prev)
+			}
+			if m.Dropped {
+				s += " x"
+			}
+			got = append(got, s)
+		}
+		if c.want != "" {
+			if g := strings.Join(got, "|"); g != c.want {
+				t.Errorf("%s: members %q, want %q", c.src, g, c.want)
+			}
+			continue
+		}
+		// the big one: k3 thrice, each repeat after the one before; the
+		// lone surrogates, all U+FFFD to Go, are two keys, as to JSON.parse
+		want := map[int]string{3: "k3 x", 20: "k3 <4 x", 21: "k3 <21", 22: "\ufffd x", 23: "\ufffd", 24: "\ufffd <23"}
+		for i, w := range want {
+			if got[i] != w {
+				t.Errorf("big object: member %d is %q, want %q", i, got[i], w)
+			}
+		}
+		if v.Get("k3").Str != "last" {
+			t.Errorf("big object: k3 is %q, want the last", v.Get("k3").Str)
+		}
+	}
 }

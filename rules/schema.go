@@ -55,13 +55,25 @@ type Field struct {
 	Fixed       bool
 	// Deprecated says what replaced the key, which the host still reads.
 	Deprecated string
+	// PluginIgnored says what follows when the host ignores the key in a
+	// plugin's file; Reserved are values the host does not load a file
+	// with; ValuesString: a map's values are strings.
+	PluginIgnored string
+	Reserved      *hosts.Reserved
+	ReservedBy    *hosts.Host
+	ValuesString  bool
 }
 
 // KindSchema is the frontmatter a kind of file takes.
 type KindSchema struct {
-	// Needs is true when files of the kind must have frontmatter.
+	// Needs is true when files of the kind must have frontmatter; Wants
+	// when a host loads one without but warns.
 	Needs    bool
+	Wants    bool
 	Required []string
+	// Wanted are keys a host loads a file without but warns of, and no
+	// host requires (reported as warnings).
+	Wanted []string
 	Fields   []Field
 	// Order lists keys that, where present, come in this relative order.
 	Order []string
@@ -160,7 +172,7 @@ func viewOf(targets []string) *HostView {
 			if kind.IsJSON() || kind.IsTOML() {
 				continue // no frontmatter: the json-shape rule reads its shape
 			}
-			if len(hk.Fields) == 0 && len(hk.Required) == 0 && hk.Frontmatter == "" {
+			if len(hk.Fields) == 0 && len(hk.Required)+len(hk.Wanted) == 0 && hk.Frontmatter == "" {
 				continue // the host file gives no frontmatter for it: unknown, not checked
 			}
 			s := v.schemas[kind]
@@ -199,9 +211,16 @@ func addHostKind(s *KindSchema, h *hosts.Host, hk *hosts.Kind) {
 		s.Source += " and " + hk.Title
 	}
 	s.Needs = s.Needs || hk.Frontmatter == "required"
+	s.Wants = s.Wants || hk.Frontmatter == "wanted"
 	for _, r := range hk.Required {
 		if !slices.Contains(s.Required, r) {
 			s.Required = append(s.Required, r)
+		}
+		s.Wanted = slices.DeleteFunc(s.Wanted, func(w string) bool { return w == r })
+	}
+	for _, w := range hk.Wanted {
+		if !slices.Contains(s.Required, w) && !slices.Contains(s.Wanted, w) {
+			s.Wanted = append(s.Wanted, w)
 		}
 	}
 	for _, hf := range hk.Fields {
@@ -209,10 +228,14 @@ func addHostKind(s *KindSchema, h *hosts.Host, hk *hosts.Kind) {
 			if hf.Max > 0 && (f.MaxLen == 0 || hf.Max < f.MaxLen) {
 				f.MaxLen = hf.Max
 			}
+			if f.Reserved == nil && hf.Reserved != nil {
+				f.Reserved, f.ReservedBy = hf.Reserved, h // a value another host keeps for itself
+			}
 			continue
 		}
 		f := Field{Name: hf.Name, Type: fieldType(hf.Type), Enum: hf.Enum, PatternHint: hf.Hint, MaxLen: hf.Max, Glob: hf.Glob, Separator: hf.Separator,
-			Deprecated: hf.Deprecated, Host: h, Since: hf.Since, ValuesSince: hf.ValuesSince, Fixed: hf.Fixed}
+			Deprecated: hf.Deprecated, Host: h, Since: hf.Since, ValuesSince: hf.ValuesSince, Fixed: hf.Fixed,
+			PluginIgnored: hf.PluginIgnored, Reserved: hf.Reserved, ReservedBy: h, ValuesString: hf.Values == "string"}
 		f.Pattern = hf.Regexp
 		s.Fields = append(s.Fields, f)
 	}

@@ -224,6 +224,28 @@ func TestPreCommit(t *testing.T) {
 	writeFile(t, work, "script.sh", "echo hi\n")
 	gitRun(t, ctx, env, work, "add", "script.sh")
 	gitCommit(t, ctx, env, work, "no markdown", true)
+
+	// 12. A commit of data files only: the hook's `files:` pattern passes
+	// them (TestPreCommitFiles keeps it made from the kinds data), and
+	// each is checked: a hooks.json with an unknown event, a Gemini CLI
+	// command that defines `prompt` twice.
+	writeFile(t, work, "hooks/hooks.json", `{"hooks": {"PreTooluse": []}}`+"\n")
+	gitRun(t, ctx, env, work, "add", "hooks/hooks.json")
+	out = gitCommit(t, ctx, env, work, "hooks.json only", false)
+	mustContain(t, out, "hooks/hooks.json:1:", "[MC111/json-shape]", "- exit code: 1")
+	gitRun(t, ctx, env, work, "reset", "-q", "--hard")
+	writeFile(t, work, ".gemini/commands/review.toml", "prompt = \"Review.\"\nprompt = \"Again.\"\n")
+	gitRun(t, ctx, env, work, "add", ".gemini/commands/review.toml")
+	out = gitCommit(t, ctx, env, work, "Gemini CLI command only", false)
+	mustContain(t, out, ".gemini/commands/review.toml:2:", "[MC114/toml-command]", "- exit code: 1")
+	gitRun(t, ctx, env, work, "reset", "-q", "--hard")
+
+	// 13. A commit of the config only: a contract it adds that a file
+	// breaks is caused by the change, and blocks it.
+	writeFile(t, work, ".mdcontract.yaml", "version: 1\ncontracts:\n  - id: notes\n    required-section:\n      files: [notes.md]\n      headings: [\"## Steps\"]\n")
+	gitRun(t, ctx, env, work, "add", ".mdcontract.yaml")
+	out = gitCommit(t, ctx, env, work, "config only", false)
+	mustContain(t, out, "notes.md:", "caused by the change to .mdcontract.yaml", "[MC403/required-section]", "- exit code: 1")
 }
 
 // gitCommit runs `git commit` (with extra arguments) in dir, with the pre-commit hook installed, and

@@ -343,8 +343,39 @@ func Markdown() []Case {
 				return "## H" + s + "\n\n- see `x" + s + ".md` § H" + s + "\n- [l](#h" + s + ") <!-- r" + s + " begin --> `c` *e* [b]\n\n"
 			}, "")}
 		}},
+		// a Gemini CLI command of many tables and array elements, each
+		// name looked up among those the file defined before
+		{Name: "toml-tables", Main: tomlCommand, Gen: func(n int) map[string][]byte {
+			return map[string][]byte{tomlCommand: fill(n, "prompt = \"p\"\n", func(i int) string {
+				s := itoa(i)
+				return "[[steps]]\nname = \"s" + s + "\"\n[steps.more]\nx = 1\n[t" + s + "]\nk" + s + " = 1\n"
+			}, "")}
+		}},
+		// one table header of many parts, given twice
+		{Name: "toml-long-header", Main: tomlCommand, Gen: func(n int) map[string][]byte {
+			h := "[" + strings.Repeat("a.", max(n/4-2, 1)) + "z]\n"
+			return map[string][]byte{tomlCommand: []byte("prompt = \"p\"\n" + h + h)}
+		}},
+		// a manifest whose object gives one key over and over: each a
+		// repeat of the one before
+		{Name: "json-same-key", Main: pluginJSON, Gen: func(n int) map[string][]byte {
+			return map[string][]byte{pluginJSON: rep(n, `{"name": "w", "x": {`, `"k": 1, `, `"k": 1}}`)}
+		}},
+		// a manifest whose object has many keys, none repeated
+		{Name: "json-many-keys", Main: pluginJSON, Gen: func(n int) map[string][]byte {
+			return map[string][]byte{pluginJSON: fill(n, `{"name": "w", "x": {`, func(i int) string {
+				return `"k` + itoa(i) + `": 1, `
+			}, `"k": 1}}`)}
+		}},
 	}
 }
+
+// The data files of the worst cases: a Gemini CLI command and a plugin
+// manifest.
+const (
+	tomlCommand = ".gemini/commands/w.toml"
+	pluginJSON  = ".claude-plugin/plugin.json"
+)
 
 // frontmatterBomb and configBomb say where an alias bomb goes.
 const (

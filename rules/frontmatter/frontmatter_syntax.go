@@ -2,6 +2,7 @@ package frontmatter
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -253,6 +254,12 @@ func checkFrontmatterSyntax(p *rules.Pass) {
 			end := d.Lines().LineEnd(d.Src, 1)
 			p.Reportf(d.BodyStart, end, "%s has no frontmatter: %s must start with a `---` line, its YAML keys (%s), and a closing `---` line",
 				d.Path, rules.AKind(d.Kind), strings.Join(s.Required, ", "))
+		} else if s != nil && s.Wants {
+			// the host loads it, with what it makes of the file alone
+			end := d.Lines().LineEnd(d.Src, 1)
+			p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: d.BodyStart, End: end, Message: fmt.Sprintf(
+				"%s has no frontmatter: %s loads without it but warns (%s): start the file with a `---` line, its YAML keys (%s), and a closing `---` line",
+				d.Path, rules.AKind(d.Kind), s.Source, strings.Join(append(slices.Clone(s.Required), s.Wanted...), ", "))})
 		}
 		return
 	}
@@ -287,9 +294,10 @@ func checkFrontmatterSyntax(p *rules.Pass) {
 		line, _ := d.Position(fm.Err.Offset)
 		end := d.Lines().LineEnd(d.Src, line)
 		if at, key, ok := secondColon(d.Src, fm.Err.Offset, end, fm.Err.Msg); ok {
-			if reads, refuses := hosts.QuirkReaders("colon-in-value", d.Kind.String()); len(reads) > 0 && len(refuses) == 0 {
-				// the hosts that load this kind read it anyway: only
-				// strict YAML readers break
+			if reads, refuses := hosts.QuirkReadersAmong("colon-in-value", d.Kind.String(), p.Settings.Targets()); len(reads) > 0 && len(refuses) == 0 {
+				// the targets that load this kind read it anyway: only
+				// hosts the repo does not ship to, and strict YAML
+				// readers, break
 				warnOnly = true
 			}
 			reportf(at, at+1, "invalid YAML in frontmatter: the value of `%s` contains `: `, which YAML reads as the start of another key (%s)%s; quote the whole value (\"…\")", key, fm.Err.Msg, whoReads(d.Kind, "colon-in-value"))

@@ -2,6 +2,7 @@ package frontmatter
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -24,6 +25,13 @@ var FrontmatterType = family.Register(&rules.Rule{
 
 func checkFrontmatterType(p *rules.Pass) {
 	d := p.Doc
+	for _, hk := range p.Settings.View().Readers[d.Kind] {
+		// a folder the host skips, whatever the file says
+		if folder := path.Base(path.Dir(d.Path)); hk.Kind.ReservedFolder.Match(folder) {
+			p.Reportf(0, d.Lines().LineEnd(d.Src, 1), "%s skips %s folder named `%s`, a name it reserves (%s): it does not load this file; rename the folder",
+				hk.Host.Name, rules.AKind(d.Kind), folder, hk.Kind.ReservedFolder.Why)
+		}
+	}
 	fm := d.Frontmatter
 	s := p.Schema()
 	if fm == nil || s == nil || fm.Mapping == nil {
@@ -61,6 +69,22 @@ func checkFrontmatterType(p *rules.Pass) {
 					"`%s` is `%s`: %s reads it as a boolean (yes, no, on, off, 1 and 0 count there), but YAML and other hosts read %s, which is not true or false: write %s",
 					k.Name, k.Value.Value, strings.Join(reads, " and "), describe(k.Value), boolFix(k.Value.Value))})
 				continue
+			}
+		}
+		if f.Reserved != nil && k.Value.Kind == yaml.ScalarNode && f.Reserved.Match(k.Value.Value) {
+			p.Reportf(k.ValueOffset, rules.ValueEnd(d, k), "`%s` is %q, a name %s reserves (%s): it does not load this file; rename it",
+				k.Name, k.Value.Value, f.ReservedBy.Name, f.Reserved.Why)
+			continue
+		}
+		if f.ValuesString && k.Value.Kind == yaml.MappingNode {
+			for j := 0; j+1 < len(k.Value.Content); j += 2 {
+				key, val := k.Value.Content[j], k.Value.Content[j+1]
+				if val.Kind == yaml.ScalarNode || val.Kind == yaml.AliasNode {
+					continue
+				}
+				at := d.Lines().Offset(d.Src, firstLine-1+val.Line, val.Column)
+				p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: at, End: min(at+1, len(d.Src)), Message: fmt.Sprintf(
+					"`%s.%s` is %s, but %s maps keys to strings (%s): write it as one string, or move it out of `%s`", k.Name, key.Value, nodeNoun(val), k.Name, s.Source, k.Name)})
 			}
 		}
 		if msg, newer := typeProblem(f, k.Value, firstLine-1); newer {

@@ -12,6 +12,21 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
+// pluginFile reports whether the pass's file is one a plugin ships in its
+// own folder of the kind (a subagent in its agents/), not a project's.
+func pluginFile(p *rules.Pass) bool {
+	d := p.Doc
+	root := p.Index.PluginRootOf(d.Path)
+	if root == "" && !p.Index.RootIsPlugin() {
+		return false
+	}
+	rel := d.Path
+	if root != "" {
+		rel = strings.TrimPrefix(d.Path, root+"/")
+	}
+	return !strings.HasPrefix(rel, ".claude/") && !strings.Contains(rel, "/.claude/")
+}
+
 // FrontmatterUnknownKey flags keys a kind does not define that are a
 // mistake: a misspelt key of the kind, or a key of another kind of file.
 // Any other key is the author's own metadata, which hosts ignore by design.
@@ -30,8 +45,14 @@ func checkFrontmatterUnknownKey(p *rules.Pass) {
 	if fm == nil || s == nil || fm.Mapping == nil {
 		return
 	}
+	inPlugin := pluginFile(p)
 	for i := range fm.Keys {
 		k := &fm.Keys[i]
+		if f := s.Field(k.Name); f != nil && f.PluginIgnored != "" && inPlugin && f.Host != nil {
+			// a key the host reads in a project's file, and drops in a plugin's
+			p.Reportf(k.Offset, k.Offset+len(k.Name), "%s ignores `%s` in a plugin's %s: %s", f.Host.Name, k.Name, rules.KindNoun(d.Kind), f.PluginIgnored)
+			continue
+		}
 		if k.NotString || s.Field(k.Name) != nil { // frontmatter-syntax reports a key that is not a name
 			continue
 		}

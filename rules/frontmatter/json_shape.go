@@ -27,8 +27,9 @@ var JSONShape = family.Register(&rules.Rule{
 })
 
 // JSONKeyIgnored reports keys the host reads nowhere they are written (a
-// `matcher` on a hook event that takes none): they look as if they do
-// something, and do nothing.
+// `matcher` on a hook event that takes none, the earlier of a key given
+// twice in an object): they look as if they do something, and do
+// nothing.
 var JSONKeyIgnored = family.Register(&rules.Rule{
 	ID:       "MC112",
 	Name:     "json-key-ignored",
@@ -51,7 +52,11 @@ func checkShapes(p *rules.Pass, mode walkMode) {
 	if !d.Kind.IsJSON() {
 		return
 	}
-	for _, hs := range hosts.JSONShapesOf(d.Kind.String(), d.Path, p.Index.PluginRootOf(d.Path)) {
+	shapes := hosts.JSONShapesOf(d.Kind.String(), d.Path, p.Index.PluginRootOf(d.Path))
+	if mode == ignoredKeys && d.JSON != nil && len(shapes) > 0 {
+		reportRepeats(p, d.JSON, nil)
+	}
+	for _, hs := range shapes {
 		oldest := p.Settings.MinRelease(hs.Host.ID)
 		if mode == newerKeys && oldest == "" {
 			continue
@@ -68,6 +73,53 @@ func checkShapes(p *rules.Pass, mode walkMode) {
 	}
 }
 
+// reportRepeats reports each key given twice in an object of v, at the
+// later one: JSON.parse, which Claude Code reads these files with, keeps
+// the last value silently, so the earlier one, which the author also
+// wrote, never takes effect. A value dropped so is not looked into. path
+// holds the keys and indexes down to v, joined only for a message.
+func reportRepeats(p *rules.Pass, v *parser.JSONValue, path []string) {
+	switch v.Kind {
+	case parser.JSONArray:
+		for i, it := range v.Items {
+			reportRepeats(p, it, append(path, fmt.Sprintf("[%d]", i)))
+		}
+	case parser.JSONObject:
+		for _, m := range v.Members {
+			if m.Prev > 0 {
+				line, _ := p.Doc.Position(v.Members[m.Prev-1].KeyStart)
+				p.Reportf(m.KeyStart, m.KeyEnd, "`%s` is given twice in this object (first on line %d): one of the two never takes effect (JSON.parse keeps this last one and drops the one on line %d without a word; a strict reader refuses the file); remove one, or merge them",
+					jsonPath(append(path, m.Key)), line, line)
+			}
+			if !m.Dropped {
+				reportRepeats(p, m.Value, append(path, m.Key))
+			}
+		}
+	}
+}
+
+// jsonPath writes a path of keys and indexes as `a.b[0].c`, its end only
+// when it is long.
+func jsonPath(parts []string) string {
+	const most = 120
+	n, i := 0, len(parts)
+	for i > 0 && (n == 0 || n+len(parts[i-1]) <= most) {
+		i--
+		n += len(parts[i]) + 1
+	}
+	var b strings.Builder
+	if i > 0 {
+		b.WriteString("…")
+	}
+	for j, s := range parts[i:] {
+		if (j > 0 || i > 0) && !strings.HasPrefix(s, "[") {
+			b.WriteByte('.')
+		}
+		b.WriteString(s)
+	}
+	return b.String()
+}
+
 // shapeWalk checks one JSON value against a shape, reporting either the
 // shape's faults or its ignored keys.
 type shapeWalk struct {
@@ -77,10 +129,18 @@ type shapeWalk struct {
 	h    *hosts.Host
 	mode walkMode
 	min  string // the oldest release of the host the repo supports
+	// lenient: within a shape whose breaks the host skips, loading the
+	// rest (hosts.Shape.Lenient): its faults are warnings
+	lenient bool
 }
 
 func (w *shapeWalk) fault(start, end int, format string, args ...any) {
-	if w.mode == faults {
+	switch {
+	case w.mode != faults:
+	case w.lenient:
+		w.p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: start, End: end, Message: fmt.Sprintf(format, args...) +
+			fmt.Sprintf(" (%s skips this entry and loads the rest)", w.host)})
+	default:
 		w.p.Reportf(start, end, format, args...)
 	}
 }
@@ -123,6 +183,11 @@ func (w *shapeWalk) value(v *parser.JSONValue, s *hosts.Shape, path string) {
 	s = s.Resolved()
 	if s == nil || v == nil {
 		return
+	}
+	if s.Lenient && !w.lenient {
+		// the host skips what breaks this shape and loads the rest
+		w.lenient = true
+		defer func() { w.lenient = false }()
 	}
 	if len(s.Type) > 0 && !slices.ContainsFunc(s.Type, func(t string) bool { return w.is(v, t) }) {
 		w.fault(v.Start, v.End, "%s is %s, where %s reads %s: it rejects the value as written; write %s", at(path), jsonTypeName(v.Kind), w.host, typeList(s.Type), typeList(s.Type))
@@ -185,6 +250,9 @@ func (w *shapeWalk) object(v *parser.JSONValue, s *hosts.Shape, path string) {
 		}
 	}
 	for _, m := range v.Members {
+		if m.Dropped {
+			continue // JSON.parse keeps the key's last value: the host never reads this one
+		}
 		mpath := m.Key
 		if path != "" {
 			mpath = path + "." + m.Key
@@ -193,6 +261,9 @@ func (w *shapeWalk) object(v *parser.JSONValue, s *hosts.Shape, path string) {
 			asAbsent := m.Value.Kind == parser.JSONString && slices.Contains(k.SameAsAbsent, m.Value.Str)
 			if w.mode == newerKeys && k.Since != "" && hosts.CompareVersions(k.Since, w.min) > 0 {
 				w.newer(m.KeyStart, m.KeyEnd, "`"+mpath+"`", k.Since)
+			}
+			if k.Moved != "" && w.mode == ignoredKeys {
+				w.p.Reportf(m.KeyStart, m.KeyEnd, "%s reads `%s` here for now, but wants it under `%s` (its validator warns that this place is to be removed): move it there", w.host, mpath, k.Moved)
 			}
 			if k.Ignored != "" && w.mode == ignoredKeys && !asAbsent {
 				w.p.Reportf(m.KeyStart, m.Value.End, "%s ignores `%s` here: %s; remove it", w.host, mpath, k.Ignored)
