@@ -305,7 +305,7 @@ type Kind struct {
 	// Wanted are keys the host loads a file without, but warns (Claude
 	// Code's validator: "No description in frontmatter").
 	Wanted []string `yaml:"wanted"`
-	Source      string   `yaml:"source"`
+	Source string   `yaml:"source"`
 	// Also names kinds whose files this host loads as this kind too: this
 	// kind's keys are not unknown on them.
 	Also []string `yaml:"also"`
