@@ -74,7 +74,7 @@ type KindSchema struct {
 	// Wanted are keys a host loads a file without but warns of, and no
 	// host requires (reported as warnings).
 	Wanted []string
-	Fields   []Field
+	Fields []Field
 	// Order lists keys that, where present, come in this relative order.
 	Order []string
 	// Source names the published schema the defaults follow.
