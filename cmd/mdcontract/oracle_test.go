@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -355,6 +356,63 @@ func runHost(t *testing.T, bin string, args ...string) []byte {
 		return nil
 	}
 	return stdout.Bytes()
+}
+
+// runHostIn runs a host CLI in cwd with the given HOME (kept between
+// calls, for hosts whose checks take several commands), offline, and
+// returns its output and exit code (-1: it did not run or answer; the
+// test has failed).
+func runHostIn(t *testing.T, home, cwd, bin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = cwd
+	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "TERM=dumb", "NO_COLOR=1", "RUST_BACKTRACE=0",
+		"DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1"}
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Errorf("%s %v: no answer in 2 minutes", bin, args)
+		return o.String(), e.String(), -1
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return o.String(), e.String(), ee.ExitCode()
+	}
+	if err != nil {
+		t.Errorf("%s %v: %v", bin, args, err)
+		return "", "", -1
+	}
+	return o.String(), e.String(), 0
+}
+
+// inputFiles lists dir's files, as slash paths from dir, that match one
+// of globs (node_modules and .git left out).
+func inputFiles(dir string, globs ...string) []string {
+	var out []string
+	_ = filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+		if err != nil {
+			return nil //nolint:nilerr // an unreadable entry is left out
+		}
+		if e.IsDir() && (e.Name() == "node_modules" || e.Name() == ".git") {
+			return filepath.SkipDir
+		}
+		if !e.Type().IsRegular() {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		for _, g := range globs {
+			if ok, _ := doublestar.Match(g, rel); ok {
+				out = append(out, rel)
+				break
+			}
+		}
+		return nil
+	})
+	return out
 }
 
 // claudeReport is what `claude plugin validate --json` prints.
