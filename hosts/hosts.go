@@ -170,8 +170,10 @@ type Quirk struct {
 // or refuses: colon-in-value is a one-line plain value holding `: `
 // (`description: Use when: x`), which YAML refuses; bool-words is `yes`,
 // `no`, `on`, `off`, `1` or `0` for a boolean, which YAML reads as text
-// or a number.
-var LoaderQuirks = []string{"colon-in-value", "bool-words"}
+// or a number; json-duplicate-key is a key of the host's own given twice
+// in a JSON object, which JSON.parse reads (the last wins) and Rust's
+// serde refuses ("duplicate field").
+var LoaderQuirks = []string{"colon-in-value", "bool-words", "json-duplicate-key"}
 
 // QuirkReaders returns, for a quirk and a kind of file, the names of the
 // hosts whose loader reads such a file anyway and of those that refuse it.
@@ -366,8 +368,9 @@ type Shape struct {
 	// them may be one a newer host release knows.
 	Fixed bool `yaml:"fixed"`
 	// Lenient: the host skips a value that breaks this shape (a hook
-	// entry), loads the rest of the file and warns ("entry ignored at
-	// runtime"): the faults within it are warnings.
+	// entry, a Codex manifest's path), loads the rest of the file and
+	// warns ("entry ignored at runtime"): the faults within it are
+	// warnings.
 	Lenient bool `yaml:"lenient"`
 	// Pattern is a regular expression a string must match, or the name of
 	// one of the host's patterns; Hint says in words what it wants.

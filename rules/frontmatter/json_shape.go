@@ -53,7 +53,11 @@ func checkShapes(p *rules.Pass, mode walkMode) {
 		return
 	}
 	shapes := hosts.JSONShapesOf(d.Kind.String(), d.Path, p.Index.PluginRootOf(d.Path))
-	if mode == ignoredKeys && d.JSON != nil && len(shapes) > 0 {
+	refused := false // a host refuses a key of its own given twice: json-shape's error
+	for _, hs := range shapes {
+		refused = refused || refusesRepeats(hs.Host, d.Kind.String())
+	}
+	if mode == ignoredKeys && d.JSON != nil && len(shapes) > 0 && !refused {
 		reportRepeats(p, d.JSON, nil)
 	}
 	for _, hs := range shapes {
@@ -68,7 +72,8 @@ func checkShapes(p *rules.Pass, mode walkMode) {
 			}
 			return
 		}
-		w := &shapeWalk{p: p, src: d.Src, host: hs.Host.Name, h: hs.Host, mode: mode, min: oldest}
+		w := &shapeWalk{p: p, src: d.Src, host: hs.Host.Name, h: hs.Host, mode: mode, min: oldest,
+			refusesRepeats: refusesRepeats(hs.Host, d.Kind.String())}
 		w.value(d.JSON, hs.Shape, "")
 	}
 }
@@ -132,6 +137,16 @@ type shapeWalk struct {
 	// lenient: within a shape whose breaks the host skips, loading the
 	// rest (hosts.Shape.Lenient): its faults are warnings
 	lenient bool
+	// refusesRepeats: the host refuses a file that gives one of its keys
+	// twice (loader json-duplicate-key)
+	refusesRepeats bool
+}
+
+// refusesRepeats reports whether host h refuses a file of kind that
+// gives one of its keys twice.
+func refusesRepeats(h *hosts.Host, kind string) bool {
+	q := h.Loader["json-duplicate-key"]
+	return q != nil && slices.Contains(q.Refuses, kind)
 }
 
 func (w *shapeWalk) fault(start, end int, format string, args ...any) {
@@ -139,7 +154,7 @@ func (w *shapeWalk) fault(start, end int, format string, args ...any) {
 	case w.mode != faults:
 	case w.lenient:
 		w.p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: start, End: end, Message: fmt.Sprintf(format, args...) +
-			fmt.Sprintf(" (%s skips this entry and loads the rest)", w.host)})
+			fmt.Sprintf(" (%s ignores it and loads the rest of the file)", w.host)})
 	default:
 		w.p.Reportf(start, end, format, args...)
 	}
@@ -250,6 +265,10 @@ func (w *shapeWalk) object(v *parser.JSONValue, s *hosts.Shape, path string) {
 		}
 	}
 	for _, m := range v.Members {
+		if m.Prev > 0 && w.refusesRepeats && shapeKey(keys, m.Key) != nil {
+			line, _ := w.p.Doc.Position(v.Members[m.Prev-1].KeyStart)
+			w.fault(m.KeyStart, m.KeyEnd, "%s is given twice in this object (first on line %d): %s refuses the whole file (\"duplicate field\"); remove one, or merge them", at(strings.TrimPrefix(path+"."+m.Key, ".")), line, w.host)
+		}
 		if m.Dropped {
 			continue // JSON.parse keeps the key's last value: the host never reads this one
 		}
