@@ -55,7 +55,9 @@ func checkShapes(p *rules.Pass, mode walkMode) {
 	shapes := hosts.JSONShapesOf(d.Kind.String(), d.Path, p.Index.PluginRootOf(d.Path))
 	refused := false // a host refuses a key of its own given twice: json-shape's error
 	for _, hs := range shapes {
-		refused = refused || refusesRepeats(hs.Host, d.Kind.String())
+		// a host that reads the file with a shape of its own (Codex reads a
+		// .claude-plugin/plugin.json with Claude Code's)
+		refused = refused || refusesRepeats(hs.Host, d.Kind.String()) && hs.Shape != nil && len(hs.Shape.Keys) > 0
 	}
 	if mode == ignoredKeys && d.JSON != nil && len(shapes) > 0 && !refused {
 		reportRepeats(p, d.JSON, nil)
