@@ -440,7 +440,7 @@ func claudeRoots(dir string) []string {
 	var roots []string
 	_ = filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
 		if err != nil {
-			return nil
+			return err // an unreadable folder: the roots found so far
 		}
 		if e.IsDir() && (e.Name() == "node_modules" || e.Name() == ".git") {
 			return filepath.SkipDir
