@@ -347,8 +347,14 @@ type JSONFile struct {
 	// From is "plugin-root" when Paths are from the root of the plugin
 	// holding the file (the repo root outside every plugin): a host reads
 	// the file there only. Else they are from the repo root.
-	From  string `yaml:"from"`
-	Shape `yaml:",inline"`
+	From string `yaml:"from"`
+	// ExceptBeside: the file is not this host's where the folder its
+	// paths are from (the plugin's root, or the repo's) holds one of these
+	// files and none of UnlessBeside (an extension of another host's:
+	// Gemini CLI reads a hooks/hooks.json beside gemini-extension.json).
+	ExceptBeside []string `yaml:"except-beside"`
+	UnlessBeside []string `yaml:"unless-beside"`
+	Shape        `yaml:",inline"`
 }
 
 // Shape is what a JSON value must be: its type and, for an object, its
@@ -1038,7 +1044,10 @@ type HostShape struct {
 // is pluginRoot ("" for the repo root). A host reads the files its `json:`
 // entries name whatever its `default`: those paths are its own
 // (.codex-plugin/plugin.json is read by Codex alone).
-func JSONShapesOf(kind, rel, pluginRoot string) []HostShape {
+//
+// exists says whether a repo-relative path is a file of the repo, for
+// `except-beside`; nil takes every entry.
+func JSONShapesOf(kind, rel, pluginRoot string, exists func(rel string) bool) []HostShape {
 	var out []HostShape
 	for _, h := range all {
 		k := h.Kinds[kind]
@@ -1046,16 +1055,27 @@ func JSONShapesOf(kind, rel, pluginRoot string) []HostShape {
 			continue
 		}
 		for _, jf := range k.JSON {
-			p := rel
+			p, base := rel, ""
 			if jf.From == "plugin-root" && pluginRoot != "" {
-				p = strings.TrimPrefix(rel, pluginRoot+"/")
+				p, base = strings.TrimPrefix(rel, pluginRoot+"/"), pluginRoot+"/"
 			}
-			if matchesAny(jf.Paths, p) {
+			if matchesAny(jf.Paths, p) && !(exists != nil && besideAny(exists, base, jf.ExceptBeside) && !besideAny(exists, base, jf.UnlessBeside)) {
 				out = append(out, HostShape{Host: h, Shape: jf.Resolved()})
 			}
 		}
 	}
 	return out
+}
+
+// besideAny reports whether one of names is a file in the folder base
+// ("" for the repo root, else ending in "/").
+func besideAny(exists func(string) bool, base string, names []string) bool {
+	for _, n := range names {
+		if exists(base + n) {
+			return true
+		}
+	}
+	return false
 }
 
 // matchesAny reports whether rel matches one of globs; no globs match all.

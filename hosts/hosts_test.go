@@ -159,7 +159,7 @@ func TestJSONShapesOf(t *testing.T) {
 		{"manifest", ".agents/plugins/marketplace.json", "", 1},
 	}
 	for _, c := range cases {
-		if n := len(JSONShapesOf(c.kind, c.rel, c.root)); n != c.want {
+		if n := len(JSONShapesOf(c.kind, c.rel, c.root, nil)); n != c.want {
 			t.Errorf("%s %s: %d shapes, want %d", c.kind, c.rel, n, c.want)
 		}
 	}

@@ -643,6 +643,12 @@ func (idx *Index) finish() {
 	idx.listed = idx.listedComponents()
 }
 
+// IsFile reports whether rel is a file of the repo (not a folder).
+func (idx *Index) IsFile(rel string) bool {
+	ok, dir := idx.Exists(rel)
+	return ok && !dir
+}
+
 // Exists reports whether repo-relative path rel names a file or folder in
 // the repo (an indexed document, or anything on disk). Symlinks are
 // followed only while they stay inside the root: a path through one that

@@ -278,7 +278,7 @@ func jsonCell(h *hosts.Host, d *parser.Document, idx *parser.Index, diags []rule
 	if k == nil || len(k.JSON) == 0 {
 		return matrixCell{State: stateNone}
 	}
-	for _, hs := range hosts.JSONShapesOf(d.Kind.String(), d.Path, idx.PluginRootOf(d.Path)) {
+	for _, hs := range hosts.JSONShapesOf(d.Kind.String(), d.Path, idx.PluginRootOf(d.Path), idx.IsFile) {
 		if hs.Host == h {
 			return stateOf(diags)
 		}
