@@ -293,6 +293,12 @@ type Kind struct {
 	// Exclude are globs of files that Paths take but the host does not
 	// load as this kind (Cline's .clinerules/workflows/).
 	Exclude []string `yaml:"exclude"`
+	// Beside, with BesideOf: a file Paths take is the host's only where
+	// the folder holding its first BesideOf folder holds a file named
+	// Beside (an extension's commands/ beside its gemini-extension.json);
+	// elsewhere no host loads it and it is not checked (Here).
+	Beside   string `yaml:"beside"`
+	BesideOf string `yaml:"beside-of"`
 	// Loads are globs of the files of this kind (and of the kinds in Also)
 	// that the host loads, from the repo root; a glob starting with
 	// LoadsPluginPrefix is from the root of the plugin holding the file.
@@ -687,6 +693,9 @@ func parse(name string, b []byte) (*Host, error) {
 		if len(k.Exclude) > 0 && len(k.Paths) == 0 {
 			return nil, bad("kind %s: `exclude` narrows `paths`, and there are none", kname)
 		}
+		if (k.Beside == "") != (k.BesideOf == "") || k.Beside != "" && (len(k.Paths) == 0 || strings.Contains(k.Beside+k.BesideOf, "/")) {
+			return nil, bad("kind %s: `beside` (a file name) and `beside-of` (a folder name) come together, with `paths`", kname)
+		}
 		switch k.Frontmatter {
 		case "", "optional", "wanted", "required":
 		default:
@@ -983,6 +992,23 @@ func Noun(name string) string {
 		}
 	}
 	return ""
+}
+
+// Here reports whether the file at repo-relative rel, of kind k by its
+// path, is one the host loads: always, but for a kind with `beside`, which
+// needs that file in the folder holding rel's first `beside-of` folder.
+// isFile says whether a repo-relative path is a file.
+func (k *Kind) Here(rel string, isFile func(string) bool) bool {
+	if k.Beside == "" {
+		return true
+	}
+	segs := strings.Split(rel, "/")
+	for i, s := range segs[:len(segs)-1] {
+		if s == k.BesideOf {
+			return isFile(path.Join(append(segs[:i:i], k.Beside)...))
+		}
+	}
+	return false
 }
 
 // PathKind is a kind told by the globs a host file gives.

@@ -75,7 +75,7 @@ func TestIndexedPattern(t *testing.T) {
 	if indexed < len(globs) {
 		t.Errorf("only %d samples of %d globs are indexed: the samples are wrong", indexed, len(globs))
 	}
-	for _, p := range []string{"pyproject.toml", "src/main.go", "package.json", "hooks/other.json", "docs/a.mdx", "commands/x.toml", "a.md.bak"} {
+	for _, p := range []string{"pyproject.toml", "src/main.go", "package.json", "hooks/other.json", "docs/a.mdx", "cmds/x.toml", "a.md.bak"} {
 		if wanted(p) {
 			t.Errorf("%s is indexed: pick another path that is not", p)
 		}

@@ -251,10 +251,13 @@ func cellOf(h *hosts.Host, d *parser.Document, idx *parser.Index, diags []rules.
 			}
 			from = append(from, k.Loads...)
 		case len(k.Paths) > 0:
-			if matchGlobs(k.Paths, d.Path) && !matchGlobs(k.Exclude, d.Path) {
+			if matchGlobs(k.Paths, d.Path) && !matchGlobs(k.Exclude, d.Path) && k.Here(d.Path, idx.IsFile) {
 				return stateOf(diags)
 			}
 			from = append(from, k.Paths...)
+			if k.Beside != "" {
+				from[len(from)-1] += " (in a folder beside " + k.Beside + ")"
+			}
 		default:
 			unknown = true
 		}

@@ -30,6 +30,9 @@ func checkTOMLCommand(p *rules.Pass) {
 		return
 	}
 	for _, hk := range p.Settings.View().Readers[d.Kind] {
+		if !hk.Kind.Here(d.Path, p.Index.IsFile) {
+			continue // a commands/ folder of no extension: no host loads it
+		}
 		// "Gemini CLI command (.toml)" loads a command
 		what := strings.TrimPrefix(strings.TrimSuffix(rules.KindNoun(d.Kind), " (.toml)"), hk.Host.Name+" ")
 		skipped := fmt.Sprintf("%s skips the file, so no %s is loaded from it", hk.Host.Name, what)
