@@ -49,6 +49,7 @@ func TestBadHostFiles(t *testing.T) {
 		"bad exclude":        {head + "kinds:\n  k:\n    title: T\n    source: s\n    paths: ['a/*.md']\n    exclude: ['a/[']\n", `path "a/[" is not a glob`},
 		"bad loads":          {head + "kinds:\n  skill:\n    source: s\n    loads: ['skills/{plugin}/*.md']\n", `loads "skills/{plugin}/*.md" is not a glob`},
 		"loads outside":      {head + "kinds:\n  skill:\n    source: s\n    loads: ['{plugin}/../x/*.md']\n", `loads "{plugin}/../x/*.md" is not a glob`},
+		"beside alone":       {head + "kinds:\n  k:\n    title: T\n    source: s\n    paths: ['a/*.toml']\n    beside: x.json\n", "`beside` (a file name) and `beside-of`"},
 		"exclude alone":      {head + "kinds:\n  k:\n    title: T\n    source: s\n    exclude: ['a/*.md']\n", "`exclude` narrows `paths`"},
 		"memory uncited":     {head + "memory: {files: [M.md]}\n", "memory cites source"},
 		"memory no files":    {head + "memory: {source: s}\n", "memory needs the `files`"},
