@@ -294,7 +294,15 @@ func related(a, b string) bool {
 
 // compare lists the findings of each side the other does not give at a
 // related place with the same severity, and counts those it does.
-func compare(input string, md, host []finding) (agreed int, out []disagreement) {
+// errorTally counts the errors of each side and those the other side
+// also gives as errors, at the same place.
+type errorTally struct{ host, hostShared, md, mdShared int }
+
+func (a *errorTally) add(b errorTally) {
+	a.host, a.hostShared, a.md, a.mdShared = a.host+b.host, a.hostShared+b.hostShared, a.md+b.md, a.mdShared+b.mdShared
+}
+
+func compare(input string, md, host []finding) (agreed int, out []disagreement, errs errorTally) {
 	match := func(f finding, others []finding, sev string) bool {
 		for _, o := range others {
 			if o.file == f.file && o.severity == sev && related(o.at, f.at) {
@@ -304,9 +312,15 @@ func compare(input string, md, host []finding) (agreed int, out []disagreement) 
 		return false
 	}
 	for _, f := range md {
+		if f.severity == "error" {
+			errs.md++
+		}
 		switch {
 		case match(f, host, f.severity):
 			agreed++
+			if f.severity == "error" {
+				errs.mdShared++
+			}
 			continue
 		case f.severity == "error" && match(f, host, "warning"):
 			out = append(out, disagreement{"md-error-host-warning", input + "/" + f.file, f.who, f.at})
@@ -317,8 +331,14 @@ func compare(input string, md, host []finding) (agreed int, out []disagreement) 
 		}
 	}
 	for _, f := range host {
+		if f.severity == "error" {
+			errs.host++
+		}
 		if match(f, md, f.severity) {
 			agreed++
+			if f.severity == "error" {
+				errs.hostShared++
+			}
 			continue
 		}
 		other := "warning"
@@ -330,7 +350,7 @@ func compare(input string, md, host []finding) (agreed int, out []disagreement) 
 		}
 		out = append(out, disagreement{"host-" + f.severity + "-only", input + "/" + f.file, f.who, f.at})
 	}
-	return agreed, out
+	return agreed, out, errs
 }
 
 // runHost runs a host CLI with a HOME of its own, offline, and returns
@@ -588,6 +608,7 @@ func differential(t *testing.T, host string, hostSide func(dir string) ([]findin
 	type result struct {
 		agreed int
 		dis    []disagreement
+		errs   errorTally
 	}
 	results := make([]result, len(inputs))
 	var wg sync.WaitGroup
@@ -603,14 +624,16 @@ func differential(t *testing.T, host string, hostSide func(dir string) ([]findin
 					m = append(m, f)
 				}
 			}
-			results[i].agreed, results[i].dis = compare(in.name, m, h)
+			results[i].agreed, results[i].dis, results[i].errs = compare(in.name, m, h)
 		})
 	}
 	wg.Wait()
 	agreed, total := 0, 0
+	var errs errorTally
 	var unexplained []string
 	for i, r := range results {
 		agreed += r.agreed
+		errs.add(r.errs)
 		total += r.agreed + len(r.dis)
 		if strings.HasPrefix(inputs[i].name, "corpus/") {
 			t.Logf("%s on %s: %d of %d findings agree", host, inputs[i].name, r.agreed, r.agreed+len(r.dis))
@@ -644,6 +667,7 @@ func differential(t *testing.T, host string, hostSide func(dir string) ([]findin
 			t.Errorf("hosts/oracle/%s.txt:%d explains no disagreement any more: remove it (%s | %s | %s)", host, e.line, e.class, e.who, e.glob)
 		}
 	}
+	t.Logf("%s: of its %d errors, mdcontract gives %d as errors at the same place; of mdcontract's %d errors, %s gives %d", host, errs.host, errs.hostShared, errs.md, host, errs.mdShared)
 	t.Logf("%s: %d of %d findings agree (%.0f%%) over %d inputs; %d disagreements, %d explained", host, agreed, total,
 		100*float64(agreed)/float64(max(total, 1)), len(inputs), total-agreed, total-agreed-len(unexplained))
 }
