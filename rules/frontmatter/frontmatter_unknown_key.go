@@ -65,7 +65,7 @@ func checkFrontmatterUnknownKey(p *rules.Pass) {
 		if rules.RefusedByTarget(p, k.Name) {
 			continue // host-rejects-key reports it: a target refuses the file
 		}
-		msg := "`" + k.Name + "` is not " + rules.AKind(d.Kind) + " frontmatter key (" + s.Source + "); the host ignores it"
+		msg := "`" + k.Name + "` is not " + rules.AKind(d.Kind) + " frontmatter key (" + s.Source + asOf(p) + "); the host ignores it"
 		switch near, other := closestField(s, k.Name, k.Value), kindDefining(k.Name, k.Value, d.Kind); {
 		case other != "" && near != "":
 			msg += "; it is " + other + " key, and does nothing here: did you mean `" + near + "`?"
@@ -80,6 +80,33 @@ func checkFrontmatterUnknownKey(p *rules.Pass) {
 		}
 		p.Reportf(k.Offset, k.Offset+len(k.Name), "%s", msg)
 	}
+}
+
+// asOf says how current the facts of the hosts that read the pass's file
+// are, as a key may be newer than them: "; as of Claude Code 2.1.337" for
+// the hosts checked against a release, else "; as of the documentation
+// read 2026-12-07". "" for a kind only the config gives a schema.
+func asOf(p *rules.Pass) string {
+	var checked []string
+	newest := ""
+	for _, hk := range p.Settings.View().Readers[p.Doc.Kind] {
+		if hk.Kind.Title == "" && len(hk.Kind.Fields) == 0 {
+			continue
+		}
+		if c := hk.Host.Checked; c != nil {
+			checked = append(checked, hk.Host.Name+" "+c.Version)
+		}
+		for _, src := range hk.Host.Sources {
+			newest = max(newest, src.Read)
+		}
+	}
+	switch {
+	case len(checked) > 0:
+		return "; as of " + strings.Join(checked, " and ")
+	case newest != "":
+		return "; as of the documentation read " + newest
+	}
+	return ""
 }
 
 // knownAtSamePath reports whether key n is a key of the kind of another
