@@ -360,7 +360,21 @@ type JSONFile struct {
 	// Gemini CLI reads a hooks/hooks.json beside gemini-extension.json).
 	ExceptBeside []string `yaml:"except-beside"`
 	UnlessBeside []string `yaml:"unless-beside"`
-	Shape        `yaml:",inline"`
+	// If: the file is this host's only where its top-level object holds
+	// these keys with string values starting as given (an Agent Plugins
+	// manifest is a plugin.json whose `$schema` is the specification's).
+	If    map[string]string `yaml:"if"`
+	Shape `yaml:",inline"`
+}
+
+// Holds reports whether v, a JSON file's value, meets the entry's `if`.
+func (jf *JSONFile) Holds(get func(key string) (string, bool)) bool {
+	for k, prefix := range jf.If {
+		if v, ok := get(k); !ok || !strings.HasPrefix(v, prefix) {
+			return false
+		}
+	}
+	return true
 }
 
 // Shape is what a JSON value must be: its type and, for an object, its
@@ -1063,6 +1077,9 @@ func sortedKeys[V any](m map[string]V) []string {
 type HostShape struct {
 	Host  *Host
 	Shape *Shape
+	// File is the host file's entry: its `if` says whether the file's
+	// content makes it the host's (JSONFile.Holds).
+	File *JSONFile
 }
 
 // JSONShapesOf returns the shapes the hosts give the JSON file at
@@ -1086,7 +1103,7 @@ func JSONShapesOf(kind, rel, pluginRoot string, exists func(rel string) bool) []
 				p, base = strings.TrimPrefix(rel, pluginRoot+"/"), pluginRoot+"/"
 			}
 			if matchesAny(jf.Paths, p) && !(exists != nil && besideAny(exists, base, jf.ExceptBeside) && !besideAny(exists, base, jf.UnlessBeside)) {
-				out = append(out, HostShape{Host: h, Shape: jf.Resolved()})
+				out = append(out, HostShape{Host: h, Shape: jf.Resolved(), File: jf})
 			}
 		}
 	}

@@ -320,3 +320,45 @@ func HostField(k *hosts.Kind, name string) *hosts.Field {
 	}
 	return nil
 }
+
+// JSONShapes are the shapes the hosts give JSON document d of idx: those
+// whose entry takes its path (hosts.JSONShapesOf) and whose `if` its
+// content meets (an entry with `if` takes no file that is not JSON).
+func JSONShapes(idx *parser.Index, d *parser.Document) []hosts.HostShape {
+	all := hosts.JSONShapesOf(d.Kind.String(), d.Path, idx.PluginRootOf(d.Path), idx.IsFile)
+	out := all[:0:0]
+	for _, hs := range all {
+		if len(hs.File.If) > 0 && (d.JSON == nil || !hs.File.Holds(func(k string) (string, bool) {
+			v := d.JSON.Get(k)
+			if v == nil || v.Kind != parser.JSONString {
+				return "", false
+			}
+			return v.Str, true
+		})) {
+			continue
+		}
+		out = append(out, hs)
+	}
+	return out
+}
+
+// ReportedKind is the kind a report names document d of idx as: its own,
+// but for a JSON file whose kind the hosts read only by its content (`if`:
+// an Agent Plugins manifest is a plugin.json with the specification's
+// `$schema`) and whose content is no host's: then other, a file no host
+// reads.
+func ReportedKind(idx *parser.Index, d *parser.Document) parser.Kind {
+	if !d.Kind.IsJSON() || !d.Kind.ByHostPaths() || len(JSONShapes(idx, d)) > 0 {
+		return d.Kind
+	}
+	for _, h := range hosts.All() {
+		if k := h.Kinds[d.Kind.String()]; k != nil {
+			for _, jf := range k.JSON {
+				if len(jf.If) == 0 {
+					return d.Kind
+				}
+			}
+		}
+	}
+	return parser.KindOther
+}

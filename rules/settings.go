@@ -384,7 +384,7 @@ func (s *Settings) LayoutTargets(idx *parser.Index) []string {
 	}
 	held := map[string]bool{}
 	for _, d := range idx.Docs {
-		held[d.Kind.String()] = true
+		held[ReportedKind(idx, d).String()] = true
 		if d.Kind == parser.KindMemory {
 			held["memory:"+path.Base(d.Path)] = true
 		}

@@ -281,7 +281,7 @@ func jsonCell(h *hosts.Host, d *parser.Document, idx *parser.Index, diags []rule
 	if k == nil || len(k.JSON) == 0 {
 		return matrixCell{State: stateNone}
 	}
-	for _, hs := range hosts.JSONShapesOf(d.Kind.String(), d.Path, idx.PluginRootOf(d.Path), idx.IsFile) {
+	for _, hs := range rules.JSONShapes(idx, d) {
 		if hs.Host == h {
 			return stateOf(diags)
 		}

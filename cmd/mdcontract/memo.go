@@ -322,7 +322,7 @@ func (m *memo) save(idx *parser.Index, began time.Time, res *rules.Result, setti
 	for _, p := range res.Paths {
 		k := parser.KindOther
 		if doc := idx.Doc(p); doc != nil {
-			k = doc.Kind
+			k = rules.ReportedKind(idx, doc)
 		}
 		r.Kinds = append(r.Kinds, k)
 	}
@@ -394,7 +394,7 @@ func indexView(idx *parser.Index, settings *rules.Settings) checkView {
 		fingerprint: func(d rules.Diagnostic) string { return rules.Fingerprint(idx, d) },
 		kind: func(p string) (parser.Kind, bool) {
 			if d := idx.Doc(p); d != nil {
-				return d.Kind, true
+				return rules.ReportedKind(idx, d), true
 			}
 			return 0, false
 		},

@@ -52,7 +52,7 @@ func checkShapes(p *rules.Pass, mode walkMode) {
 	if !d.Kind.IsJSON() {
 		return
 	}
-	shapes := hosts.JSONShapesOf(d.Kind.String(), d.Path, p.Index.PluginRootOf(d.Path), p.Index.IsFile)
+	shapes := rules.JSONShapes(p.Index, d)
 	refused := false // a host refuses a key of its own given twice: json-shape's error
 	for _, hs := range shapes {
 		// a host that reads the file with a shape of its own (Codex reads a
