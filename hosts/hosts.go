@@ -363,8 +363,13 @@ type JSONFile struct {
 	// If: the file is this host's only where its top-level object holds
 	// these keys with string values starting as given (an Agent Plugins
 	// manifest is a plugin.json whose `$schema` is the specification's).
-	If    map[string]string `yaml:"if"`
-	Shape `yaml:",inline"`
+	If map[string]string `yaml:"if"`
+	// Beside and BesideOf: the file is this host's only where the folder
+	// holding its first BesideOf folder holds a file named Beside (a
+	// Gemini CLI extension's hooks/hooks.json), as a kind's (Kind.Here).
+	Beside   string `yaml:"beside"`
+	BesideOf string `yaml:"beside-of"`
+	Shape    `yaml:",inline"`
 }
 
 // Holds reports whether v, a JSON file's value, meets the entry's `if`.
@@ -733,6 +738,9 @@ func parse(name string, b []byte) (*Host, error) {
 			if jf.From != "" && jf.From != "plugin-root" {
 				return nil, bad("%s: `from` is plugin-root or absent (the repo root), not %q", what, jf.From)
 			}
+			if (jf.Beside == "") != (jf.BesideOf == "") {
+				return nil, bad("%s: `beside` and `beside-of` come together", what)
+			}
 			if err := h.checkShape(what, &jf.Shape); err != nil {
 				return nil, bad("%v", err)
 			}
@@ -1089,9 +1097,12 @@ type HostShape struct {
 // (.codex-plugin/plugin.json is read by Codex alone).
 //
 // exists says whether a repo-relative path is a file of the repo, for
-// `except-beside`; nil takes every entry.
+// `beside` and `except-beside`; nil: none is.
 func JSONShapesOf(kind, rel, pluginRoot string, exists func(rel string) bool) []HostShape {
 	var out []HostShape
+	if exists == nil {
+		exists = func(string) bool { return false }
+	}
 	for _, h := range all {
 		k := h.Kinds[kind]
 		if k == nil {
@@ -1102,7 +1113,8 @@ func JSONShapesOf(kind, rel, pluginRoot string, exists func(rel string) bool) []
 			if jf.From == "plugin-root" && pluginRoot != "" {
 				p, base = strings.TrimPrefix(rel, pluginRoot+"/"), pluginRoot+"/"
 			}
-			if matchesAny(jf.Paths, p) && !(exists != nil && besideAny(exists, base, jf.ExceptBeside) && !besideAny(exists, base, jf.UnlessBeside)) {
+			if matchesAny(jf.Paths, p) && !(besideAny(exists, base, jf.ExceptBeside) && !besideAny(exists, base, jf.UnlessBeside)) &&
+				(&Kind{Beside: jf.Beside, BesideOf: jf.BesideOf}).Here(rel, exists) {
 				out = append(out, HostShape{Host: h, Shape: jf.Resolved(), File: jf})
 			}
 		}

@@ -75,7 +75,7 @@ func checkShapes(p *rules.Pass, mode walkMode) {
 			return
 		}
 		w := &shapeWalk{p: p, src: d.Src, host: hs.Host.Name, h: hs.Host, mode: mode, min: oldest,
-			refusesRepeats: refusesRepeats(hs.Host, d.Kind.String())}
+			refusesRepeats: refusesRepeats(hs.Host, d.Kind.String()), elsewhere: closedNamesOf(shapes, hs.Host)}
 		w.value(d.JSON, hs.Shape, "")
 	}
 }
@@ -142,6 +142,50 @@ type shapeWalk struct {
 	// refusesRepeats: the host refuses a file that gives one of its keys
 	// twice (loader json-duplicate-key)
 	refusesRepeats bool
+	// elsewhere are the names other hosts that read the file know, by
+	// what they name (hook event): a name one host lacks and another
+	// reads in the same file is that host's, not a mistake
+	elsewhere map[string]map[string]bool
+}
+
+// closedNamesOf gathers, from the shapes of the hosts other than h that
+// read a file, the keys of their closed objects, by what the keys name.
+func closedNamesOf(shapes []hosts.HostShape, h *hosts.Host) map[string]map[string]bool {
+	var out map[string]map[string]bool
+	seen := map[*hosts.Shape]bool{}
+	var walk func(s *hosts.Shape)
+	walk = func(s *hosts.Shape) {
+		s = s.Resolved()
+		if s == nil || seen[s] {
+			return
+		}
+		seen[s] = true
+		if s.Closed {
+			if out == nil {
+				out = map[string]map[string]bool{}
+			}
+			if out[s.Names] == nil {
+				out[s.Names] = map[string]bool{}
+			}
+			for _, k := range s.Keys {
+				out[s.Names][k.Name] = true
+			}
+		}
+		for _, k := range s.Keys {
+			walk(&k.Shape)
+		}
+		for _, sub := range []*hosts.Shape{s.Items, s.Values} {
+			if sub != nil {
+				walk(sub)
+			}
+		}
+	}
+	for _, hs := range shapes {
+		if hs.Host != h {
+			walk(hs.Shape)
+		}
+	}
+	return out
 }
 
 // refusesRepeats reports whether host h refuses a file of kind that
@@ -295,6 +339,9 @@ func (w *shapeWalk) object(v *parser.JSONValue, s *hosts.Shape, path string) {
 		if s.Values != nil {
 			w.value(m.Value, s.Values, mpath)
 			continue
+		}
+		if s.Closed && w.elsewhere[s.Names][m.Key] {
+			continue // another host that reads this file knows it
 		}
 		if s.Closed {
 			known := make([]string, len(keys))
