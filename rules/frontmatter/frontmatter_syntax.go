@@ -107,7 +107,11 @@ func whoReads(k parser.Kind, quirk string) string {
 	if len(reads) == 0 {
 		return ""
 	}
-	out := ": " + strings.Join(reads, " and ") + " reads this file anyway, but "
+	verb := " reads"
+	if len(reads) > 1 {
+		verb = " read"
+	}
+	out := ": " + strings.Join(reads, " and ") + verb + " this file anyway, but "
 	if len(refuses) > 0 {
 		return out + strings.Join(refuses, " and ") + " and other strict YAML readers refuse the whole frontmatter"
 	}
@@ -294,7 +298,13 @@ func checkFrontmatterSyntax(p *rules.Pass) {
 		line, _ := d.Position(fm.Err.Offset)
 		end := d.Lines().LineEnd(d.Src, line)
 		if at, key, ok := secondColon(d.Src, fm.Err.Offset, end, fm.Err.Msg); ok {
-			if reads, refuses := hosts.QuirkReadersAmong("colon-in-value", d.Kind.String(), p.Settings.Targets()); len(reads) > 0 && len(refuses) == 0 {
+			// the targets, and the host whose own kind of file this is
+			// (an OpenCode agent), read wherever it is
+			among := slices.Clone(p.Settings.Targets())
+			for _, hk := range p.Settings.View().Readers[d.Kind] {
+				among = append(among, hk.Host.ID)
+			}
+			if reads, refuses := hosts.QuirkReadersAmong("colon-in-value", d.Kind.String(), among); len(reads) > 0 && len(refuses) == 0 {
 				// the targets that load this kind read it anyway: only
 				// hosts the repo does not ship to, and strict YAML
 				// readers, break
