@@ -383,7 +383,16 @@ func (s *Settings) LayoutTargets(idx *parser.Index) []string {
 		return v.targets
 	}
 	held := map[string]bool{}
+	readBy := map[string]bool{} // hosts that read one of the repo's JSON files
 	for _, d := range idx.Docs {
+		if d.Kind.IsJSON() && d.Kind.ByHostPaths() {
+			// a JSON kind several hosts name (hooks/hooks.json): the hosts
+			// whose entries take this file
+			for _, hs := range JSONShapes(idx, d) {
+				readBy[hs.Host.ID] = true
+			}
+			continue
+		}
 		held[ReportedKind(idx, d).String()] = true
 		if d.Kind == parser.KindMemory {
 			held["memory:"+path.Base(d.Path)] = true
@@ -391,7 +400,7 @@ func (s *Settings) LayoutTargets(idx *parser.Index) []string {
 	}
 	var out []string
 	for _, h := range hosts.All() {
-		implied := h.Default
+		implied := h.Default || readBy[h.ID]
 		for name, k := range h.Kinds {
 			implied = implied || len(k.Paths) > 0 && held[name]
 		}
