@@ -1113,8 +1113,8 @@ func JSONShapesOf(kind, rel, pluginRoot string, exists func(rel string) bool) []
 			if jf.From == "plugin-root" && pluginRoot != "" {
 				p, base = strings.TrimPrefix(rel, pluginRoot+"/"), pluginRoot+"/"
 			}
-			if matchesAny(jf.Paths, p) && !(besideAny(exists, base, jf.ExceptBeside) && !besideAny(exists, base, jf.UnlessBeside)) &&
-				(&Kind{Beside: jf.Beside, BesideOf: jf.BesideOf}).Here(rel, exists) {
+			others := besideAny(exists, base, jf.ExceptBeside) && !besideAny(exists, base, jf.UnlessBeside) // another host's folder
+			if matchesAny(jf.Paths, p) && !others && (&Kind{Beside: jf.Beside, BesideOf: jf.BesideOf}).Here(rel, exists) {
 				out = append(out, HostShape{Host: h, Shape: jf.Resolved(), File: jf})
 			}
 		}
