@@ -96,9 +96,13 @@ func shapeFacts(add func(what, since, source string), kind, prefix string, s *Sh
 	}
 	for _, k := range s.Keys {
 		path := prefix + k.Name
-		add(fmt.Sprintf("%s: %s `%s`", kind, names, path), k.Since, source)
+		src := source
+		if k.Source != "" {
+			src = k.Source // the key's own source (a key the docs lack)
+		}
+		add(fmt.Sprintf("%s: %s `%s`", kind, names, path), k.Since, src)
 		for _, v := range sortedKeys(k.ValuesSince) {
-			add(fmt.Sprintf("%s: `%s: %s`", kind, path, v), k.ValuesSince[v], source)
+			add(fmt.Sprintf("%s: `%s: %s`", kind, path, v), k.ValuesSince[v], src)
 		}
 		shapeFacts(add, kind, path+".", &k.Shape, source, seen)
 	}
