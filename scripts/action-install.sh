@@ -2,8 +2,9 @@
 # action-install.sh puts mdcontract on the PATH of the action's later steps
 # (action.yml runs it), leaving the caller's Go as it was.
 #
-# With INPUT_VERSION (e.g. 0.2.0 or v0.2.0) it downloads that release's
-# mdcontract_<os>_<arch>.tar.gz and checksums.txt from
+# With INPUT_VERSION (e.g. 0.1.0 or v0.1.0) it downloads that release's
+# mdcontract_<version>_<os>_<arch>.tar.gz (.zip on Windows) and
+# checksums.txt, as scripts/release.sh makes them, from
 # $MDCONTRACT_RELEASE_URL/v<version>/ (default
 # https://github.com/mdcontract/mdcontract/releases/download), checks the
 # archive's SHA-256 against checksums.txt and unpacks the binary.
@@ -42,7 +43,7 @@ sha256() {
 if [ -n "${INPUT_VERSION:-}" ]; then
   version="${INPUT_VERSION#v}"
   if ! [[ "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$ ]]; then
-    fail "version: \"$INPUT_VERSION\" is not a release version such as 0.2.0"
+    fail "version: \"$INPUT_VERSION\" is not a release version such as 1.2.3"
   fi
   case "${RUNNER_OS:-}" in
     Linux) os=linux ;;
@@ -56,7 +57,10 @@ if [ -n "${INPUT_VERSION:-}" ]; then
     *) fail "no mdcontract release for the runner architecture \"${RUNNER_ARCH:-}\"; leave version empty to build from source" ;;
   esac
   base="${MDCONTRACT_RELEASE_URL:-https://github.com/mdcontract/mdcontract/releases/download}/v$version"
-  archive="mdcontract_${os}_${arch}.tar.gz"
+  archive="mdcontract_${version}_${os}_${arch}.tar.gz"
+  if [ "$os" = windows ]; then
+    archive="mdcontract_${version}_${os}_${arch}.zip"
+  fi
   dl="$RUNNER_TEMP/mdcontract-download"
   rm -rf "$dl"
   mkdir -p "$dl"
@@ -67,7 +71,13 @@ if [ -n "${INPUT_VERSION:-}" ]; then
   [ -n "$want" ] || fail "checksums.txt of v$version lists no $archive"
   got=$(sha256 "$dl/$archive")
   [ "$got" = "$want" ] || fail "$archive of v$version has SHA-256 $got, but checksums.txt says $want: not installed"
-  tar -xzf "$dl/$archive" -C "$dl" "$exe" || fail "$archive of v$version holds no $exe"
+  if [ "$os" = windows ]; then
+    # Git for Windows, whose bash runs this on a Windows runner, has unzip
+    command -v unzip >/dev/null 2>&1 || fail "no unzip on PATH to unpack $archive"
+    unzip -q -o "$dl/$archive" "$exe" -d "$dl" || fail "$archive of v$version holds no $exe"
+  else
+    tar -xzf "$dl/$archive" -C "$dl" "$exe" || fail "$archive of v$version holds no $exe"
+  fi
   mv -f "$dl/$exe" "$bin/$exe"
   chmod +x "$bin/$exe"
 else
