@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -12,7 +13,7 @@ func TestErrorsAllAtOnce(t *testing.T) {
 max-per-file: -3
 profiles:
   some: maybe
-includ: [docs/**]
+includes: [docs/**]
 targets: {claude-code: [1]}
 contracts:
   - id: c
@@ -24,8 +25,8 @@ contracts:
       copies: [b.md]
 `
 	_, err := Parse([]byte(src), "/r/.mdcontract.yaml", ".mdcontract.yaml", "/r")
-	errs, ok := err.(Errors)
-	if !ok {
+	var errs Errors
+	if !errors.As(err, &errs) {
 		t.Fatalf("got %T %v, want Errors", err, err)
 	}
 	var got []string
@@ -35,7 +36,7 @@ contracts:
 	want := []string{
 		`.mdcontract.yaml:2:15: max-per-file: give 0`,
 		`.mdcontract.yaml:4:9: a profile is ` + "`on` or `off`" + `, not "maybe"`,
-		".mdcontract.yaml:5:1: unknown key `includ`",
+		".mdcontract.yaml:5:1: unknown key `includes`",
 		".mdcontract.yaml:6:24: expected the oldest release of claude-code",
 		".mdcontract.yaml:10:7: unknown key `sourc`",
 		".mdcontract.yaml:13:5: the selector needs a `file`",
