@@ -460,7 +460,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		if err := writeBaseline(o.writeBaseline, idx, res.Diagnostics); err != nil {
 			return exitUsage, err
 		}
-		sayf(notes, "mdcontract: wrote %d findings to %s", len(res.Diagnostics), o.writeBaseline)
+		sayf(notes, "mdcontract: wrote %s to %s", rules.Count(len(res.Diagnostics), "finding", "findings"), o.writeBaseline)
 		return exitOK, nil
 	}
 	// Last, so that a finding suppressed or baselined never counts, and
