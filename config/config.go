@@ -53,6 +53,9 @@ type Config struct {
 	// Profile heads a built-in profile's file (ParseProfile); a repo's
 	// config cannot hold one.
 	Profile *ProfileHeader `yaml:"profile"`
+
+	// top is the file's top mapping, which places errors (JoinErrors).
+	top *yaml.Node
 }
 
 // ProfileHeader names a built-in profile and says where it applies.
@@ -75,7 +78,7 @@ func (c *FindingCap) UnmarshalYAML(n *yaml.Node) error {
 		if n.Kind == yaml.ScalarNode {
 			found = fmt.Sprintf("%q", n.Value)
 		}
-		return &Error{Pos: Pos{n.Line, n.Column}, Msg: "max-per-file: give 0 (report every finding) or the most findings of one rule to report in one file, e.g. 100; found " + found}
+		return decodeError(n, "max-per-file: give 0 (report every finding) or the most findings of one rule to report in one file, e.g. 100; found %s", found)
 	}
 	*c = FindingCap(i)
 	return nil
@@ -150,7 +153,7 @@ func (p *ProfileSetting) UnmarshalYAML(n *yaml.Node) error {
 	case "off", "false":
 		p.Enabled = false
 	default:
-		return &Error{Pos: p.Pos, Msg: fmt.Sprintf("a profile is `on` or `off`, not %q", n.Value)}
+		return decodeError(n, "a profile is `on` or `off`, not %q", n.Value)
 	}
 	return nil
 }
@@ -256,11 +259,29 @@ func Find(root, cwd, explicit string) string {
 	}
 }
 
-// Load reads and validates the config file at path for the repo at root.
+// Load reads and validates the config file at path for the repo at root;
+// a config with errors is nil.
+func Load(path, root string) (*Config, error) {
+	return whole(LoadPartial(path, root))
+}
+
+// whole is cfg when err is nil, else nil.
+func whole(cfg *Config, err error) (*Config, error) {
+	if err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// LoadPartial is Load, but with errors (Errors, every one of the file,
+// sorted) it returns what of the config could be read as well, when the
+// file is a YAML mapping: for the checks of a later stage
+// (Config.JoinErrors), so that a run reports every error at once. Nothing
+// else may use that config.
 // A path inside the root is read as repo content (parser.ReadNamed): a
 // symlink there that leaves the repo is refused. Only a regular file of at
 // most parser.DefaultMaxFileSize is read.
-func Load(path, root string) (*Config, error) {
+func LoadPartial(path, root string) (*Config, error) {
 	data, err := parser.ReadNamed(root, path, parser.DefaultMaxFileSize)
 	if err != nil {
 		var pe *os.PathError
@@ -276,18 +297,25 @@ func Load(path, root string) (*Config, error) {
 			name = filepath.ToSlash(rel)
 		}
 	}
-	return Parse(data, path, name, root)
+	return ParsePartial(data, path, name, root)
 }
 
-// Parse validates config data; name is how messages cite the file.
+// Parse validates config data; name is how messages cite the file. A
+// config with errors is nil.
 func Parse(data []byte, path, name, root string) (*Config, error) {
+	return whole(ParsePartial(data, path, name, root))
+}
+
+// ParsePartial is Parse, but with errors it returns what of the config
+// could be read as well (LoadPartial).
+func ParsePartial(data []byte, path, name, root string) (*Config, error) {
 	return parse(data, path, name, root, false)
 }
 
 // ParseProfile validates a built-in profile's file: a config whose
 // `profile:` names it and whose contracts are the profile's.
 func ParseProfile(data []byte, name string) (*Config, error) {
-	return parse(data, name, name, "", true)
+	return whole(parse(data, name, name, "", true))
 }
 
 func parse(data []byte, path, name, root string, profile bool) (*Config, error) {
@@ -312,24 +340,20 @@ func parse(data []byte, path, name, root string, profile bool) (*Config, error) 
 	if top.Kind != yaml.MappingNode {
 		return nil, fail(Pos{top.Line, top.Column}, "the config must be a mapping of keys (version, include, exclude, rules, kinds, profiles, contracts)")
 	}
+	// Every stage runs (errors.go): the keys, the decoding of what they
+	// hold, what the values mean.
 	v := &validator{file: name, root: root, profile: profile}
 	v.known(top, typeOfConfig)
-	if len(v.errs) > 0 {
-		return nil, v.errs
-	}
-	cfg := &Config{Path: path, Name: name}
+	errs := joinErrors(top, nil, v.errs, false)
+	cfg := &Config{Path: path, Name: name, top: top}
 	if err := top.Decode(cfg); err != nil {
-		var ce *Error
-		if errors.As(err, &ce) {
-			ce.File = name
-			return nil, Errors{ce}
-		}
-		at, msg := yamlErrPos(data, err)
-		return nil, fail(at, "%s", msg)
+		errs = joinErrors(top, errs, decodeErrors(err, data, top, name), false)
 	}
+	v.errs = nil
 	v.validate(cfg, top)
-	if len(v.errs) > 0 {
-		return nil, v.errs
+	errs = joinErrors(top, errs, v.errs, true)
+	if len(errs) > 0 {
+		return cfg, errs // what could be read, for the later stages
 	}
 	return cfg, nil
 }
@@ -413,7 +437,7 @@ func (t *TargetList) UnmarshalYAML(n *yaml.Node) error {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		host, min := n.Content[i].Value, strings.TrimSpace(n.Content[i+1].Value)
 		if n.Content[i+1].Kind != yaml.ScalarNode {
-			return fmt.Errorf("line %d: targets: %s takes the oldest release the repo supports, as \">=2.1.251\"", n.Content[i+1].Line, host)
+			return decodeError(n.Content[i+1], "targets: %s takes the oldest release the repo supports, as \">=2.1.251\"", host)
 		}
 		min = strings.TrimSpace(strings.TrimPrefix(min, ">="))
 		if min == "" || min == "*" {

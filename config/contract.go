@@ -29,12 +29,9 @@ type Contract struct {
 
 // UnmarshalYAML records the contract's position.
 func (c *Contract) UnmarshalYAML(n *yaml.Node) error {
-	type plain Contract
-	if err := n.Decode((*plain)(c)); err != nil {
-		return err
-	}
 	c.Pos = Pos{n.Line, n.Column}
-	return nil
+	type plain Contract
+	return n.Decode((*plain)(c))
 }
 
 // FileSet picks files: those matching one of Files (globs; empty: every
@@ -154,12 +151,9 @@ type Param struct {
 
 // UnmarshalYAML records the position.
 func (p *Param) UnmarshalYAML(n *yaml.Node) error {
-	type plain Param
-	if err := n.Decode((*plain)(p)); err != nil {
-		return err
-	}
 	p.Pos = Pos{n.Line, n.Column}
-	return nil
+	type plain Param
+	return n.Decode((*plain)(p))
 }
 
 // KeyOrder is a contract: the key sequence of a schema block against every instance block.

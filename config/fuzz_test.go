@@ -1,10 +1,12 @@
 package config_test
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -69,6 +71,24 @@ func FuzzLoad(f *testing.F) {
 		}
 		if err != nil {
 			checkErrs("Parse", err)
+			// the later stage runs on what could be read: every error
+			// placed, sorted
+			part, perr := config.ParsePartial(data, path, name, root)
+			if part == nil {
+				return
+			}
+			var errs config.Errors
+			errors.As(perr, &errs)
+			if _, serr := rules.Setup(part); serr != nil {
+				var later config.Errors
+				if errors.As(serr, &later) {
+					errs = part.JoinErrors(errs, later)
+				}
+			}
+			checkErrs("ParsePartial and Setup", errs)
+			if !slices.IsSortedFunc(errs, func(a, b *config.Error) int { return cmp.Or(a.Pos.Line-b.Pos.Line, a.Pos.Col-b.Pos.Col) }) {
+				t.Fatalf("errors not sorted: %v", errs)
+			}
 			return
 		}
 		if _, err := rules.Setup(cfg); err != nil {

@@ -142,7 +142,7 @@ func anchorRegions(p *rules.Pass, ct *config.Contract, d *parser.Document, name 
 			}
 		}
 		p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: at, End: at,
-			Message: fmt.Sprintf("%s appears %d times in %s; the contract wants %s; %s", name, len(regions), d.Path, want, countFix(len(regions), lo))})
+			Message: fmt.Sprintf("%s appears %s in %s; the contract wants %s; %s", name, rules.Count(len(regions), "time", "times"), d.Path, want, countFix(len(regions), lo))})
 	}
 	for _, r := range regions {
 		if !r.Closed {

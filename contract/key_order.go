@@ -178,7 +178,7 @@ func compareKeys(p *rules.Pass, ct *config.Contract, d *parser.Document, inst [3
 		at = got[i].off
 		detail = fmt.Sprintf("key %d is `%s` where the schema has `%s`", i+1, got[i].name, want[i].name)
 	case i < len(want):
-		detail = fmt.Sprintf("the block ends after %d keys; next the schema has `%s`", len(got), want[i].name)
+		detail = fmt.Sprintf("the block ends after %s; next the schema has `%s`", rules.Count(len(got), "key", "keys"), want[i].name)
 	default:
 		at = got[i].off
 		detail = fmt.Sprintf("`%s` is not in the schema", got[i].name)

@@ -252,10 +252,7 @@ func reportStaleCopy(p *rules.Pass, ct *config.Contract, uses, unused []extracte
 	d, last := uses[0].doc, uses[len(uses)-1]
 	l1, _ := d.Position(uses[0].off)
 	l2, _ := d.Position(last.off)
-	where := fmt.Sprintf("line %d", l1)
-	if l2 > l1 {
-		where = fmt.Sprintf("lines %d-%d", l1, l2)
-	}
+	where := rules.LineRange(l1, l2)
 	extra := unregistered(uses, have)
 	var parts []string
 	related := []rules.Related{rules.RelatedAt(first.doc, first.off, "the registry")}

@@ -60,7 +60,11 @@ func HTML(w io.Writer, g *Graph) error {
 	}
 	title := "mdcontract graph: " + g.Root
 	if g.Changed != nil {
-		title += fmt.Sprintf(" (what a change to %d files touches)", len(g.Changed))
+		files := "files"
+		if len(g.Changed) == 1 {
+			files = "file"
+		}
+		title += fmt.Sprintf(" (what a change to %d %s touches)", len(g.Changed), files)
 	}
 	out := strings.NewReplacer(
 		"{{TITLE}}", html.EscapeString(title),

@@ -407,8 +407,8 @@ func (s *server) initialize(p *initializeParams) initializeResult {
 	start := time.Now()
 	s.load()
 	// Not on stderr: clients log the server's stderr as errors.
-	s.after = append([]afterNote{logMessage{Type: messageInfo, Message: fmt.Sprintf("mdcontract %s: indexed %d files under %s in %s",
-		s.opt.Version, len(s.idx.Docs), s.root, time.Since(start).Round(time.Millisecond))}}, s.after...)
+	s.after = append([]afterNote{logMessage{Type: messageInfo, Message: fmt.Sprintf("mdcontract %s: indexed %s under %s in %s",
+		s.opt.Version, rules.Count(len(s.idx.Docs), "file", "files"), s.root, time.Since(start).Round(time.Millisecond))}}, s.after...)
 	return initializeResult{
 		Capabilities: serverCapabilities{
 			TextDocumentSync:   textDocumentSyncOptions{OpenClose: true, Change: syncIncremental, Save: saveOptions{IncludeText: false}},

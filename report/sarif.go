@@ -5,12 +5,14 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mdcontract/mdcontract/rules"
 	"github.com/mdcontract/mdcontract/textsafe"
 )
 
-// SARIF prints a SARIF 2.1.0 log: rule metadata from the embedded docs,
+// SARIF prints a SARIF 2.1.0 log: rule metadata (summary, doc URL),
 // related locations, and fixes where a finding has one. Messages pass
 // through textsafe.Line (code scanning shows them to people); artifact
 // URIs are percent-encoded relative references (uriRef); the replacement
@@ -67,7 +69,6 @@ type sarifRule struct {
 	ID                   string       `json:"id"`
 	Name                 string       `json:"name"`
 	ShortDescription     sarifMsg     `json:"shortDescription"`
-	FullDescription      *sarifMsg    `json:"fullDescription,omitempty"`
 	Help                 *sarifMsg    `json:"help,omitempty"`
 	HelpURI              string       `json:"helpUri,omitempty"`
 	DefaultConfiguration sarifDefault `json:"defaultConfiguration"`
@@ -198,10 +199,11 @@ func (SARIF) Print(w io.Writer, r *Run) error {
 		if f := rules.FamilyOf(ru); f != "" {
 			sr.Properties = &sarifProps{Tags: []string{f}}
 		}
-		if doc := ru.Doc(); doc != "" {
-			sr.FullDescription = &sarifMsg{Text: firstParagraph(doc)}
-			sr.Help = &sarifMsg{Text: doc, Markdown: doc}
-		}
+		// A short help, not the whole doc: the 41 docs embedded whole made
+		// 330 KB of an empty run's log; helpUri links the doc.
+		sum := sentence(ru.Summary)
+		sr.Help = &sarifMsg{Text: sum + " Documentation: " + sr.HelpURI,
+			Markdown: sum + " [Documentation](" + sr.HelpURI + ")"}
 		driver.Rules = append(driver.Rules, sr)
 	}
 	run := sarifRun{
@@ -287,26 +289,18 @@ func (SARIF) Print(w io.Writer, r *Run) error {
 	})
 }
 
-// firstParagraph is the doc's first paragraph after its title.
-func firstParagraph(doc string) string {
-	var out []string
-	for _, line := range strings.Split(doc, "\n") {
-		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "#") {
-			if len(out) > 0 {
-				break
-			}
-			continue
-		}
-		if t == "" {
-			if len(out) > 0 {
-				break
-			}
-			continue
-		}
-		out = append(out, t)
+// sentence is a rule's summary as a sentence: its first letter upper
+// case, a full stop at its end.
+func sentence(s string) string {
+	if s == "" {
+		return s
 	}
-	return strings.Join(out, " ")
+	r, n := utf8.DecodeRuneInString(s)
+	s = string(unicode.ToUpper(r)) + s[n:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
 }
 
 func ptr(i int) *int { return &i }

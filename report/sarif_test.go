@@ -112,3 +112,65 @@ func TestSARIFRelatedLimit(t *testing.T) {
 		t.Errorf("%d related locations, want %d", n, SARIFMaxRelated)
 	}
 }
+
+// An empty run's log names every rule with a summary, a short help and
+// its doc's URL, not the doc itself: it stays small (the docs embedded
+// whole made 330 KB) and still valid.
+func TestSARIFRuleHelpShort(t *testing.T) {
+	var buf bytes.Buffer
+	if err := (SARIF{}).Print(&buf, &Run{Tool: Tool{Name: "mdcontract", Version: "test"}}); err != nil {
+		t.Fatal(err)
+	}
+	printSARIF(t, &Run{Tool: Tool{Name: "mdcontract", Version: "test"}}, true)
+	if buf.Len() > 64<<10 {
+		t.Errorf("an empty run's SARIF is %d bytes, over 64 KiB", buf.Len())
+	}
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ID               string
+						ShortDescription struct{ Text string }
+						FullDescription  *json.RawMessage
+						Help             struct{ Text, Markdown string }
+						HelpURI          string
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	got := log.Runs[0].Tool.Driver.Rules
+	if len(got) != len(rules.All()) {
+		t.Fatalf("%d rules in the log, want %d", len(got), len(rules.All()))
+	}
+	for _, ru := range got {
+		r := rules.Lookup(ru.ID)
+		if ru.ShortDescription.Text != r.Summary || ru.HelpURI != rules.DocURL(r) {
+			t.Errorf("rule %s: shortDescription %q, helpUri %q", ru.ID, ru.ShortDescription.Text, ru.HelpURI)
+		}
+		if ru.FullDescription != nil || len(ru.Help.Markdown) > 600 || strings.Contains(ru.Help.Markdown, "\n## ") {
+			t.Errorf("rule %s: the help is more than a summary and a link: %q", ru.ID, ru.Help.Markdown)
+		}
+		if !strings.Contains(ru.Help.Text, ru.HelpURI) || !strings.Contains(ru.Help.Markdown, "]("+ru.HelpURI+")") {
+			t.Errorf("rule %s: the help does not link the doc: %+v", ru.ID, ru.Help)
+		}
+	}
+}
+
+func TestSentence(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                 "",
+		"a file unread":    "A file unread.",
+		"ends.":            "Ends.",
+		"`name` is absent": "`name` is absent.",
+		"é first":          "É first.",
+	} {
+		if got := sentence(in); got != want {
+			t.Errorf("sentence(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"errors"
+
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
 )
@@ -10,10 +12,13 @@ import (
 // and says how to load the repo.
 func Open(path, root string, targets []string) (*config.Config, *Settings, parser.LoadOptions, error) {
 	var cfg *config.Config
+	var errs config.Errors // the config's, all reported at once
 	if path != "" {
 		var err error
-		if cfg, err = config.Load(path, root); err != nil {
-			return nil, nil, parser.LoadOptions{}, err
+		if cfg, err = config.LoadPartial(path, root); err != nil {
+			if !errors.As(err, &errs) || cfg == nil {
+				return nil, nil, parser.LoadOptions{}, err
+			}
 		}
 	}
 	set := cfg
@@ -28,7 +33,18 @@ func Open(path, root string, targets []string) (*config.Config, *Settings, parse
 	}
 	s, err := Setup(set)
 	if err != nil {
-		return nil, nil, parser.LoadOptions{}, err
+		var later config.Errors
+		if !errors.As(err, &later) {
+			return nil, nil, parser.LoadOptions{}, err
+		}
+		if cfg != nil {
+			errs = cfg.JoinErrors(errs, later)
+		} else {
+			errs = later
+		}
+	}
+	if len(errs) > 0 {
+		return nil, nil, parser.LoadOptions{}, errs
 	}
 	return cfg, s, LoadOptionsFor(cfg, s), nil
 }

@@ -31,7 +31,7 @@ Usage:
   mdcontract explain NAME                 a rule's documentation (id or name), a contract kind's
                                           rule, or a topic (selectors)
   mdcontract init                         write a starter .mdcontract.yaml
-  mdcontract version                      (also --version)
+  mdcontract version                      (also -V, --version)
   mdcontract help [COMMAND]               this help, or a command's (also COMMAND --help)
 
 Flags of check:
@@ -129,7 +129,7 @@ Serves the Language Server Protocol on standard input and output until the
 client says exit; the server's log goes to standard error. Other arguments
 are ignored (some clients add --stdio).
 `,
-	"version": `Usage: mdcontract version (or mdcontract --version)
+	"version": `Usage: mdcontract version (or mdcontract -V, mdcontract --version)
 
 Prints the version: the one set at build, else the module version
 ` + "`go install …@vX`" + ` records, else the VCS revision the build stamped

@@ -51,7 +51,7 @@ func showDiff(idx *parser.Index, res *rules.Result, opt rules.Options, stdout, s
 			files++
 		}
 	}
-	sayf(notes, "mdcontract: %d fixes in %d files (nothing written; --fix applies them)", n, files)
+	sayf(notes, "mdcontract: %s in %s (nothing written; --fix applies them)", rules.Count(n, "fix", "fixes"), rules.Count(files, "file", "files"))
 	for _, d := range res.Diagnostics {
 		if d.Severity == rules.Error {
 			return exitFindings
@@ -92,6 +92,6 @@ func applyFixes(idx *parser.Index, res *rules.Result, opt rules.Options, stderr,
 		n += ff.Applied
 		files++
 	}
-	sayf(notes, "mdcontract: fixed %d findings in %d files", n, files)
+	sayf(notes, "mdcontract: fixed %s in %s", rules.Count(n, "finding", "findings"), rules.Count(files, "file", "files"))
 	return n, nil
 }

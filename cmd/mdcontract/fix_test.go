@@ -40,7 +40,7 @@ func TestFixKeepsAnEditMadeMeanwhile(t *testing.T) {
 		t.Errorf("exit status %d, want %d (the finding of the edited file remains)", code, exitFindings)
 	}
 	if !strings.Contains(stderr.String(), "mdcontract: docs/page.md: not rewritten: it changed since it was read; run --fix again\n") ||
-		!strings.Contains(stderr.String(), "fixed 1 findings in 1 files") {
+		!strings.Contains(stderr.String(), "fixed 1 finding in 1 file\n") {
 		t.Errorf("stderr:\n%s", stderr.String())
 	}
 	if b, _ := os.ReadFile(page); string(b) != edit {

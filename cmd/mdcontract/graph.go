@@ -121,7 +121,7 @@ func graphCmd(args []string, stdout, stderr io.Writer) error {
 			broken++
 		}
 	}
-	sayf(stderr, "mdcontract: wrote %s: %d nodes, %d edges (%d broken), %d findings", o.out, len(g.Nodes), len(g.Edges), broken, len(g.Findings))
+	sayf(stderr, "mdcontract: wrote %s: %s, %s (%d broken), %s", o.out, rules.Count(len(g.Nodes), "node", "nodes"), rules.Count(len(g.Edges), "edge", "edges"), broken, rules.Count(len(g.Findings), "finding", "findings"))
 	return nil
 }
 

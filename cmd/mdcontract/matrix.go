@@ -550,7 +550,8 @@ func hostFacts(w io.Writer, format string, today time.Time) error {
 		}
 		age := ""
 		if read, err := time.Parse("2006-01-02", f.Read); err == nil {
-			age = fmt.Sprintf(", %d days ago", int(today.Sub(read).Hours()/24))
+			days := int(today.Sub(read).Hours() / 24)
+			age = ", " + rules.Count(days, "day", "days") + " ago"
 		}
 		fmt.Fprintf(w, "  %s%s\n      %s, read %s%s\n", f.What, since, f.URL, f.Read, age)
 	}

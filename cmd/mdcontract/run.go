@@ -28,7 +28,7 @@ import (
 // main.version=1.2.0"`); empty, toolVersion reads the build info.
 var version = ""
 
-// toolVersion is what `version`, `--version` and the reports say: the
+// toolVersion is what `version`, `-V`, `--version` and the reports say: the
 // version set at build, else the module version `go install …@v1.2.0`
 // records, else the VCS revision the build stamped (`devel+0123abcd`,
 // `-dirty` with uncommitted changes), else `devel`.
@@ -82,7 +82,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			cmd, args = a, args[1:]
 		case a == "-h" || a == "--help" || a == "-help":
 			cmd, args = "help", nil
-		case a == "--version" || a == "-version":
+		case a == "-V" || a == "--version" || a == "-version":
 			cmd, args = "version", args[1:]
 		default:
 			if err := unknownCommand(a); err != nil {
@@ -460,7 +460,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		if err := writeBaseline(o.writeBaseline, idx, res.Diagnostics); err != nil {
 			return exitUsage, err
 		}
-		sayf(notes, "mdcontract: wrote %d findings to %s", len(res.Diagnostics), o.writeBaseline)
+		sayf(notes, "mdcontract: wrote %s to %s", rules.Count(len(res.Diagnostics), "finding", "findings"), o.writeBaseline)
 		return exitOK, nil
 	}
 	// Last, so that a finding suppressed or baselined never counts, and

@@ -22,7 +22,7 @@ func checkCommentUnclosed(p *rules.Pass) {
 		// terminator does not start another line.
 		last, _ := d.Position(max(c.Start, len(d.Src)-1))
 		p.Reportf(c.Start, c.Start+4,
-			"`<!--` on line %d is never closed: lines %d to %d are hidden inside the comment, from readers and agents alike; add `-->` where the comment should end",
-			line, line, last)
+			"`<!--` on line %d is never closed: %s %s hidden inside the comment, from readers and agents alike; add `-->` where the comment should end",
+			line, rules.LineRange(line, last), rules.Plural(last-line+1, "is", "are"))
 	}
 }

@@ -133,8 +133,8 @@ func (g *importGraph) follow(d *parser.Document) []*parser.Document {
 			continue
 		}
 		if hops >= g.limit {
-			g.report(d, imp, rules.Warning, "`@%s` is not followed: this file is %d hops from %s (%s), and %s follows imports at most %d hops deep; import `%s` from a file nearer it, or put its text here",
-				imp.Path, hops, "`"+g.rootOf(d.Path)+"`", g.chain(d.Path), g.host.Name, g.limit, imp.Path)
+			g.report(d, imp, rules.Warning, "`@%s` is not followed: this file is %s from %s (%s), and %s follows imports at most %s deep; import `%s` from a file nearer it, or put its text here",
+				imp.Path, rules.Count(hops, "hop", "hops"), "`"+g.rootOf(d.Path)+"`", g.chain(d.Path), g.host.Name, rules.Count(g.limit, "hop", "hops"), imp.Path)
 			continue
 		}
 		if t := g.idx.Doc(rel); t != nil && t.Kind != parser.KindManifest && strings.HasSuffix(strings.ToLower(t.Path), ".md") {
