@@ -70,4 +70,12 @@ done
 
 # shellcheck disable=SC2086 # names is a list of words
 go run -tags release ./internal/release/pack "$out" "$version" $names -- README.md CHANGELOG.md >/dev/null
+# The npm packages (npm/README.md): the command and one package per
+# system, each holding its binary; packed where npm is at hand.
+if command -v npm >/dev/null 2>&1; then
+  # shellcheck disable=SC2086 # names is a list of words
+  scripts/npm-pack.sh "$version" "$out/bin" "$out/npm" $names >/dev/null
+else
+  echo "release.sh: npm not found: the npm packages are not packed" >&2
+fi
 echo "release.sh: v$version in $out" >&2
