@@ -1,13 +1,11 @@
 package main
 
 import (
-	"archive/tar"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"github.com/mdcontract/mdcontract/internal/release"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -375,21 +373,13 @@ func tarEntries(t *testing.T, name string) []string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	gz, err := gzip.NewReader(f)
+	_, files, err := release.ReadTarGz(f)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", name, err)
 	}
-	tr := tar.NewReader(gz)
 	var entries []string
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		entries = append(entries, fmt.Sprintf("%s %o", h.Name, h.Mode&0o777))
+	for _, e := range files {
+		entries = append(entries, fmt.Sprintf("%s %o", e.Header.Name, e.Header.Mode&0o777))
 	}
 	slices.Sort(entries)
 	return entries

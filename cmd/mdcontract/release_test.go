@@ -4,10 +4,9 @@ import (
 	"archive/tar"
 	"archive/zip"
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
+	"github.com/mdcontract/mdcontract/internal/release"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -270,23 +269,12 @@ func archiveFiles(t *testing.T, name string, data []byte) unpacked {
 		}
 		return u
 	}
-	gz, err := gzip.NewReader(bytes.NewReader(data))
+	_, entries, err := release.ReadTarGz(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := tar.NewReader(gz)
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(tr)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, e := range entries {
+		h, b := e.Header, e.Body
 		if h.Typeflag != tar.TypeReg || strings.Contains(h.Name, "/") || h.Uid != 0 || h.Gid != 0 || h.Uname != "" {
 			t.Errorf("%s: entry %q is not a plain top-level file owned by no one: %+v", name, h.Name, h)
 		}

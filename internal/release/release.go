@@ -168,3 +168,34 @@ func zipOf(entries []entry, mtime time.Time) ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
+
+// TarFile is one entry of a gzipped tarball and its bytes.
+type TarFile struct {
+	Header *tar.Header
+	Body   []byte
+}
+
+// ReadTarGz reads every entry of a gzipped tarball, in order, for the
+// tests that check what an archive or an npm package holds.
+func ReadTarGz(r io.Reader) (*gzip.Header, []TarFile, error) {
+	gz, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	tr := tar.NewReader(gz)
+	var out []TarFile
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return &gz.Header, out, nil
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		b, err := io.ReadAll(tr)
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, TarFile{Header: h, Body: b})
+	}
+}

@@ -1,14 +1,10 @@
 package release
 
 import (
-	"archive/tar"
 	"archive/zip"
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,24 +64,16 @@ func TestPack(t *testing.T) {
 
 	// the tar: sorted plain files, no owner, the given time, the modes
 	data, _ := os.ReadFile(filepath.Join(dist, want[0]))
-	gz, err := gzip.NewReader(bytes.NewReader(data))
+	gz, files, err := ReadTarGz(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if gz.Name != "" || !gz.ModTime.IsZero() {
 		t.Errorf("gzip header names %q, time %v", gz.Name, gz.ModTime)
 	}
-	tr := tar.NewReader(gz)
 	var entries []string
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(tr)
+	for _, e := range files {
+		h, body := e.Header, e.Body
 		entries = append(entries, h.Name)
 		if h.Uid != 0 || h.Gid != 0 || h.Uname != "" || h.Gname != "" || !h.ModTime.Equal(mtime) {
 			t.Errorf("%s: owner %d:%d %q:%q, time %v", h.Name, h.Uid, h.Gid, h.Uname, h.Gname, h.ModTime)
