@@ -12,6 +12,7 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -186,7 +187,7 @@ func ReadTarGz(r io.Reader) (*gzip.Header, []TarFile, error) {
 	var out []TarFile
 	for {
 		h, err := tr.Next()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			return &gz.Header, out, nil
 		}
 		if err != nil {
