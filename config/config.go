@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -353,7 +354,15 @@ func parse(data []byte, path, name, root string, profile bool) (*Config, error) 
 	v.validate(cfg, top)
 	errs = joinErrors(top, errs, v.errs, true)
 	if len(errs) > 0 {
-		return cfg, errs // what could be read, for the later stages
+		// what could be read, for the later stages: without the entries
+		// that hold nothing (`name:` with no value), which they cannot use
+		for name, k := range cfg.Kinds {
+			if k == nil {
+				delete(cfg.Kinds, name)
+			}
+		}
+		cfg.Contracts = slices.DeleteFunc(cfg.Contracts, func(ct *Contract) bool { return ct == nil })
+		return cfg, errs
 	}
 	return cfg, nil
 }

@@ -315,6 +315,9 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 	}
 	for _, name := range sortedKeys(c.Kinds) {
 		k := c.Kinds[name]
+		if k == nil {
+			continue // `name:` with no value: the key check reports it
+		}
 		k.Pos = keyPos(top, "kinds", name)
 		for _, g := range k.Match {
 			v.glob(k.Pos, g)
