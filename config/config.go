@@ -362,6 +362,11 @@ func parse(data []byte, path, name, root string, profile bool) (*Config, error) 
 			}
 		}
 		cfg.Contracts = slices.DeleteFunc(cfg.Contracts, func(ct *Contract) bool { return ct == nil })
+		for name, p := range cfg.Profiles {
+			if p.Pos.Line == 0 {
+				delete(cfg.Profiles, name)
+			}
+		}
 		return cfg, errs
 	}
 	return cfg, nil
