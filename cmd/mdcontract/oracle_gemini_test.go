@@ -126,11 +126,5 @@ func geminiSkills(t *testing.T, bin, dir string, skills []string) []finding {
 			}
 		}
 	}
-	var out []finding
-	for _, s := range skills {
-		if !loaded[s] {
-			out = append(out, finding{file: s, severity: "error", who: "skill not loaded (absent from `gemini skills list --all`)"})
-		}
-	}
-	return out
+	return notLoaded(skills, loaded, "gemini skills list --all")
 }

@@ -333,11 +333,5 @@ func opencodeSkills(t *testing.T, bin, home, cwd, copyDir string, skills []strin
 			loaded[filepath.ToSlash(r)] = true
 		}
 	}
-	var out []finding
-	for _, s := range skills {
-		if !loaded[s] {
-			out = append(out, finding{file: s, severity: "error", who: "skill not loaded (absent from `opencode debug skill`)"})
-		}
-	}
-	return out
+	return notLoaded(skills, loaded, "opencode debug skill")
 }

@@ -671,3 +671,15 @@ func differential(t *testing.T, host string, hostSide func(dir string) ([]findin
 	t.Logf("%s: %d of %d findings agree (%.0f%%) over %d inputs; %d disagreements, %d explained", host, agreed, total,
 		100*float64(agreed)/float64(max(total, 1)), len(inputs), total-agreed, total-agreed-len(unexplained))
 }
+
+// notLoaded are the files of want a host's listing of what it loaded
+// lacks, each an error at the file: the host dropped it.
+func notLoaded(want []string, loaded map[string]bool, listing string) []finding {
+	var out []finding
+	for _, f := range want {
+		if !loaded[f] {
+			out = append(out, finding{file: f, severity: "error", who: "skill not loaded (absent from `" + listing + "`)"})
+		}
+	}
+	return out
+}
