@@ -293,12 +293,11 @@ type Kind struct {
 	// Exclude are globs of files that Paths take but the host does not
 	// load as this kind (Cline's .clinerules/workflows/).
 	Exclude []string `yaml:"exclude"`
-	// Beside, with BesideOf: a file Paths take is the host's only where
-	// the folder holding its first BesideOf folder holds a file named
-	// Beside (an extension's commands/ beside its gemini-extension.json);
-	// elsewhere no host loads it and it is not checked (Here).
-	Beside   string `yaml:"beside"`
-	BesideOf string `yaml:"beside-of"`
+	// Beside: a file Paths take is the host's only inside the host's own
+	// kind of folder (an extension's commands/ beside its
+	// gemini-extension.json); elsewhere no host loads it, and it is not
+	// checked.
+	Beside `yaml:",inline"`
 	// Loads are globs of the files of this kind (and of the kinds in Also)
 	// that the host loads, from the repo root; a glob starting with
 	// LoadsPluginPrefix is from the root of the plugin holding the file.
@@ -364,12 +363,10 @@ type JSONFile struct {
 	// these keys with string values starting as given (an Agent Plugins
 	// manifest is a plugin.json whose `$schema` is the specification's).
 	If map[string]string `yaml:"if"`
-	// Beside and BesideOf: the file is this host's only where the folder
-	// holding its first BesideOf folder holds a file named Beside (a
-	// Gemini CLI extension's hooks/hooks.json), as a kind's (Kind.Here).
-	Beside   string `yaml:"beside"`
-	BesideOf string `yaml:"beside-of"`
-	Shape    `yaml:",inline"`
+	// Beside: the file is this host's only inside the host's own kind of
+	// folder (a Gemini CLI extension's hooks/hooks.json).
+	Beside `yaml:",inline"`
+	Shape  `yaml:",inline"`
 }
 
 // Holds reports whether v, a JSON file's value, meets the entry's `if`.
@@ -712,7 +709,7 @@ func parse(name string, b []byte) (*Host, error) {
 		if len(k.Exclude) > 0 && len(k.Paths) == 0 {
 			return nil, bad("kind %s: `exclude` narrows `paths`, and there are none", kname)
 		}
-		if (k.Beside == "") != (k.BesideOf == "") || k.Beside != "" && (len(k.Paths) == 0 || strings.Contains(k.Beside+k.BesideOf, "/")) {
+		if !k.Beside.valid() || k.File != "" && len(k.Paths) == 0 {
 			return nil, bad("kind %s: `beside` (a file name) and `beside-of` (a folder name) come together, with `paths`", kname)
 		}
 		switch k.Frontmatter {
@@ -738,8 +735,8 @@ func parse(name string, b []byte) (*Host, error) {
 			if jf.From != "" && jf.From != "plugin-root" {
 				return nil, bad("%s: `from` is plugin-root or absent (the repo root), not %q", what, jf.From)
 			}
-			if (jf.Beside == "") != (jf.BesideOf == "") {
-				return nil, bad("%s: `beside` and `beside-of` come together", what)
+			if !jf.Beside.valid() {
+				return nil, bad("%s: `beside` (a file name) and `beside-of` (a folder name) come together", what)
 			}
 			if err := h.checkShape(what, &jf.Shape); err != nil {
 				return nil, bad("%v", err)
@@ -1016,21 +1013,35 @@ func Noun(name string) string {
 	return ""
 }
 
-// Here reports whether the file at repo-relative rel, of kind k by its
-// path, is one the host loads: always, but for a kind with `beside`, which
-// needs that file in the folder holding rel's first `beside-of` folder.
-// isFile says whether a repo-relative path is a file.
-func (k *Kind) Here(rel string, isFile func(string) bool) bool {
-	if k.Beside == "" {
+// Here reports whether the file at repo-relative rel is where the host
+// loads it: anywhere, or, with `beside`, below a folder holding that file
+// beside its first `beside-of` folder. isFile says whether a
+// repo-relative path is a file.
+func (b Beside) Here(rel string, isFile func(string) bool) bool {
+	if b.File == "" {
 		return true
 	}
 	segs := strings.Split(rel, "/")
 	for i, s := range segs[:len(segs)-1] {
-		if s == k.BesideOf {
-			return isFile(path.Join(append(segs[:i:i], k.Beside)...))
+		if s == b.Of {
+			return isFile(path.Join(append(segs[:i:i], b.File)...))
 		}
 	}
 	return false
+}
+
+// Beside says that a file is a host's only inside a folder of the host's
+// own kind: where the folder holding the path's first Of folder holds a
+// file named File (`beside: gemini-extension.json`, `beside-of: commands`).
+// Empty: anywhere.
+type Beside struct {
+	File string `yaml:"beside"`
+	Of   string `yaml:"beside-of"`
+}
+
+// valid: both or neither, each a name, not a path.
+func (b Beside) valid() bool {
+	return (b.File == "") == (b.Of == "") && !strings.Contains(b.File+b.Of, "/")
 }
 
 // PathKind is a kind told by the globs a host file gives.
@@ -1114,7 +1125,7 @@ func JSONShapesOf(kind, rel, pluginRoot string, exists func(rel string) bool) []
 				p, base = strings.TrimPrefix(rel, pluginRoot+"/"), pluginRoot+"/"
 			}
 			others := besideAny(exists, base, jf.ExceptBeside) && !besideAny(exists, base, jf.UnlessBeside) // another host's folder
-			if matchesAny(jf.Paths, p) && !others && (&Kind{Beside: jf.Beside, BesideOf: jf.BesideOf}).Here(rel, exists) {
+			if matchesAny(jf.Paths, p) && !others && jf.Beside.Here(rel, exists) {
 				out = append(out, HostShape{Host: h, Shape: jf.Resolved(), File: jf})
 			}
 		}

@@ -255,8 +255,8 @@ func cellOf(h *hosts.Host, d *parser.Document, idx *parser.Index, diags []rules.
 				return stateOf(diags)
 			}
 			from = append(from, k.Paths...)
-			if k.Beside != "" {
-				from[len(from)-1] += " (in a folder beside " + k.Beside + ")"
+			if k.File != "" {
+				from[len(from)-1] += " (in a folder beside " + k.File + ")"
 			}
 		default:
 			unknown = true
