@@ -8,6 +8,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/internal/suggest"
 
 	"github.com/mdcontract/mdcontract/parser"
 )
@@ -361,4 +362,16 @@ func ReportedKind(idx *parser.Index, d *parser.Document) parser.Kind {
 		}
 	}
 	return parser.KindOther
+}
+
+// Unknown judges a value outside the known ones of a host's list by the
+// freshness policy (hosts/README.md, "How current the facts are"): near
+// is the known value it surely misspells (suggest.NearMiss), an error;
+// else newer reports whether a newer release of the host may know it (a
+// list it may grow), a warning; neither: the host refuses it, an error.
+func Unknown(value string, known []string, growable bool) (near string, newer bool) {
+	if n, ok := suggest.NearMiss(value, known); ok {
+		return n, false
+	}
+	return "", growable
 }

@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/mdcontract/mdcontract/hosts"
-	"github.com/mdcontract/mdcontract/internal/suggest"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 	"go.yaml.in/yaml/v3"
@@ -175,10 +174,10 @@ func typeProblem(f *rules.Field, v *yaml.Node, lineBase int) (string, bool) {
 
 func scalarProblem(f *rules.Field, s string) (string, bool) {
 	if len(f.Enum) > 0 && !slices.Contains(f.Enum, s) {
-		if near, ok := suggest.NearMiss(s, f.Enum); ok {
+		switch near, newer := rules.Unknown(s, f.Enum, f.Host != nil && !f.Fixed); {
+		case near != "":
 			return fmt.Sprintf("is %q (did you mean %q?); expected one of: %s", s, near, strings.Join(f.Enum, ", ")), false
-		}
-		if f.Host != nil && !f.Fixed {
+		case newer:
 			return fmt.Sprintf("is %q, not a value %s knows; expected one of: %s", s, f.Host.Name, strings.Join(f.Enum, ", ")), true
 		}
 		return fmt.Sprintf("is %q; expected one of: %s", s, strings.Join(f.Enum, ", ")), false

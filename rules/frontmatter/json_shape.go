@@ -216,12 +216,10 @@ func (w *shapeWalk) unknown(start, end int, name string, known []string, fixed b
 	if w.mode != faults {
 		return
 	}
-	if near, ok := suggest.NearMiss(name, known); ok || fixed {
-		if !ok {
-			near, ok = suggest.Closest(name, known)
-		}
-		hint := ""
-		if ok {
+	near, newer := rules.Unknown(name, known, !fixed)
+	if !newer {
+		hint := didYouMean(name, known)
+		if near != "" {
 			hint = " (did you mean `" + near + "`?)"
 		}
 		w.p.Reportf(start, end, "%s %s knows%s: %s; %s", what, w.host, hint, effect, fix)
