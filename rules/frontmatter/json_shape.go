@@ -75,7 +75,7 @@ func checkShapes(p *rules.Pass, mode walkMode) {
 			return
 		}
 		w := &shapeWalk{p: p, src: d.Src, host: hs.Host.Name, h: hs.Host, mode: mode, min: oldest,
-			refusesRepeats: refusesRepeats(hs.Host, d.Kind.String()), elsewhere: closedNamesOf(shapes, hs.Host)}
+			refusesRepeats: refusesRepeats(hs.Host, d.Kind.String()), shapes: shapes}
 		w.value(d.JSON, hs.Shape, "")
 	}
 }
@@ -142,16 +142,30 @@ type shapeWalk struct {
 	// refusesRepeats: the host refuses a file that gives one of its keys
 	// twice (loader json-duplicate-key)
 	refusesRepeats bool
-	// elsewhere are the names other hosts that read the file know, by
-	// what they name (hook event): a name one host lacks and another
-	// reads in the same file is that host's, not a mistake
+	// shapes are every host's shapes of the file; elsewhere, gathered from
+	// them when first needed, the names other hosts know, by what they
+	// name (hook event): a name one host lacks and another reads in the
+	// same file is that host's, not a mistake
+	shapes    []hosts.HostShape
 	elsewhere map[string]map[string]bool
+}
+
+// knownElsewhere reports whether another host that reads the file knows
+// key among the names of kind names.
+func (w *shapeWalk) knownElsewhere(names, key string) bool {
+	if len(w.shapes) < 2 {
+		return false
+	}
+	if w.elsewhere == nil {
+		w.elsewhere = closedNamesOf(w.shapes, w.h)
+	}
+	return w.elsewhere[names][key]
 }
 
 // closedNamesOf gathers, from the shapes of the hosts other than h that
 // read a file, the keys of their closed objects, by what the keys name.
 func closedNamesOf(shapes []hosts.HostShape, h *hosts.Host) map[string]map[string]bool {
-	var out map[string]map[string]bool
+	out := map[string]map[string]bool{}
 	seen := map[*hosts.Shape]bool{}
 	var walk func(s *hosts.Shape)
 	walk = func(s *hosts.Shape) {
@@ -161,9 +175,6 @@ func closedNamesOf(shapes []hosts.HostShape, h *hosts.Host) map[string]map[strin
 		}
 		seen[s] = true
 		if s.Closed {
-			if out == nil {
-				out = map[string]map[string]bool{}
-			}
 			if out[s.Names] == nil {
 				out[s.Names] = map[string]bool{}
 			}
@@ -338,7 +349,7 @@ func (w *shapeWalk) object(v *parser.JSONValue, s *hosts.Shape, path string) {
 			w.value(m.Value, s.Values, mpath)
 			continue
 		}
-		if s.Closed && w.elsewhere[s.Names][m.Key] {
+		if s.Closed && w.knownElsewhere(s.Names, m.Key) {
 			continue // another host that reads this file knows it
 		}
 		if s.Closed {
