@@ -709,7 +709,7 @@ func parse(name string, b []byte) (*Host, error) {
 		if len(k.Exclude) > 0 && len(k.Paths) == 0 {
 			return nil, bad("kind %s: `exclude` narrows `paths`, and there are none", kname)
 		}
-		if !k.Beside.valid() || k.File != "" && len(k.Paths) == 0 {
+		if !k.valid() || k.File != "" && len(k.Paths) == 0 {
 			return nil, bad("kind %s: `beside` (a file name) and `beside-of` (a folder name) come together, with `paths`", kname)
 		}
 		switch k.Frontmatter {
@@ -735,7 +735,7 @@ func parse(name string, b []byte) (*Host, error) {
 			if jf.From != "" && jf.From != "plugin-root" {
 				return nil, bad("%s: `from` is plugin-root or absent (the repo root), not %q", what, jf.From)
 			}
-			if !jf.Beside.valid() {
+			if !jf.valid() {
 				return nil, bad("%s: `beside` (a file name) and `beside-of` (a folder name) come together", what)
 			}
 			if err := h.checkShape(what, &jf.Shape); err != nil {
@@ -1125,7 +1125,7 @@ func JSONShapesOf(kind, rel, pluginRoot string, exists func(rel string) bool) []
 				p, base = strings.TrimPrefix(rel, pluginRoot+"/"), pluginRoot+"/"
 			}
 			others := besideAny(exists, base, jf.ExceptBeside) && !besideAny(exists, base, jf.UnlessBeside) // another host's folder
-			if matchesAny(jf.Paths, p) && !others && jf.Beside.Here(rel, exists) {
+			if matchesAny(jf.Paths, p) && !others && jf.Here(rel, exists) {
 				out = append(out, HostShape{Host: h, Shape: jf.Resolved(), File: jf})
 			}
 		}
