@@ -2,14 +2,16 @@
 # action-install.sh puts mdcontract on the PATH of the action's later steps
 # (action.yml runs it), leaving the caller's Go as it was.
 #
-# With INPUT_VERSION (e.g. 0.1.0 or v0.1.0) it downloads that release's
+# With INPUT_VERSION a release (e.g. 0.1.0 or v0.1.0, action.yml's
+# default is the release of the action's own tag), it installs that
+# release's binary for the runner with scripts/install.sh, which downloads
 # mdcontract_<version>_<os>_<arch>.tar.gz (.zip on Windows) and
 # checksums.txt, as scripts/release.sh makes them, from
 # $MDCONTRACT_RELEASE_URL/v<version>/ (default
-# https://github.com/mdcontract/mdcontract/releases/download), checks the
-# archive's SHA-256 against checksums.txt and unpacks the binary.
+# https://github.com/mdcontract/mdcontract/releases/download) and installs
+# the binary only if the archive's SHA-256 is the one checksums.txt lists.
 #
-# Without it, it builds ./cmd/mdcontract from ACTION_PATH (the action's own
+# With INPUT_VERSION `source` (or empty), it builds ./cmd/mdcontract from ACTION_PATH (the action's own
 # checkout) with the go on PATH, in a GOPATH, GOCACHE and GOMODCACHE of its
 # own under RUNNER_TEMP and with GOTOOLCHAIN=auto, so that the toolchain
 # go.mod names is fetched there if the caller's go is older; nothing of
@@ -32,57 +34,27 @@ if [ "${RUNNER_OS:-}" = Windows ]; then
   exe=mdcontract.exe
 fi
 
-sha256() {
-  if command -v sha256sum >/dev/null 2>&1; then
-    sha256sum "$1" | awk '{print $1}'
-  else
-    shasum -a 256 "$1" | awk '{print $1}'
-  fi
-}
-
-if [ -n "${INPUT_VERSION:-}" ]; then
-  version="${INPUT_VERSION#v}"
-  if ! [[ "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$ ]]; then
-    fail "version: \"$INPUT_VERSION\" is not a release version such as 1.2.3"
-  fi
+if [ "${INPUT_VERSION:-source}" != source ]; then
   case "${RUNNER_OS:-}" in
     Linux) os=linux ;;
     macOS) os=darwin ;;
     Windows) os=windows ;;
-    *) fail "no mdcontract release for the runner OS \"${RUNNER_OS:-}\"; leave version empty to build from source" ;;
+    *) fail "no mdcontract release for the runner OS \"${RUNNER_OS:-}\"; set version to source to build it" ;;
   esac
   case "${RUNNER_ARCH:-}" in
     X64) arch=amd64 ;;
     ARM64) arch=arm64 ;;
-    *) fail "no mdcontract release for the runner architecture \"${RUNNER_ARCH:-}\"; leave version empty to build from source" ;;
+    *) fail "no mdcontract release for the runner architecture \"${RUNNER_ARCH:-}\"; set version to source to build it" ;;
   esac
-  base="${MDCONTRACT_RELEASE_URL:-https://github.com/mdcontract/mdcontract/releases/download}/v$version"
-  archive="mdcontract_${version}_${os}_${arch}.tar.gz"
-  if [ "$os" = windows ]; then
-    archive="mdcontract_${version}_${os}_${arch}.zip"
-  fi
-  dl="$RUNNER_TEMP/mdcontract-download"
-  rm -rf "$dl"
-  mkdir -p "$dl"
-  for f in "$archive" checksums.txt; do
-    curl -fsSL --retry 3 -o "$dl/$f" "$base/$f" || fail "could not download $base/$f"
-  done
-  want=$(awk -v f="$archive" '$2 == f || $2 == "*" f { print $1; exit }' "$dl/checksums.txt")
-  [ -n "$want" ] || fail "checksums.txt of v$version lists no $archive"
-  got=$(sha256 "$dl/$archive")
-  [ "$got" = "$want" ] || fail "$archive of v$version has SHA-256 $got, but checksums.txt says $want: not installed"
-  if [ "$os" = windows ]; then
-    # Git for Windows, whose bash runs this on a Windows runner, has unzip
-    command -v unzip >/dev/null 2>&1 || fail "no unzip on PATH to unpack $archive"
-    unzip -q -o "$dl/$archive" "$exe" -d "$dl" || fail "$archive of v$version holds no $exe"
-  else
-    tar -xzf "$dl/$archive" -C "$dl" "$exe" || fail "$archive of v$version holds no $exe"
-  fi
-  mv -f "$dl/$exe" "$bin/$exe"
-  chmod +x "$bin/$exe"
+  # install.sh checks the version and the archive's SHA-256, and says
+  # what went wrong in one line
+  errors="$RUNNER_TEMP/mdcontract-install-errors"
+  MDCONTRACT_OS=$os MDCONTRACT_ARCH=$arch TMPDIR="$RUNNER_TEMP" \
+    sh "$(dirname "$0")/install.sh" -b "$bin" "$INPUT_VERSION" >/dev/null 2>"$errors" ||
+    fail "$(tail -n 1 "$errors" | sed 's/^install\.sh: //')"
 else
   : "${ACTION_PATH:?}"
-  command -v go >/dev/null 2>&1 || fail "no go on PATH to build mdcontract with; set version to install a release"
+  command -v go >/dev/null 2>&1 || fail "no go on PATH to build mdcontract with; set version to a release such as 0.1.0"
   gohome="$RUNNER_TEMP/mdcontract-go"
   (
     cd "$ACTION_PATH"

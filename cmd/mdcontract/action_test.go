@@ -158,7 +158,7 @@ func TestActionInstallRefuses(t *testing.T) {
 	}
 }
 
-// TestActionInstallBuild: without a version the script builds with the
+// TestActionInstallBuild: with version `source` (or none) the script builds with the
 // caller's go, but in a Go home of its own under RUNNER_TEMP.
 func TestActionInstallBuild(t *testing.T) {
 	needTools(t, "bash", "env", "mkdir", "cat", "chmod")
@@ -184,7 +184,7 @@ chmod +x "$GOBIN/mdcontract"
 		t.Fatal(err)
 	}
 	temp := filepath.Join(dir, "runner-temp")
-	out, code, added := runInstall(t, temp, "ACTION_PATH="+actionPath, "RECORD="+record,
+	out, code, added := runInstall(t, temp, "INPUT_VERSION=source", "ACTION_PATH="+actionPath, "RECORD="+record,
 		"PATH="+fakeBin+string(os.PathListSeparator)+os.Getenv("PATH"),
 		// the caller's Go setup, which the build must not use
 		"GOPATH=/caller/go", "GOCACHE=/caller/cache", "GOFLAGS=-tags=caller", "GOTOOLCHAIN=local", "GOWORK=/caller/go.work")
@@ -220,7 +220,7 @@ func TestActionSteps(t *testing.T) {
 		t.Fatal(err)
 	}
 	var action struct {
-		Inputs map[string]struct{ Description string }
+		Inputs map[string]struct{ Description, Default string }
 		Runs   struct {
 			Steps []struct {
 				Name, Uses, Run, If string
@@ -250,5 +250,9 @@ func TestActionSteps(t *testing.T) {
 	}
 	if !installs {
 		t.Error("no step runs scripts/action-install.sh with the version input")
+	}
+	// the action installs the release of its own tag, not a build
+	if got, want := action.Inputs["version"].Default, changelogRelease(t); got != want {
+		t.Errorf("the version input defaults to %q; want CHANGELOG.md's newest release %s, so that the action's tag installs its own release", got, want)
 	}
 }

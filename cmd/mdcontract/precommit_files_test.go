@@ -52,15 +52,22 @@ func TestPreCommitFiles(t *testing.T) {
 		}
 	}
 	var hooks []map[string]any
-	if err := yaml.Unmarshal(src, &hooks); err != nil || len(hooks) != 1 {
+	if err := yaml.Unmarshal(src, &hooks); err != nil || len(hooks) == 0 {
 		t.Fatalf("%s: %v (%d hooks)", file, err, len(hooks))
 	}
-	if got, _ := hooks[0]["files"].(string); got != want {
-		t.Errorf("the `files:` pattern of .pre-commit-hooks.yaml is not the one the kinds data makes, so the hook skips some files mdcontract checks; run\n\tgo test ./cmd/mdcontract -run TestPreCommitFiles -update-precommit\nor paste\n%s\n(got %s)", line, got)
-	}
-	for _, k := range []string{"types", "types_or"} {
-		if v, ok := hooks[0][k]; ok {
-			t.Errorf("the hook has `%s: %v`: pre-commit then passes only the files of those types, and skips .mdc, .toml and .yaml files mdcontract checks; remove it", k, v)
+	for _, hook := range hooks { // the source hook shares the release hook's settings
+		if got, _ := hook["files"].(string); got != want {
+			t.Errorf("the `files:` pattern of hook %v in .pre-commit-hooks.yaml is not the one the kinds data makes, so the hook skips some files mdcontract checks; run\n\tgo test ./cmd/mdcontract -run TestPreCommitFiles -update-precommit\nor paste\n%s\n(got %s)", hook["id"], line, got)
+		}
+		for _, k := range []string{"types", "types_or"} {
+			if v, ok := hook[k]; ok {
+				t.Errorf("hook %v has `%s: %v`: pre-commit then passes only the files of those types, and skips .mdc, .toml and .yaml files mdcontract checks; remove it", hook["id"], k, v)
+			}
+		}
+		// the staged files' names follow `--`: a file named `--output=…`
+		// is a path, never an option
+		if entry, _ := hook["entry"].(string); !strings.HasSuffix(entry, " --") {
+			t.Errorf("hook %v runs %q: its entry must end with ` --`, so that the file names pre-commit appends are never read as flags", hook["id"], entry)
 		}
 	}
 

@@ -10,16 +10,23 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mdcontract/mdcontract/internal/release"
 )
 
 // The pre-commit tests drive the real `pre-commit` (Debian's package; any
 // version from 2.9 on reads .pre-commit-hooks.yaml the same way) against this
 // checkout, the way a user's repo runs the hook: pre-commit clones the hook
-// repo, builds it with `go install ./...` and the `go` on PATH, and runs
-// `mdcontract check FILE...` on the staged files at the root of the user's repo.
+// repo at its tag; the `mdcontract` hook installs that tag's release (made
+// here by scripts/release.sh, served on a local address as GitHub serves
+// it), and the `mdcontract-source` hook builds the clone with
+// `go install ./...` and the `go` on PATH; each runs
+// `mdcontract check --changed -- FILE...` on the staged files at the root
+// of the user's repo.
 //
 // They skip when `pre-commit`, `git` or `go` is missing, except under CI=true,
 // where a missing tool fails the run: CI must exercise the hook.
@@ -95,7 +102,7 @@ func TestPreCommitBuildsOnlyMdcontract(t *testing.T) {
 // renamed in a staged skill, or a skill folder deleted, blocks `git commit`
 // with the finding it causes in a file not staged.
 func TestPreCommit(t *testing.T) {
-	requireTools(t, "pre-commit", "git", "go")
+	requireTools(t, "pre-commit", "git", "go", "curl", "tar")
 	root := hookRepoRoot(t)
 
 	ctx := context.Background()
@@ -115,6 +122,24 @@ func TestPreCommit(t *testing.T) {
 	}
 	env := preCommitEnv(t, root, dirs)
 
+	// The release the hook installs, made from this checkout by
+	// scripts/release.sh and served as GitHub serves a release.
+	version := changelogRelease(t)
+	dist := filepath.Join(tmp, "dist")
+	buildRelease(t, version, dist, runtime.GOOS+"/"+runtime.GOARCH)
+	srv, asked := serveRelease(t, version, dist)
+	env = append(env, "MDCONTRACT_RELEASE_URL="+srv.URL)
+	archive := "/v" + version + "/" + release.ArchiveName(version, runtime.GOOS+"_"+runtime.GOARCH)
+	downloads := func() int {
+		n := 0
+		for _, p := range *asked {
+			if p == archive {
+				n++
+			}
+		}
+		return n
+	}
+
 	// The hook repo. try-repo takes a repo's uncommitted changes only for
 	// tracked files (`git add -u`), so it would miss new files such as
 	// .pre-commit-hooks.yaml itself before its first commit, and a checkout
@@ -126,7 +151,7 @@ func TestPreCommit(t *testing.T) {
 	gitRun(t, ctx, env, hook, "-c", "init.defaultBranch=main", "init", "-q")
 	gitRun(t, ctx, env, hook, "add", "-A")
 	gitRun(t, ctx, env, hook, "commit", "-q", "--no-verify", "-m", "snapshot of the working tree")
-	gitRun(t, ctx, env, hook, "tag", "v0.1.0")
+	gitRun(t, ctx, env, hook, "tag", "v"+version)
 
 	// The user's repo: two linked files, and the config snippet of the README
 	// with this snapshot as the repo.
@@ -134,7 +159,7 @@ func TestPreCommit(t *testing.T) {
 	gitRun(t, ctx, env, work, "-c", "init.defaultBranch=main", "init", "-q")
 	writeFile(t, work, "a.md", "# A\n\nSee [the guide](b.md) and b.md § Setup.\n")
 	writeFile(t, work, "b.md", "# B\n\n## Setup\n\nSteps.\n")
-	writeFile(t, work, ".pre-commit-config.yaml", "repos:\n  - repo: "+hook+"\n    rev: v0.1.0\n    hooks:\n      - id: mdcontract\n")
+	writeFile(t, work, ".pre-commit-config.yaml", "repos:\n  - repo: "+hook+"\n    rev: v"+version+"\n    hooks:\n      - id: mdcontract\n")
 	gitRun(t, ctx, env, work, "add", "-A")
 	gitRun(t, ctx, env, work, "commit", "-q", "--no-verify", "-m", "baseline")
 
@@ -158,11 +183,19 @@ func TestPreCommit(t *testing.T) {
 	gitRun(t, ctx, env, work, "mv", "b.md", "c.md")
 	out = preCommit(t, ctx, env, work, "rename only, run (installs into PRE_COMMIT_HOME: cold)", false, "run", "--verbose")
 	mustContain(t, out, "a.md:3:", "caused by the move of b.md to c.md", "[MC301/link-target]", "[MC303/section-ref]", "- exit code: 1")
-	assertHookBinaries(t, dirs["pre-commit"])
+	assertHookRelease(t, dirs["pre-commit"], version)
+	installs := downloads()
+	if installs == 0 {
+		t.Fatalf("the hook ran without downloading the release; asked %q", *asked)
+	}
 
 	// 4. --all-files passes every tracked file: a.md's finding appears.
 	out = preCommit(t, ctx, env, work, "rename, run --all-files (warm)", false, "run", "--all-files")
 	mustContain(t, out, "a.md:3:", "[MC301/link-target]", "[MC303/section-ref]", "- exit code: 1")
+
+	if n := downloads(); n != installs {
+		t.Errorf("a warm run downloaded the release again (%d downloads, then %d)", installs, n)
+	}
 
 	// 5. The rename and an edit of a.md in the same commit: a.md is staged,
 	// so its link to the renamed file is reported.
@@ -464,6 +497,61 @@ func mustContain(t *testing.T, out string, subs ...string) {
 
 // assertHookBinaries checks what the hook's `go install ./...` put in its
 // environment's bin folder: mdcontract alone.
+// assertHookRelease checks that the release hook installed the release
+// into its clone in the pre-commit store, and nothing else beside it.
+func assertHookRelease(t *testing.T, preCommitHome, version string) {
+	t.Helper()
+	bins, err := filepath.Glob(filepath.Join(preCommitHome, "repo*", ".mdcontract-bin", "*", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(version, "mdcontract")
+	if len(bins) != 1 || !strings.HasSuffix(bins[0], string(filepath.Separator)+want) {
+		t.Errorf("the hook's clones hold %v; want one .mdcontract-bin/%s", bins, want)
+	}
+}
+
+// TestPreCommitSource: the `mdcontract-source` hook builds the hook repo
+// with Go, and only mdcontract, and runs it as the release hook does.
+func TestPreCommitSource(t *testing.T) {
+	requireTools(t, "pre-commit", "git", "go")
+	root := hookRepoRoot(t)
+	ctx := context.Background()
+	if dl, ok := t.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, dl.Add(-30*time.Second))
+		defer cancel()
+	}
+	tmp := t.TempDir()
+	dirs := map[string]string{}
+	for _, d := range []string{"home", "tmp", "pre-commit", "xdg-cache", "xdg-config", "hook", "work"} {
+		dirs[d] = filepath.Join(tmp, d)
+		if err := os.MkdirAll(dirs[d], 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// no release to download: the source hook must not need one
+	env := append(preCommitEnv(t, root, dirs), "MDCONTRACT_RELEASE_URL=http://127.0.0.1:9/none")
+	hook := dirs["hook"]
+	snapshotWorkTree(t, root, hook)
+	gitRun(t, ctx, env, hook, "-c", "init.defaultBranch=main", "init", "-q")
+	gitRun(t, ctx, env, hook, "add", "-A")
+	gitRun(t, ctx, env, hook, "commit", "-q", "--no-verify", "-m", "snapshot of the working tree")
+	gitRun(t, ctx, env, hook, "tag", "v0.0.0-source")
+
+	work := dirs["work"]
+	gitRun(t, ctx, env, work, "-c", "init.defaultBranch=main", "init", "-q")
+	writeFile(t, work, "a.md", "# A\n")
+	writeFile(t, work, ".pre-commit-config.yaml", "repos:\n  - repo: "+hook+"\n    rev: v0.0.0-source\n    hooks:\n      - id: mdcontract-source\n")
+	gitRun(t, ctx, env, work, "add", "-A")
+	gitRun(t, ctx, env, work, "commit", "-q", "--no-verify", "-m", "baseline")
+	writeFile(t, work, "skills/demo/SKILL.md", "---\nname: Wrong\ndescription: Use when testing the pre-commit hook.\n---\n\n# Demo\n")
+	gitRun(t, ctx, env, work, "add", "skills/demo/SKILL.md")
+	out := preCommit(t, ctx, env, work, "bad skill, source hook", false, "run")
+	mustContain(t, out, "skills/demo/SKILL.md:2:", "[MC103/frontmatter-type]", "- exit code: 1")
+	assertHookBinaries(t, dirs["pre-commit"])
+}
+
 func assertHookBinaries(t *testing.T, preCommitHome string) {
 	t.Helper()
 	bins, err := filepath.Glob(filepath.Join(preCommitHome, "repo*", "golangenv-*", "bin", "*"))

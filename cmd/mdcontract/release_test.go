@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -127,11 +128,7 @@ func TestReleaseArchives(t *testing.T) {
 	targets := []string{host, "windows_amd64"}
 	build := func(out string) {
 		t.Helper()
-		cmd := exec.Command("sh", "../../scripts/release.sh", "v"+version, out)
-		cmd.Env = append(os.Environ(), "MDCONTRACT_TARGETS="+runtime.GOOS+"/"+runtime.GOARCH+" windows/amd64")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("release.sh: %v\n%s", err, out)
-		}
+		buildRelease(t, version, out, runtime.GOOS+"/"+runtime.GOARCH, "windows/amd64")
 	}
 	dir := t.TempDir()
 	dist := filepath.Join(dir, "dist")
@@ -180,22 +177,7 @@ func TestReleaseArchives(t *testing.T) {
 		t.Errorf("a second build differs: checksums.txt\n%s\nthen\n%s (%v)", sums, sums2, err)
 	}
 
-	// the release as GitHub serves it: /vX.Y.Z/NAME redirects to the file
-	var asked []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		asked = append(asked, r.URL.Path)
-		if name, ok := strings.CutPrefix(r.URL.Path, "/v"+version+"/"); ok && !strings.Contains(name, "/") {
-			http.Redirect(w, r, "/assets/"+name, http.StatusFound)
-			return
-		}
-		if name, ok := strings.CutPrefix(r.URL.Path, "/assets/"); ok && !strings.Contains(name, "/") {
-			http.ServeFile(w, r, filepath.Join(dist, name))
-			return
-		}
-		http.NotFound(w, r)
-	}))
-	defer srv.Close()
-
+	srv, asked := serveRelease(t, version, dist)
 	runnerOS := map[string]string{"linux": "Linux", "darwin": "macOS"}[runtime.GOOS]
 	runnerArch := map[string]string{"amd64": "X64", "arm64": "ARM64"}[runtime.GOARCH]
 	temp := filepath.Join(dir, "runner-temp")
@@ -209,7 +191,7 @@ func TestReleaseArchives(t *testing.T) {
 		t.Errorf("GITHUB_PATH %q, want %q", added, bin+"\n")
 	}
 	if want := []string{"/v" + version + "/mdcontract_" + version + "_" + host + ".tar.gz", "/assets/mdcontract_" + version + "_" + host + ".tar.gz",
-		"/v" + version + "/checksums.txt", "/assets/checksums.txt"}; strings.Join(asked, " ") != strings.Join(want, " ") {
+		"/v" + version + "/checksums.txt", "/assets/checksums.txt"}; strings.Join(*asked, " ") != strings.Join(want, " ") {
 		t.Errorf("the install asked for %q, want %q", asked, want)
 	}
 	installed, err := exec.Command(filepath.Join(bin, "mdcontract"), "version").Output()
@@ -224,6 +206,27 @@ func TestReleaseArchives(t *testing.T) {
 		t.Errorf("the PATH folder holds %v (%v), want the binary alone", entries, err)
 	}
 
+	// install.sh alone, as the README's `curl … | sh` runs it: the system
+	// is uname's, the binary lands in -b's folder, its path is printed
+	own := filepath.Join(dir, "own bin")
+	sh := exec.Command("sh", "-s", "--", "-b", own, "v"+version)
+	script, err := os.ReadFile("../../scripts/install.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh.Stdin = bytes.NewReader(script)
+	sh.Env = append(os.Environ(), "MDCONTRACT_RELEASE_URL="+srv.URL, "MDCONTRACT_OS=", "MDCONTRACT_ARCH=")
+	printed, err := sh.Output()
+	if err != nil {
+		t.Fatalf("install.sh: %v\n%s", err, stderrOf(err))
+	}
+	if want := filepath.Join(own, "mdcontract") + "\n"; string(printed) != want {
+		t.Errorf("install.sh printed %q, want %q", printed, want)
+	}
+	if got, err := exec.Command(filepath.Join(own, "mdcontract"), "version").Output(); err != nil || string(got) != "mdcontract "+version+"\n" {
+		t.Errorf("install.sh's mdcontract says %q (%v)", got, err)
+	}
+
 	// Windows: the zip is unpacked; the last step, running the .exe to
 	// print its version, can only fail here, so only the file is checked
 	wtemp := filepath.Join(dir, "windows-temp")
@@ -234,6 +237,44 @@ func TestReleaseArchives(t *testing.T) {
 	if err != nil || err2 != nil || !bytes.Equal(got, want) {
 		t.Errorf("Windows: mdcontract.exe not installed from the zip (%v, %v):\n%s", err, err2, out)
 	}
+}
+
+// buildRelease runs scripts/release.sh for version into out, for the
+// targets (GOOS/GOARCH) alone.
+func buildRelease(t *testing.T, version, out string, targets ...string) {
+	t.Helper()
+	cmd := exec.Command("sh", "../../scripts/release.sh", "v"+version, out)
+	cmd.Env = append(os.Environ(), "MDCONTRACT_TARGETS="+strings.Join(targets, " "))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("release.sh: %v\n%s", err, out)
+	}
+}
+
+// serveRelease serves the release in dist as GitHub serves a release's
+// files: /vVERSION/NAME redirects to the file. It returns the server
+// (for MDCONTRACT_RELEASE_URL) and the paths asked, in order.
+func serveRelease(t *testing.T, version, dist string) (*httptest.Server, *[]string) {
+	t.Helper()
+	var (
+		mu    sync.Mutex
+		asked []string
+	)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		asked = append(asked, r.URL.Path)
+		mu.Unlock()
+		if name, ok := strings.CutPrefix(r.URL.Path, "/v"+version+"/"); ok && !strings.Contains(name, "/") {
+			http.Redirect(w, r, "/assets/"+name, http.StatusFound)
+			return
+		}
+		if name, ok := strings.CutPrefix(r.URL.Path, "/assets/"); ok && !strings.Contains(name, "/") {
+			http.ServeFile(w, r, filepath.Join(dist, name))
+			return
+		}
+		http.NotFound(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &asked
 }
 
 type unpacked struct {
