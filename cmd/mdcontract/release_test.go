@@ -330,7 +330,9 @@ func archiveFiles(t *testing.T, name string, data []byte) unpacked {
 
 // TestReleaseWorkflow: a pushed tag vX.Y.Z runs the release checks,
 // builds with scripts/release.sh and publishes every archive and
-// checksums.txt as the tag's release, where the action downloads them.
+// checksums.txt as the tag's release, where the action downloads them,
+// then the npm packages, the container image and the Homebrew formula
+// that the tests here install.
 func TestReleaseWorkflow(t *testing.T) {
 	data, err := os.ReadFile("../../.github/workflows/release.yml")
 	if err != nil {
@@ -358,7 +360,10 @@ func TestReleaseWorkflow(t *testing.T) {
 	for _, want := range []string{
 		"go test ./cmd/mdcontract -run '^TestRelease'",
 		`sh scripts/release.sh "$GITHUB_REF_NAME" dist`,
-		"dist/*.tar.gz dist/*.zip dist/checksums.txt",
+		"dist/*.tar.gz dist/*.zip dist/checksums.txt dist/mdcontract.rb",
+		"npm publish", // the packages TestNpmPackage installs
+		"docker buildx build --platform linux/amd64,linux/arm64 -f Dockerfile", // TestContainerImage's
+		"cp dist/mdcontract.rb", // TestHomebrewFormula's
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("release.yml runs no %q", want)

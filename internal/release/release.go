@@ -57,7 +57,8 @@ type entry struct {
 // Pack writes, into dist, the archive of each target's binary (read from
 // dist/bin/TARGET/mdcontract, with .exe for Windows) with extra beside it,
 // and checksums.txt: the SHA-256 of each archive, as sha256sum prints
-// them, sorted by name. mtime is every entry's time. It returns the names
+// them, sorted by name; and mdcontract.rb, the Homebrew formula of the
+// macOS and Linux archives (Formula). mtime is every entry's time. It returns the names
 // written.
 func Pack(dist, version string, targets []string, extra []File, mtime time.Time) ([]string, error) {
 	if !versionRE.MatchString(version) {
@@ -116,7 +117,14 @@ func Pack(dist, version string, targets []string, extra []File, mtime time.Time)
 	if err := os.WriteFile(filepath.Join(dist, "checksums.txt"), []byte(list.String()), 0o644); err != nil {
 		return nil, err
 	}
-	return append(names, "checksums.txt"), nil
+	names = append(names, "checksums.txt")
+	if rb := Formula(version, sums); rb != nil {
+		if err := os.WriteFile(filepath.Join(dist, "mdcontract.rb"), rb, 0o644); err != nil {
+			return nil, err
+		}
+		names = append(names, "mdcontract.rb")
+	}
+	return names, nil
 }
 
 func tarGzOf(entries []entry, mtime time.Time) ([]byte, error) {
