@@ -15,6 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mdcontract/mdcontract/internal/suggest"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -1339,6 +1340,23 @@ func closestHeading(d *parser.Document, title string, budget *int) string {
 		// the share of the heading's words the citation uses
 		if score := n * 1000 / max(len(w), 1); n > 0 && score > bestScore {
 			best, bestScore = headingLabel(&d.Headings()[i]), score
+		}
+	}
+	if cited := trimPunct(firstSentence(title)); best == "" && len(cited) <= 32 && *budget >= len(d.Headings()) {
+		// no word in common: a heading a few letters away from the
+		// few words cited (`§ Finding` for `## Findings`), each heading
+		// compared at most once, in steps bounded by the words' length
+		*budget -= len(d.Headings())
+		texts := make([]string, len(d.Headings()))
+		for i := range d.Headings() {
+			texts[i] = d.Headings()[i].Text
+		}
+		if near, ok := suggest.Closest(cited, texts); ok {
+			for i := range d.Headings() {
+				if texts[i] == near {
+					return headingLabel(&d.Headings()[i])
+				}
+			}
 		}
 	}
 	return best
