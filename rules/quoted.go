@@ -41,7 +41,7 @@ import (
 // Test fixtures (folders named fixtures, testdata, …) are inputs to a test,
 // broken on purpose: nothing is reported in them at all.
 //
-// The facts are below as data; README.md § Quoted text says the same for
+// The facts are below as data; docs/checks.md § What is checked says the same for
 // users.
 
 // Voice is whose words a stretch of text is.

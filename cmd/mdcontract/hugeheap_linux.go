@@ -31,8 +31,8 @@ import (
 // skipped where memory is committed strictly (vm.overcommit_memory 2:
 // the slice would be charged in full), on 32-bit systems (address
 // space), and when GODEBUG=disablethp=1 asks Go not to use huge pages.
-// Measured on agent-orchestra × 20 and × 50 (scripts/scale.sh; README §
-// Performance).
+// Measured on agent-orchestra × 20 and × 50 (scripts/scale.sh;
+// docs/performance.md).
 //
 // That VM (Firecracker, with free page reporting: memory the guest frees
 // goes back to the host) makes a page new to the host too: touching 700

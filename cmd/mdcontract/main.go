@@ -10,7 +10,7 @@ import (
 func main() {
 	setupGC()
 	// MDCONTRACT_CPUPROFILE and MDCONTRACT_MEMPROFILE name files to write
-	// pprof profiles of the run to (see README § Performance).
+	// pprof profiles of the run to (see docs/performance.md).
 	os.Exit(profiled(func() int { return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }))
 }
 

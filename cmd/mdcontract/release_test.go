@@ -68,12 +68,16 @@ func TestReleaseVersionsAgree(t *testing.T) {
 	want := changelogRelease(t)
 	const ver = `v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)`
 	named := []*regexp.Regexp{
-		regexp.MustCompile(`mdcontract/mdcontract@` + ver),             // uses: in a workflow
-		regexp.MustCompile(`mdcontract/cmd/mdcontract@` + ver),         // go install
-		regexp.MustCompile(`(?m)^\s*(?:#\s*)?rev:\s*['"]?` + ver),      // pre-commit
-		regexp.MustCompile(`"name": "mdcontract", "version": "` + ver), // a report's tool
-		regexp.MustCompile("`version: " + ver + "`"),                   // the action's input
-		regexp.MustCompile(`mdcontract_` + ver + `_`),                  // a release archive
+		regexp.MustCompile(`mdcontract/mdcontract@` + ver),               // uses: in a workflow
+		regexp.MustCompile(`mdcontract/cmd/mdcontract@` + ver),           // go install
+		regexp.MustCompile(`(?m)^\s*(?:#\s*)?rev:\s*['"]?` + ver),        // pre-commit
+		regexp.MustCompile(`"name": "mdcontract", "version": "` + ver),   // a report's tool
+		regexp.MustCompile("`version: " + ver + "`"),                     // the action's input
+		regexp.MustCompile(`mdcontract_` + ver + `_`),                    // a release archive
+		regexp.MustCompile(`\bmdcontract@` + ver),                        // npm: npx mdcontract@0.1.0
+		regexp.MustCompile(`ghcr\.io/mdcontract/mdcontract:` + ver),      // the container image
+		regexp.MustCompile(`mdcontract/mdcontract/` + ver + `/scripts/`), // install.sh at a tag
+		regexp.MustCompile(`install\.sh \| sh -s -- .*\b` + ver),         // install.sh's version
 	}
 	// action.yml names no other software by version: every version in it
 	// is mdcontract's

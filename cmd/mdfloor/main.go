@@ -2,7 +2,7 @@
 
 // Command mdfloor is the performance floor mdcontract is measured against:
 // it reads every markdown file under a folder and parses it with goldmark,
-// in parallel, and does nothing else. See README § Performance.
+// in parallel, and does nothing else. See docs/performance.md.
 package main
 
 import (
