@@ -44,7 +44,8 @@ func TestPack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"mdcontract_1.2.3_linux_amd64.tar.gz", "mdcontract_1.2.3_windows_arm64.zip", "checksums.txt"}
+	// the formula names the Linux archive only: Homebrew has no Windows
+	want := []string{"mdcontract_1.2.3_linux_amd64.tar.gz", "mdcontract_1.2.3_windows_arm64.zip", "checksums.txt", "mdcontract.rb"}
 	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Fatalf("names %q, want %q", names, want)
 	}
@@ -148,5 +149,32 @@ func TestPackRefuses(t *testing.T) {
 		if _, err := Pack(dist, tc.version, tc.targets, nil, time.Time{}); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Pack(%q, %q): %v, want an error with %q", tc.version, tc.targets, err, tc.want)
 		}
+	}
+}
+
+// TestFormula: the formula names each macOS and Linux archive of the
+// sums with its SHA-256 under its system's block, and none for Windows;
+// with no such archive there is no formula.
+func TestFormula(t *testing.T) {
+	sums := map[string]string{
+		"mdcontract_1.2.3_darwin_arm64.tar.gz": "aa",
+		"mdcontract_1.2.3_linux_amd64.tar.gz":  "bb",
+		"mdcontract_1.2.3_windows_amd64.zip":   "cc",
+	}
+	rb := string(Formula("1.2.3", sums))
+	for _, want := range []string{
+		"  on_macos do\n    on_arm do\n      url \"" + Downloads + "/v1.2.3/mdcontract_1.2.3_darwin_arm64.tar.gz\"\n      sha256 \"aa\"\n    end\n  end\n",
+		"  on_linux do\n    on_intel do\n      url \"" + Downloads + "/v1.2.3/mdcontract_1.2.3_linux_amd64.tar.gz\"\n      sha256 \"bb\"\n    end\n  end\n",
+		"  version \"1.2.3\"\n", "bin.install \"mdcontract\"",
+	} {
+		if !strings.Contains(rb, want) {
+			t.Errorf("the formula lacks %q:\n%s", want, rb)
+		}
+	}
+	if strings.Contains(rb, "windows") || strings.Contains(rb, "on_intel do\n      url \""+Downloads+"/v1.2.3/mdcontract_1.2.3_darwin") {
+		t.Errorf("the formula names an archive it should not:\n%s", rb)
+	}
+	if Formula("1.2.3", map[string]string{"mdcontract_1.2.3_windows_amd64.zip": "cc"}) != nil {
+		t.Error("a formula with no macOS or Linux archive")
 	}
 }
