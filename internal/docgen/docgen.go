@@ -129,91 +129,9 @@ func RulePage(r *rules.Rule) []byte {
 	fmt.Fprintf(&b, "# %s (%s)\n\n", r.Name, r.ID)
 	fmt.Fprintf(&b, "Default severity: **%s**. Family: %s. Checked for the hosts the repo targets ([hosts](../hosts.md)). "+
 		"On the command line: `mdcontract explain %s`.\n", r.Severity, rules.FamilyOf(r), r.Name)
-	b.WriteString(RenderExamples(body))
+	b.WriteString(ruledoc.Render(body))
 	footer(&b, fmt.Sprintf("[%s](../../%s)", src, src))
 	return []byte(b.String())
-}
-
-// RenderExamples returns doc with each txtar example under `## Examples`
-// shown for a reader: its comment, each file as a fenced block under its
-// path, and the findings `mdcontract check` reports of the rule (or that
-// it reports none), and, after them, what the escapes in files mean.
-func RenderExamples(doc string) string {
-	examples := ruledoc.Examples(doc)
-	if len(examples) == 0 {
-		return doc
-	}
-	var b strings.Builder
-	last := 0
-	escaped := false
-	for _, ex := range examples {
-		b.WriteString(doc[last:ex.FenceStart])
-		last = ex.FenceEnd
-		fmt.Fprintf(&b, "**Example %d.** %s\n", ex.N, strings.TrimSpace(string(ex.Archive.Comment)))
-		var want string
-		for _, f := range ex.Archive.Files {
-			if f.Name == "want" {
-				want = string(f.Data)
-				continue
-			}
-			escaped = escaped || ruledoc.Escaped(f.Data)
-			if len(f.Data) == 0 {
-				fmt.Fprintf(&b, "\n`%s` (empty)\n", f.Name)
-				continue
-			}
-			fmt.Fprintf(&b, "\n`%s`:\n\n", f.Name)
-			fenced(&b, langOf(f.Name), string(f.Data))
-		}
-		if strings.TrimSpace(want) == "" {
-			b.WriteString("\nNo finding.\n")
-		} else {
-			b.WriteString("\nFindings:\n\n")
-			fenced(&b, "text", want)
-		}
-	}
-	rest := doc[last:]
-	if escaped {
-		note := "\n" + ruledoc.Escapes + "\n"
-		// The note ends the Examples section.
-		if i := strings.Index(rest, "\n## "); i >= 0 {
-			rest = rest[:i+1] + note + rest[i:]
-		} else {
-			rest += note
-		}
-	}
-	b.WriteString(rest)
-	return b.String()
-}
-
-// fenced writes text as a fenced code block, its fence longer than any
-// backtick run at the start of one of its lines.
-func fenced(b *strings.Builder, lang, text string) {
-	n := 3
-	for line := range strings.Lines(text) {
-		line = strings.TrimLeft(line, " ")
-		run := len(line) - len(strings.TrimLeft(line, "`"))
-		n = max(n, run+1)
-	}
-	fence := strings.Repeat("`", n)
-	if !strings.HasSuffix(text, "\n") {
-		text += "\n"
-	}
-	fmt.Fprintf(b, "%s%s\n%s%s\n", fence, lang, text, fence)
-}
-
-// langOf is the info string that colours a file of this name.
-func langOf(name string) string {
-	switch path.Ext(name) {
-	case ".md", ".mdc":
-		return "markdown"
-	case ".json":
-		return "json"
-	case ".yaml", ".yml":
-		return "yaml"
-	case ".toml":
-		return "toml"
-	}
-	return "text"
 }
 
 // relink rewrites the relative links of doc, written in folder from, to

@@ -108,27 +108,6 @@ func TestPagesFollowSources(t *testing.T) {
 	}
 }
 
-// TestRenderExamples: an example is shown as its files under their paths
-// and its findings, fenced longer than the fences its files hold.
-func TestRenderExamples(t *testing.T) {
-	doc := "# x\n\n## Examples\n\n````txtar\nA fence in a file.\n-- a.md --\n```sh\nls\n```\n-- b.json --\n{}\n-- want --\na.md:1:1: error: bad [MC999/x]\n````\n\n## How to fix\n\nFix it.\n"
-	got := RenderExamples(doc)
-	for _, want := range []string{
-		"**Example 1.** A fence in a file.\n",
-		"`a.md`:\n\n````markdown\n```sh\nls\n```\n````\n",
-		"`b.json`:\n\n```json\n{}\n```\n",
-		"Findings:\n\n```text\na.md:1:1: error: bad [MC999/x]\n```\n",
-		"\n## How to fix\n",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("rendered example lacks %q:\n%s", want, got)
-		}
-	}
-	if strings.Contains(got, "-- want --") {
-		t.Errorf("the archive is left as it is:\n%s", got)
-	}
-}
-
 // brokenLinks are the relative links of the page at p (from the repo
 // root) to files that do not exist. The rule pages quote their docs and
 // are not self-checked (.mdcontract.yaml): their links are checked here.
