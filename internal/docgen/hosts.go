@@ -80,8 +80,8 @@ func host(b *strings.Builder, h *hosts.Host) {
 		if len(k.Exclude) > 0 {
 			facts = append(facts, "except "+codeList(k.Exclude))
 		}
-		if k.Beside.File != "" {
-			facts = append(facts, fmt.Sprintf("only beside `%s` (of the folder holding `%s/`)", k.Beside.File, k.Beside.Of))
+		if k.File != "" {
+			facts = append(facts, fmt.Sprintf("only beside `%s` (of the folder holding `%s/`)", k.File, k.Of))
 		}
 		switch {
 		case len(k.Loads) > 0:

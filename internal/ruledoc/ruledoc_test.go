@@ -56,7 +56,7 @@ func TestUnescape(t *testing.T) {
 			t.Errorf("Unescape(%q) = %q, want %q", in, got, want)
 		}
 		if Escaped([]byte(in)) != (in != want) {
-			t.Errorf("Escaped(%q) = %v", in, !(in != want))
+			t.Errorf("Escaped(%q) = %v", in, in == want)
 		}
 	}
 }
