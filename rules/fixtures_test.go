@@ -13,6 +13,7 @@ import (
 	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
 
 	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/internal/ruledoc"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -77,30 +78,68 @@ func TestFixturesCR(t *testing.T) {
 // crDiffers are fixtures whose findings change, rightly, with CR line ends.
 var crDiffers = map[string]string{}
 
-// runFixture checks one archive; it reports whether the rule found anything.
-// With cr, its markdown files are written with old Mac line ends (a lone
-// CR), which must change no finding.
+// runFixture checks one fixture file; it reports whether the rule found
+// anything. With cr, its markdown files are written with old Mac line
+// ends (a lone CR), which must change no finding.
 func runFixture(t *testing.T, file string, r *rules.Rule, cr bool) bool {
 	ar, err := txtar.ParseFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := t.TempDir()
-	var want []byte
-	hasWant := false
+	want, hasWant := wantOf(ar)
+	if !hasWant {
+		t.Fatalf("%s has no `want` file", file)
+	}
+	got, found := runArchive(t, ar, r, cr)
+	if *update && !cr {
+		setWant(ar, got)
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return found
+	}
+	if got != want {
+		t.Errorf("%s: findings differ (CR line ends: %v)\n--- got\n%s--- want\n%s", file, cr, got, want)
+	}
+	return found
+}
+
+// wantOf returns the archive's `want` file and whether it has one.
+func wantOf(ar *txtar.Archive) (string, bool) {
 	for _, f := range ar.Files {
 		if f.Name == "want" {
-			want, hasWant = f.Data, true
+			return string(f.Data), true
+		}
+	}
+	return "", false
+}
+
+// setWant sets the archive's `want` file to got.
+func setWant(ar *txtar.Archive, got string) {
+	for i := range ar.Files {
+		if ar.Files[i].Name == "want" {
+			ar.Files[i].Data = []byte(got)
+		}
+	}
+}
+
+// runArchive writes the archive's files (all but `want`) to a new folder,
+// checks it as a repo with every rule and returns the findings of r (of
+// every rule when r is nil), one a line in the text format, sorted, and
+// whether there are any. A file's escapes (ruledoc.Unescape) are read. A
+// fixture or a rule doc's example (TestDocExamples) is run by it.
+func runArchive(t *testing.T, ar *txtar.Archive, r *rules.Rule, cr bool) (string, bool) {
+	t.Helper()
+	root := t.TempDir()
+	for _, f := range ar.Files {
+		if f.Name == "want" {
 			continue
 		}
 		p := filepath.Join(root, filepath.FromSlash(f.Name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		// `\r` written as the two characters `\r` at a line end stands for
-		// a CR, so CRLF fixtures stay readable; a leading `\ufeff` for a BOM.
-		data := bytes.ReplaceAll(f.Data, []byte(`\r`+"\n"), []byte("\r\n"))
-		data = bytes.Replace(data, []byte(`\ufeff`), []byte("\ufeff"), 1)
+		data := ruledoc.Unescape(f.Data)
 		if cr && strings.HasSuffix(f.Name, ".md") {
 			data = bytes.ReplaceAll(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r"))
 		}
@@ -108,13 +147,10 @@ func runFixture(t *testing.T, file string, r *rules.Rule, cr bool) bool {
 			t.Fatal(err)
 		}
 	}
-	if !hasWant {
-		t.Fatalf("%s has no `want` file", file)
-	}
-	// A fixture may carry its own .mdcontract.yaml.
+	// An archive may carry its own .mdcontract.yaml.
 	_, settings, lo, err := rules.Open(config.Find(root, root, ""), root, nil)
 	if err != nil {
-		t.Fatalf("fixture config: %v", err)
+		t.Fatalf("archive config: %v", err)
 	}
 	idx := parser.Load(root, lo)
 	res := rules.Run(idx, rules.Options{Settings: settings})
@@ -137,19 +173,5 @@ func runFixture(t *testing.T, file string, r *rules.Rule, cr bool) bool {
 	if len(lines) > 0 {
 		got += "\n"
 	}
-	if *update && !cr {
-		for i := range ar.Files {
-			if ar.Files[i].Name == "want" {
-				ar.Files[i].Data = []byte(got)
-			}
-		}
-		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return len(lines) > 0
-	}
-	if got != string(want) {
-		t.Errorf("%s: findings differ (CR line ends: %v)\n--- got\n%s--- want\n%s", file, cr, got, want)
-	}
-	return len(lines) > 0
+	return got, len(lines) > 0
 }

@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/mdcontract/mdcontract/internal/ruledoc"
 	"github.com/mdcontract/mdcontract/internal/suggest"
 
 	"github.com/mattn/go-isatty"
@@ -190,13 +191,13 @@ func explain(w io.Writer, args []string) error {
 	}
 	name := args[0]
 	if doc := rules.Topic(name); doc != "" {
-		fmt.Fprint(w, doc)
+		fmt.Fprint(w, ruledoc.Render(doc))
 		return nil
 	}
 	r := rules.Lookup(name)
 	if r == nil {
 		if r = rules.KindRule(name); r != nil {
-			fmt.Fprintf(w, "The contract kind `%s` is checked by %s %s (default severity: %s)\n\n%s\nOnline: %s\n", name, r.ID, r.Name, r.Severity, r.Doc(), rules.DocURL(r))
+			fmt.Fprintf(w, "The contract kind `%s` is checked by %s %s (default severity: %s)\n\n%s\nOnline: %s\n", name, r.ID, r.Name, r.Severity, ruledoc.Render(r.Doc()), rules.DocURL(r))
 			return nil
 		}
 	}
@@ -207,7 +208,7 @@ func explain(w io.Writer, args []string) error {
 		}
 		return usageError{msg + "; `mdcontract rules` lists the rules, the contract kinds are " + strings.Join(config.ContractKinds, ", ") + ", the topics " + strings.Join(rules.Topics(), ", ")}
 	}
-	fmt.Fprintf(w, "%s %s (default severity: %s)\n\n%s\nOnline: %s\n", r.ID, r.Name, r.Severity, r.Doc(), rules.DocURL(r))
+	fmt.Fprintf(w, "%s %s (default severity: %s)\n\n%s\nOnline: %s\n", r.ID, r.Name, r.Severity, ruledoc.Render(r.Doc()), rules.DocURL(r))
 	return nil
 }
 
