@@ -68,15 +68,6 @@ func TestKindRules(t *testing.T) {
 	}
 }
 
-// docsConverting are the doc folders whose examples another change turns
-// into txtar blocks: a rule documented there may have none yet. Delete an
-// entry once its folder's docs are converted.
-var docsConverting = map[string]bool{
-	"rules/references/docs": true,
-	"rules/markup/docs":     true,
-	"contract/docs":         true,
-}
-
 // TestDocExamples runs every example of every rule's doc and of every
 // topic's (a ```txtar block under `## Examples`, internal/ruledoc) exactly
 // as a fixture: the rule's findings (every rule's, for a topic) must be
@@ -92,7 +83,7 @@ func TestDocExamples(t *testing.T) {
 		src := dir + "/" + r.Name + ".md"
 		t.Run(r.Name, func(t *testing.T) {
 			found := runDocExamples(t, src, r.Doc(), r)
-			if !found && !docsConverting[dir] {
+			if !found {
 				t.Errorf("%s: no example under `## %s` shows a finding of %s: add a ```txtar block whose `want` lists one", src, ruledoc.Heading, r.Name)
 			}
 		})
