@@ -30,6 +30,9 @@ type Graph struct {
 	// Changed are the files a focused graph was asked about (Focus),
 	// sorted; nil for the whole repo.
 	Changed []string `json:"changed,omitempty"`
+	// Links says where the page's `path:line` entries lead (RepoLinks,
+	// LinkBase); nil: nowhere, they are text.
+	Links *Links `json:"-"`
 
 	byID   map[string]int
 	byPath map[string][]int // the edges written in each file

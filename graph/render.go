@@ -42,7 +42,7 @@ func JSON(w io.Writer, g *Graph) error {
 var page embed.FS
 
 // HTML writes g as one page that needs nothing else to be viewed: its
-// style, script and data inline. The data is JSON in a script element
+// style, script and data inline, the data with g's Layout and Links. The data is JSON in a script element
 // that is not run, with `<`, `>` and `&` escaped (and U+2028, U+2029), so
 // no text of the repo can close it; the script puts every string into the
 // page as text.
@@ -54,7 +54,9 @@ func HTML(w io.Writer, g *Graph) error {
 		Graph     *Graph   `json:"graph"`
 		NodeKinds []string `json:"nodeKinds"`
 		EdgeKinds []string `json:"edgeKinds"`
-	}{g, g.NodeKinds(), EdgeKinds})
+		Layout    *Layout  `json:"layout"`
+		Links     *Links   `json:"links"`
+	}{g, g.NodeKinds(), EdgeKinds, g.Layout(), g.Links})
 	if err != nil {
 		return err
 	}

@@ -17,8 +17,8 @@ import (
 )
 
 type graphOptions struct {
-	root, config, targets, format, out, base string
-	changed                                  bool
+	root, config, targets, format, out, base, linkBase string
+	changed                                            bool
 }
 
 func graphFlags() (*flag.FlagSet, *graphOptions) {
@@ -31,6 +31,7 @@ func graphFlags() (*flag.FlagSet, *graphOptions) {
 	fs.StringVar(&o.out, "o", "", "write the graph to `FILE` (atomically) instead of standard output")
 	fs.BoolVar(&o.changed, "changed", false, "the PATHs are a change: show only the files changed, what they cite, what cites them and the other copies of a copy they hold, with the findings there (those the change causes in other files marked, as check --changed marks them)")
 	fs.StringVar(&o.base, "base", "", "the base checkout `DIR` (a pull request's base): the change is the files that differ from it, as with --changed")
+	fs.StringVar(&o.linkBase, "link-base", "", "the page links each `path:line` to `URL` followed by the path (and #L and the line for an https URL), over the repo's web view its git remote names (default) or the local file")
 	return fs, o
 }
 
@@ -56,6 +57,14 @@ func graphCmd(args []string, stdout, stderr io.Writer) error {
 		if f, ok := stdout.(*os.File); ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())) {
 			return usageError{"the graph is an HTML page: write it to a file with -o FILE (e.g. `mdcontract graph -o graph.html`), or give --format json, dot or mermaid"}
 		}
+	}
+	var links *graph.Links
+	if o.linkBase != "" {
+		l, err := graph.LinkBase(o.linkBase)
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		links = l
 	}
 	rp, err := openRoot(o.root, o.config, o.targets)
 	if err != nil {
@@ -104,6 +113,10 @@ func graphCmd(args []string, stdout, stderr io.Writer) error {
 	if focused {
 		g = g.Focus(named)
 	}
+	if links == nil {
+		links = graph.RepoLinks(root)
+	}
+	g.Links = links
 	var buf bytes.Buffer
 	if err := graph.Render(&buf, g, o.format); err != nil {
 		return err

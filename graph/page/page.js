@@ -10,8 +10,8 @@
   const SVG = "http://www.w3.org/2000/svg";
 
   // Sizes of the layout, in SVG units.
-  const NODE_W = 176, NODE_H = 18, ROW = 22, COL = 186, PAD = 8, HEAD = 22;
-  const GAP = 14, MAX_ROWS = 22, BOX_W = 176, BOX_H = 42, PLUGIN_HEAD = 30;
+  const NODE_W = 176, NODE_H = 18, ROW = 22, COL = 186, PAD = 8, HEAD = 22, LAYER_IN = 8;
+  const GAP = 14, LAYER_GAP = 40, BOX_W = 176, BOX_H = 42, PLUGIN_HEAD = 30, PLUGIN_GAP = 40, PLUGIN_LAYER_GAP = 80;
   // Above this many files the map opens with one box a folder.
   const SUMMARY_ABOVE = 1500;
 
@@ -44,8 +44,11 @@
   const hubMin = Math.max(4, indeg[Math.floor(indeg.length * 0.03)] || 0);
   for (const n of nodes) n.hub = n.in >= hubMin;
 
-  // Plugins hold groups (folders), groups hold files, by kind then name.
-  const kindRank = new Map(data.nodeKinds.map((k, i) => [k, i]));
+  // Plugins hold groups (folders), groups hold files. The layout (Go's
+  // graph.Layout) says their order: the plugins and each plugin's folders
+  // in layers, what the others rely on above, and each folder's files in
+  // a grid, in layers too; this page only packs the boxes, a layer a row.
+  const L = data.layout || { plugins: [], groups: {}, cells: {} };
   const plugins = new Map();
   for (const n of nodes) {
     if (!plugins.has(n.plugin)) plugins.set(n.plugin, { id: n.plugin, groups: new Map() });
@@ -67,14 +70,36 @@
     if (g.plugin && (t === g.plugin || t.startsWith(g.plugin + "/"))) t = t.slice(g.plugin.length + 1) || ".";
     return t === "." ? "(top folder)" : t;
   };
-  // copy2 before copy10: names are compared with their numbers as numbers.
   const byName = new Intl.Collator("en", { numeric: true }).compare;
-  const pluginList = [...plugins.values()].sort((a, b) => byName(a.id, b.id));
+  // the plugins in layers, each a list of its folders in layers, each
+  // folder's files in their order with their layer
+  const pluginLayers = [];
+  const placed = new Set();
+  for (const ly of L.plugins || []) {
+    const row = ly.filter((id) => plugins.has(id) && !placed.has(id)).map((id) => { placed.add(id); return plugins.get(id); });
+    if (row.length) pluginLayers.push(row);
+  }
+  const rest = [...plugins.values()].filter((p) => !placed.has(p.id)).sort((a, b) => byName(a.id, b.id));
+  if (rest.length) pluginLayers.push(rest); // none, unless the layout is not the graph's
+  const pluginList = pluginLayers.flat();
   for (const p of pluginList) {
-    p.list = [...p.groups.values()].sort((a, b) =>
-      (a.name === "(missing)") - (b.name === "(missing)") || byName(a.name, b.name));
+    const seen = new Set();
+    p.layers = [];
+    for (const ly of (L.groups || {})[p.id] || []) {
+      const row = ly.map((k) => p.groups.get(k.plugin + "\u0000" + k.group)).filter((g) => g && !seen.has(g.key));
+      row.forEach((g) => seen.add(g.key));
+      if (row.length) p.layers.push(row);
+    }
+    const left = [...p.groups.values()].filter((g) => !seen.has(g.key));
+    if (left.length) p.layers.push(left);
+    p.list = p.layers.flat();
     for (const g of p.list) {
-      g.nodes.sort((a, b) => (kindRank.get(a.kind) ?? 99) - (kindRank.get(b.kind) ?? 99) || byName(a.id, b.id));
+      const c = (L.cells || {})[g.key];
+      const order = new Map();
+      if (c) c.nodes.forEach((ni, j) => order.set(nodes[ni], j));
+      g.cols = (c && c.cols) || 1;
+      g.nodes.sort((a, b) => (order.get(a) ?? 1e9) - (order.get(b) ?? 1e9) || byName(a.id, b.id));
+      for (const n of g.nodes) n.layer = c && order.has(n) ? c.at[order.get(n)][2] : 0;
       g.findings = g.nodes.reduce((s, n) => s + n.findings, 0);
     }
   }
@@ -90,84 +115,117 @@
     if (groups > 300 && pluginList.length > 1) for (const p of pluginList) state.collapsedPlugins.add(p.id);
   }
 
-  // --- layout: plugins stacked, their groups packed in rows, files in columns
+  // --- packing: a layer a row, wrapped; what is above is relied on --------------
   let pos = new Map(); // node id, group key or plugin id → its box
   let rep = new Map(); // node id → the id of the box that shows it
   let boxes = []; // what to draw: {type, x, y, w, h, …}
 
-  function groupSize(g, shown) {
-    if (state.collapsed.has(g.key)) return { w: BOX_W, h: BOX_H };
-    // one column a kind, a column over MAX_ROWS files wrapped into more
-    const cols = [];
-    let kind = null;
+  // cells places a folder's files shown: each layer's files in rows of
+  // the folder's columns, a little gap between layers (as the layout's
+  // grid, with the files of a hidden kind left out).
+  function cells(g, shown) {
+    const at = new Map();
+    let row = 0, layer = null, j = 0, cols = 1, gaps = -1;
+    const width = Math.min(g.cols, Math.max(1, shown.length));
     for (const n of shown) {
-      if (n.kind !== kind || cols[cols.length - 1].length >= MAX_ROWS) cols.push([]);
-      kind = n.kind;
-      cols[cols.length - 1].push(n);
+      if (n.layer !== layer) {
+        if (layer !== null) row += Math.ceil(j / width);
+        layer = n.layer; j = 0; gaps++;
+      }
+      at.set(n, { col: j % width, row: row + Math.floor(j / width), gap: gaps });
+      cols = Math.max(cols, Math.min(width, j + 1));
+      j++;
     }
-    g.cols = cols;
-    const rows = Math.max(1, ...cols.map((c) => c.length));
-    return { w: COL * Math.max(1, cols.length) - (COL - NODE_W) + 2 * PAD, h: HEAD + rows * ROW + PAD };
+    row += Math.ceil(j / width);
+    return { at, cols, rows: Math.max(1, row), gaps: Math.max(0, gaps) };
   }
 
-  // layout places everything: of a few widths to wrap the rows of groups
-  // at, the one whose sheet has the shape of the window.
+  function groupSize(g, shown) {
+    if (state.collapsed.has(g.key)) return { w: BOX_W, h: BOX_H };
+    const c = (g.cells = cells(g, shown));
+    return { w: COL * c.cols - (COL - NODE_W) + 2 * PAD, h: HEAD + c.rows * ROW + c.gaps * LAYER_IN + PAD };
+  }
+
+  // shelf packs items ({w, h}) in reading order, layer after layer:
+  // each row from the left, wrapped at width; a layer starts a new row
+  // unless the whole layer fits in what is left of the row (then it goes
+  // on after a wider gap),
+  // so that what is relied on is above, or on its row to the left of,
+  // what relies on it. It sets each item's x, y (from 0, 0) and returns
+  // the size of the whole.
+  function shelf(layers, width, gap, layerGap) {
+    let x = 0, y = 0, rowH = 0, maxX = 0;
+    const newRow = (g) => { x = 0; y += rowH + g; rowH = 0; };
+    for (const ly of layers) {
+      if (!ly.length) continue;
+      const need = ly.reduce((s, it) => s + it.w + gap, 0);
+      if (x > 0 && x + layerGap - gap + need - gap > width) newRow(layerGap);
+      else if (x > 0) x += layerGap - gap;
+      for (const it of ly) {
+        if (x > 0 && x + it.w > width) newRow(gap);
+        it.x = x; it.y = y;
+        x += it.w + gap; rowH = Math.max(rowH, it.h); maxX = Math.max(maxX, x - gap);
+      }
+    }
+    return { w: maxX, h: y + rowH };
+  }
+  // pack packs layers at the width, of a few, that gives the whole the
+  // shape want (width / height) best.
+  function pack(layers, want, gap, layerGap) {
+    const items = layers.flat();
+    if (!items.length) return { w: 0, h: 0 };
+    let widest = 0, area = 0;
+    for (const it of items) { widest = Math.max(widest, it.w); area += (it.w + gap) * (it.h + gap); }
+    let best = null;
+    for (let w = Math.max(widest, Math.sqrt(area * want) / 2); w < Math.max(widest * 2, Math.sqrt(area * want) * 4); w *= 1.12) {
+      const s = shelf(layers, w, gap, layerGap);
+      const score = Math.abs(Math.log(s.w / Math.max(1, s.h) / want)) + 0.5 * Math.log(s.w * s.h / area);
+      if (!best || score < best.score - 1e-9) best = { w, score };
+    }
+    return shelf(layers, best.w, gap, layerGap);
+  }
+
   let svgRect = null; // the map's size on screen, read once a layout
   function layout() {
     const r = (svgRect = svg.getBoundingClientRect());
     const want = r.width > 50 && r.height > 50 ? r.width / r.height : 1.5;
-    let best = null, widest = BOX_W + 30;
-    for (const p of pluginList) for (const g of p.list) {
-      const shown = g.nodes.filter((n) => !state.hiddenKinds.has(n.kind));
-      if (shown.length) widest = Math.max(widest, groupSize(g, shown).w);
-    }
-    for (let w = widest + 2 * PAD; w < 40000; w *= 1.25) {
-      place(w);
-      const b = bounds();
-      const score = Math.abs(Math.log(b.w / b.h / want));
-      if (!best || score < best.score - 0.02) best = { w, score };
-      if (b.w / b.h > want * 1.5) break; // wider from here on
-    }
-    place(best.w);
-  }
-
-  function place(width) {
     pos = new Map(); rep = new Map(); boxes = [];
-    const sized = [];
+    // each plugin: its folders packed, or one box
+    const items = [];
     for (const p of pluginList) {
-      const gs = [];
-      for (const g of p.list) {
-        const shown = g.nodes.filter((n) => !state.hiddenKinds.has(n.kind));
-        if (!shown.length) continue;
-        const s = groupSize(g, shown);
-        gs.push({ g, shown, ...s });
+      const layers = [];
+      let files = 0, found = 0;
+      for (const ly of p.layers) {
+        const row = [];
+        for (const g of ly) {
+          const shown = g.nodes.filter((n) => !state.hiddenKinds.has(n.kind));
+          if (!shown.length) continue;
+          files += shown.length; found += g.findings;
+          row.push({ g, shown, ...groupSize(g, shown) });
+        }
+        layers.push(row);
       }
-      if (gs.length) sized.push({ p, gs });
+      if (!files) continue;
+      const it = { p, layers, files, found, folded: state.collapsedPlugins.has(p.id) };
+      if (it.folded) { it.w = BOX_W + 30; it.h = BOX_H; } else {
+        const size = pack(layers, want, GAP, LAYER_GAP);
+        it.w = Math.max(size.w, 220) + 2 * PAD; it.h = size.h + PLUGIN_HEAD + PAD;
+      }
+      items.push(it);
     }
-    let y = 0, px = 0, rowH = 0;
-    for (const { p, gs } of sized) {
-      if (state.collapsedPlugins.has(p.id)) {
-        const files = gs.reduce((s, x) => s + x.shown.length, 0);
-        const found = gs.reduce((s, x) => s + x.g.findings, 0);
-        if (px + BOX_W > width) { px = 0; y += rowH + GAP; rowH = 0; }
-        const b = { type: "plugin-node", id: p.id, x: px, y, w: BOX_W + 30, h: BOX_H, files, found };
+    const itemOf = new Map(items.map((it) => [it.p.id, it]));
+    const players = pluginLayers.map((ly) => ly.map((p) => itemOf.get(p.id)).filter(Boolean));
+    pack(players, want, PLUGIN_GAP, PLUGIN_LAYER_GAP);
+    for (const it of items) {
+      const p = it.p;
+      if (it.folded) {
+        const b = { type: "plugin-node", id: p.id, x: it.x, y: it.y, w: it.w, h: it.h, files: it.files, found: it.found };
         boxes.push(b); pos.set("p\u0000" + p.id, b);
-        for (const x of gs) for (const n of x.shown) rep.set(n.id, "p\u0000" + p.id);
-        px += b.w + GAP; rowH = Math.max(rowH, b.h);
+        for (const s of it.layers.flat()) for (const n of s.shown) rep.set(n.id, "p\u0000" + p.id);
         continue;
       }
-      if (px > 0) { y += rowH + GAP; px = 0; rowH = 0; }
-      const top = y;
-      y += PLUGIN_HEAD;
-      let x = PAD, lineH = 0, maxX = 0;
-      for (const s of gs) {
-        if (x > PAD && x + s.w > width) { x = PAD; y += lineH + GAP; lineH = 0; }
-        placeGroup(s, x, y);
-        x += s.w + GAP; lineH = Math.max(lineH, s.h); maxX = Math.max(maxX, x);
-      }
-      y += lineH + GAP;
-      boxes.unshift({ type: "plugin", id: p.id, x: 0, y: top, w: maxX, h: y - top - GAP / 2 });
-      y += GAP;
+      boxes.unshift({ type: "plugin", id: p.id, x: it.x, y: it.y, w: it.w, h: it.h, found: it.found });
+      for (const s of it.layers.flat()) placeGroup(s, it.x + PAD + s.x, it.y + PLUGIN_HEAD + s.y);
     }
   }
 
@@ -180,10 +238,11 @@
       return;
     }
     boxes.push({ type: "group", g, x, y, w: s.w, h: s.h });
-    g.cols.forEach((col, ci) => col.forEach((n, ri) => {
-      const b = { type: "node", n, x: x + PAD + ci * COL, y: y + HEAD + ri * ROW, w: NODE_W, h: NODE_H };
+    for (const n of s.shown) {
+      const c = g.cells.at.get(n);
+      const b = { type: "node", n, x: x + PAD + c.col * COL, y: y + HEAD + c.row * ROW + c.gap * LAYER_IN, w: NODE_W, h: NODE_H };
       boxes.push(b); pos.set(n.id, b); rep.set(n.id, n.id);
-    }));
+    }
   }
 
   // --- drawing ------------------------------------------------------------------
@@ -201,10 +260,20 @@
   };
   // fit cuts s to width (px a character), keeping its end: a path's
   // file name
+  // cut cuts s to width keeping its start: a folder's name
+  const cut = (s, width, px) => (s.length * px <= width ? s : s.slice(0, Math.max(1, Math.floor(width / px) - 1)) + "…");
   const fit = (s, width, px) => (s.length * px <= width ? s : "…" + s.slice(s.length - Math.max(1, Math.floor(width / px) - 1)));
 
   let layers = null, drawn = { nodes: 0, edges: 0, broken: 0 };
   const nodeEls = new Map(), edgeEls = [];
+  // titleEls: the titles of plugins and folders, which stay readable when
+  // the map is zoomed out (levelOfDetail): {el, x, y, w, size, full, prefix}
+  const titleEls = [];
+  function title(parent, x, y, w, size, full, prefix, cls) {
+    const t = text(parent, x, y, prefix + fit(full, w - 12, size * 0.58), cls);
+    titleEls.push({ el: t, x, y, w, size, full, prefix, short: full.slice(full.lastIndexOf("/") + 1) });
+    return t;
+  }
 
   function draw() {
     layout();
@@ -216,7 +285,10 @@
       el("path", { d: "M0,0 L8,4 L0,8 z", fill: k === "broken" ? "#d62728" : EDGE_STYLE[k].color }, m);
     }
     const view = el("g", { id: "view" }, svg);
-    layers = { back: el("g", {}, view), edges: el("g", {}, view), broken: el("g", {}, view), front: el("g", {}, view) };
+    // the red edges last: drawn over the others and the files; the titles
+    // over all, for the map zoomed out
+    layers = { back: el("g", {}, view), edges: el("g", {}, view), front: el("g", {}, view), broken: el("g", {}, view), titles: el("g", {}, view) };
+    titleEls.length = 0; lod = null;
     drawn = { nodes: 0, edges: 0, broken: 0 };
     for (const b of boxes) drawBox(b);
     drawEdges();
@@ -228,19 +300,23 @@
 
   function drawBox(b) {
     if (b.type === "plugin") {
-      el("rect", { x: b.x - 4, y: b.y, width: b.w + 8, height: b.h, rx: 8, class: "plugin-box" }, layers.back);
-      text(layers.back, b.x + 6, b.y + 20, b.id === "" ? G.root + " (repo root)" : b.id, "plugin-title");
+      el("rect", { x: b.x, y: b.y, width: b.w, height: b.h, rx: 8, class: "plugin-box" }, layers.back);
+      const t = title(layers.titles, b.x + 8, b.y + 20, Math.max(b.w, 400), 15, b.id === "" ? G.root + " (repo root)" : b.id, "", "plugin-title");
+      titleEls[titleEls.length - 1].plugin = true;
+      titleEls[titleEls.length - 1].short = "";
+      if (b.found) t.classList.add("has-findings");
     } else if (b.type === "group") {
       const g = el("g", {}, layers.back);
       el("rect", { x: b.x, y: b.y, width: b.w, height: b.h, rx: 6, class: "group-box" }, g);
-      const t = text(g, b.x + PAD, b.y + 15, "▾ " + fit(groupTitle(b.g), b.w - 2 * PAD - 12, 6.6), "group-title");
+      const t = title(layers.titles, b.x + PAD, b.y + 15, b.w - PAD, 11.5, groupTitle(b.g), "▾ ", "group-title");
+      if (b.g.findings) t.classList.add("has-findings");
       t.addEventListener("click", (ev) => { ev.stopPropagation(); state.collapsed.add(b.g.key); draw(); });
       el("title", {}, t).textContent = "collapse " + b.g.name;
     } else if (b.type === "group-node" || b.type === "plugin-node") {
       const g = el("g", { class: "group-node", "data-group": b.type === "group-node" ? b.g.key : "p\u0000" + b.id }, layers.front);
       el("rect", { x: b.x, y: b.y, width: b.w, height: b.h, rx: 6 }, g);
       const name = b.type === "group-node" ? groupTitle(b.g) : (b.id || G.root + " (repo root)");
-      text(g, b.x + 8, b.y + 16, "▸ " + fit(name, b.w - 22, 6.8), "name");
+      title(layers.titles, b.x + 8, b.y + 16, b.w - 10, 12, name, "▸ ", "name folded" + (b.type === "plugin-node" ? " plugin" : ""));
       const found = b.type === "group-node" ? b.g.findings : b.found;
       text(g, b.x + 8, b.y + 33, b.files + (b.files === 1 ? " file" : " files") + (found ? " · " + found + " findings" : ""), "count");
       if (found) badge(g, b.x + b.w - 10, b.y + 10, found);
@@ -265,7 +341,7 @@
       if (n.changed) cls.push("changed");
       const g = el("g", { class: cls.join(" "), "data-id": n.id, "data-kind": n.kind, "data-findings": n.findings }, layers.front);
       el("rect", { x: b.x, y: b.y, width: b.w, height: b.h, rx: 3, class: "bg" }, g);
-      el("rect", { x: b.x, y: b.y, width: 5, height: b.h, rx: 2, fill: kindColor(n.kind) }, g);
+      el("rect", { x: b.x, y: b.y, width: 5, height: b.h, rx: 2, fill: kindColor(n.kind), class: "stripe" }, g);
       let room = b.w - 12;
       if (n.findings) room -= 18;
       if (n.hub) room -= 26;
@@ -303,10 +379,10 @@
     for (const x of agg.values()) {
       const s = EDGE_STYLE[x.kind] || EDGE_STYLE.link;
       const p1 = pos.get(x.from), p2 = pos.get(x.to);
-      const d = curve(p1, p2, (p1.y > p2.y ? 16 : 0) + 5 * Math.max(0, data.edgeKinds.indexOf(x.kind)));
+      const d = curve(p1, p2, 3 * Math.max(0, data.edgeKinds.indexOf(x.kind)));
       const attrs = { d, class: "edge e-" + x.kind + (x.broken ? " broken" : ""), stroke: s.color, "stroke-width": s.width,
         "data-from": x.from, "data-to": x.to, "data-kind": x.kind, "data-count": x.list.length,
-        "marker-end": "url(#arrow-" + (x.broken ? "broken" : x.kind) + ")" };
+        "marker-end": "url(#arrow-" + (x.broken ? "broken" : x.kind) + ")", "vector-effect": "non-scaling-stroke" };
       if (s.dash) attrs["stroke-dasharray"] = s.dash;
       const path = el("path", attrs, x.broken ? layers.broken : layers.edges);
       const first = x.list[0];
@@ -319,23 +395,24 @@
     }
   }
 
-  // curve joins the facing sides of two boxes; boxes one above the other
-  // are joined on their right, bowing out.
+  // curve joins two boxes: one above the other, the bottom of the upper
+  // to the top of the lower; side by side (a layer's row), an arc under
+  // them from one to the other (their titles are on top).
   function curve(a, b, spread) {
-    const ay = a.y + a.h / 2, by = b.y + b.h / 2;
-    if (Math.abs(ay - by) < ROW && Math.abs(a.x - b.x) > COL * 1.2) {
-      // on one row: an arc over the boxes between, top side to top side
-      const x1 = a.x + a.w / 2, x2 = b.x + b.w / 2, lift = Math.min(160, 24 + Math.abs(x2 - x1) / 5);
-      return `M${x1},${a.y} C${x1},${a.y - lift} ${x2},${b.y - lift} ${x2},${b.y - 2}`;
+    const ax = a.x + a.w / 2, bx = b.x + b.w / 2;
+    if (a.y + a.h <= b.y || b.y + b.h <= a.y) {
+      const down = a.y < b.y;
+      const y1 = down ? a.y + a.h : a.y, y2 = down ? b.y - 2 : b.y + b.h + 2;
+      const k = Math.max(20, Math.abs(y2 - y1) / 2.2) * (down ? 1 : -1);
+      // each end on the side of its box facing the other, the kinds apart
+      const lean = (p, q) => Math.max(-0.35, Math.min(0.35, (q - p) / 600));
+      const x1 = ax + a.w * lean(ax, bx) + spread - 9, x2 = bx + b.w * lean(bx, ax) + spread - 9;
+      // one above the other with boxes between: bow out to the right
+      const bow = Math.abs(x2 - x1) < 60 && Math.abs(y2 - y1) > 60 ? Math.min(140, 20 + Math.abs(y2 - y1) / 5) + spread * 2 : 0;
+      return `M${x1},${y1} C${x1 + bow},${y1 + k} ${x2 + bow},${y2 - k} ${x2},${y2}`;
     }
-    if (Math.abs(a.x - b.x) < 40) {
-      const x = Math.max(a.x + a.w, b.x + b.w), bow = 30 + spread + Math.min(120, Math.abs(ay - by) / 4);
-      return `M${a.x + a.w},${ay} C${x + bow},${ay} ${x + bow},${by} ${b.x + b.w + 2},${by}`;
-    }
-    const right = b.x > a.x;
-    const x1 = right ? a.x + a.w : a.x, x2 = right ? b.x - 2 : b.x + b.w + 2;
-    const k = Math.max(30, Math.abs(x2 - x1) / 2.5);
-    return `M${x1},${ay} C${x1 + (right ? k : -k)},${ay} ${x2 + (right ? -k : k)},${by} ${x2},${by}`;
+    const drop = Math.min(160, 24 + Math.abs(bx - ax) / 5) + spread, ay2 = a.y + a.h, by2 = b.y + b.h;
+    return `M${ax},${ay2} C${ax},${ay2 + drop} ${bx},${by2 + drop} ${bx},${by2 + 2}`;
   }
 
   // --- highlighting: search, rule, orphans, hubs, the selection -----------------
@@ -376,7 +453,7 @@
     let x1 = Infinity, y1 = Infinity, x2 = -Infinity, y2 = -Infinity;
     for (const b of boxes) { x1 = Math.min(x1, b.x); y1 = Math.min(y1, b.y); x2 = Math.max(x2, b.x + b.w); y2 = Math.max(y2, b.y + b.h); }
     if (x1 === Infinity) return { x: 0, y: 0, w: 100, h: 100 };
-    return { x: x1 - 20, y: y1 - 50, w: x2 - x1 + 60, h: y2 - y1 + 70 }; // room for the arcs over a row
+    return { x: x1 - 20, y: y1 - 90, w: x2 - x1 + 60, h: y2 - y1 + 110 }; // room for the arcs over a row, the plugin's title
   }
   function fitView() {
     const r = svgRect || svg.getBoundingClientRect(), b = bounds();
@@ -388,6 +465,32 @@
   function applyView() {
     if (!vb) return fitView();
     svg.setAttribute("viewBox", `${vb.x} ${vb.y} ${vb.w} ${vb.h}`);
+    levelOfDetail();
+  }
+  // Zoomed out (FAR: less than this many pixels a unit), the files are
+  // coloured bars without names, and the plugins' and folders' titles keep
+  // their size on the screen, cut to their box's width.
+  const FAR = 0.6;
+  let lod = null;
+  function levelOfDetail() {
+    const r = svgRect || svg.getBoundingClientRect();
+    const k = Math.max(1e-3, r.width / Math.max(1, vb.w)); // screen pixels a unit
+    const far = k < FAR;
+    svg.classList.toggle("far", far);
+    document.body.dataset.zoom = k.toFixed(3);
+    const step = far ? Math.round(Math.log(k) / Math.log(1.15)) : 0;
+    if (step === lod) return;
+    lod = step;
+    for (const t of titleEls) {
+      const size = far ? Math.min((t.plugin ? 16 : 10.5) / k, t.size * 8) : t.size;
+      const room = far ? t.w * k : t.w; // in screen pixels when far
+      const px = far ? (t.plugin ? 16 : 10.5) * 0.6 : size * 0.58;
+      const name = far && t.short ? t.short : t.full;
+      const s = room < px * 3 ? "" : far ? cut(name, room - 4, px) : t.prefix + fit(name, room - 12, px);
+      t.el.textContent = s;
+      t.el.style.fontSize = size + "px";
+      t.el.setAttribute("y", far ? t.y - t.size + size * 0.95 - (t.plugin ? size * 1.1 : 0) : t.y);
+    }
   }
   svg.addEventListener("wheel", (ev) => {
     ev.preventDefault();
@@ -411,9 +514,12 @@
   });
   window.addEventListener("pointerup", () => { svg.classList.remove("dragging"); setTimeout(() => { drag = null; }, 0); });
   svg.addEventListener("click", () => { if (drag && drag.moved) return; select(null); });
+  // centerOn brings a box to the middle, zoomed in enough to read it.
   function centerOn(id) {
     const b = pos.get(rep.get(id));
     if (!b || !vb) return;
+    const r = svgRect || svg.getBoundingClientRect();
+    if (r.width / vb.w < 1) vb = { ...vb, w: r.width, h: r.height };
     vb = { ...vb, x: b.x + b.w / 2 - vb.w / 2, y: b.y + b.h / 2 - vb.h / 2 };
     applyView();
   }
@@ -431,6 +537,25 @@
     const a = add(parent, "a", s || id);
     a.addEventListener("click", () => reveal(id));
     return a;
+  };
+  // Where a file's line is: the repo's web view or the local file (Go's
+  // graph.Links, checked there); the path's parts percent-encoded.
+  const links = data.links && /^(https?|file):\/\//.test(data.links.base) ? data.links : null;
+  const fileURL = (path, line) => links.base + path.split("/").map(encodeURIComponent).join("/") +
+    (line > 0 && links.line ? links.line + line : "");
+  // locLink writes `path:line` (and :column), a link to the file there.
+  const locLink = (parent, path, line, column, rest) => {
+    const d = add(parent, "div", undefined, "loc");
+    const s = path + ":" + line + (column ? ":" + column : "");
+    if (links) {
+      const a = add(d, "a", s, "file-link");
+      a.href = fileURL(path, line);
+      a.target = "_blank";
+      a.rel = "noopener noreferrer";
+      a.title = links.web ? "open in the repo's web view" : "open the local file";
+    } else add(d, "span", s);
+    if (rest) add(d, "span", rest);
+    return d;
   };
 
   function select(id) {
@@ -453,7 +578,14 @@
     panel.textContent = "";
     const n = state.selected && byId.get(state.selected);
     if (!n) return showSummary();
-    add(panel, "h2", n.id);
+    const h = add(panel, "h2", n.id);
+    if (links && n.kind !== "missing") {
+      h.textContent = "";
+      const a = add(h, "a", n.id, "file-link");
+      a.href = fileURL(n.id, 0);
+      a.target = "_blank";
+      a.rel = "noopener noreferrer";
+    }
     const meta = add(panel, "div", "", "meta");
     meta.textContent = n.kind + (n.name ? " · name " + n.name : "") + (n.plugin ? " · plugin " + n.plugin : "") +
       " · cited by " + n.in + " · cites " + n.out + (n.orphan ? " · orphan: nothing cites it" : "") + (n.hub ? " · hub" : "");
@@ -463,7 +595,7 @@
       const ul = add(panel, "ul");
       for (const f of fs) {
         const li = add(ul, "li");
-        add(li, "div", f.path + ":" + f.line + ":" + f.column, "loc");
+        locLink(li, f.path, f.line, f.column);
         add(li, "span", f.severity + " ", "sev-" + f.severity);
         add(li, "span", f.message + " ");
         add(li, "span", "[" + f.id + "/" + f.rule + "]", "meta");
@@ -482,7 +614,7 @@
       const li = add(ul, "li", undefined, e.broken ? "broken" : "");
       add(li, "span", e.kind === "copy" && other(e) === e.to ? "copy to" : e.kind === "copy" ? "copy of" : (EDGE_STYLE[e.kind] || {}).text || e.kind, "ek");
       goLink(li, other(e));
-      add(li, "div", e.path + ":" + e.line + (e.label ? "  " + e.label : ""), "loc");
+      locLink(li, e.path, e.line, 0, e.label ? "  " + e.label : "");
       for (const fi of e.findings || []) add(li, "div", "✗ " + findings[fi].message, "broken");
     }
     if (sorted.length > 400) add(panel, "div", (sorted.length - 400) + " more", "hint");
@@ -495,7 +627,9 @@
       const ul = add(panel, "ul");
       for (const c of G.changed) goLink(add(ul, "li"), c);
     }
-    add(panel, "div", "Click a file for its findings and references; click a folder's title to fold it, a folded box to open it. Drag to pan, wheel to zoom.", "hint");
+    add(panel, "div", "What a file relies on is drawn above it: a canonical block above its copies, a registry above its users, a cited file above the files citing it. Click a file for its findings and references; click a folder's title to fold it, a folded box to open it. Drag to pan, wheel to zoom.", "hint");
+    if (state.rule) findingList(state.rule === "*" ? findings : findings.filter((f) => f.rule === state.rule),
+      state.rule === "*" ? "findings" : "findings of " + state.rule);
     const broken = edges.filter((e) => e.broken);
     if (broken.length) {
       add(panel, "h3", broken.length + " broken references and drifted copies");
@@ -506,9 +640,10 @@
         goLink(li, e.from);
         add(li, "span", e.kind === "copy" ? " ⇒ " : " → ");
         goLink(li, e.to);
-        add(li, "div", e.path + ":" + e.line, "loc");
+        locLink(li, e.path, e.line, 0, e.label ? "  " + e.label : "");
       }
     }
+    if (!state.rule) findingList(findings.filter((f) => f.edge < 0 || !edges[f.edge] || !edges[f.edge].broken), "other findings");
     const hubs = nodes.filter((n) => n.hub).sort((a, b) => b.in - a.in).slice(0, 15);
     if (hubs.length) {
       add(panel, "h3", "hubs: cited by the most files");
@@ -529,6 +664,24 @@
     li.appendChild(edgeSample("broken"));
     add(li, "span", " broken reference, drifted copy, value the registry lacks");
     add(add(lg, "li"), "span", "red badge: the file's findings; ◂N: cited by N files (a hub); italic: an orphan; dashed red: cited but missing", "hint");
+  }
+
+  // findingList lists findings, the errors first, each with its file.
+  function findingList(list, what) {
+    if (!list.length) return;
+    const sev = { error: 0, warning: 1, info: 2 };
+    const sorted = [...list].sort((a, b) => (sev[a.severity] ?? 3) - (sev[b.severity] ?? 3) || byName(a.path, b.path) || a.line - b.line);
+    add(panel, "h3", list.length + " " + what);
+    const ul = add(panel, "ul", undefined, "findings");
+    for (const f of sorted.slice(0, 300)) {
+      const li = add(ul, "li");
+      add(li, "span", f.severity + " ", "sev-" + f.severity);
+      goLink(li, f.path);
+      locLink(li, f.path, f.line, f.column);
+      add(li, "span", f.message + " ");
+      add(li, "span", "[" + f.id + "/" + f.rule + "]", "meta");
+    }
+    if (sorted.length > 300) add(panel, "div", (sorted.length - 300) + " more", "hint");
   }
 
   function edgeSample(k) {
@@ -589,7 +742,7 @@
     opt("", "all files");
     opt("*", "files with findings (" + findings.length + ")");
     for (const [r, c] of [...byRule].sort()) opt(r, r + " (" + c + ")");
-    rule.addEventListener("change", () => { state.rule = rule.value; highlight(); });
+    rule.addEventListener("change", () => { state.rule = rule.value; highlight(); if (!state.selected) showPanel(); });
 
     const search = document.getElementById("search");
     search.addEventListener("input", () => { state.query = search.value.trim().toLowerCase(); highlight(); });
