@@ -31,7 +31,7 @@ import (
 // the tests read. They skip where Chromium is not installed, except under
 // CI=true, where they fail (.ci/run installs Debian's chromium).
 
-var updateGraphPNG = flag.Bool("update-graph-png", false, "rewrite docs/graph.png, the README's screenshot of the map of examples/plugin")
+var updateGraphPNG = flag.Bool("update-graph-png", false, "rewrite docs/graph.png, the README's screenshot of the map of examples/first-check")
 
 // chromium returns the browser's path, or skips tb (fails it under CI=true).
 func chromium(tb testing.TB) string {
@@ -221,23 +221,27 @@ func TestGraphBrowser(t *testing.T) {
 	screenshot(t, bin, "file://"+page, "agent-orchestra.png", 1600, 1000)
 }
 
-// TestGraphExampleScreenshot opens the map of examples/plugin, one file
-// selected, and takes the README's screenshot; -update-graph-png writes
-// it to docs/graph.png.
+// TestGraphExampleScreenshot opens the map of examples/first-check (the
+// README's first check: a broken § reference, drawn red), the agent that
+// writes it selected, and takes the README's screenshot;
+// -update-graph-png writes it to docs/graph.png.
 func TestGraphExampleScreenshot(t *testing.T) {
 	bin := chromium(t)
-	root, err := filepath.Abs(filepath.Join("..", "..", "examples", "plugin"))
+	root, err := filepath.Abs(filepath.Join("..", "..", "examples", "first-check"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	page := writeGraph(t, root)
 	p := openPage(t, bin, page)
-	for _, f := range []string{".claude-plugin/plugin.json", "agents/reviewer.md", "commands/review.md", "skills/review/SKILL.md"} {
+	for _, f := range []string{"agents/reviewer.md", "skills/review/SKILL.md"} {
 		if !p.nodes[f] {
 			t.Errorf("%s is not a node; the nodes: %v", f, p.nodes)
 		}
 	}
-	shot := screenshot(t, bin, "file://"+page+"#node=skills/review/SKILL.md", "graph.png", 1000, 700)
+	if p.body["broken"] != "1" {
+		t.Errorf("the map draws %s broken references; want the § reference of the README's first check", p.body["broken"])
+	}
+	shot := screenshot(t, bin, "file://"+page+"#node=agents/reviewer.md", "graph.png", 1000, 560)
 	if !*updateGraphPNG {
 		return
 	}
