@@ -103,24 +103,7 @@ func TestPreCommitBuildsOnlyMdcontract(t *testing.T) {
 // with the finding it causes in a file not staged.
 func TestPreCommit(t *testing.T) {
 	requireTools(t, "pre-commit", "git", "go", "curl", "tar")
-	root := hookRepoRoot(t)
-
-	ctx := context.Background()
-	if dl, ok := t.Deadline(); ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, dl.Add(-30*time.Second))
-		defer cancel()
-	}
-
-	tmp := t.TempDir()
-	dirs := map[string]string{}
-	for _, d := range []string{"home", "tmp", "pre-commit", "xdg-cache", "xdg-config", "hook", "work"} {
-		dirs[d] = filepath.Join(tmp, d)
-		if err := os.MkdirAll(dirs[d], 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	env := preCommitEnv(t, root, dirs)
+	ctx, tmp, dirs, env := preCommitScaffold(t)
 
 	// The release the hook installs, made from this checkout by
 	// scripts/release.sh and served as GitHub serves a release.
@@ -147,7 +130,7 @@ func TestPreCommit(t *testing.T) {
 	// snapshot of the working tree (tracked and untracked, less what
 	// .gitignore ignores) to a repo of its own and point pre-commit at that.
 	hook := dirs["hook"]
-	snapshotWorkTree(t, root, hook)
+	snapshotWorkTree(t, hookRepoRoot(t), hook)
 	gitRun(t, ctx, env, hook, "-c", "init.defaultBranch=main", "init", "-q")
 	gitRun(t, ctx, env, hook, "add", "-A")
 	gitRun(t, ctx, env, hook, "commit", "-q", "--no-verify", "-m", "snapshot of the working tree")
@@ -497,6 +480,30 @@ func mustContain(t *testing.T, out string, subs ...string) {
 
 // assertHookBinaries checks what the hook's `go install ./...` put in its
 // environment's bin folder: mdcontract alone.
+// preCommitScaffold makes the folders of a pre-commit test (a home, a
+// temporary folder, pre-commit's store, XDG folders, the hook repo and
+// the user's repo) and its environment; the context ends 30 s before the
+// test's deadline.
+func preCommitScaffold(t *testing.T) (context.Context, string, map[string]string, []string) {
+	t.Helper()
+	root := hookRepoRoot(t)
+	ctx := context.Background()
+	if dl, ok := t.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, dl.Add(-30*time.Second))
+		t.Cleanup(cancel)
+	}
+	tmp := t.TempDir()
+	dirs := map[string]string{}
+	for _, d := range []string{"home", "tmp", "pre-commit", "xdg-cache", "xdg-config", "hook", "work"} {
+		dirs[d] = filepath.Join(tmp, d)
+		if err := os.MkdirAll(dirs[d], 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ctx, tmp, dirs, preCommitEnv(t, root, dirs)
+}
+
 // assertHookRelease checks that the release hook installed the release
 // into its clone in the pre-commit store, and nothing else beside it.
 func assertHookRelease(t *testing.T, preCommitHome, version string) {
@@ -515,25 +522,11 @@ func assertHookRelease(t *testing.T, preCommitHome, version string) {
 // with Go, and only mdcontract, and runs it as the release hook does.
 func TestPreCommitSource(t *testing.T) {
 	requireTools(t, "pre-commit", "git", "go")
-	root := hookRepoRoot(t)
-	ctx := context.Background()
-	if dl, ok := t.Deadline(); ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, dl.Add(-30*time.Second))
-		defer cancel()
-	}
-	tmp := t.TempDir()
-	dirs := map[string]string{}
-	for _, d := range []string{"home", "tmp", "pre-commit", "xdg-cache", "xdg-config", "hook", "work"} {
-		dirs[d] = filepath.Join(tmp, d)
-		if err := os.MkdirAll(dirs[d], 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ctx, _, dirs, env := preCommitScaffold(t)
 	// no release to download: the source hook must not need one
-	env := append(preCommitEnv(t, root, dirs), "MDCONTRACT_RELEASE_URL=http://127.0.0.1:9/none")
+	env = append(env, "MDCONTRACT_RELEASE_URL=http://127.0.0.1:9/none")
 	hook := dirs["hook"]
-	snapshotWorkTree(t, root, hook)
+	snapshotWorkTree(t, hookRepoRoot(t), hook)
 	gitRun(t, ctx, env, hook, "-c", "init.defaultBranch=main", "init", "-q")
 	gitRun(t, ctx, env, hook, "add", "-A")
 	gitRun(t, ctx, env, hook, "commit", "-q", "--no-verify", "-m", "snapshot of the working tree")
