@@ -727,14 +727,16 @@ func (b bigrams) list(h uint64) []bigramHit {
 // reads them, and how many there are, computed once.
 type closestWords struct {
 	words [][]string
+	forms []string // each heading's text folded, its numbering dropped
 	total int
 }
 
 func closestWordsOf(d *parser.Document) *closestWords {
 	return d.Cached("section-ref/closest-words", func() any {
-		cw := &closestWords{words: make([][]string, len(d.Headings()))}
+		cw := &closestWords{words: make([][]string, len(d.Headings())), forms: make([]string, len(d.Headings()))}
 		for i := range d.Headings() {
 			cw.words[i] = strings.Fields(norm(d.Headings()[i].Text))
+			cw.forms[i] = norm(headingNumberRe.ReplaceAllString(d.Headings()[i].Text, ""))
 			cw.total += len(cw.words[i])
 		}
 		return cw
@@ -1324,6 +1326,9 @@ func closestHeading(d *parser.Document, title string, budget *int) string {
 		return ""
 	}
 	*budget -= cost
+	if near := editedHeading(d, title, budget); near != "" {
+		return near // a typo (`§ Step Too` for `## Step Two`) beats a word shared with another
+	}
 	c := map[string]bool{}
 	for _, w := range strings.Fields(norm(title)) {
 		c[trimPunct(w)] = true
@@ -1356,6 +1361,57 @@ func closestHeading(d *parser.Document, title string, budget *int) string {
 				if texts[i] == near {
 					return headingLabel(&d.Headings()[i])
 				}
+			}
+		}
+	}
+	return best
+}
+
+// maxHeadingEdits is how many edits apart the words cited and a heading
+// may be for editedHeading to take the heading as the one meant.
+const maxHeadingEdits = 2
+
+// editedHeading returns the heading of d one or two edits away
+// (suggest.Edits) from as many of the first words cited as it has (its
+// numbering dropped; its core counts too: `§ Step Too` for `## Step Two:
+// Verify`), the fewest edits winning and then the earlier heading, or "".
+// Each heading is compared once, with words of at most suggest.MaxWord
+// bytes, and costs budget its comparison's steps (a 64th of them).
+func editedHeading(d *parser.Document, title string, budget *int) string {
+	words := strings.Fields(norm(firstSentence(title)))
+	var pre []string // pre[k-1]: the first k words cited
+	for k, w := range words {
+		w = trimPunct(w)
+		if k > 0 {
+			w = pre[k-1] + " " + w
+		}
+		if len(w) > suggest.MaxWord || w == "" {
+			break
+		}
+		pre = append(pre, w)
+	}
+	if len(pre) == 0 {
+		return ""
+	}
+	hw := closestWordsOf(d)
+	best, bestD := "", maxHeadingEdits+1
+	for i := range d.Headings() {
+		full := hw.forms[i]
+		for _, f := range [2]string{full, headingCore(full)} {
+			k := strings.Count(f, " ") + 1
+			if f == "" || k > len(pre) || len(f)-len(pre[k-1]) > maxHeadingEdits || len(pre[k-1])-len(f) > maxHeadingEdits {
+				continue
+			}
+			cost := len(f)*len(pre[k-1])/64 + 1
+			if *budget < cost {
+				return best
+			}
+			*budget -= cost
+			if n, ok := suggest.Edits(pre[k-1], f); ok && n < bestD {
+				best, bestD = headingLabel(&d.Headings()[i]), n
+			}
+			if f == headingCore(f) {
+				break // no core apart from the heading
 			}
 		}
 	}
