@@ -499,7 +499,7 @@ func resolveSectionRef(p *rules.Pass, d *parser.Document, r sectionRef, budget *
 	}
 	forTitles(target, r, func(h titleHit) bool {
 		if h.ok {
-			if h.loose.at > 0 && h.n == 0 {
+			if h.loose.at > 0 && h.n == 0 && !wrapped(d, target, r, h) {
 				reportLoose(p, d, target, r, h)
 			}
 			return true
@@ -539,6 +539,26 @@ func resolveSectionRef(p *rules.Pass, d *parser.Document, r sectionRef, budget *
 		p.Report(rules.Diagnostic{Start: at, End: to, Message: msg, Target: other})
 		return false
 	})
+}
+
+// wrapped reports whether a title a heading answers loosely is a title a
+// line break cut short: it ends its line, and with the next line's words
+// it is a heading's whole title (`see § What` / `Actually Shipped), …`).
+func wrapped(d, target *parser.Document, r sectionRef, h titleHit) bool {
+	if r.exact || r.end >= len(d.Src) || d.Src[r.end] != '\n' && d.Src[r.end] != '\r' ||
+		strings.ContainsAny(h.title[len(h.title)-1:], ".:;!?") {
+		return false // a sentence's end: the next line is another
+	}
+	ls, le := rules.LineBounds(d, min(r.end+1, len(d.Src)-1))
+	if d.Src[r.end] == '\r' && r.end+2 <= len(d.Src) {
+		ls, le = rules.LineBounds(d, min(r.end+2, len(d.Src)-1))
+	}
+	next := strings.TrimSpace(string(d.Src[ls:min(le, ls+refWindow)]))
+	if next == "" || ls <= r.end {
+		return false
+	}
+	_, _, ok, loose := findTitle(target, h.title+" "+next, 0, false, h.from, h.to)
+	return ok && loose.at == 0
 }
 
 // reportLoose reports a title a heading answers only loosely (looseMatch):
@@ -1333,16 +1353,6 @@ func (x *titleIndex) list(kind int, h uint64) []titlePost {
 // start (the list is in document order), len(list) for none.
 func (x *titleIndex) firstAt(list []titlePost, start int) int {
 	return sort.Search(len(list), func(j int) bool { return x.cands[list[j].cand].at >= start })
-}
-
-// first returns the first candidate of list within [start,end) (the list
-// is in document order).
-func (x *titleIndex) first(list []titlePost, start, end int) *titleCand {
-	j := sort.Search(len(list), func(j int) bool { return x.cands[list[j].cand].at >= start })
-	if j < len(list) && x.cands[list[j].cand].at < end {
-		return &x.cands[list[j].cand]
-	}
-	return nil
 }
 
 // match applies the matching order to the candidates within [start,end).
