@@ -267,6 +267,10 @@ type Registry struct {
 	// AllowDuplicates switches off the report of a value the registry
 	// lists twice (a registry that lists a value per place it applies).
 	AllowDuplicates bool `yaml:"allow-duplicates"`
+	// Canonical names the side that is the truth, `registry` or `uses`:
+	// the other is its copy, and a value one side lacks is blamed on the
+	// copy, in both directions ("": no side is, the default).
+	Canonical string `yaml:"canonical"`
 }
 
 // Extract pulls values out of files: the strings a selector picks

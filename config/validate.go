@@ -436,6 +436,17 @@ func (v *validator) regexp(p Pos, s string) *regexp.Regexp {
 		v.errorf(p, "regular expression %q does not compile: %v", s, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 		return nil
 	}
+	// Go accepts two groups of one name, and a value is read from the
+	// first of them only: a match by the other alternative would yield the
+	// whole match, silently
+	seen := map[string]bool{}
+	for _, n := range re.SubexpNames() {
+		if n != "" && seen[n] {
+			v.errorf(p, "regular expression %q has two groups named `%s`; a value is read from the first only, so a match of the other yields the whole match: name one group, e.g. `(?P<%s>a|b)` for `(?P<%s>a)|(?P<%s>b)`", s, n, n, n, n)
+			return nil
+		}
+		seen[n] = true
+	}
 	return re
 }
 
@@ -623,6 +634,13 @@ func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
 		}
 		v.fileSet(at(), &ms.FileSet)
 	case c.Registry != nil:
+		if cn := c.Registry.Canonical; cn != "" && cn != "registry" && cn != "uses" {
+			msg := fmt.Sprintf("`canonical` is `registry` or `uses`, the side the other copies, found %q", cn)
+			if near, ok := v.suggest.Closest(cn, []string{"registry", "uses"}); ok {
+				msg += fmt.Sprintf("; did you mean `%s`?", near)
+			}
+			v.errorf(at("canonical"), "%s", msg)
+		}
 		for _, x := range []struct {
 			e    *Extract
 			name string

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/internal/suggest"
@@ -125,6 +126,9 @@ func (vp *valuePattern) each(s string, fn func(start, end int)) {
 }
 
 func checkRegistry(p *rules.Pass) {
+	// a duplicate entry is one finding, however many contracts read the
+	// registry that lists it
+	dups := map[string]bool{}
 	for _, ct := range contractsOf(p, "registry") {
 		rg := ct.Registry
 		listed, selected := extract(p, &rg.Listed)
@@ -132,13 +136,19 @@ func checkRegistry(p *rules.Pass) {
 			continue // contractsOf reports a side that selects nothing
 		}
 		if len(listed) == 0 {
-			p.ReportConfig(ct, "the registry (%s, pattern %s) lists no values", strings.Join(rg.Listed.Files, ", "), rg.Listed.Pattern)
+			how := ""
+			if rg.Listed.Pattern != "" {
+				how = ", pattern " + rg.Listed.Pattern
+			}
+			p.ReportConfig(ct, "the registry (%s%s) lists no values", setWords(rg.Listed.Picked()), how)
 			continue
 		}
 		have := map[string]extracted{}
 		for _, e := range listed {
 			if prev, dup := have[e.value]; dup {
-				if !rg.AllowDuplicates && p.Reported(e.doc.Path) {
+				key := e.doc.Path + "\x00" + strconv.Itoa(e.off) + "\x00" + e.value
+				if !rg.AllowDuplicates && p.Reported(e.doc.Path) && !dups[key] {
+					dups[key] = true
 					line, _ := prev.doc.Position(prev.off)
 					p.ReportContract(ct, rules.Diagnostic{Path: e.doc.Path, Start: e.off, End: e.off + len(e.value),
 						Message: fmt.Sprintf("`%s` is listed in the registry twice (first at %s:%d); registry entries are unique", e.value, prev.doc.Path, line),
@@ -160,18 +170,23 @@ func checkRegistry(p *rules.Pass) {
 		for _, u := range uses {
 			used[u.value] = true
 		}
+		unusedOn := rg.Unused || rg.Canonical != ""
 		var unused []extracted
-		if rg.Unused {
+		if unusedOn {
 			for _, e := range listed {
 				if !used[e.value] && have[e.value].off == e.off {
 					unused = append(unused, e)
 				}
 			}
 		}
-		if rg.Unused && isListCopy(uses) && len(unused)+len(unregistered(uses, have)) >= 2 {
+		if unusedOn && rg.Canonical != "uses" && isListCopy(uses) && len(unused)+len(unregistered(uses, have)) >= 2 {
 			if p.Reported(uses[0].doc.Path) {
 				reportStaleCopy(p, ct, uses, unused, have, first, in, keys, &budget)
 			}
+			continue
+		}
+		if rg.Canonical == "uses" {
+			reportToCopy(p, ct, uses, have, unused, first, in)
 			continue
 		}
 		for _, u := range uses {
@@ -179,19 +194,70 @@ func checkRegistry(p *rules.Pass) {
 				continue
 			}
 			msg := fmt.Sprintf("`%s` is not in the registry in %s", u.value, in)
-			if near := nearestValue(u.value, keys, &budget); near != "" {
+			switch near := nearestValue(u.value, keys, &budget); {
+			case near != "":
 				msg += fmt.Sprintf("; did you mean `%s`?", near)
-			} else {
+			case rg.Canonical == "registry":
+				msg += ", which is canonical: use a registered value here (or add it to the registry first)"
+			default:
 				msg += "; add it there or use a registered value"
 			}
 			p.ReportContract(ct, rules.Diagnostic{Path: u.doc.Path, Start: u.off, End: u.off + len(u.value), Message: msg,
 				Related: []rules.Related{rules.RelatedAt(first.doc, first.off, "the registry")}})
 		}
+		if rg.Canonical == "registry" {
+			reportFromCopy(p, ct, uses, unused, in)
+			continue
+		}
 		for _, e := range unused {
 			if p.Reported(e.doc.Path) {
 				p.ReportContract(ct, rules.Diagnostic{Path: e.doc.Path, Start: e.off, End: e.off + len(e.value),
-					Message: fmt.Sprintf("registry entry `%s` is used nowhere (%s); remove it or use it", e.value, strings.Join(rg.Uses.Files, ", "))})
+					Message: fmt.Sprintf("registry entry `%s` is used nowhere (%s); remove it or use it", e.value, setWords(rg.Uses.Picked()))})
 			}
+		}
+	}
+}
+
+// reportFromCopy reports, for `canonical: registry`, each registry entry
+// the uses (its copy) lack, at the copy: the first use of the file of the
+// first use, with the entry as related location.
+func reportFromCopy(p *rules.Pass, ct *config.Contract, uses, unused []extracted, in string) {
+	where := setWords(ct.Registry.Uses.Picked())
+	for _, e := range unused {
+		at := extracted{doc: e.doc, off: e.off, value: e.value} // no use at all: the entry
+		if len(uses) > 0 {
+			at = uses[0]
+		}
+		if !p.Reported(at.doc.Path) {
+			continue
+		}
+		line, _ := e.doc.Position(e.off)
+		msg := fmt.Sprintf("the registry in %s is canonical and lists `%s` (%s:%d), which its copy, `uses` (%s), lacks; add it to the copy", in, e.value, e.doc.Path, line, where)
+		if len(uses) == 0 {
+			msg = fmt.Sprintf("the registry in %s is canonical and lists `%s`, which its copy, `uses` (%s), lacks: it holds no value; add them to the copy", in, e.value, where)
+		}
+		p.ReportContract(ct, rules.Diagnostic{Path: at.doc.Path, Start: at.off, End: at.off + len(at.value), Message: msg,
+			Related: []rules.Related{rules.RelatedAt(e.doc, e.off, "the canonical entry")}})
+	}
+}
+
+// reportToCopy reports, for `canonical: uses`, each value used that the
+// registry (the copy) lacks, at the registry's first entry with the use as
+// related location, and each entry no use holds, at the entry.
+func reportToCopy(p *rules.Pass, ct *config.Contract, uses []extracted, have map[string]extracted, unused []extracted, first extracted, in string) {
+	where := setWords(ct.Registry.Uses.Picked())
+	if p.Reported(first.doc.Path) {
+		for _, u := range unregistered(uses, have) {
+			line, _ := u.doc.Position(u.off)
+			p.ReportContract(ct, rules.Diagnostic{Path: first.doc.Path, Start: first.off, End: first.off + len(first.value),
+				Message: fmt.Sprintf("`uses` (%s) is canonical and holds `%s` (%s:%d), which its copy, the registry in %s, lacks; add it to the registry", where, u.value, u.doc.Path, line, in),
+				Related: []rules.Related{rules.RelatedAt(u.doc, u.off, "the canonical use")}})
+		}
+	}
+	for _, e := range unused {
+		if p.Reported(e.doc.Path) {
+			p.ReportContract(ct, rules.Diagnostic{Path: e.doc.Path, Start: e.off, End: e.off + len(e.value),
+				Message: fmt.Sprintf("registry entry `%s` is in no use (%s), which is canonical; remove it from the registry, its copy", e.value, where)})
 		}
 	}
 }

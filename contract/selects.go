@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/internal/suggest"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -119,7 +120,62 @@ func checkSide(p *rules.Pass, ct *config.Contract, s side) {
 	if len(picked) == 1 {
 		where = "is not in " + picked[0].Path + ", the one file picked"
 	}
-	p.ReportConfig(ct, "%s %s nothing: %s %s; fix the selector or the globs", s.label, s.verb(), describeSelector(part), where)
+	p.ReportConfig(ct, "%s %s nothing: %s %s; fix the selector or the globs%s", s.label, s.verb(), describeSelector(part), where, headingHint(picked, part))
+}
+
+// hintFiles and hintHeadings bound what headingHint reads: the first
+// files picked, and their first headings.
+const hintFiles, hintHeadings = 64, 4096
+
+// headingHint is what a selector whose `section` (or `fence`) heading no
+// file picked holds may mean, after an upgrade renamed the heading: the
+// headings that begin with its title (`prefix: true` matches them), else
+// the heading a few letters away (suggest.Closest), each named with its
+// file; or "".
+func headingHint(picked []*parser.Document, part *config.Selector) string {
+	spec := part.Section
+	if spec == "" {
+		spec = part.Fence
+	}
+	if spec == "" {
+		return ""
+	}
+	level, title := headingSpec(spec)
+	if title == "" {
+		return ""
+	}
+	type head struct {
+		h    *parser.Heading
+		path string
+	}
+	var heads []head
+	var texts []string
+	for _, d := range picked[:min(len(picked), hintFiles)] {
+		for i := range d.Headings() {
+			if h := &d.Headings()[i]; (level == 0 || h.Level == level) && len(heads) < hintHeadings {
+				heads = append(heads, head{h, d.Path})
+				texts = append(texts, h.Text)
+			}
+		}
+	}
+	label := func(k head) string {
+		return fmt.Sprintf("`%s %s` in %s", strings.Repeat("#", k.h.Level), rules.Clip(k.h.Text, 80), k.path)
+	}
+	if !part.Prefix {
+		for _, k := range heads {
+			if strings.HasPrefix(k.h.Text, title) {
+				return fmt.Sprintf("; a heading begins with it, %s: name it whole, or add `prefix: true` to match the headings that begin `%s`", label(k), title)
+			}
+		}
+	}
+	if near, ok := suggest.Closest(title, texts); ok {
+		for i, t := range texts {
+			if t == near {
+				return fmt.Sprintf("; the closest heading is %s", label(heads[i]))
+			}
+		}
+	}
+	return ""
 }
 
 // describePicks says in words which files a selector's file set picks,

@@ -35,12 +35,7 @@ func Closest(word string, candidates []string) (string, bool) {
 	}
 	best, bestD := "", -1
 	for _, c := range candidates {
-		limit := max(len(w), len(c)) / 3
-		if len(c)-len(w) > limit || len(w)-len(c) > limit {
-			continue // more edits apart than the length differs
-		}
-		d := Distance(w, strings.ToLower(c))
-		if d <= limit && (bestD < 0 || d < bestD) {
+		if d, ok := edits(w, c); ok && (bestD < 0 || d < bestD) {
 			best, bestD = c, d
 		}
 	}
@@ -60,6 +55,28 @@ func Closest(word string, candidates []string) (string, bool) {
 		}
 	}
 	return prefixed, prefixed != ""
+}
+
+// Edits returns how many edits (Distance, case ignored) turn word into
+// candidate, and whether they are few enough for Closest to suggest it:
+// at most a third of the longer one's length, word at most MaxWord bytes.
+// Callers that compare each candidate with its own word (the first as
+// many words of a cited title as a heading has) pick the fewest edits.
+func Edits(word, candidate string) (int, bool) {
+	if word == "" || len(word) > MaxWord {
+		return 0, false
+	}
+	return edits(strings.ToLower(word), candidate)
+}
+
+// edits is Edits of w, in lower case already.
+func edits(w, c string) (int, bool) {
+	limit := max(len(w), len(c)) / 3
+	if len(c)-len(w) > limit || len(w)-len(c) > limit {
+		return 0, false // more edits apart than the length differs
+	}
+	d := Distance(w, strings.ToLower(c))
+	return d, d <= limit
 }
 
 // Distance is the optimal string alignment distance of a and b, in bytes:

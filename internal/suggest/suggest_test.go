@@ -134,3 +134,25 @@ func TestNearMiss(t *testing.T) {
 		}
 	}
 }
+
+// TestEdits: the edits of a word and a candidate, and whether Closest
+// would take them.
+func TestEdits(t *testing.T) {
+	for _, tc := range []struct {
+		word, cand string
+		want       int
+		ok         bool
+	}{
+		{"step too", "Step Two", 1, true},
+		{"step too", "step one", 3, false}, // more than a third of 8
+		{"setu", "setup", 1, true},
+		{"ab", "abcdef", 0, false}, // lengths too far apart to compare
+		{"", "x", 0, false},
+		{strings.Repeat("a", MaxWord+1), "a", 0, false},
+	} {
+		got, ok := Edits(tc.word, tc.cand)
+		if ok != tc.ok || (ok && got != tc.want) {
+			t.Errorf("Edits(%q, %q) = %d, %v; want %d, %v", tc.word, tc.cand, got, ok, tc.want, tc.ok)
+		}
+	}
+}

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/mdcontract/mdcontract/internal/suggest"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 	"go.yaml.in/yaml/v3"
@@ -54,6 +57,66 @@ type repoNames struct {
 	plugins map[string][]string
 	// byRoot holds the skills of each plugin root ("" for the repo root)
 	byRoot map[string]map[string]bool
+
+	sorted     sync.Once
+	agentList  []string // the agents, with the host's, sorted: "did you mean" candidates
+	skillList  []string // the skills, sorted
+	rootSkills map[string][]string
+}
+
+// lists makes the sorted candidate lists of "did you mean", once.
+func (n *repoNames) lists() {
+	n.sorted.Do(func() {
+		keys := func(m map[string]bool) []string {
+			out := make([]string, 0, len(m))
+			for k := range m {
+				out = append(out, k)
+			}
+			slices.Sort(out)
+			return out
+		}
+		all := maps.Clone(n.agents)
+		maps.Copy(all, hostAgents)
+		n.agentList, n.skillList = keys(all), keys(n.skills)
+		n.rootSkills = map[string][]string{}
+		for r, m := range n.byRoot {
+			n.rootSkills[r] = keys(m)
+		}
+	})
+}
+
+// suggestBudget bounds the candidate names one file's "did you mean"
+// hints compare: a file of many unknown names in a repo of many names
+// gets hints for its first ones only.
+const suggestBudget = 1 << 16
+
+// closest returns the defined name that name (as written, unknown) was
+// probably meant to be, with its plugin prefix if it has one, or "";
+// budget is the candidates this file may still compare.
+func (n *repoNames) closest(name string, skill bool, budget *int) string {
+	n.lists()
+	name = strings.Trim(strings.TrimSpace(name), "`'\"")
+	prefix, cands := "", n.agentList
+	if skill {
+		cands = n.skillList
+	}
+	if i := strings.LastIndex(name, ":"); i >= 0 {
+		prefix, name = name[:i+1], name[i+1:]
+		if roots := n.plugins[strings.ToLower(prefix[:i])]; skill && roots != nil {
+			cands = nil
+			for _, r := range roots {
+				cands = append(cands, n.rootSkills[r]...)
+			}
+		}
+	}
+	if *budget < len(cands) {
+		return ""
+	}
+	*budget -= len(cands)
+	if near, ok := suggest.Closest(name, cands); ok && !strings.EqualFold(near, name) {
+		return prefix + near
+	}
+	return ""
 }
 
 // repoNamesOf returns the names of idx, kept from edit to edit: an edit
@@ -158,6 +221,7 @@ func checkNameRef(p *rules.Pass) {
 		return // a README or docs page quotes dispatches; it makes none (quoted.go)
 	}
 	names := repoNamesOf(p.Index)
+	budget := suggestBudget
 	report := func(off, end int, name string, skill bool, how string) {
 		ok, checkable := names.check(name, skill)
 		if ok || !checkable {
@@ -167,8 +231,18 @@ func checkNameRef(p *rules.Pass) {
 		if skill {
 			what, kind = "skill", parser.KindSkill
 		}
+		hint := func() string {
+			if near := names.closest(name, skill, &budget); near != "" {
+				return fmt.Sprintf("; did you mean `%s`?", near)
+			}
+			return ""
+		}
 		if i := strings.LastIndex(name, ":"); skill && i >= 0 {
 			plugin := strings.Trim(strings.TrimSpace(name[:i]), "`'\"")
+			if hint := hint(); hint != "" {
+				p.Report(rules.Diagnostic{Start: off, End: end, TargetKind: kind, TargetName: name, Message: fmt.Sprintf("%s names the skill `%s`, which the plugin `%s` of this repo does not define%s Else check the plugin, or add the skill to it", how, name, plugin, hint)})
+				return
+			}
 			p.Report(rules.Diagnostic{Start: off, End: end, TargetKind: kind, TargetName: name, Message: fmt.Sprintf("%s names the skill `%s`, which the plugin `%s` of this repo does not define; check the name, or the plugin, or add the skill to that plugin", how, name, plugin)})
 			return
 		}
@@ -178,6 +252,10 @@ func checkNameRef(p *rules.Pass) {
 				p.Report(rules.Diagnostic{Start: off, End: end, TargetKind: kind, TargetName: name, Message: fmt.Sprintf("%s names the skill `%s`, a path: skills are named by their `name`, and no skill has this one; the skill `%s` exists: write `%s`", how, name, base, base)})
 				return
 			}
+		}
+		if hint := hint(); hint != "" {
+			p.Report(rules.Diagnostic{Start: off, End: end, TargetKind: kind, TargetName: name, Message: fmt.Sprintf("%s names the %s `%s`, which this repo does not define (nor does the host)%s Else add the %s", how, what, name, hint, what)})
+			return
 		}
 		p.Report(rules.Diagnostic{Start: off, End: end, TargetKind: kind, TargetName: name, Message: fmt.Sprintf("%s names the %s `%s`, which this repo does not define (nor does the host); check the name or add the %s", how, what, name, what)})
 	}

@@ -499,6 +499,9 @@ func resolveSectionRef(p *rules.Pass, d *parser.Document, r sectionRef, budget *
 	}
 	forTitles(target, r, func(h titleHit) bool {
 		if h.ok {
+			if h.loose.at > 0 && h.n == 0 && !wrapped(d, target, r, h) {
+				reportLoose(p, d, target, r, h)
+			}
 			return true
 		}
 		n, title, start, end := h.n, h.title, h.from, h.to
@@ -538,6 +541,70 @@ func resolveSectionRef(p *rules.Pass, d *parser.Document, r sectionRef, budget *
 	})
 }
 
+// wrapped reports whether a title a heading answers loosely is a title a
+// line break cut short: it ends its line, and with the next line's words
+// it is a heading's whole title (`see § What` / `Actually Shipped), …`).
+func wrapped(d, target *parser.Document, r sectionRef, h titleHit) bool {
+	if r.exact || r.end >= len(d.Src) || d.Src[r.end] != '\n' && d.Src[r.end] != '\r' ||
+		strings.ContainsAny(h.title[len(h.title)-1:], ".:;!?") {
+		return false // a sentence's end: the next line is another
+	}
+	ls, le := rules.LineBounds(d, min(r.end+1, len(d.Src)-1))
+	if d.Src[r.end] == '\r' && r.end+2 <= len(d.Src) {
+		ls, le = rules.LineBounds(d, min(r.end+2, len(d.Src)-1))
+	}
+	next := strings.TrimSpace(string(d.Src[ls:min(le, ls+refWindow)]))
+	if next == "" || ls <= r.end {
+		return false
+	}
+	_, _, ok, loose := findTitle(target, h.title+" "+next, 0, false, h.from, h.to)
+	return ok && loose.at == 0
+}
+
+// reportLoose reports a title a heading answers only loosely (looseMatch):
+// a warning, as the reader lands on a heading, that names the heading the
+// words cited would be and the one they now reach.
+func reportLoose(p *rules.Pass, d, target *parser.Document, r sectionRef, h titleHit) {
+	name, other := target.Path, target.Path
+	if target == d {
+		name, other = "this file", ""
+	}
+	hs := target.Headings()
+	labelAt := func(at int) string {
+		i := sort.Search(len(hs), func(i int) bool { return hs[i].Start >= at })
+		if i >= len(hs) || hs[i].Start != at {
+			return ""
+		}
+		return headingLabel(&hs[i])
+	}
+	label := labelAt(h.loose.at)
+	if label == "" {
+		return
+	}
+	// the words cited that the heading answers by (one more for a fork:
+	// the word after the `:`), not the prose run on after them
+	n := strings.Count(h.loose.words, " ") + 1
+	if h.loose.fork {
+		n++
+	}
+	words := strings.Fields(firstSentence(h.title))
+	cited := rules.Clip(strings.TrimRight(strings.Join(words[:min(n, len(words))], " "), ".,;:)!?"), 60)
+	at, to := r.at, min(r.end, r.at+len("§")+len(cited)+1)
+	var msg string
+	if h.loose.fork {
+		msg = fmt.Sprintf("§ `%s` names no heading in %s; it reaches `%s`, which shares only the words before its `:`: cite the heading meant as it reads",
+			cited, name, label)
+	} else {
+		n := strconv.Itoa(h.loose.others + 1)
+		if h.loose.others >= maxLooseScan {
+			n = "several"
+		}
+		msg = fmt.Sprintf("§ `%s` names no heading in %s as it reads; it reaches `%s`, the first of %s headings it begins (the next is `%s`): cite the one meant as it reads",
+			cited, name, label, n, labelAt(h.loose.next))
+	}
+	p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: at, End: to, Target: other, Message: msg})
+}
+
 // titleHit is one title of a reference's nested titles (§ A § B), looked
 // for in the section [from, to) the title before it found: found at [s, e)
 // when ok.
@@ -547,6 +614,7 @@ type titleHit struct {
 	from, to int
 	s, e     int
 	ok       bool
+	loose    looseMatch
 }
 
 // forTitles walks r's nested titles down target's sections, each looked
@@ -560,8 +628,8 @@ func forTitles(target *parser.Document, r sectionRef, fn func(titleHit) bool) {
 		if n == 0 {
 			level = r.level
 		}
-		s, e, ok := findTitle(target, title, level, r.exact, start, end)
-		if !fn(titleHit{n, title, start, end, s, e, ok}) || !ok {
+		s, e, ok, loose := findTitle(target, title, level, r.exact, start, end)
+		if !fn(titleHit{n, title, start, end, s, e, ok, loose}) || !ok {
 			return
 		}
 		start, end = s, e
@@ -727,14 +795,16 @@ func (b bigrams) list(h uint64) []bigramHit {
 // reads them, and how many there are, computed once.
 type closestWords struct {
 	words [][]string
+	forms []string // each heading's text folded, its numbering dropped
 	total int
 }
 
 func closestWordsOf(d *parser.Document) *closestWords {
 	return d.Cached("section-ref/closest-words", func() any {
-		cw := &closestWords{words: make([][]string, len(d.Headings()))}
+		cw := &closestWords{words: make([][]string, len(d.Headings())), forms: make([]string, len(d.Headings()))}
 		for i := range d.Headings() {
 			cw.words[i] = strings.Fields(norm(d.Headings()[i].Text))
+			cw.forms[i] = norm(headingNumberRe.ReplaceAllString(d.Headings()[i].Text, ""))
 			cw.total += len(cw.words[i])
 		}
 		return cw
@@ -945,6 +1015,7 @@ type titleCand struct {
 	level int // heading level; 0 for bold labels
 	s, e  int // the section it opens
 	text  string
+	whole string // for a short form of a heading (its core, its text after a `Label: `), the heading's text; else ""
 }
 
 // titleCands lists a document's citable titles once: each heading (with
@@ -965,10 +1036,14 @@ func buildTitleCands(d *parser.Document) []titleCand {
 	for i := range d.Sections() {
 		sec := &d.Sections()[i]
 		h := sec.Heading
-		add := func(t string) {
-			cands = append(cands, titleCand{at: h.Start, level: h.Level, s: sec.Start, e: sec.End, text: t})
-		}
 		t := norm(headingNumberRe.ReplaceAllString(h.Text, ""))
+		add := func(f string) {
+			k := titleCand{at: h.Start, level: h.Level, s: sec.Start, e: sec.End, text: f}
+			if f != t {
+				k.whole = t
+			}
+			cands = append(cands, k)
+		}
 		add(t)
 		if core := headingCore(t); core != t {
 			add(core)
@@ -1001,24 +1076,79 @@ func buildLabelCands(d *parser.Document) []titleCand {
 }
 
 // findTitle finds a heading or bold label for a cited title within
-// [start,end) and returns its section.
-func findTitle(d *parser.Document, title string, level int, exact bool, start, end int) (int, int, bool) {
+// [start,end) and returns its section, and, when a heading answers only
+// loosely, how (loose.at > 0).
+func findTitle(d *parser.Document, title string, level int, exact bool, start, end int) (int, int, bool, looseMatch) {
 	c := norm(strings.TrimRight(title, ".,;:)!?"))
 	if c == "" {
-		return 0, 0, false
+		return 0, 0, false, looseMatch{}
 	}
 	// headings answer most references; bold labels are read only when
 	// they do not
-	if s, e, ok := titleIndexOf(d, "section-ref/title-index", titleCands, level).match(c, exact, start, end); ok {
-		return s, e, true
+	if s, e, ok, loose := titleIndexOf(d, "section-ref/title-index", titleCands, level).match(c, exact, start, end); ok {
+		return s, e, true, loose
 	}
 	if level > 0 {
-		return 0, 0, false
+		return 0, 0, false, looseMatch{}
 	}
-	if s, e, ok := titleIndexOf(d, "section-ref/label-index", labelCands, 0).match(c, exact, start, end); ok {
-		return s, e, true
+	if s, e, ok, _ := titleIndexOf(d, "section-ref/label-index", labelCands, 0).match(c, exact, start, end); ok {
+		return s, e, true, looseMatch{} // a bold label's core is no heading's
 	}
-	return slugTitle(d, strings.TrimRight(title, ".,;:)!?"), start, end)
+	s, e, ok := slugTitle(d, strings.TrimRight(title, ".,;:)!?"), start, end)
+	return s, e, ok, looseMatch{}
+}
+
+// looseMatch is how a heading answers a cited title only loosely: by a
+// short form (its core, its text after a `Label: `) or by its first
+// words, where another heading in the section searched answers the same
+// way (others, counted up to maxLooseScan), or where the title runs on
+// past that short form with the heading's own `: ` into other words
+// (`§ Rule: Nope` for `## Rule: Classification gate`): the reader lands on
+// a heading the words cited may not mean. at is the heading's offset (0:
+// the match is not loose); words, the folded words it answers by.
+type looseMatch struct {
+	at     int
+	others int
+	next   int // the offset of the next heading that answers so
+	words  string
+	fork   bool // the title runs on past words with the heading's `: `
+}
+
+// firstWord returns the first word of t, a folded text.
+func firstWord(t string) string {
+	if i := strings.IndexByte(t, ' '); i >= 0 {
+		return t[:i]
+	}
+	return t
+}
+
+// maxLooseScan bounds the candidates of one hash read to tell whether a
+// short form or first words are another heading's too: a file repeating
+// one heading more often is pathological, and the first ones tell.
+const maxLooseScan = 16
+
+// looseOf tells whether k, the first candidate of list (in document order,
+// from index j) within [start,end) to answer by the test same, is a
+// loose answer: a short form or first words some other heading in range
+// answers by too.
+func (x *titleIndex) looseOf(list []titlePost, j int, k *titleCand, end int, same func(*titleCand) bool) looseMatch {
+	others, next, last := 0, 0, k.at
+	for i := j + 1; i < len(list) && i <= j+maxLooseScan; i++ {
+		o := &x.cands[list[i].cand]
+		if o.at >= end {
+			break
+		}
+		if o.at != last && same(o) { // a heading's forms are filed in a row
+			others, last = others+1, o.at
+			if next == 0 {
+				next = o.at
+			}
+		}
+	}
+	if others == 0 {
+		return looseMatch{}
+	}
+	return looseMatch{at: k.at, others: others, next: next}
 }
 
 // slugTitle finds a title cited as a key (`§single-tenant-per-install`):
@@ -1219,58 +1349,108 @@ func (x *titleIndex) list(kind int, h uint64) []titlePost {
 	return p[i:j]
 }
 
-// first returns the first candidate of list within [start,end) (the list
-// is in document order).
-func (x *titleIndex) first(list []titlePost, start, end int) *titleCand {
-	j := sort.Search(len(list), func(j int) bool { return x.cands[list[j].cand].at >= start })
-	if j < len(list) && x.cands[list[j].cand].at < end {
-		return &x.cands[list[j].cand]
-	}
-	return nil
+// firstAt returns the index in list of its first candidate at or after
+// start (the list is in document order), len(list) for none.
+func (x *titleIndex) firstAt(list []titlePost, start int) int {
+	return sort.Search(len(list), func(j int) bool { return x.cands[list[j].cand].at >= start })
 }
 
 // match applies the matching order to the candidates within [start,end).
-func (x *titleIndex) match(c string, exact bool, start, end int) (int, int, bool) {
-	// exact first
-	if k := x.first(x.list(kindExact, maphash.String(titleSeed, c)), start, end); k != nil && k.text == c {
-		return k.s, k.e, true
+// A heading answers by its whole text before a short form of another; a
+// short form or first words that several headings share answer with the
+// first of them, loosely (looseMatch).
+func (x *titleIndex) match(c string, exact bool, start, end int) (int, int, bool, looseMatch) {
+	// exact first: a whole heading, else the first short form
+	list := x.list(kindExact, maphash.String(titleSeed, c))
+	if j := x.firstAt(list, start); j < len(list) {
+		var short *titleCand
+		shortJ := 0
+		for i := j; i < len(list) && i <= j+maxLooseScan; i++ {
+			k := &x.cands[list[i].cand]
+			if k.at >= end {
+				break
+			}
+			if k.text != c {
+				continue
+			}
+			if k.whole == "" {
+				return k.s, k.e, true, looseMatch{}
+			}
+			if short == nil {
+				short, shortJ = k, i
+			}
+		}
+		if short != nil {
+			loose := x.looseOf(list, shortJ, short, end, func(o *titleCand) bool { return o.text == c })
+			loose.words = c
+			return short.s, short.e, true, loose
+		}
 	}
 	// a heading whose whole title begins the cited text (it runs on): the
 	// longest
 	if !exact {
 		var best *titleCand
+		var bestList []titlePost
+		bestJ := 0
 		var hs maphash.Hash
 		hs.SetSeed(titleSeed)
 		for i := 0; i < len(c) && i < maxIndexedPrefix; i++ {
 			hs.WriteByte(c[i])
 			if i+1 >= 2 && boundary(c, i+1) {
-				if k := x.first(x.list(kindExact, hs.Sum64()), start, end); k != nil && k.text == c[:i+1] {
-					best = k
+				l := x.list(kindExact, hs.Sum64())
+				if j := x.firstAt(l, start); j < len(l) {
+					if k := &x.cands[l[j].cand]; k.at < end && k.text == c[:i+1] {
+						best, bestList, bestJ = k, l, j
+					}
 				}
 			}
 		}
 		if best != nil {
-			return best.s, best.e, true
+			var loose looseMatch
+			if best.whole != "" {
+				t := best.text
+				loose = x.looseOf(bestList, bestJ, best, end, func(o *titleCand) bool { return o.text == t })
+				if rest := c[len(t):]; strings.HasPrefix(rest, ": ") && strings.HasPrefix(best.whole, t+": ") &&
+					firstWord(rest[2:]) != firstWord(best.whole[len(t)+2:]) {
+					// `§ Rule: Nope` for `## Rule: Classification
+					// gate`: the title names another of the family (`§
+					// Step 0: Environment checks` for `## Step 0:
+					// Environment Handshake` is that one, cut short)
+					loose.at, loose.fork = best.at, true
+				}
+				loose.words = t
+			}
+			return best.s, best.e, true, loose
 		}
 	}
 	// a heading that begins with the cited title (the heading runs on)
 	if len(c) >= 3 && len(c) <= maxIndexedPrefix {
-		if k := x.first(x.list(kindPrefix, maphash.String(titleSeed, c)), start, end); k != nil && strings.HasPrefix(k.text, c) {
-			return k.s, k.e, true
+		l := x.list(kindPrefix, maphash.String(titleSeed, c))
+		if j := x.firstAt(l, start); j < len(l) {
+			if k := &x.cands[l[j].cand]; k.at < end && strings.HasPrefix(k.text, c) {
+				loose := x.looseOf(l, j, k, end, func(o *titleCand) bool { return strings.HasPrefix(o.text, c) })
+				loose.words = c
+				return k.s, k.e, true, loose
+			}
 		}
 	}
 	// both run on: the cited text opens with the heading's first three
 	// words or more (`§ Worktree & Branch Removal Eligibility below`)
 	if !exact {
 		if t, ok := threeWords(c); ok {
-			if k := x.first(x.list(kindThree, maphash.String(titleSeed, t)), start, end); k != nil {
-				if kt, _ := threeWords(k.text); kt == t {
-					return k.s, k.e, true
+			l := x.list(kindThree, maphash.String(titleSeed, t))
+			if j := x.firstAt(l, start); j < len(l) {
+				if k := &x.cands[l[j].cand]; k.at < end {
+					if kt, _ := threeWords(k.text); kt == t {
+						loose := x.looseOf(l, j, k, end, func(o *titleCand) bool { kt, _ := threeWords(o.text); return kt == t })
+						loose.words = t
+						return k.s, k.e, true, loose
+					}
 				}
 			}
 		}
 	}
-	return 0, 0, false
+	return 0, 0, false, looseMatch{}
 }
 
 var headingNumberRe = regexp.MustCompile(`^(?:\d+(?:\.\d+)*\.?|[A-Z]\d*\.)\s+`)
@@ -1324,6 +1504,9 @@ func closestHeading(d *parser.Document, title string, budget *int) string {
 		return ""
 	}
 	*budget -= cost
+	if near := editedHeading(d, title, budget); near != "" {
+		return near // a typo (`§ Step Too` for `## Step Two`) beats a word shared with another
+	}
 	c := map[string]bool{}
 	for _, w := range strings.Fields(norm(title)) {
 		c[trimPunct(w)] = true
@@ -1356,6 +1539,57 @@ func closestHeading(d *parser.Document, title string, budget *int) string {
 				if texts[i] == near {
 					return headingLabel(&d.Headings()[i])
 				}
+			}
+		}
+	}
+	return best
+}
+
+// maxHeadingEdits is how many edits apart the words cited and a heading
+// may be for editedHeading to take the heading as the one meant.
+const maxHeadingEdits = 2
+
+// editedHeading returns the heading of d one or two edits away
+// (suggest.Edits) from as many of the first words cited as it has (its
+// numbering dropped; its core counts too: `§ Step Too` for `## Step Two:
+// Verify`), the fewest edits winning and then the earlier heading, or "".
+// Each heading is compared once, with words of at most suggest.MaxWord
+// bytes, and costs budget its comparison's steps (a 64th of them).
+func editedHeading(d *parser.Document, title string, budget *int) string {
+	words := strings.Fields(norm(firstSentence(title)))
+	var pre []string // pre[k-1]: the first k words cited
+	for k, w := range words {
+		w = trimPunct(w)
+		if k > 0 {
+			w = pre[k-1] + " " + w
+		}
+		if len(w) > suggest.MaxWord || w == "" {
+			break
+		}
+		pre = append(pre, w)
+	}
+	if len(pre) == 0 {
+		return ""
+	}
+	hw := closestWordsOf(d)
+	best, bestD := "", maxHeadingEdits+1
+	for i := range d.Headings() {
+		full := hw.forms[i]
+		for _, f := range [2]string{full, headingCore(full)} {
+			k := strings.Count(f, " ") + 1
+			if f == "" || k > len(pre) || len(f)-len(pre[k-1]) > maxHeadingEdits || len(pre[k-1])-len(f) > maxHeadingEdits {
+				continue
+			}
+			cost := len(f)*len(pre[k-1])/64 + 1
+			if *budget < cost {
+				return best
+			}
+			*budget -= cost
+			if n, ok := suggest.Edits(pre[k-1], f); ok && n < bestD {
+				best, bestD = headingLabel(&d.Headings()[i]), n
+			}
+			if f == headingCore(f) {
+				break // no core apart from the heading
 			}
 		}
 	}
