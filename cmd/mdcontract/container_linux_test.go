@@ -85,6 +85,7 @@ func TestContainerImage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the release")
 	}
+	skipUnderRace(t)
 	if runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
 		t.Skipf("no release for linux/%s", runtime.GOARCH)
 	}

@@ -114,3 +114,13 @@ func gen(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), data, 0o644))
 }
+
+// skipUnderRace skips a test whose work is done by other programs (go
+// build, npm, pre-commit, Ruby): the race detector sees none of their
+// code and would only slow them, and the plain `go test` run covers them.
+func skipUnderRace(t testing.TB) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("runs other programs; covered by the run without -race")
+	}
+}

@@ -132,6 +132,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 // version, and a check of a file with a broken link prints the finding
 // and exits 1. Without the platform package the launcher names it.
 func TestNpmPackage(t *testing.T) {
+	skipUnderRace(t)
 	goosArch, platform := npmHere(t, "bash", "node", "npm", "npx", "go")
 	const version = "0.0.0-npmtest.1"
 	dir := t.TempDir()

@@ -102,6 +102,7 @@ func TestPreCommitBuildsOnlyMdcontract(t *testing.T) {
 // renamed in a staged skill, or a skill folder deleted, blocks `git commit`
 // with the finding it causes in a file not staged.
 func TestPreCommit(t *testing.T) {
+	skipUnderRace(t)
 	requireTools(t, "pre-commit", "git", "go", "curl", "tar")
 	ctx, tmp, dirs, env := preCommitScaffold(t)
 
@@ -521,6 +522,7 @@ func assertHookRelease(t *testing.T, preCommitHome, version string) {
 // TestPreCommitSource: the `mdcontract-source` hook builds the hook repo
 // with Go, and only mdcontract, and runs it as the release hook does.
 func TestPreCommitSource(t *testing.T) {
+	skipUnderRace(t)
 	requireTools(t, "pre-commit", "git", "go")
 	ctx, _, dirs, env := preCommitScaffold(t)
 	// no release to download: the source hook must not need one

@@ -120,6 +120,7 @@ func TestReleaseVersionsAgree(t *testing.T) {
 // answers as GitHub's release downloads do (a redirect to the file).
 // .ci/run builds all six targets.
 func TestReleaseArchives(t *testing.T) {
+	skipUnderRace(t)
 	if testing.Short() {
 		t.Skip("builds mdcontract twice for two systems")
 	}
