@@ -30,12 +30,13 @@ var envPathRe = regexp.MustCompile("\\$\\{(CLAUDE_SKILL_DIR|CLAUDE_PLUGIN_ROOT)\
 
 func checkLinkTarget(p *rules.Pass) {
 	d := p.Doc
-	if d.Kind.IsJSON() || !rules.OwnDoc(d) {
+	examplePage := skillExamplePage(p.Index, d)
+	if d.Kind.IsJSON() || !rules.OwnDoc(d) && !examplePage {
 		return // see quoted.go: examples, templates and history are not checked
 	}
 	fine := map[string]bool{} // destinations already seen to need no check
 	for _, l := range d.Links() {
-		if fine[l.Destination] || !rules.OwnAt(d, l.Start) {
+		if fine[l.Destination] || !examplePage && !rules.OwnAt(d, l.Start) {
 			continue // seen, or a template's text that a nested fence let out (quoted.go)
 		}
 		kind, target, _ := rules.ClassifyDest(l.Destination)
@@ -53,6 +54,28 @@ func checkLinkTarget(p *rules.Pass) {
 	}
 	checkEnvPaths(p)
 	checkRelated(p)
+}
+
+// skillExamplePage reports whether d is a page of a skill's own
+// examples/ folder (`skills/<name>/examples/walkthrough.md`): the model
+// reads it as part of the skill, and a reader follows its links on
+// GitHub, so they are checked, where an examples folder elsewhere holds
+// another project's text (quoted.go). A skill that itself lies in an
+// examples or history folder keeps that folder's voice.
+func skillExamplePage(idx *parser.Index, d *parser.Document) bool {
+	if d.Kind != parser.KindSkillResource {
+		return false
+	}
+	dir := rules.SkillDir(idx, d)
+	if dir == "" {
+		return false
+	}
+	rest, ok := strings.CutPrefix(d.Path, dir+"/")
+	if !ok || !strings.HasPrefix(strings.ToLower(rest), "examples/") {
+		return false
+	}
+	s := idx.Doc(dir + "/SKILL.md")
+	return s != nil && rules.OwnDoc(s)
 }
 
 // An MkDocs site (mkdocs.yml at the repo root, its pages in docs/) serves
@@ -117,10 +140,23 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 	// the Agent Skills specification resolves file references "relative
 	// from the skill root" (https://agentskills.io/specification, "File
 	// references", read 2026-12-01), and that is how a model reading the
-	// skill follows it.
+	// skill follows it. GitHub resolves a link from the file's folder, so
+	// a reader of the page there meets a broken link: a warning, not an
+	// error, since the agent the skill is for reaches the file.
 	if dir := rules.SkillDir(p.Index, d); dir != "" && !strings.HasPrefix(target, "/") && path.Dir(d.Path) != dir {
 		if fromSkill := path.Join(dir, target); !strings.HasPrefix(fromSkill, "../") {
 			if ok, _ := p.Index.Exists(fromSkill); ok {
+				good := rules.RelLink(d.Path, fromSkill)
+				if strings.HasSuffix(target, "/") {
+					good += "/"
+				}
+				var fix []rules.Edit
+				if fixable {
+					fix = destinationEdit(d, start, end, written, target, good)
+				}
+				p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: start, End: end, Fix: fix, Target: rel, Message: fmt.Sprintf(
+					"link `%s` resolves from the skill's folder `%s/` to `%s`, as an agent reading the skill follows it, but GitHub resolves it from this file's folder, to `%s`, which does not exist: a reader on GitHub meets a broken link; write `%s`, the path from this file's folder",
+					written, dir, fromSkill, rel, good)})
 				return false
 			}
 		}

@@ -297,12 +297,72 @@ func forbidden(before string) bool {
 	if i := strings.LastIndexAny(b, ".;:!?,"); i >= 0 {
 		b = b[i+1:] // the clause the dispatch is in ("to avoid a clash, dispatch …" is one)
 	}
-	for _, neg := range []string{"do not ", "don't ", "never ", "must not ", "should not ", "avoid "} {
+	for _, neg := range []string{"do not ", "don't ", "never ", "must not ", "should not ", "avoid ", "will not ", "won't "} {
 		if strings.Contains(b, neg) {
 			return true
 		}
 	}
+	return othersFuture(b)
+}
+
+// othersFuture reports whether clause, the lower-case text before a
+// dispatch in its clause, tells what some other component will do ("the
+// orchestrator will dispatch", "a later step is going to call"): a
+// description, whose dispatch that component's own file makes and is
+// checked there, not this file's instruction. The file's own future
+// stays its instruction: "you will dispatch", "we'll run", "this skill
+// will call", "then dispatch".
+func othersFuture(clause string) bool {
+	// the words just before the dispatch: a bounded window, so that a
+	// line of many dispatches is read in linear time
+	if n := len(clause); n > maxClause {
+		clause = clause[n-maxClause:]
+	}
+	words := strings.Fields(clause)
+	for i, w := range words {
+		w = strings.Trim(w, "`*_\"'()")
+		var subject []string
+		switch {
+		case w == "will" || w == "shall":
+			subject = words[:i]
+		case w == "going" && i > 0 && i+1 < len(words) && words[i+1] == "to" && isBe(words[i-1]):
+			subject = words[:i-1]
+		case strings.HasSuffix(w, "'ll") || strings.HasSuffix(w, "’ll"):
+			subject = slices.Concat(words[:i], []string{strings.TrimSuffix(strings.TrimSuffix(w, "'ll"), "’ll")})
+		default:
+			continue
+		}
+		if len(subject) == 0 {
+			return false // "Will dispatch …": no subject but the file's voice
+		}
+		for _, s := range subject {
+			if ownSubjects[strings.Trim(s, "`*_\"'()")] {
+				return false
+			}
+		}
+		return true
+	}
 	return false
+}
+
+// maxClause is the most bytes before a dispatch that othersFuture reads.
+const maxClause = 200
+
+// isBe reports whether w is a form of "to be" that makes "going to" a
+// future ("is going to", "'re going to").
+func isBe(w string) bool {
+	switch w {
+	case "is", "are", "am", "be":
+		return true
+	}
+	return strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "'re") || strings.HasSuffix(w, "'m")
+}
+
+// ownSubjects are the subjects whose future is the file's own
+// instruction: the model it speaks to, the file itself.
+var ownSubjects = map[string]bool{
+	"you": true, "we": true, "i": true, "it": true, "this": true,
+	"you're": true, "we're": true, "i'm": true, "it's": true,
 }
 
 // isVariable reports whether the unquoted value name at line[at:] is a

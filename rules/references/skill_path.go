@@ -1,6 +1,7 @@
 package references
 
 import (
+	"fmt"
 	"path"
 	"regexp"
 	"slices"
@@ -30,7 +31,7 @@ var SkillPath = family.Register(&rules.Rule{
 // (https://agentskills.io/specification, "Optional directories", read
 // 2026-12-01), and the folders skills use alike. The last part names a file
 // (it has an extension) or a folder (a trailing `/`).
-var skillPathRe = regexp.MustCompile(`^(?:\./)?(?:scripts|references|reference|assets|templates|resources)/(?:[A-Za-z0-9_.-]+/)*(?:[A-Za-z0-9_-][A-Za-z0-9_.-]*\.[A-Za-z0-9]+|[A-Za-z0-9_.-]+/)$`)
+var skillPathRe = regexp.MustCompile(`^(?:\./)?(?:scripts|references|reference|assets|templates|resources|examples)/(?:[A-Za-z0-9_.-]+/)*(?:[A-Za-z0-9_-][A-Za-z0-9_.-]*\.[A-Za-z0-9]+|[A-Za-z0-9_.-]+/)$`)
 
 func checkSkillPath(p *rules.Pass) {
 	d := p.Doc
@@ -60,10 +61,11 @@ func checkSkillPath(p *rules.Pass) {
 		if len(text) > 200 || !skillPathRe.MatchString(text) || rules.IsPlaceholder(text) || !rules.OwnAt(d, cs.Start()) {
 			continue
 		}
-		if !namesOwnFile(d, cs.Start()) {
+		rel := strings.TrimPrefix(text, "./")
+		top, _, _ := strings.Cut(rel, "/")
+		if !namesOwnFile(p.Index, d, cs.Start(), dir, top) {
 			continue
 		}
-		rel := strings.TrimPrefix(text, "./")
 		if slices.ContainsFunc(bases, func(b string) bool { ok, _ := p.Index.Exists(path.Join(b, rel)); return ok }) {
 			continue
 		}
@@ -72,6 +74,16 @@ func checkSkillPath(p *rules.Pass) {
 		}
 		if other := otherSkillHolding(p.Index, dir, rel); other != "" {
 			continue // another skill's file, named as that skill's
+		}
+		if ok, _ := p.Index.Exists(path.Clean(rel)); ok {
+			// the repo's own file, as a copy of a project skill
+			// (`.claude/skills/x` copied for another host) names it: right
+			// where the agent runs in this repo, missing where the skill
+			// is installed alone
+			p.ReportAtMost(rules.Info, rules.Diagnostic{Start: cs.Start(), End: cs.End(), Target: path.Clean(rel), Message: fmt.Sprintf(
+				"`%s` is not in this skill's folder (`%s` does not exist), but it resolves from the repo root, to `%s`: an agent working in this repo finds it, the skill installed alone does not have it; if the skill is to travel, ship the file with it",
+				text, path.Join(dir, rel), path.Clean(rel))})
+			continue
 		}
 		if near := nearFile(p.Index, path.Join(dir, rel)); near != "" {
 			// `docker-optimize.py` for `docker_optimize.py`
@@ -93,6 +105,10 @@ var (
 	codeSpanRe   = regexp.MustCompile("`[^`\n]*`")
 	// fileListHeadingRe: a section that lists the skill's own files.
 	fileListHeadingRe = regexp.MustCompile(`(?i)^(?:bundled )?(?:files|resources|references|scripts|assets|layout|contents)\b`)
+	// skillsInGeneralRe: the line names a skill's main file in prose, as
+	// text about how any skill reads its files does ("the agent reads
+	// SKILL.md, sees the reference to …").
+	skillsInGeneralRe = regexp.MustCompile(`\bSKILL\.md\b`)
 )
 
 // projectSkill reports whether the skill folder dir is one a host loads
@@ -129,17 +145,21 @@ func nearFile(idx *parser.Index, rel string) string {
 	return ""
 }
 
-// namesOwnFile reports whether the code span at off, by the words around
-// it, names a file of this skill for the model to use (`See
-// references/x.md`, `Run scripts/x.sh`, an item of a "Files" list), rather
-// than giving a path as an example.
-func namesOwnFile(d *parser.Document, off int) bool {
+// namesOwnFile reports whether the code span at off, a path into folder
+// top of the skill in folder dir, names a file of this skill for the
+// model to use rather than giving a path as an example or naming
+// another's file ("the SDK's `examples/x.ts`"). Words of use
+// decide (`See references/x.md`, `Run scripts/x.sh`, an item of a
+// "Files" list); so does the path alone, in the skill's own prose, when
+// it is plainly the skill's (ownPath): "The entry point is
+// `scripts/main.py`", "compares it with `references/table.md`".
+func namesOwnFile(idx *parser.Index, d *parser.Document, off int, dir, top string) bool {
 	ls, _ := rules.LineBounds(d, off)
 	// The words of the line, not its paths: `references/examples.md` is
 	// not a cue.
 	if rules.LineHas(d, "skill-path/example-cue", off, func(line []byte) bool {
 		return exampleCueRe.Match(codeSpanRe.ReplaceAll(line, nil))
-	}) {
+	}) || possessiveBefore(d.Text()[max(ls, off-40):off]) {
 		return false
 	}
 	// The words just before the path (a bounded window, so that a long
@@ -147,16 +167,61 @@ func namesOwnFile(d *parser.Document, off int) bool {
 	if readVerbRe.Match(d.Src[max(ls, off-120):off]) {
 		return true
 	}
-	if off-ls > 12 {
-		return false
-	}
-	before := strings.TrimLeft(d.Text()[ls:off], " \t")
-	if before == "- " || before == "* " || before == "" {
-		if h := headingBefore(d, off); h != nil && fileListHeadingRe.MatchString(h.Text) {
-			return true
+	if off-ls <= 12 {
+		before := strings.TrimLeft(d.Text()[ls:off], " \t")
+		if before == "- " || before == "* " || before == "" {
+			if h := headingBefore(d, off); h != nil && fileListHeadingRe.MatchString(h.Text) {
+				return true
+			}
 		}
 	}
-	return false
+	return ownPath(idx, d, off, dir, top)
+}
+
+// skillFolders are the resource folders whose name is a skill's more
+// than a project's: a path into one, in a skill, names the skill's
+// file. Projects have their own `templates/` (Helm), `resources/`
+// (Laravel), `assets/` (a web app) and `examples/` (a library's), so a
+// path into one of those is the skill's only when the skill holds that
+// folder.
+var skillFolders = map[string]bool{"scripts": true, "references": true, "reference": true}
+
+// ownPath reports whether the path at off, into folder top, is the
+// skill's own file by where it points, with no word of use before it: a
+// folder of a skill's (skillFolders, or one the skill in dir holds), in
+// a page that is no gallery of examples (`real-world-examples.md`), on a
+// line that does not speak of skills in general (a bare `SKILL.md`: how
+// a skill reads its files), and not a file the text has the model make
+// ("write the report to `assets/out.md`").
+func ownPath(idx *parser.Index, d *parser.Document, off int, dir, top string) bool {
+	if !skillFolders[top] {
+		if ok, isDir := idx.Exists(path.Join(dir, top)); !ok || !isDir {
+			return false
+		}
+	}
+	if strings.Contains(strings.ToLower(path.Base(d.Path)), "example") {
+		return false
+	}
+	if rules.LineHas(d, "skill-path/skills-in-general", off, func(line []byte) bool {
+		return skillsInGeneralRe.Match(codeSpanRe.ReplaceAll(line, nil))
+	}) {
+		return false
+	}
+	return !makesPath(d.Src, off)
+}
+
+// possessiveBefore reports whether before, the text before a path on its
+// line, ends with another's possessive ("the SDK's ", "the repo's "):
+// the path is that one's file. "skill's" and "plugin's" are the skill's
+// own.
+func possessiveBefore(before string) bool {
+	f := strings.Fields(before)
+	if len(f) == 0 {
+		return false
+	}
+	w := strings.ToLower(strings.Trim(f[len(f)-1], "`*_\"("))
+	w = strings.ReplaceAll(w, "’", "'")
+	return strings.HasSuffix(w, "'s") && w != "skill's" && w != "plugin's"
 }
 
 // headingBefore returns the last heading that starts before off, or nil.
