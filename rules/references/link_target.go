@@ -376,6 +376,9 @@ func checkEnvPaths(p *rules.Pass) {
 		if makesPath(d.Src, start) {
 			continue // a path the command makes (`mkdir -p`, `> file`), not one it reads
 		}
+		if !inFenceOrBlock(d, start) && rules.ExampleAt(d, start) {
+			continue // prose giving the path as an example ("a script such as …"): its form, not a file (examples.go)
+		}
 		if rel == ".." || strings.HasPrefix(rel, "../") {
 			p.Reportf(start, end, "`${%s}%s` leaves the repo", v, rest)
 			continue

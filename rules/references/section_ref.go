@@ -453,7 +453,8 @@ func indexSign(s string) (int, int) {
 // release notes, changelogs, dated plans, examples, templates, a fence
 // showing another file) and forms that are not files.
 func checkedRef(d *parser.Document, r sectionRef) bool {
-	return rules.OwnAt(d, r.at) && !rules.IsPlaceholder(r.file) // `phase-N.md § Goal`: a form, not a file
+	return rules.OwnAt(d, r.at) && !rules.IsPlaceholder(r.file) && // `phase-N.md § Goal`: a form, not a file
+		(r.file == "" || !rules.ExampleAt(d, r.at)) // "e.g. `docs/x.md § Setup`": the form of a reference (examples.go)
 }
 
 // resolveSectionRef checks one reference.

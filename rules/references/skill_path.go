@@ -139,8 +139,8 @@ func namesOwnFile(d *parser.Document, off int) bool {
 	// not a cue.
 	if rules.LineHas(d, "skill-path/example-cue", off, func(line []byte) bool {
 		return exampleCueRe.Match(codeSpanRe.ReplaceAll(line, nil))
-	}) {
-		return false
+	}) || rules.ExampleAt(d, off) {
+		return false // an example on its line, or in its sentence begun on a line above
 	}
 	// The words just before the path (a bounded window, so that a long
 	// line of many paths is still read in linear time).
