@@ -110,6 +110,9 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 	if rules.TemplateLine(d, start) {
 		return false // a template's line: its links resolve where it is written out
 	}
+	if rules.MadeFile(p.Index, target) || rules.MadeFile(p.Index, rel) {
+		return false // a file the workflow makes, in the user's project (made.go)
+	}
 	if strings.HasPrefix(target, "/") && siteRoute(p.Index, d, target) || sitePageLink(p.Index, d, rel) {
 		return false // a docs site's file or page (sites.go)
 	}

@@ -483,6 +483,9 @@ func resolveSectionRef(p *rules.Pass, d *parser.Document, r sectionRef, budget *
 			if r.skill {
 				return // not a skill we know: the backticks held something else
 			}
+			if rules.MadeFile(p.Index, r.file) {
+				return // a file the workflow makes, in the user's project (made.go)
+			}
 			msg := fmt.Sprintf("`%s § %s` cites %s, which does not exist", r.file, rules.Clip(r.title, 40), r.file)
 			if others := p.Index.ByBase(path.Base(r.file)); len(others) > 0 && len(others) <= 3 {
 				var where []string
