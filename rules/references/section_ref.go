@@ -487,6 +487,9 @@ func resolveSectionRef(p *rules.Pass, d *parser.Document, r sectionRef, budget *
 				return // a file the workflow makes, in the user's project (made.go)
 			}
 			msg := fmt.Sprintf("`%s § %s` cites %s, which does not exist", r.file, rules.Clip(r.title, 40), r.file)
+			if bareInSkill(p.Index, d, r.file) {
+				msg = fmt.Sprintf("`%s § %s` cites %s, which is not in this skill's folder (nor this file's, nor at the plugin or repo root), where a model reading the skill looks for it", r.file, rules.Clip(r.title, 40), r.file)
+			}
 			if others := p.Index.ByBase(path.Base(r.file)); len(others) > 0 && len(others) <= 3 {
 				var where []string
 				for _, o := range others {
@@ -847,7 +850,9 @@ func refTarget(idx *parser.Index, d *parser.Document, r sectionRef) (*parser.Doc
 			return &parser.Document{Path: c}, nil // exists, not markdown we index
 		}
 	}
-	if relative || f == "" {
+	if relative || f == "" || bareInSkill(idx, d, f) {
+		// a bare name in a skill's files is read from the skill's folder
+		// (bareInSkill): another file of that name in the repo is not it
 		return nil, nil
 	}
 	found := endingIn(idx, root, path.Clean(f))
@@ -855,6 +860,18 @@ func refTarget(idx *parser.Index, d *parser.Document, r sectionRef) (*parser.Doc
 		return found[0], nil
 	}
 	return nil, found
+}
+
+// bareInSkill reports whether file, as a reference writes it, is a bare
+// name (no folder) cited in a skill's files: the Agent Skills
+// specification resolves a skill's file references from the skill's
+// folder (https://agentskills.io/specification, "File references", read
+// 2026-12-01), so a model reading the skill looks there, in the file's
+// own folder, the plugin root and the repo root, and never finds another
+// skill's file of that name.
+func bareInSkill(idx *parser.Index, d *parser.Document, file string) bool {
+	f := strings.TrimSuffix(file, "/")
+	return f != "" && !strings.Contains(f, "/") && rules.SkillDir(idx, d) != ""
 }
 
 // skillsNamed are the skills whose folder is named name, by path; the
