@@ -63,7 +63,7 @@ func sentenceStart(src []byte, limit, off int) int {
 		case '|':
 			return i + 1
 		case '.', '!', '?':
-			if i+1 < off && isSpaceByte(src[i+1]) && !(c == '.' && abbreviation(src[limit:i])) {
+			if i+1 < off && isSpaceByte(src[i+1]) && (c != '.' || !abbreviation(src[limit:i])) {
 				return i + 1
 			}
 		case '\n', '\r':

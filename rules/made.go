@@ -16,14 +16,15 @@ import (
 // template's links resolve where it is copied (quoted.go). A file counts
 // as made when some text of the repo names its path as something to
 // make, in the same sentence: after a verb that makes it ("write",
-// "create", "produce", "generate", "save", the label "Output:", a `>` redirection,
-// `touch`, `tee`), the nearest cue before the path deciding ("read
-// `a.md`, then write `b.md`" makes only b.md); before such a verb with
-// no cue between ("`docs/x.md` (created in step 2)", "`docs/x.md`, which
-// the learner writes"); or as an item under a heading that lists outputs
-// ("Outputs", "Deliverables", "Artifacts", "Files created"). The
-// reference rules (link-target, section-ref) do not report a missing file
-// that the repo says is made. A path named only as one to read, see or
+// "create", "produce", "generate", "save", the label "Output:", a `>`
+// redirection, `touch`, `tee`), the nearest cue before the path deciding
+// ("read `a.md`, then write `b.md`" makes only b.md); a few words before
+// such a verb with no cue between ("`docs/x.md` (created in step 2)",
+// "`docs/x.md`, which the learner writes"); or as an item under a heading
+// that lists outputs ("Outputs", "Deliverables", "Artifacts", "Files
+// created"). The reference rules (link-target, section-ref) do not report
+// a missing file that the repo says is made, unless the repo holds a file
+// at that path (heldByRepo). A path named only as one to read, see or
 // follow is no such file, and its broken reference is reported.
 // docs/checks.md § What is checked says the same for users.
 
@@ -66,8 +67,8 @@ const maxMadeSuffixes = 8
 // MadeFile reports whether the path p, as a reference writes it (a
 // leading `./`, `../` or `/` is dropped), is named somewhere in the repo
 // as a file its workflow makes, and the repo holds no file at that path
-// from its root: a file of the user's project, not a missing file of
-// this repo. The repo's text is read once per index.
+// (heldByRepo): a file of the user's project, not a missing file of this
+// repo. The repo's text is read once per index.
 func MadeFile(idx *parser.Index, p string) bool {
 	made := idx.Cached("rules/made-files", func() any { return madeFiles(idx) }).(map[string]bool)
 	if len(made) == 0 {
@@ -77,8 +78,30 @@ func MadeFile(idx *parser.Index, p string) bool {
 	if !made[k] {
 		return false
 	}
-	ok, _ := idx.Exists(k)
-	return !ok // the repo's own file, written from the root: not the user's
+	return !heldByRepo(idx, k) // the repo's own file: not the user's
+}
+
+// heldByRepo reports whether the repo holds a file at path k from its
+// root or from any folder (a plugin's root, a copy of a project beside
+// another): then a path to it is the repo's, written from the wrong
+// folder, not the user's project's.
+func heldByRepo(idx *parser.Index, k string) bool {
+	if ok, _ := idx.Exists(k); ok {
+		return true
+	}
+	byBase := idx.Cached("rules/made-bases", func() any {
+		m := map[string][]string{}
+		for _, f := range idx.Files() {
+			m[path.Base(f)] = append(m[path.Base(f)], f)
+		}
+		return m
+	}).(map[string][]string)
+	for _, f := range byBase[path.Base(k)] {
+		if strings.HasSuffix("/"+f, "/"+k) {
+			return true
+		}
+	}
+	return false
 }
 
 // madeKey is a path as a reference or a making text writes it, cleaned:
@@ -167,8 +190,14 @@ func scanMade(d *parser.Document, add func(string)) {
 type sentence struct {
 	state   int
 	pending []string
+	since   int // words read after the last pending path
 	listed  bool
 }
+
+// makeAfter is how many words after a path a making word may follow it
+// and still make it ("`docs/x.md`, which the learner writes"): further
+// on, the verb makes something else.
+const makeAfter = 5
 
 // words reads one line's words: a path is made when the nearest cue
 // before it in its sentence makes it, or, with no cue before it, when a
@@ -191,10 +220,13 @@ func (s *sentence) words(line []byte, add func(string)) {
 			case s.state == 1 || s.listed && s.state == 0:
 				add(w)
 			case s.state == 0 && len(s.pending) < maxPending:
-				s.pending = append(s.pending, w)
+				s.pending, s.since = append(s.pending, w), -1
 			}
 		case strings.HasPrefix(w, ">") && !strings.HasPrefix(w, ">>") && pathToken(w[1:]):
 			add(w[1:]) // `>out.md`
+		}
+		if s.since++; s.since > makeAfter {
+			s.pending = nil // a making word this far on makes something else
 		}
 		if sentenceEnds(w) {
 			s.pending, s.state = nil, 0
@@ -233,7 +265,7 @@ func pathToken(w string) bool {
 		return false
 	}
 	for _, c := range ext {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+		if (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (c < '0' || c > '9') {
 			return false
 		}
 	}

@@ -850,12 +850,24 @@ func refTarget(idx *parser.Index, d *parser.Document, r sectionRef) (*parser.Doc
 			return &parser.Document{Path: c}, nil // exists, not markdown we index
 		}
 	}
-	if relative || f == "" || bareInSkill(idx, d, f) {
-		// a bare name in a skill's files is read from the skill's folder
-		// (bareInSkill): another file of that name in the repo is not it
+	if relative || f == "" {
 		return nil, nil
 	}
 	found := endingIn(idx, root, path.Clean(f))
+	if bareInSkill(idx, d, f) {
+		// a bare name in a skill's files is read from the skill's folder
+		// (bareInSkill): another file of that name in the repo is not it,
+		// unless this file names that file's path in full, as shorthand
+		// for which the bare name then stands
+		named := namedPaths(d)
+		var in []*parser.Document
+		for _, t := range found {
+			if named[t.Path] || root != "" && named[strings.TrimPrefix(t.Path, root+"/")] {
+				in = append(in, t)
+			}
+		}
+		found = in
+	}
 	if len(found) == 1 {
 		return found[0], nil
 	}
@@ -872,6 +884,25 @@ func refTarget(idx *parser.Index, d *parser.Document, r sectionRef) (*parser.Doc
 func bareInSkill(idx *parser.Index, d *parser.Document, file string) bool {
 	f := strings.TrimSuffix(file, "/")
 	return f != "" && !strings.Contains(f, "/") && rules.SkillDir(idx, d) != ""
+}
+
+// namedPaths are the paths d writes out in full (a word or code span
+// holding a `/`, a leading `./` or `/` dropped), read once per document.
+func namedPaths(d *parser.Document) map[string]bool {
+	return d.Cached("section-ref/named-paths", func() any {
+		m := map[string]bool{}
+		for _, w := range bytes.FieldsFunc(d.Src, func(r rune) bool {
+			return unicode.IsSpace(r) || strings.ContainsRune("`()[]<>\"',;", r)
+		}) {
+			if bytes.IndexByte(w, '/') < 0 || len(w) > 512 {
+				continue
+			}
+			s := strings.TrimRight(string(w), ".:")
+			s = strings.TrimPrefix(strings.TrimPrefix(s, "./"), "/")
+			m[s] = true
+		}
+		return m
+	}).(map[string]bool)
 }
 
 // skillsNamed are the skills whose folder is named name, by path; the
