@@ -133,6 +133,9 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 	if rules.TemplateLine(d, start) {
 		return false // a template's line: its links resolve where it is written out
 	}
+	if rules.MadeFile(p.Index, target) || rules.MadeFile(p.Index, rel) {
+		return false // a file the workflow makes, in the user's project (made.go)
+	}
 	if strings.HasPrefix(target, "/") && siteRoute(p.Index, d, target) || sitePageLink(p.Index, d, rel) {
 		return false // a docs site's file or page (sites.go)
 	}
@@ -412,6 +415,9 @@ func checkEnvPaths(p *rules.Pass) {
 		if makesPath(d.Src, start) {
 			continue // a path the command makes (`mkdir -p`, `> file`), not one it reads
 		}
+		if !inFenceOrBlock(d, start) && rules.ExampleAt(d, start) {
+			continue // prose giving the path as an example ("a script such as …"): its form, not a file (examples.go)
+		}
 		if rel == ".." || strings.HasPrefix(rel, "../") {
 			p.Reportf(start, end, "`${%s}%s` leaves the repo", v, rest)
 			continue
@@ -480,9 +486,14 @@ func pluginRoot(idx *parser.Index, d *parser.Document) string {
 	return idx.PluginRootOf(d.Path)
 }
 
-// checkRelated checks a frontmatter `related:` list: each entry resolves
-// from the file's folder, or from the repo root where the repo writes
-// them that way.
+// checkRelated checks a frontmatter `related:` list. An entry names a
+// document by its path or by its ID: it resolves to a file from the
+// file's folder or from the repo root, or to the document that declares
+// it as its `id:`, or to a file of that stem (`DESIGN-001` for
+// `DESIGN-001.md`). An entry that resolves to nothing is reported as a
+// missing file only when it looks like a path (a `/` or an extension);
+// one that does not is an ID, reported only in a repo whose documents
+// declare IDs (else it is a word, a topic or a tag, not a reference).
 func checkRelated(p *rules.Pass) {
 	k := p.Doc.Frontmatter.Get("related")
 	if k == nil || k.Value == nil || k.Value.Kind != yaml.SequenceNode {
@@ -507,9 +518,71 @@ func checkRelated(p *rules.Pass) {
 		if ok, _ := p.Index.Exists(path.Clean(strings.TrimPrefix(target, "/"))); ok {
 			continue
 		}
+		ids := declaredIDs(p.Index)
+		if ids.names[it.Value] {
+			continue // a document's ID, or a file's stem
+		}
 		off := d.Lines().Offset(d.Src, first+it.Line-1, it.Column)
-		p.Reportf(off, off+len(it.Value), "`related` entry `%s` does not exist, neither from this file's folder nor from the repo root", it.Value)
+		if pathLike(it.Value) {
+			p.Reportf(off, off+len(it.Value), "`related` entry `%s` does not exist, neither from this file's folder nor from the repo root", it.Value)
+			continue
+		}
+		if ids.declared {
+			p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: off, End: off + len(it.Value), Message: fmt.Sprintf(
+				"`related` entry `%s` names no document: no file declares `id: %s` in its frontmatter, and none is named `%s`", it.Value, it.Value, it.Value)})
+		}
 	}
+}
+
+// pathLike reports whether v, a frontmatter value, is written as a path:
+// it holds a `/` or ends in an extension (a dot, then one to five letters
+// or digits, a letter among them).
+func pathLike(v string) bool {
+	if strings.ContainsRune(v, '/') {
+		return true
+	}
+	ext := strings.TrimPrefix(path.Ext(v), ".")
+	if ext == "" || len(ext) > 5 {
+		return false
+	}
+	letter := false
+	for _, c := range ext {
+		switch {
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+			letter = true
+		case '0' <= c && c <= '9':
+		default:
+			return false
+		}
+	}
+	return letter
+}
+
+// documentIDs are the names by which a `related:` entry may name a
+// document: the `id:` each frontmatter declares, and the stem of each
+// file of the repo; declared is true when some document declares an ID.
+type documentIDs struct {
+	names    map[string]bool
+	declared bool
+}
+
+// declaredIDs gathers the repo's document IDs once per index, when a
+// `related:` entry first asks.
+func declaredIDs(idx *parser.Index) *documentIDs {
+	return idx.Cached("link-target/ids", func() any {
+		ids := &documentIDs{names: map[string]bool{}}
+		for _, f := range idx.Files() {
+			b := path.Base(f)
+			ids.names[strings.TrimSuffix(b, path.Ext(b))] = true
+		}
+		for _, d := range idx.Docs {
+			if k := d.Frontmatter.Get("id"); k != nil && k.Value != nil && k.Value.Kind == yaml.ScalarNode && k.Value.Value != "" {
+				ids.names[k.Value.Value] = true
+				ids.declared = true
+			}
+		}
+		return ids
+	}).(*documentIDs)
 }
 
 // listed names folders in a message.

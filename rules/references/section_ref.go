@@ -453,7 +453,8 @@ func indexSign(s string) (int, int) {
 // release notes, changelogs, dated plans, examples, templates, a fence
 // showing another file) and forms that are not files.
 func checkedRef(d *parser.Document, r sectionRef) bool {
-	return rules.OwnAt(d, r.at) && !rules.IsPlaceholder(r.file) // `phase-N.md § Goal`: a form, not a file
+	return rules.OwnAt(d, r.at) && !rules.IsPlaceholder(r.file) && // `phase-N.md § Goal`: a form, not a file
+		(r.file == "" || !rules.ExampleAt(d, r.at)) // "e.g. `docs/x.md § Setup`": the form of a reference (examples.go)
 }
 
 // resolveSectionRef checks one reference.
@@ -482,7 +483,13 @@ func resolveSectionRef(p *rules.Pass, d *parser.Document, r sectionRef, budget *
 			if r.skill {
 				return // not a skill we know: the backticks held something else
 			}
+			if rules.MadeFile(p.Index, r.file) {
+				return // a file the workflow makes, in the user's project (made.go)
+			}
 			msg := fmt.Sprintf("`%s § %s` cites %s, which does not exist", r.file, rules.Clip(r.title, 40), r.file)
+			if bareInSkill(p.Index, d, r.file) {
+				msg = fmt.Sprintf("`%s § %s` cites %s, which is not in this skill's folder (nor this file's, nor at the plugin or repo root), where a model reading the skill looks for it", r.file, rules.Clip(r.title, 40), r.file)
+			}
 			if others := p.Index.ByBase(path.Base(r.file)); len(others) > 0 && len(others) <= 3 {
 				var where []string
 				for _, o := range others {
@@ -917,10 +924,55 @@ func refTarget(idx *parser.Index, d *parser.Document, r sectionRef) (*parser.Doc
 		return nil, nil
 	}
 	found := endingIn(idx, root, path.Clean(f))
+	if bareInSkill(idx, d, f) {
+		// a bare name in a skill's files is read from the skill's folder
+		// (bareInSkill): another file of that name in the repo is not it,
+		// unless this file names that file's path in full, as shorthand
+		// for which the bare name then stands
+		named := namedPaths(d)
+		var in []*parser.Document
+		for _, t := range found {
+			if named[t.Path] || root != "" && named[strings.TrimPrefix(t.Path, root+"/")] {
+				in = append(in, t)
+			}
+		}
+		found = in
+	}
 	if len(found) == 1 {
 		return found[0], nil
 	}
 	return nil, found
+}
+
+// bareInSkill reports whether file, as a reference writes it, is a bare
+// name (no folder) cited in a skill's files: the Agent Skills
+// specification resolves a skill's file references from the skill's
+// folder (https://agentskills.io/specification, "File references", read
+// 2026-12-01), so a model reading the skill looks there, in the file's
+// own folder, the plugin root and the repo root, and never finds another
+// skill's file of that name.
+func bareInSkill(idx *parser.Index, d *parser.Document, file string) bool {
+	f := strings.TrimSuffix(file, "/")
+	return f != "" && !strings.Contains(f, "/") && rules.SkillDir(idx, d) != ""
+}
+
+// namedPaths are the paths d writes out in full (a word or code span
+// holding a `/`, a leading `./` or `/` dropped), read once per document.
+func namedPaths(d *parser.Document) map[string]bool {
+	return d.Cached("section-ref/named-paths", func() any {
+		m := map[string]bool{}
+		for _, w := range bytes.FieldsFunc(d.Src, func(r rune) bool {
+			return unicode.IsSpace(r) || strings.ContainsRune("`()[]<>\"',;", r)
+		}) {
+			if bytes.IndexByte(w, '/') < 0 || len(w) > 512 {
+				continue
+			}
+			s := strings.TrimRight(string(w), ".:")
+			s = strings.TrimPrefix(strings.TrimPrefix(s, "./"), "/")
+			m[s] = true
+		}
+		return m
+	}).(map[string]bool)
 }
 
 // skillsNamed are the skills whose folder is named name, by path; the

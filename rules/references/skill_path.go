@@ -159,8 +159,8 @@ func namesOwnFile(idx *parser.Index, d *parser.Document, off int, dir, top strin
 	// not a cue.
 	if rules.LineHas(d, "skill-path/example-cue", off, func(line []byte) bool {
 		return exampleCueRe.Match(codeSpanRe.ReplaceAll(line, nil))
-	}) || possessiveBefore(d.Text()[max(ls, off-40):off]) {
-		return false
+	}) || possessiveBefore(d.Text()[max(ls, off-40):off]) || rules.ExampleAt(d, off) {
+		return false // another owner's file; an example on its line, or in its sentence begun on a line above
 	}
 	// The words just before the path (a bounded window, so that a long
 	// line of many paths is still read in linear time).
