@@ -1486,23 +1486,28 @@ func nearText(idx *parser.Index, canon, b *block) nearness {
 	return nearness{near: found}
 }
 
-// loaders returns the hosts (bits, in the order of hosts.All) that load
-// d: by their kinds' `loads` (from the repo root, or from the root of
-// d's plugin), or as a memory file by its name.
+// loaders returns the hosts (bits, in the order of hosts.All) whose own
+// kind d is and that load it: the hosts with a kind of d's kind whose
+// `loads` take d's path (from the repo root, or from the root of d's
+// plugin), or, for a memory file, that read it by its name. A host that
+// loads d as another host's format (Copilot's agent files take Claude
+// Code's `agents/`, `also`) is not among them.
 func loaders(idx *parser.Index, d *parser.Document) uint64 {
 	var m uint64
 	root := idx.PluginRootOf(d.Path)
 	base := path.Base(d.Path)
+	kind := d.Kind.String()
 	for i, h := range hosts.All() {
 		if i >= 64 {
 			break
 		}
-		if h.Memory != nil && slices.Contains(h.Memory.Files, base) {
-			m |= 1 << i
+		if d.Kind == parser.KindMemory {
+			if h.Memory != nil && slices.Contains(h.Memory.Files, base) {
+				m |= 1 << i
+			}
 			continue
 		}
-	kinds:
-		for _, k := range h.Kinds {
+		if k := h.Kinds[kind]; k != nil {
 			for _, g := range k.Loads {
 				p := d.Path
 				if rest, ok := strings.CutPrefix(g, hosts.LoadsPluginPrefix); ok {
@@ -1513,7 +1518,7 @@ func loaders(idx *parser.Index, d *parser.Document) uint64 {
 				}
 				if ok, _ := doublestar.Match(g, p); ok {
 					m |= 1 << i
-					break kinds
+					break
 				}
 			}
 		}
@@ -1536,13 +1541,13 @@ var hostTools = sync.OnceValue(func() []map[string]bool {
 	return out
 })
 
-// hostVocab reports, for copies in files a and b that different hosts
-// load (the hosts loading one are not those loading the other), whether
-// a word is a tool name of a host that loads either; nil when the same
-// hosts load both (or none is known to load one).
+// hostVocab reports, for copies in files a and b of different hosts (no
+// host loads both as its own kind: loaders), whether a word is a tool
+// name of a host that loads either; nil when a host loads both (a model
+// under it reads both texts), or none is known to load one.
 func hostVocab(idx *parser.Index, a, b *parser.Document) func(w string) bool {
 	ma, mb := loaders(idx, a), loaders(idx, b)
-	if ma == mb || ma == 0 || mb == 0 {
+	if ma&mb != 0 || ma == 0 || mb == 0 {
 		return nil
 	}
 	tools := hostTools()
