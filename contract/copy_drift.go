@@ -15,7 +15,10 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/hosts"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -102,7 +105,7 @@ func (k blockKind) String() string { return blockKinds[k] }
 type blockState struct {
 	mu        sync.Mutex // guards nearOf, nearValue
 	nearOf    *block
-	nearValue bool
+	nearValue nearness
 	memoMu    sync.Mutex // guards memo
 	memo      *groupMemo
 	texts     atomic.Pointer[blockTexts]
@@ -1161,7 +1164,7 @@ func memoGroup(idx *parser.Index, members []*block, all bool, vote func() citeVo
 	if m := first.memo; m != nil && m.all == all && m.docs == len(idx.Docs) && slices.Equal(m.members, members) {
 		return m.group
 	}
-	g := groupOf(members, all, vote)
+	g := groupOf(idx, members, all, vote)
 	first.memo = &groupMemo{members: slices.Clone(members), docs: len(idx.Docs), all: all, group: g}
 	return g
 }
@@ -1176,16 +1179,16 @@ type groupMemo struct {
 
 // groupOf makes the copy group of members, or nil; vote counts the
 // citations between their files (citeVoteOf).
-func groupOf(members []*block, all bool, vote func() citeVote) *driftGroup {
+func groupOf(idx *parser.Index, members []*block, all bool, vote func() citeVote) *driftGroup {
 	if !slices.ContainsFunc(members, func(b *block) bool { return b.doc != members[0].doc }) {
 		return nil // one file holds no copies
 	}
 	if !all && !slices.ContainsFunc(members, func(b *block) bool { return !same(b, members[0]) }) {
 		return nil // one text: no copy drifted
 	}
-	g := citedGroup(members, vote())
+	g := citedGroup(idx, members, vote())
 	if g == nil {
-		g = majorityGroup(members)
+		g = majorityGroup(idx, members)
 	}
 	if g == nil || len(g.Identical)+len(g.Drifted) == 0 {
 		return nil
@@ -1206,19 +1209,94 @@ func groupOf(members []*block, all bool, vote func() citeVote) *driftGroup {
 }
 
 // split sorts the members other than canon into identical copies and
-// near copies; the rest are no copies.
-func split(canon *block, members []*block) (identical, drifted []*block) {
+// near copies; the rest are no copies. A member that differs only by one
+// name in a few lines is a copy written for its file where each of those
+// names is a parameter (paramPlace); else it is a near copy.
+func split(idx *parser.Index, canon *block, members []*block) (identical, drifted []*block) {
 	identical = make([]*block, 0, max(len(members)-1, 0))
+	var named []*block
+	var names [][]nameDiff
 	for _, b := range members {
 		switch {
 		case b == canon:
 		case same(b, canon):
 			identical = append(identical, b)
-		case b.doc != canon.doc && near(canon, b):
+		case b.doc != canon.doc:
+			switch nr := near(idx, canon, b); {
+			case nr.near:
+				drifted = append(drifted, b)
+			case nr.names != nil:
+				named, names = append(named, b), append(names, nr.names)
+			}
+		}
+	}
+	if len(named) == 0 {
+		return identical, drifted
+	}
+	// how many copies vary at each line where a named copy does: the
+	// named copies, and the identical ones that name their own file there
+	varies := map[int]int{}
+	for _, ns := range names {
+		for _, n := range ns {
+			varies[n.line]++
+		}
+	}
+	cr, _ := canon.compared().lines()
+	for _, o := range identical {
+		if o.rawHash == canon.rawHash {
+			continue
+		}
+		or, _ := o.compared().lines()
+		for l := range varies {
+			if l < len(cr) && l < len(or) && or[l] != cr[l] {
+				varies[l]++
+			}
+		}
+	}
+	for i, b := range named {
+		if slices.ContainsFunc(names[i], func(n nameDiff) bool { return varies[n.line] < 2 && !ownName(n.got, b.doc, canon.doc) }) {
 			drifted = append(drifted, b)
 		}
 	}
 	return identical, drifted
+}
+
+// ownName reports whether word w of a copy in d names d: its stem, its
+// skill folder, its frontmatter name, or a folder of its path that the
+// canonical copy's path (in c) does not hold (`.claude` in
+// `.claude/skills/x/run.py`), as a whole name.
+func ownName(w string, d, c *parser.Document) bool {
+	for _, v := range paramsOf(d).params {
+		if holdsName(w, v) {
+			return true
+		}
+	}
+	theirs := strings.Split(path.Dir(c.Path), "/")
+	for _, seg := range strings.Split(path.Dir(d.Path), "/") {
+		if len(seg) >= 2 && seg != "." && !slices.Contains(theirs, seg) && holdsName(w, seg) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsName reports whether w holds v, not inside a longer run of
+// letters and digits.
+func holdsName(w, v string) bool {
+	alnum := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
+	for from := 0; from < len(w); {
+		i := strings.Index(w[from:], v)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(v)
+		if (i == 0 || !alnum(w[i-1])) && (end == len(w) || !alnum(w[end])) {
+			return true
+		}
+		from = i + 1
+	}
+	return false
 }
 
 // vote is citeVoteOf members, the members of key k, kept for the next
@@ -1277,7 +1355,7 @@ func citeVoteOf(idx *parser.Index, members []*block) citeVote {
 // near copies drifted the same way (they are identical to one another),
 // or one copy drifted: copies that each differ otherwise are variants
 // written for their files, not drift.
-func citedGroup(members []*block, v citeVote) *driftGroup {
+func citedGroup(idx *parser.Index, members []*block, v citeVote) *driftGroup {
 	var best *block
 	for _, b := range members {
 		if b.doc.Path == v.best {
@@ -1289,7 +1367,7 @@ func citedGroup(members []*block, v citeVote) *driftGroup {
 	if best == nil || bestCites*2 < len(members)-1 {
 		return nil
 	}
-	identical, drifted := split(best, members)
+	identical, drifted := split(idx, best, members)
 	if len(drifted) > 1 && len(clusters(drifted)) > 1 || len(identical)+len(drifted) < 2 {
 		return nil // variants written for their files; or a pair, which cannot say which one drifted
 	}
@@ -1301,7 +1379,7 @@ func citedGroup(members []*block, v citeVote) *driftGroup {
 // share: held in two files or more, by at least two thirds of the copies
 // (identical and near). Fewer, and the members are variants written for
 // their files, not drift.
-func majorityGroup(members []*block) *driftGroup {
+func majorityGroup(idx *parser.Index, members []*block) *driftGroup {
 	cs := clusters(members)
 	top := cs[0]
 	if len(top) < driftMinMajority || len(cs) > 1 && len(cs[1]) == len(top) {
@@ -1319,7 +1397,7 @@ func majorityGroup(members []*block) *driftGroup {
 	if files < 2 {
 		return nil
 	}
-	identical, drifted := split(canon, members)
+	identical, drifted := split(idx, canon, members)
 	// a near copy that only adds lines to the text most copies share was
 	// made for its file; a cited canonical text is another matter (a line
 	// taken out of it is missing from no copy), so only here
@@ -1335,39 +1413,200 @@ func majorityGroup(members []*block) *driftGroup {
 // near reports whether b is a near copy of canon: it differs only in
 // typography (dashes, quotes, spaces), or a few of its lines differ (one,
 // or driftMaxShare of the longer) and not only by one name in each
-// changed line, which makes it a copy written for its file.
-func near(canon, b *block) bool {
+// changed line, which makes it a copy written for its file when its
+// copies vary at that place too (split says). Between copies that
+// different hosts load, the hosts' own vocabulary is no difference
+// (hostLines).
+func near(idx *parser.Index, canon, b *block) nearness {
 	st := b.state()
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	// the canonical copy by its text: a canonical copy made again in an
 	// edited file, the same text, gives the same answer
 	if st.nearOf != canon && (st.nearOf == nil || st.nearOf.rawHash != canon.rawHash || st.nearOf.textHash != canon.textHash) {
-		st.nearOf, st.nearValue = canon, nearText(canon, b)
+		st.nearOf, st.nearValue = canon, nearText(idx, canon, b)
 	}
 	return st.nearValue
 }
 
-func nearText(canon, b *block) bool {
+// nearness is what a near test of a copy found: whether it is a near
+// copy of the canonical one; or, when it differs from it only by one name
+// in each of a few changed lines, those names (split judges them).
+type nearness struct {
+	near  bool
+	names []nameDiff
+}
+
+// nameDiff is a line where a copy differs from the canonical one by one
+// name: the line's number in the canonical text, and the copy's name.
+type nameDiff struct {
+	line int
+	got  string
+}
+
+func nearText(idx *parser.Index, canon, b *block) nearness {
 	c, t := canon.compared(), b.compared()
 	if sameTypography(c.raw, t.raw) || sameTypography(c.text, t.text) {
-		return true
+		return nearness{near: true}
 	}
 	cr, ct := c.lines()
 	br, bt := t.lines()
-	found := false
-	for _, t := range [][2][]string{{cr, br}, {ct, bt}} {
-		al, bl := t[0], t[1]
-		if onlyNames(al, bl) {
-			return false
+	forms := [][2][]string{{cr, br}, {ct, bt}}
+	var at [][]int // the canonical lines' numbers, when host copies drop some
+	if tool := hostVocab(idx, canon.doc, b.doc); tool != nil {
+		at = make([][]int, len(forms))
+		for i := range forms {
+			forms[i][0], at[i] = hostLines(forms[i][0], tool)
+			forms[i][1], _ = hostLines(forms[i][1], tool)
+			if slices.Equal(forms[i][0], forms[i][1]) {
+				return nearness{} // each host's own words: no drift
+			}
 		}
-		n := diffCount(al, bl)
+	}
+	found := false
+	for i, f := range forms {
+		al, bl := f[0], f[1]
 		longer := max(len(al), len(bl))
-		if n > 0 && n < longer && float64(n) <= max(1, driftMaxShare*float64(longer)) {
+		within := func(n int) bool { return n > 0 && n < longer && float64(n) <= max(1, driftMaxShare*float64(longer)) }
+		if names, ok := onlyNames(al, bl); ok {
+			if !within(len(names)) {
+				return nearness{}
+			}
+			if at != nil {
+				for j := range names {
+					names[j].line = at[i][names[j].line]
+				}
+			}
+			return nearness{names: names}
+		}
+		if within(diffCount(al, bl)) {
 			found = true
 		}
 	}
-	return found
+	return nearness{near: found}
+}
+
+// loaders returns the hosts (bits, in the order of hosts.All) whose own
+// kind d is and that load it: the hosts with a kind of d's kind whose
+// `loads` take d's path (from the repo root, or from the root of d's
+// plugin), or, for a memory file, that read it by its name. A host that
+// loads d as another host's format (Copilot's agent files take Claude
+// Code's `agents/`, `also`) is not among them.
+func loaders(idx *parser.Index, d *parser.Document) uint64 {
+	var m uint64
+	root := idx.PluginRootOf(d.Path)
+	base := path.Base(d.Path)
+	kind := d.Kind.String()
+	for i, h := range hosts.All() {
+		if i >= 64 {
+			break
+		}
+		if d.Kind == parser.KindMemory {
+			if h.Memory != nil && slices.Contains(h.Memory.Files, base) {
+				m |= 1 << i
+			}
+			continue
+		}
+		if k := h.Kinds[kind]; k != nil {
+			for _, g := range k.Loads {
+				p := d.Path
+				if rest, ok := strings.CutPrefix(g, hosts.LoadsPluginPrefix); ok {
+					g = rest
+					if root != "" {
+						p = strings.TrimPrefix(p, root+"/")
+					}
+				}
+				if ok, _ := doublestar.Match(g, p); ok {
+					m |= 1 << i
+					break
+				}
+			}
+		}
+	}
+	return m
+}
+
+// hostTools are the hosts' tool names (hosts/*.yaml `tools`), in lower
+// case, by the hosts' order in hosts.All.
+var hostTools = sync.OnceValue(func() []map[string]bool {
+	out := make([]map[string]bool, len(hosts.All()))
+	for i, h := range hosts.All() {
+		if h.Tools != nil {
+			out[i] = map[string]bool{}
+			for _, n := range h.Tools.Names {
+				out[i][strings.ToLower(n)] = true
+			}
+		}
+	}
+	return out
+})
+
+// hostVocab reports, for copies in files a and b of different hosts (no
+// host loads both as its own kind: loaders), whether a word is a tool
+// name of a host that loads either; nil when a host loads both (a model
+// under it reads both texts), or none is known to load one.
+func hostVocab(idx *parser.Index, a, b *parser.Document) func(w string) bool {
+	ma, mb := loaders(idx, a), loaders(idx, b)
+	if ma&mb != 0 || ma == 0 || mb == 0 {
+		return nil
+	}
+	tools := hostTools()
+	m := ma | mb
+	return func(w string) bool {
+		lw := strings.ToLower(w)
+		for i, t := range tools {
+			if i < 64 && m&(1<<i) != 0 && t[lw] {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// hostLines are lines as copies written for different hosts are
+// compared: blank lines dropped (their runs are each host's layout), a
+// fence's marker at three backticks or tildes, and each run of tool
+// names (with the commas, spaces and backticks between them) one mark;
+// at gives each line's number in lines.
+func hostLines(lines []string, tool func(string) bool) (out []string, at []int) {
+	out, at = make([]string, 0, len(lines)), make([]int, 0, len(lines))
+	var b strings.Builder
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		b.Reset()
+		rest := l
+		if t := strings.TrimLeft(l, " \t"); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence := strings.TrimLeft(t, t[:1])
+			b.WriteString(l[:len(l)-len(t)])
+			b.WriteString(t[:1] + t[:1] + t[:1])
+			rest = fence
+		}
+		inRun, pending := false, ""
+		for rest != "" {
+			tok := nameToken(rest)
+			rest = rest[len(tok):]
+			switch {
+			case isWord(tok) && tool(tok):
+				if !inRun {
+					b.WriteString(pending)
+					b.WriteByte(0)
+				}
+				inRun, pending = true, ""
+			case inRun && strings.Trim(tok, " ,`") == "":
+				pending += tok
+			default:
+				b.WriteString(pending)
+				b.WriteString(tok)
+				inRun, pending = false, ""
+			}
+		}
+		b.WriteString(pending)
+		out = append(out, b.String())
+		at = append(at, i)
+	}
+	return out, at
 }
 
 // addsLines reports whether near copy b holds the canonical copy's lines
@@ -1471,23 +1710,32 @@ var typoE280 = [256]string{0x93: "-", 0x94: "-", 0x98: "'", 0x99: "'", 0x9C: `"`
 // onlyNames reports whether a and b differ only by one word in each
 // changed line (`/plan` for `/design`, `-Mode plan` for `-Mode design`):
 // after the lines they share at both ends, as many lines on each side,
-// each pair the same but for one name.
-func onlyNames(a, b []string) bool {
+// each pair the same but for one name. It returns those lines (their
+// numbers in a) and b's names.
+func onlyNames(a, b []string) ([]nameDiff, bool) {
+	first := 0
 	for len(a) > 0 && len(b) > 0 && a[0] == b[0] {
 		a, b = a[1:], b[1:]
+		first++
 	}
 	for len(a) > 0 && len(b) > 0 && a[len(a)-1] == b[len(b)-1] {
 		a, b = a[:len(a)-1], b[:len(b)-1]
 	}
 	if len(a) == 0 || len(a) != len(b) {
-		return false
+		return nil, false
 	}
+	var out []nameDiff
 	for i := range a {
-		if a[i] != b[i] && !oneName(a[i], b[i]) {
-			return false
+		if a[i] == b[i] {
+			continue
 		}
+		got, ok := oneName(a[i], b[i])
+		if !ok {
+			return nil, false
+		}
+		out = append(out, nameDiff{line: first + i, got: got})
 	}
-	return true
+	return out, true
 }
 
 // oneName reports whether two lines are the same but for one word (a run
@@ -1495,18 +1743,20 @@ func onlyNames(a, b []string) bool {
 // made for another host names its own folder, `.claude/skills/x/run.py`
 // for `.shared/x/run.py`) in the same place: read as runs of word bytes
 // and of other bytes, the two lines differ in one run, a word in each.
-func oneName(a, b string) bool {
-	diff := 0
+// It returns b's word.
+func oneName(a, b string) (string, bool) {
+	diff, got := 0, ""
 	for a != "" && b != "" {
 		ta, tb := nameToken(a), nameToken(b)
 		if ta != tb {
 			if diff++; diff > 1 || !isWord(ta) || !isWord(tb) {
-				return false
+				return "", false
 			}
+			got = tb
 		}
 		a, b = a[len(ta):], b[len(tb):]
 	}
-	return a == "" && b == "" && diff == 1
+	return got, a == "" && b == "" && diff == 1
 }
 
 // nameToken returns the run that starts s: of word bytes (wordByte), or
@@ -1700,6 +1950,17 @@ func reportDrift(p *rules.Pass, g *driftGroup, b *block) {
 		n, at = pn, pat
 		exp, fnd = describeNamed(lineAt(wl, at), lineAt(gl, at), lineAt(nw, at), lineAt(ng, at), at < len(wl), at < len(gl))
 	}
+	if tool := hostVocab(p.Index, canon.doc, b.doc); tool != nil && !sameTypography(cr, br) {
+		// copies for different hosts: the first difference past their
+		// own words, as written
+		wl, gl := strings.Split(cr, "\n"), strings.Split(br, "\n")
+		hw, aw := hostLines(wl, tool)
+		hg, ag := hostLines(gl, tool)
+		if i := firstDiff(hw, hg); i >= 0 {
+			n, at = diffCount(hw, hg), at0(ag, i, len(gl))
+			exp, fnd = describeLines(lineAt(wl, at0(aw, i, len(wl))), lineAt(gl, at), i < len(hw), i < len(hg))
+		}
+	}
 	startLine, _ := b.doc.Position(int(b.start))
 	canonLine, _ := canon.doc.Position(int(canon.anchor))
 	lines := "lines differ"
@@ -1760,6 +2021,24 @@ func describeNamed(a, b, na, nb string, hasA, hasB bool) (exp, fnd string) {
 		fnd = visible(b, from(b, len(b)-(len(nb)-c)))
 	}
 	return exp, fnd
+}
+
+// firstDiff is the first line where a and b differ, or -1.
+func firstDiff(a, b []string) int {
+	for i := range max(len(a), len(b)) {
+		if i >= len(a) || i >= len(b) || a[i] != b[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+// at0 is at[i], or end past at's end.
+func at0(at []int, i, end int) int {
+	if i < len(at) {
+		return at[i]
+	}
+	return end
 }
 
 func lineAt(ls []string, i int) string {

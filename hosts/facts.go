@@ -25,7 +25,7 @@ type Fact struct {
 }
 
 // Facts lists every fact of every host file: its limits, loader quirks,
-// memory files, each kind's keys and their enum values' releases, and the
+// memory files, tool names, each kind's keys and their enum values' releases, and the
 // keys of each kind's JSON shapes, in file order.
 func Facts() []Fact {
 	var out []Fact
@@ -51,6 +51,9 @@ func Facts() []Fact {
 		}
 		if m := h.Memory; m != nil {
 			add("memory files "+strings.Join(m.Files, ", "), "", m.Source)
+		}
+		if t := h.Tools; t != nil {
+			add("tools "+strings.Join(t.Names, ", "), "", t.Source)
 		}
 		for _, kname := range sortedKeys(h.Kinds) {
 			k := h.Kinds[kname]

@@ -48,6 +48,10 @@ type Host struct {
 	// Memory is how the host reads its memory files (CLAUDE.md, AGENTS.md,
 	// GEMINI.md), or nil.
 	Memory *Memory `yaml:"memory"`
+	// Tools are the names of the host's built-in tools, as its files
+	// name them (an agent's `tools`, a skill's prose): a copy of a block
+	// written for another host names its tools, which is no drift.
+	Tools *Tools `yaml:"tools"`
 	// Checked is the release of the host its facts were last checked
 	// against by running it (the differential test, hosts/README.md), or
 	// nil where no release of it runs here: its facts are then as of its
@@ -77,6 +81,12 @@ func (h *Host) AsOf() string {
 		newest = max(newest, s.Read)
 	}
 	return "as of its documentation read " + newest
+}
+
+// Tools are a host's tool names, and the source they were read from.
+type Tools struct {
+	Names  []string `yaml:"names"`
+	Source string   `yaml:"source"`
 }
 
 // Source is a published page a fact was read from, and when.
@@ -664,6 +674,14 @@ func parse(name string, b []byte) (*Host, error) {
 		}
 		if l.Counts == "listed" && len(h.Kinds[l.Kind].Listed) == 0 {
 			return nil, bad("limit %s counts what kind %s lists, and it has no `listed` keys", name, l.Kind)
+		}
+	}
+	if t := h.Tools; t != nil {
+		if len(t.Names) == 0 || slices.Contains(t.Names, "") {
+			return nil, bad("tools need their `names`")
+		}
+		if err := cites("tools", t.Source); err != nil {
+			return nil, err
 		}
 	}
 	if err := checkMemory(h, bad, cites); err != nil {
