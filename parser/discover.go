@@ -62,7 +62,8 @@ type DiscoverError struct {
 func (e *DiscoverError) Error() string { return fmt.Sprintf("%s: %v", e.Rel, e.Err) }
 
 // Discover walks root and returns every markdown file and plugin manifest
-// that the repo's .gitignore files do not ignore. It never enters .git
+// that the repo's .gitignore files do not ignore, or that git tracks
+// (tracked.go). It never enters .git
 // or a mount of a system's pseudo filesystem (/proc), never follows a
 // symlinked folder, takes symlinked files only when they
 // resolve inside the root, and reports anything that is not a regular file
@@ -93,8 +94,12 @@ func walkRepo(res *resolver, workers int, found func(Discovered), met func(rel s
 func walkListed(res *resolver, c *Cache, workers int, found func(Discovered), met func(rel string), fail func(*DiscoverError)) {
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, workers)
-	var walk func(dir, rel string, ign ignoreSet, parent uint64)
-	walk = func(dir, rel string, ign ignoreSet, parent uint64) {
+	trk := newTracked(res.root)
+	// walk lists the folder dir (rel from the root); in an ignored folder
+	// (ignored), only the files git tracks are taken, and only the
+	// folders holding some are entered (tracked.go)
+	var walk func(dir, rel string, ign ignoreSet, parent uint64, ignored bool)
+	walk = func(dir, rel string, ign ignoreSet, parent uint64, ignored bool) {
 		entries, dev, err := c.list(dir, rel, parent)
 		if errors.Is(err, errSystemFolder) {
 			return
@@ -122,7 +127,11 @@ func walkListed(res *resolver, c *Cache, workers int, found func(Discovered), me
 				r = rel + "/" + name
 			}
 			if e.IsDir() {
-				if name == ".git" || ign.ignored(r, true) {
+				if name == ".git" {
+					continue
+				}
+				in := ignored || ign.ignored(r, true)
+				if in && !trk.holds(r) {
 					continue
 				}
 				abs := filepath.Join(dir, name)
@@ -130,17 +139,20 @@ func walkListed(res *resolver, c *Cache, workers int, found func(Discovered), me
 				case slots <- struct{}{}: // a worker is free: it walks the folder
 					wg.Go(func() {
 						defer func() { <-slots }()
-						walk(abs, r, ign, dev)
+						walk(abs, r, ign, dev, in)
 					})
 				default:
-					walk(abs, r, ign, dev)
+					walk(abs, r, ign, dev, in)
 				}
+				continue
+			}
+			if ignored && !trk.file(r) {
 				continue
 			}
 			if met != nil {
 				met(r)
 			}
-			if !wanted(r) || ign.ignored(r, false) {
+			if !wanted(r) || ign.ignored(r, false) && !trk.file(r) {
 				continue
 			}
 			var size int64
@@ -184,7 +196,7 @@ func walkListed(res *resolver, c *Cache, workers int, found func(Discovered), me
 	if data, err := res.readFile(".git/info/exclude", DefaultMaxFileSize); err == nil {
 		base = parseGitignore("", data)
 	}
-	walk(res.root, "", base, 0)
+	walk(res.root, "", base, 0, false)
 	wg.Wait()
 }
 

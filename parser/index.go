@@ -49,6 +49,9 @@ type Index struct {
 	// kind of each (skills.go)
 	listed     map[string]Kind
 	rootPlugin bool
+	// rootAgentBodies says whether the repo root's agents/ holds a
+	// `*.agent.md` file (copilotAgents)
+	rootAgentBodies bool
 	// files are the paths of every file the walk met, sorted (see Files)
 	files []string
 	// links maps each symlinked file the walk took to the file of the
@@ -307,13 +310,14 @@ func (idx *Index) settle(opt LoadOptions) {
 	roots := idx.PluginRoots()
 	changed := false
 	for i, d := range idx.Docs {
-		if len(roots) == 0 && len(idx.listed) == 0 && d.Kind != KindSkillResource {
+		copilot := d.Kind == KindAgent && idx.copilotAgents(d.Path)
+		if len(roots) == 0 && len(idx.listed) == 0 && d.Kind != KindSkillResource && !copilot {
 			continue
 		}
 		// a kind decided with every plugin root known (a snapshot's)
-		// changes only for a skill's resource, or for a file a manifest
-		// may list (KindOf)
-		if b := d.base; b != 0 && b-1 != KindSkillResource && (b-1 != KindOther || len(idx.listed) == 0) {
+		// changes only for a skill's resource, for a file a manifest
+		// may list, or for a file beside Copilot's agents (KindOf)
+		if b := d.base; b != 0 && b-1 != KindSkillResource && (b-1 != KindOther || len(idx.listed) == 0) && !copilot {
 			continue
 		}
 		kind := idx.KindOf(d.Path)
@@ -448,7 +452,7 @@ func (idx *Index) Update(doc *Document) *Index { return idx.replace(doc, true) }
 func (idx *Index) replace(doc *Document, inPlace bool) *Index {
 	i, found := slices.BinarySearchFunc(idx.Docs, doc.Path, func(d *Document, p string) int { return strings.Compare(d.Path, p) })
 	var old *Document
-	n := &Index{Root: idx.Root, files: idx.files, roots: idx.roots, rootSet: idx.rootSet, rootPlugin: idx.rootPlugin, listed: idx.listed, links: idx.links}
+	n := &Index{Root: idx.Root, files: idx.files, roots: idx.roots, rootSet: idx.rootSet, rootPlugin: idx.rootPlugin, rootAgentBodies: idx.rootAgentBodies || isRootAgentBody(doc.Path), listed: idx.listed, links: idx.links}
 	if found {
 		old = idx.Docs[i]
 		n.Docs = idx.Docs
@@ -638,6 +642,7 @@ func (idx *Index) finish() {
 		idx.byKind[d.Kind] = append(idx.byKind[d.Kind], d)
 		b := path.Base(d.Path)
 		idx.byBase[b] = append(idx.byBase[b], d)
+		idx.rootAgentBodies = idx.rootAgentBodies || isRootAgentBody(d.Path)
 	}
 	idx.setRoots(idx.pluginRoots())
 	idx.listed = idx.listedComponents()

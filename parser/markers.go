@@ -22,9 +22,12 @@ type Marker struct {
 	Role MarkerRole
 	// Name is the region's identity: its base name, then its attributes
 	// (`output-sections stage=ST`), as MarkerIdent writes them.
-	Name    string
-	Base    string // region name, with any trailing words of a plain opener
-	Attrs   string // trailing `key=value` pairs, sorted; "" for none
+	Name  string
+	Base  string // region name, with any trailing words of a plain opener
+	Attrs string // trailing `key=value` pairs, sorted; "" for none
+	// Text is the marker's own words, spaces collapsed: the comment's
+	// text without any prose after the marker (markerProse)
+	Text    string
 	Comment *Comment
 }
 
@@ -38,11 +41,11 @@ func ParseMarker(c *Comment) (Marker, bool) {
 	if strings.ContainsAny(t, "\t\n\r") || strings.Contains(t, "  ") {
 		t = strings.Join(strings.Fields(t), " ")
 	}
-	role, base, attrs, ok := markerParts(t)
+	role, base, attrs, n, ok := markerParts(t)
 	if !ok {
 		return Marker{}, false
 	}
-	return Marker{Role: role, Name: MarkerIdent(base, attrs), Base: base, Attrs: attrs, Comment: c}, true
+	return Marker{Role: role, Name: MarkerIdent(base, attrs), Base: base, Attrs: attrs, Text: t[:n], Comment: c}, true
 }
 
 // MarkerRoleOf reads the text t of a comment, its spaces already collapsed,
@@ -51,18 +54,66 @@ func ParseMarker(c *Comment) (Marker, bool) {
 // attributes follow the begin or end word in every syntax:
 // `x:begin k=v`, `BEGIN x k=v` (or `START x k=v`), `/x k=v`.
 func MarkerRoleOf(t string) (role MarkerRole, name string, ok bool) {
-	role, base, attrs, ok := markerParts(t)
+	role, base, attrs, _, ok := markerParts(t)
 	return role, MarkerIdent(base, attrs), ok
 }
 
-// markerParts is MarkerRoleOf with the base name and the attributes apart.
-func markerParts(t string) (role MarkerRole, base, attrs string, ok bool) {
+// markerParts is MarkerRoleOf with the base name and the attributes apart;
+// n is the length of the marker's own words in t (less than len(t) when
+// prose follows them, markerProse).
+func markerParts(t string) (role MarkerRole, base, attrs string, n int, ok bool) {
+	if head, ok := markerProse(t); ok {
+		rest, attrs := CutAttrs(head)
+		if role, base, ok := markerWord(rest); ok && role != MarkerPlain && keywordBound(rest, base) {
+			return role, base, attrs, len(head), true
+		}
+	}
 	rest, attrs := CutAttrs(t)
 	role, base, ok = markerWord(rest)
 	if !ok {
-		return 0, "", "", false
+		return 0, "", "", 0, false
 	}
-	return role, base, attrs, true
+	return role, base, attrs, len(t), true
+}
+
+// markerProse cuts t at the first separator that may end a marker's own
+// words and start prose about it: a dash between spaces (` - `, ` -- `),
+// an en or em dash, or `;` or `:` before a space
+// (`<!-- results:begin — generated; keep hand edits minimal -->`). It
+// returns the words before the separator, ok false when there is no
+// separator or no text on either side of it.
+func markerProse(t string) (head string, ok bool) {
+	for i := 0; i < len(t); i++ {
+		var after int
+		switch {
+		case t[i] == ' ' && strings.HasPrefix(t[i:], " - "):
+			after = i + 3
+		case t[i] == ' ' && strings.HasPrefix(t[i:], " -- "):
+			after = i + 4
+		case strings.HasPrefix(t[i:], "—"), strings.HasPrefix(t[i:], "–"):
+			after = i + len("—")
+		case (t[i] == ';' || t[i] == ':') && i+1 < len(t) && t[i+1] == ' ':
+			after = i + 2
+		default:
+			continue
+		}
+		head = strings.TrimRight(t[:i], " ")
+		return head, head != "" && strings.TrimSpace(t[after:]) != ""
+	}
+	return "", false
+}
+
+// keywordBound reports whether rest, a begin or end marker named base
+// with prose after it, says its role in a form prose does not take: a
+// leading `/`, `BEGIN`, `START` or `END` in capitals, or a begin, start
+// or end word joined to a one-word name by `:` or `-` (`x:begin`,
+// `x-end`). `<!-- The end: see below -->` stays a comment.
+func keywordBound(rest, base string) bool {
+	switch {
+	case rest[0] == '/', strings.HasPrefix(rest, "BEGIN "), strings.HasPrefix(rest, "START "), strings.HasPrefix(rest, "END "):
+		return true
+	}
+	return !strings.Contains(base, " ") && len(rest) > len(base) && (rest[len(base)] == ':' || rest[len(base)] == '-')
 }
 
 // MarkerIdent writes a region's identity: its base name, then its sorted
@@ -217,13 +268,26 @@ type Region struct {
 // Regions pairs the sentinel comments of d. It returns the balanced
 // regions and calls bad for every unbalanced or crossed marker.
 func Regions(d *Document, bad func(c *Comment, msg string, related *Comment)) []Region {
-	return PairRegions(d, nil, bad)
+	return PairRegions(d, RegionOptions{}, bad)
 }
 
-// PairRegions is Regions where mayStayOpen (nil: none) names the regions
-// that run to the end of the file by design: their begin marker with no
-// closer is not reported. Crossings and stray closers still are.
-func PairRegions(d *Document, mayStayOpen func(name string) bool, bad func(c *Comment, msg string, related *Comment)) []Region {
+// RegionOptions tune PairRegions.
+type RegionOptions struct {
+	// MayStayOpen (nil: none) names the regions that run to the end of
+	// the file by design: their begin marker with no closer is not
+	// reported. Crossings and stray closers still are.
+	MayStayOpen func(name string) bool
+	// Opened (nil: every name) says whether the repo opens a region of
+	// the given name anywhere (RegionOpeners of its files): a closer with
+	// no opener before it is reported only then. A closer whose region
+	// opens nowhere (`<!-- /Resolution -->` ending a section) marks where
+	// a section ends, not a region that lost its opener.
+	Opened func(name string) bool
+}
+
+// PairRegions is Regions with options.
+func PairRegions(d *Document, opt RegionOptions, bad func(c *Comment, msg string, related *Comment)) []Region {
+	mayStayOpen := opt.MayStayOpen
 	var stack openers
 	var regions []Region
 	crossed := map[string]int{} // names reported as crossed, not yet closed
@@ -251,8 +315,9 @@ func PairRegions(d *Document, mayStayOpen func(name string) bool, bad func(c *Co
 				continue // already reported as crossed
 			}
 			strays[m.Name] = true
-			if bad != nil {
-				bad(c, strayMessage(c, m, stack.sameBase(m.Base)), nil)
+			other := stack.sameBase(m.Base)
+			if bad != nil && (other != nil || opt.Opened == nil || opt.Opened(m.Name) || opt.Opened(m.Base)) {
+				bad(c, strayMessage(c, m, other), nil)
 			}
 			continue
 		}
@@ -285,12 +350,41 @@ func PairRegions(d *Document, mayStayOpen func(name string) bool, bad func(c *Co
 	return regions
 }
 
+// RegionOpeners returns the names that a closer may carry to close a
+// region that opens in d, sorted: the name, base name and leading words
+// (CloserNames) of each begin marker, and of each plain opener
+// (`<!-- X -->`) that a closer in d pairs with.
+func RegionOpeners(d *Document) []string {
+	set := map[string]bool{}
+	add := func(m Marker) {
+		set[m.Name], set[m.Base] = true, true
+		for _, n := range CloserNames(m.Name) {
+			set[n] = true
+		}
+	}
+	for i := range d.Comments() {
+		if m, ok := ParseMarker(&d.Comments()[i]); ok && m.Role == MarkerBegin {
+			add(m)
+		}
+	}
+	for _, r := range Regions(d, nil) {
+		if m, ok := ParseMarker(r.Begin); ok && m.Role == MarkerPlain {
+			add(m)
+		}
+	}
+	out := make([]string, 0, len(set))
+	for n := range set {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // closerFor writes the closer of begin marker m in its own syntax, with
 // its attributes: `x:end k=v` for `x:begin k=v`, `END x k=v` for
 // `BEGIN x k=v`.
 func closerFor(m Marker) string {
-	t := strings.Join(strings.Fields(m.Comment.Text), " ")
-	rest, _ := CutAttrs(t)
+	rest, _ := CutAttrs(m.Text)
 	switch {
 	case strings.HasPrefix(rest, "BEGIN "):
 		rest = "END " + rest[len("BEGIN "):]

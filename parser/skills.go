@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"path"
 	"strings"
 )
@@ -43,7 +44,77 @@ func (idx *Index) KindOf(rel string) Kind {
 			return lk
 		}
 	}
+	if k == KindAgent && idx.copilotAgents(rel) && !writtenAsSubagent(idx.Doc(rel)) {
+		return KindOther
+	}
 	return k
+}
+
+// Copilot's agents at the repo root. Claude Code loads a subagent from
+// .claude/agents/ and from a plugin's agents/, every markdown file there,
+// a README or a docs/ page included (claude plugin validate, 2.1.337,
+// lists them as agents); a repo root is a plugin's when a plugin.json or
+// a marketplace makes it one. A repo that is no plugin and keeps its
+// agents at agents/ as `*.agent.md` files keeps Copilot's custom agents
+// there (the name GitHub Copilot gives an agent file): the folder's
+// other files (docs/, specs/, notes) are written for readers, and no
+// host loads them as agents. So such a file is other, not a subagent,
+// unless it is written as one (frontmatter giving its `name` or
+// `description`, even with its `---` lines forgotten: a Claude Code
+// subagent kept beside its Copilot twin);
+// the `*.agent.md` files stay agent bodies (kinds.yaml).
+
+// copilotAgents reports whether rel, taken by path as a subagent, lies in
+// the repo root's agents/ folder of a repo whose root is no plugin and
+// whose agents/ holds `*.agent.md` files.
+func (idx *Index) copilotAgents(rel string) bool {
+	return idx.rootAgentBodies && !idx.rootPlugin && strings.HasPrefix(rel, "agents/") && idx.PluginRootOf(rel) == ""
+}
+
+// writtenAsSubagent reports whether d (nil: not known) is written as a
+// subagent: its leading block (its frontmatter, closed or not, valid YAML
+// or not, or its first lines when the `---` were forgotten) gives a
+// `name` or a `description`. The block is read up to its closing `---`
+// (without the opening one, up to its first blank line), at most
+// maxLeadLines lines.
+func writtenAsSubagent(d *Document) bool {
+	if d == nil {
+		return true
+	}
+	src := bytes.TrimPrefix(d.Src, []byte("\ufeff"))
+	fenced := false
+	for i := 0; i < maxLeadLines && len(src) > 0; i++ {
+		// a line ends at LF, CRLF or a lone CR
+		end := bytes.IndexAny(src, "\r\n")
+		if end < 0 {
+			end = len(src)
+		}
+		line, rest := src[:end], src[end:]
+		if bytes.HasPrefix(rest, []byte("\r\n")) {
+			rest = rest[2:]
+		} else if len(rest) > 0 {
+			rest = rest[1:]
+		}
+		src = rest
+		switch {
+		case i == 0 && string(line) == "---":
+			fenced = true
+		case string(line) == "---", !fenced && len(bytes.TrimSpace(line)) == 0:
+			return false
+		case bytes.HasPrefix(line, []byte("name:")), bytes.HasPrefix(line, []byte("description:")):
+			return true
+		}
+	}
+	return false
+}
+
+// maxLeadLines bounds the lines writtenAsSubagent reads.
+const maxLeadLines = 64
+
+// isRootAgentBody reports whether rel is a `*.agent.md` file below the
+// repo root's agents/ folder.
+func isRootAgentBody(rel string) bool {
+	return strings.HasPrefix(rel, "agents/") && strings.HasSuffix(rel, ".agent.md")
 }
 
 // ListedKind returns the kind a plugin manifest or marketplace entry

@@ -1,6 +1,8 @@
 package markup
 
 import (
+	"slices"
+
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -17,11 +19,41 @@ var AnchorBalance = family.Register(&rules.Rule{
 
 func checkAnchorBalance(p *rules.Pass) {
 	d := p.Doc
-	parser.PairRegions(d, p.Settings.OpenRegion, func(c *parser.Comment, msg string, rel *parser.Comment) {
+	opt := parser.RegionOptions{MayStayOpen: p.Settings.OpenRegion}
+	if p.Index != nil {
+		opened := repoOpeners(p.Index)
+		opt.Opened = func(name string) bool { return opened[name] }
+	}
+	parser.PairRegions(d, opt, func(c *parser.Comment, msg string, rel *parser.Comment) {
 		diag := rules.Diagnostic{Start: c.Start, End: c.End, Message: msg}
 		if rel != nil {
 			diag.Related = []rules.Related{rules.RelatedAt(d, rel.Start, "the closing marker that crosses it")}
 		}
 		p.Report(diag)
 	})
+}
+
+// repoOpeners returns the names of the regions that open in some file of
+// idx (parser.RegionOpeners), kept from edit to edit while an edit leaves
+// a file's openers as they were.
+func repoOpeners(idx *parser.Index) map[string]bool {
+	build := func() any {
+		set := map[string]bool{}
+		for _, d := range idx.Docs {
+			for _, n := range openersOf(d) {
+				set[n] = true
+			}
+		}
+		return set
+	}
+	return idx.Follow("anchor-balance/openers", build, func(prev any, old, doc *parser.Document) any {
+		if slices.Equal(openersOf(old), openersOf(doc)) {
+			return prev
+		}
+		return build()
+	}).(map[string]bool)
+}
+
+func openersOf(d *parser.Document) []string {
+	return d.Cached("anchor-balance/openers", func() any { return parser.RegionOpeners(d) }).([]string)
 }

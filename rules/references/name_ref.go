@@ -217,8 +217,8 @@ func (n *repoNames) check(name string, skill bool) (exists, checkable bool) {
 
 func checkNameRef(p *rules.Pass) {
 	d := p.Doc
-	if !rules.HostLoaded(d.Kind) || !rules.OwnDoc(d) {
-		return // a README or docs page quotes dispatches; it makes none (quoted.go)
+	if !rules.InstructionDoc(p.Index, d) || !rules.OwnDoc(d) {
+		return // a README or docs page quotes dispatches; it makes none (quoted.go), unless a skill, agent or command cites it (cited.go)
 	}
 	names := repoNamesOf(p.Index)
 	budget := suggestBudget
