@@ -19,15 +19,10 @@ import (
 // (InstructionDoc). One step only: a file cited by a cited file is not.
 
 // citingKind reports whether a file of kind k cites files into the
-// instructions: the files a host loads as a skill (and its files), an
-// agent or a command (a prompt file is Copilot's command).
+// instructions: the files a host loads as instructions (HostLoaded), but
+// memory files, whose `@path` imports are memory-import's.
 func citingKind(k parser.Kind) bool {
-	switch k {
-	case parser.KindSkill, parser.KindSkillResource, parser.KindAgent, parser.KindAgentBody,
-		parser.KindCommand, parser.KindPrompt:
-		return true
-	}
-	return false
+	return HostLoaded(k) && k != parser.KindMemory
 }
 
 // InstructionDoc reports whether d is read as instructions: a file a host
