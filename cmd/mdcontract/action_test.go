@@ -251,6 +251,14 @@ func TestActionSteps(t *testing.T) {
 	if !installs {
 		t.Error("no step runs scripts/action-install.sh with the version input")
 	}
+	// the paths follow `--`: a path named like a flag is a path
+	for _, s := range action.Runs.Steps {
+		for _, line := range strings.Split(s.Run, "\n") {
+			if strings.Contains(line, "mdcontract check") && strings.Contains(line, `"${paths[@]}"`) && !strings.Contains(line, `-- "${paths[@]}"`) {
+				t.Errorf("step %q hands the paths to mdcontract without ending the options first (`--`): %s", s.Name, strings.TrimSpace(line))
+			}
+		}
+	}
 	// the action installs the release of its own tag, not a build
 	if got, want := action.Inputs["version"].Default, changelogRelease(t); got != want {
 		t.Errorf("the version input defaults to %q; want CHANGELOG.md's newest release %s, so that the action's tag installs its own release", got, want)
