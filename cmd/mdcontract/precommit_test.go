@@ -263,6 +263,22 @@ func TestPreCommit(t *testing.T) {
 	gitRun(t, ctx, env, work, "add", ".mdcontract.yaml")
 	out = gitCommit(t, ctx, env, work, "config only", false)
 	mustContain(t, out, "notes.md:", "caused by the change to .mdcontract.yaml", "[MC403/required-section]", "- exit code: 1")
+	gitRun(t, ctx, env, work, "reset", "-q", "--hard")
+
+	// 14. A file named like a flag, as a pull request may add one: the
+	// hook ends the options (`--`) before the file names, so it is a
+	// file to check, and no report overwrites a.md.
+	before, err := os.ReadFile(filepath.Join(work, "a.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, work, "--output=json=a.md", "# Flag\n\nSee [nothing](missing.md).\n")
+	gitRun(t, ctx, env, work, "add", "--", "--output=json=a.md")
+	out = preCommit(t, ctx, env, work, "a file named like a flag, run --all-files", false, "run", "--all-files")
+	mustContain(t, out, "--output=json=a.md:3:", "[MC301/link-target]", "- exit code: 1")
+	if after, err := os.ReadFile(filepath.Join(work, "a.md")); err != nil || !bytes.Equal(after, before) {
+		t.Errorf("a.md changed under a file named --output=json=a.md (%v):\n%s", err, after)
+	}
 }
 
 // gitCommit runs `git commit` (with extra arguments) in dir, with the pre-commit hook installed, and
