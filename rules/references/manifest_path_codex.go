@@ -18,6 +18,17 @@ import (
 // may instead be inline objects, which hold no path to check here).
 var codexComponentFields = []string{"skills", "commands", "mcpServers", "apps", "hooks"}
 
+// codexOtherComponents reports whether a Codex plugin manifest names a
+// component besides skills: MCP servers, apps or hooks.
+func codexOtherComponents(m *parser.JSONValue) bool {
+	for _, f := range []string{"mcpServers", "apps", "hooks"} {
+		if m.Get(f) != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // codexInterfacePaths are the image paths of a Codex plugin's `interface`.
 var codexInterfacePaths = []string{"composerIcon", "logo", "logoDark", "screenshots"}
 
@@ -35,10 +46,12 @@ func checkCodexPlugin(p *rules.Pass, m *parser.JSONValue, root string) {
 			}
 			if field == "skills" && path.Clean(s.Str) == "skills" && strings.HasPrefix(s.Str, "./") {
 				// the default folder, missing: Codex loads what it would
-				// without the key, no skill (seen in 0.171.0)
-				if ok, _ := p.Index.Exists(path.Join(root, "skills")); !ok {
+				// without the key, no skill (seen in 0.171.0). The key is
+				// harmless; what matters is a plugin that then gives Codex
+				// nothing at all, which a user installs for nothing.
+				if ok, _ := p.Index.Exists(path.Join(root, "skills")); !ok && !codexOtherComponents(m) {
 					p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: s.Start, End: s.End, Target: path.Join(root, "skills"), Message: fmt.Sprintf(
-						"`skills` lists `%s`, which does not exist in %s: the plugin gives Codex no skill; add the skills, or remove the key", s.Str, rootName)})
+						"the plugin gives Codex nothing to load: `skills` lists `%s`, which does not exist in %s, and the manifest names no MCP servers, apps or hooks (Codex reads skills, not agents or commands); add skills, or leave the plugin out of what you publish for Codex", s.Str, rootName)})
 				}
 				continue
 			}
