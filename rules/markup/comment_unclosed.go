@@ -17,13 +17,12 @@ var CommentUnclosed = family.Register(&rules.Rule{
 
 func checkCommentUnclosed(p *rules.Pass) {
 	d := p.Doc
+	// parsed up to the markup bound only: a comment open at the cut may
+	// be closed by a `-->` past it, where nothing is read
+	cut := d.Unparsed()
+	closerPast := cut > 0 && bytes.Contains(d.Src[cut:], []byte("-->"))
 	for _, c := range d.Comments() {
-		if c.Closed {
-			continue
-		}
-		if cut := d.Unparsed(); cut > 0 && bytes.Contains(d.Src[cut:], []byte("-->")) {
-			// parsed up to the markup bound only: the comment runs to the
-			// cut, and a `-->` past it, where nothing is read, may close it
+		if c.Closed || closerPast {
 			continue
 		}
 		line, _ := d.Position(c.Start)
