@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -146,4 +147,36 @@ func scaledBench(b *testing.B) (root, rel string) {
 		rel = "copy1/agents/code-critic.md"
 	}
 	return root, rel
+}
+
+// BenchmarkWorstRenameAliases renames a heading cited by a file that
+// 1,000 symlinks in the repo point to (issue 36): one file, 1,001 paths,
+// which the rename must answer with one edit list, each path read once.
+func BenchmarkWorstRenameAliases(b *testing.B) {
+	const aliases = 1000
+	root := b.TempDir()
+	files := map[string][]byte{
+		".git/HEAD":     []byte("ref: refs/heads/main\n"),
+		"docs/a.md":     []byte("# A\n\n## Short Section\n\nText.\n"),
+		"commands/b.md": []byte("# B\n\nRead `docs/a.md § Short Section` and [it](../docs/a.md#short-section).\n"),
+	}
+	if err := worstcase.Write(root, files); err != nil {
+		b.Fatal(err)
+	}
+	for i := range aliases {
+		if err := os.Symlink("b.md", filepath.Join(root, "commands", "c"+strconv.Itoa(i)+".md")); err != nil {
+			b.Skipf("no symlinks here: %v", err)
+		}
+	}
+	s := benchServer(root)
+	params := &renameParams{TextDocument: textDocumentIdentifier{URI: pathToURI(filepath.Join(root, "docs", "a.md"))}, Position: Position{Line: 2, Character: 4}, NewName: "Longer"}
+	lists := 0
+	for b.Loop() {
+		res, err := s.rename(params)
+		if err != nil {
+			b.Fatal(err.Message)
+		}
+		lists = len(res.(WorkspaceEdit).Changes)
+	}
+	b.ReportMetric(float64(lists), "edit-lists")
 }

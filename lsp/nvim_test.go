@@ -246,6 +246,68 @@ func TestNeovimNavigate(t *testing.T) {
 	}
 }
 
+// nvimRenameInit renames, through Neovim's own LSP client, the heading
+// cited under the first "Short Section" of the opened buffer, applies the
+// edit as Neovim does, writes every buffer and writes the edit's URIs to
+// MDC_OUT.
+const nvimRenameInit = nvimAttach + `
+vim.api.nvim_create_autocmd("VimEnter", {
+  callback = function()
+    local ok = vim.wait(10000, function() return #vim.lsp.buf_get_clients(0) > 0 end, 20)
+    if not ok then
+      vim.cmd("cquit 3")
+    end
+    vim.fn.search("Short Section")
+    local params = vim.lsp.util.make_position_params()
+    params.newName = "A Much Longer Renamed Section"
+    local res = vim.lsp.buf_request_sync(0, "textDocument/rename", params, 10000)
+    local uris = {}
+    for _, r in pairs(res or {}) do
+      if r.error then
+        vim.fn.writefile({ vim.fn.json_encode(r.error) }, os.getenv("MDC_OUT2"))
+        vim.cmd("cquit 4")
+      end
+      for uri, _ in pairs(r.result.changes or {}) do
+        table.insert(uris, uri)
+      end
+      vim.lsp.util.apply_workspace_edit(r.result, "utf-16")
+    end
+    vim.fn.writefile(uris, os.getenv("MDC_OUT"))
+    vim.cmd("wa")
+    vim.cmd("qa!")
+  end,
+})
+`
+
+// TestNeovimRenameSymlink renames a heading under the real Neovim with
+// the citing file open by a symlink to it (issue 36): Neovim takes both
+// paths for one buffer, so the server must send one edit list for the
+// file, or the second is applied to text the first changed.
+func TestNeovimRenameSymlink(t *testing.T) {
+	nvim := lookPath("nvim")
+	ctx, tmp, bin := editorTest(t, nvim, "Neovim", "apt-get install neovim")
+	for _, open := range []string{"commands/c.md", "docs/a.md"} {
+		t.Run(strings.ReplaceAll(open, "/", "_"), func(t *testing.T) {
+			root := writeAliasRepo(t)
+			out, out2 := filepath.Join(tmp, "uris-"+filepath.Base(open)), filepath.Join(tmp, "error-"+filepath.Base(open))
+			cmd := nvimCommandOn(t, ctx, nvim, nvimRenameInit, tmp, root, bin, out, out2, filepath.FromSlash(open))
+			if output, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("nvim: %v\n%s\nrename error: %s", err, output, readOr(out2))
+			}
+			want := "Read `docs/a.md § A Much Longer Renamed Section` and [it](../docs/a.md#a-much-longer-renamed-section).\n"
+			if got := readOr(filepath.Join(root, "commands", "b.md")); !strings.Contains(got, want) || strings.Count(got, "enamed") != 2 {
+				t.Errorf("after the rename in Neovim (edits for %s), commands/b.md reads\n%s\nwant it to hold, once,\n%s", strings.Join(strings.Fields(readOr(out)), " "), got, want)
+			}
+			if got := readOr(filepath.Join(root, "docs", "a.md")); !strings.Contains(got, "## A Much Longer Renamed Section\n") {
+				t.Errorf("after the rename in Neovim, docs/a.md reads\n%s", got)
+			}
+			if fi, err := os.Lstat(filepath.Join(root, "commands", "c.md")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+				t.Errorf("commands/c.md is no longer a symlink: %v", err)
+			}
+		})
+	}
+}
+
 // editorTest finds the editor a real-client test drives (found: its path,
 // else "") and builds mdcontract for it, in the test's temporary folder.
 // Without the editor the test is skipped, except in CI (CI=true), where
@@ -279,6 +341,12 @@ func editorTest(t *testing.T, found, name, install string) (ctx context.Context,
 // out and out2, its XDG folders under tmp/xdg; it stops 30 seconds on.
 func nvimCommand(t *testing.T, ctx context.Context, nvim, init, tmp, root, bin, out, out2 string) *exec.Cmd {
 	t.Helper()
+	return nvimCommandOn(t, ctx, nvim, init, tmp, root, bin, out, out2, filepath.Join("skills", "demo", "SKILL.md"))
+}
+
+// nvimCommandOn is nvimCommand opening file, a path from root.
+func nvimCommandOn(t *testing.T, ctx context.Context, nvim, init, tmp, root, bin, out, out2, file string) *exec.Cmd {
+	t.Helper()
 	initFile := filepath.Join(tmp, "init.lua")
 	if err := os.WriteFile(initFile, []byte(init), 0o644); err != nil {
 		t.Fatal(err)
@@ -286,7 +354,7 @@ func nvimCommand(t *testing.T, ctx context.Context, nvim, init, tmp, root, bin, 
 	xdg := filepath.Join(tmp, "xdg")
 	runCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	t.Cleanup(cancel)
-	cmd := exec.CommandContext(runCtx, nvim, "--headless", "-u", initFile, filepath.Join("skills", "demo", "SKILL.md"))
+	cmd := exec.CommandContext(runCtx, nvim, "--headless", "-u", initFile, file)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(),
 		"MDC_BIN="+bin, "MDC_ROOT="+root, "MDC_OUT="+out, "MDC_OUT2="+out2,

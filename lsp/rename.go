@@ -1,12 +1,14 @@
 package lsp
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/mdcontract/mdcontract/fix"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 	"github.com/mdcontract/mdcontract/rules/references"
@@ -165,19 +167,33 @@ func (s *server) renameHeading(t *parser.Document, hd *parser.Heading, newName s
 			return nil, renameError(fmt.Sprintf("the heading `%s` (%s) would change anchor from #%s to #%s: the links to it would break", textsafe.Line(t.Headings()[i].Text), where(t, t.Headings()[i].Start), oldAnchors[i], newAnchors[i]))
 		}
 	}
+	same := sameFile(fix.Aliases(s.idx))
+	// the heading in each path of t's file (a symlink and its target),
+	// each read as t is: references to either are renamed
+	hds := map[*parser.Document]*parser.Heading{t: hd}
+	others, rerr := s.sameViews(same, t)
+	if rerr != nil {
+		return nil, rerr
+	}
 	e := edits{}
 	e.add(t.Path, hd.TextStart, hd.TextEnd, newName)
+	for _, u := range others {
+		uh := &u.Headings()[hi]
+		hds[u] = uh
+		e.add(u.Path, uh.TextStart, uh.TextEnd, newName)
+	}
 	var loose []string
 	for _, d := range s.idx.Docs {
 		if d.Src == nil || d.Kind.IsJSON() {
 			continue
 		}
 		for _, r := range references.CitedSections(s.idx, d) {
-			if r.Target != t {
+			th := hds[r.Target]
+			if th == nil {
 				continue
 			}
 			for _, ct := range r.Titles {
-				if ct.Heading != hd {
+				if ct.Heading != th {
 					continue
 				}
 				switch {
@@ -196,7 +212,7 @@ func (s *server) renameHeading(t *parser.Document, hd *parser.Heading, newName s
 			continue
 		}
 		for _, l := range references.LinkRefs(s.idx, d) {
-			if l.Target != t || l.Fragment == "" || references.AnchorHeading(t, l.Anchor) != hd {
+			if th := hds[l.Target]; th == nil || l.Fragment == "" || references.AnchorHeading(l.Target, l.Anchor) != th {
 				continue
 			}
 			i := strings.LastIndex(string(d.Src[l.Link.Start:l.Link.End]), "#"+l.Fragment)
@@ -211,7 +227,24 @@ func (s *server) renameHeading(t *parser.Document, hd *parser.Heading, newName s
 	if len(loose) > 0 {
 		return nil, renameError(fmt.Sprintf("%d reference(s) cite this heading in a form mdcontract cannot rewrite exactly (%s); cite it as it reads, then rename", len(loose), strings.Join(loose[:min(len(loose), 5)], ", ")))
 	}
-	return s.workspaceEdit(e, nil), nil
+	return s.workspaceEdit(e, nil, same), nil
+}
+
+// sameViews returns the other documents that are t's file (views), read
+// as t is. A view the editor has open with other text is refused: its
+// buffer, which the edit would go to, is not the text the rename read.
+func (s *server) sameViews(same sameFile, t *parser.Document) ([]*parser.Document, *rpcError) {
+	var out []*parser.Document
+	for _, u := range s.views(same, t)[1:] {
+		if bytes.Equal(u.Src, t.Src) {
+			out = append(out, u)
+			continue
+		}
+		if d := s.docs[u.Path]; d != nil && !d.ignored && !d.lost {
+			return nil, renameError(fmt.Sprintf("%s is %s, open in the editor with other text: rename from it, or save it first", textsafe.Line(u.Path), textsafe.Line(t.Path)))
+		}
+	}
+	return out, nil
 }
 
 // plainHeading approximates the plain text of a heading written with
@@ -240,10 +273,17 @@ func (s *server) renameName(h *hit, newName string) (any, *rpcError) {
 			return nil, renameError(fmt.Sprintf("the name `%s` is taken: %s defines it", newName, textsafe.Line(o.Path)))
 		}
 	}
+	same := sameFile(fix.Aliases(s.idx))
+	others, rerr := s.sameViews(same, t)
+	if rerr != nil {
+		return nil, rerr
+	}
 	e := edits{}
 	var moves [][2]string // folder or file renames, by path
 	if fs, fe, name, ok := frontmatterName(t); ok && strings.ToLower(name) == old {
-		e.add(t.Path, fs, fe, newName)
+		for _, u := range append([]*parser.Document{t}, others...) {
+			e.add(u.Path, fs, fe, newName)
+		}
 	}
 	switch what {
 	case "skill":
@@ -312,7 +352,7 @@ func (s *server) renameName(h *hit, newName string) (any, *rpcError) {
 			return nil, renameError(fmt.Sprintf("%s already exists", textsafe.Line(moves[0][1])))
 		}
 	}
-	return s.workspaceEdit(e, moves), nil
+	return s.workspaceEdit(e, moves, same), nil
 }
 
 func containsDoc(ds []*parser.Document, t *parser.Document) bool {
@@ -327,10 +367,104 @@ func containsDoc(ds []*parser.Document, t *parser.Document) bool {
 // under reports whether p is dir or lies inside it.
 func under(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }
 
+// sameFile maps the path of each document that is a symlink to a file of
+// the repo to that file's path: the two paths are one file (fix.Aliases,
+// the map --fix settles such files with).
+type sameFile map[string]string
+
+// real returns the path of the file p is.
+func (m sameFile) real(p string) string {
+	if r, ok := m[p]; ok {
+		return r
+	}
+	return p
+}
+
+// views returns the documents of the index that are the file t is, t
+// first: t, the file it is a symlink to, and the symlinks to either.
+func (s *server) views(same sameFile, t *parser.Document) []*parser.Document {
+	out := []*parser.Document{t}
+	for _, d := range s.idx.Docs {
+		if d != t && same.real(d.Path) == same.real(t.Path) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// oneListPerFile keeps one edit list for each file of e: a symlink and
+// its target are one file, which an editor opens as one buffer (Neovim
+// does), and a second list for it would be applied to the text the first
+// one changed. Each path of the index is checked as read, so each has the
+// full list for its own text; the list kept is that of the path the
+// editor has open (its buffer is the text the edits are offsets into; a
+// file open but without edits keeps none), else that of the real path. It
+// returns the lists kept, and for each the path the edit names when that
+// is not the path the list was made on (the real path, for a list made
+// on a symlink no editor has open).
+func (s *server) oneListPerFile(e edits, same sameFile) (edits, map[string]string) {
+	if len(same) == 0 {
+		return e, nil
+	}
+	byFile := map[string][]string{} // real path → the paths of it with edits, or open
+	added := map[string]bool{}
+	add := func(p string) {
+		if !added[p] {
+			added[p] = true
+			k := same.real(p)
+			byFile[k] = append(byFile[k], p)
+		}
+	}
+	for p := range e {
+		add(p)
+	}
+	for p, d := range s.docs {
+		if _, ok := byFile[same.real(p)]; ok && !d.ignored && !d.lost {
+			add(p)
+		}
+	}
+	out := edits{}
+	name := map[string]string{}
+	for k, ps := range byFile {
+		// the real path first, then the others in order
+		sort.Slice(ps, func(i, j int) bool { return ps[i] == k || ps[j] != k && ps[i] < ps[j] })
+		chosen := ""
+		for _, p := range ps {
+			if d := s.docs[p]; d != nil && !d.ignored && !d.lost {
+				chosen = p
+				break
+			}
+		}
+		if chosen == "" {
+			for _, p := range ps {
+				if len(e[p]) > 0 {
+					chosen = p
+					break
+				}
+			}
+			if chosen != k {
+				name[chosen] = k
+			}
+		}
+		if len(e[chosen]) > 0 {
+			out[chosen] = e[chosen]
+		}
+	}
+	return out, name
+}
+
 // workspaceEdit turns edits by path into a workspace edit: changes by
 // URI, or, when files move, documentChanges (the edits, then the moves).
-func (s *server) workspaceEdit(e edits, moves [][2]string) any {
+// The paths of one file (same) get one edit list (oneListPerFile).
+func (s *server) workspaceEdit(e edits, moves [][2]string, same sameFile) any {
+	e, name := s.oneListPerFile(e, same)
 	c := &converter{s: s, files: map[string]*source{}}
+	uriOf := func(p string) string {
+		if r, ok := name[p]; ok {
+			return pathToURI(s.absPath(r))
+		}
+		return c.uriOf(p)
+	}
 	paths := make([]string, 0, len(e))
 	for p := range e {
 		paths = append(paths, p)
@@ -349,14 +483,14 @@ func (s *server) workspaceEdit(e edits, moves [][2]string) any {
 	if len(moves) == 0 {
 		we := WorkspaceEdit{Changes: map[string][]TextEdit{}}
 		for _, p := range paths {
-			we.Changes[c.uriOf(p)] = conv(p)
+			we.Changes[uriOf(p)] = conv(p)
 		}
 		return we
 	}
 	var dc []any
 	for _, p := range paths {
 		var te textDocumentEdit
-		te.TextDocument.URI = c.uriOf(p)
+		te.TextDocument.URI = uriOf(p)
 		if d := s.docs[p]; d != nil {
 			v := d.version
 			te.TextDocument.Version = &v

@@ -285,7 +285,9 @@ type RegionOptions struct {
 	Opened func(name string) bool
 }
 
-// PairRegions is Regions with options.
+// PairRegions is Regions with options. In a file parsed up to the markup
+// bound only (Document.Unparsed), a region still open at the cut is not
+// reported: its closer may lie past the cut.
 func PairRegions(d *Document, opt RegionOptions, bad func(c *Comment, msg string, related *Comment)) []Region {
 	mayStayOpen := opt.MayStayOpen
 	var stack openers
@@ -333,6 +335,12 @@ func PairRegions(d *Document, opt RegionOptions, bad func(c *Comment, msg string
 		}
 		regions = append(regions, Region{Name: stack.list[at].Name, Begin: stack.list[at].Comment, End: c})
 		stack.popTo(at)
+	}
+	if d.Unparsed() > 0 {
+		// the file was parsed up to the markup bound only: a region open
+		// at the cut may close past it, where nothing is read, so it is
+		// not known to be unclosed
+		return regions
 	}
 	for _, o := range stack.list {
 		if o.Role != MarkerBegin || bad == nil || mayStayOpen != nil && (mayStayOpen(o.Name) || mayStayOpen(o.Base)) {

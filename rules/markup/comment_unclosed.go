@@ -1,6 +1,10 @@
 package markup
 
-import "github.com/mdcontract/mdcontract/rules"
+import (
+	"bytes"
+
+	"github.com/mdcontract/mdcontract/rules"
+)
 
 // CommentUnclosed flags an `<!--` that never finds its `-->`.
 var CommentUnclosed = family.Register(&rules.Rule{
@@ -13,8 +17,12 @@ var CommentUnclosed = family.Register(&rules.Rule{
 
 func checkCommentUnclosed(p *rules.Pass) {
 	d := p.Doc
+	// parsed up to the markup bound only: a comment open at the cut may
+	// be closed by a `-->` past it, where nothing is read
+	cut := d.Unparsed()
+	closerPast := cut > 0 && bytes.Contains(d.Src[cut:], []byte("-->"))
 	for _, c := range d.Comments() {
-		if c.Closed {
+		if c.Closed || closerPast {
 			continue
 		}
 		line, _ := d.Position(c.Start)
