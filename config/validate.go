@@ -746,7 +746,9 @@ const MaxFileSizeLimit = 1 << 30
 
 // ParseSize reads "4MiB", "512KiB", "1048576"; a size past
 // MaxFileSizeLimit is read as that.
-func ParseSize(s string) (int64, error) { return parseSize("max-file-size", s, "4MiB", MaxFileSizeLimit) }
+func ParseSize(s string) (int64, error) {
+	return parseSize("max-file-size", s, "4MiB", MaxFileSizeLimit)
+}
 
 // MaxMemoryLimit bounds max-memory: a larger budget is read as this.
 const MaxMemoryLimit = 1 << 40

@@ -56,7 +56,7 @@ const (
 )
 
 // costWeight is what each byte of markdown adds to Cost: `]` ends a
-// link, `<` starts a tag or comment, `#` a heading, `` ` `` a code span.
+// link, `<` starts a tag or comment, `#` a heading, “ ` “ a code span.
 var costWeight = func() (t [256]uint16) {
 	t[']'] = 512
 	t['<'] = 256

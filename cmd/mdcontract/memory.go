@@ -164,11 +164,14 @@ func setupServerGC() (restore func()) {
 	memMu.Lock()
 	perByte = serverPerByte
 	serverPace = was >= 0
+	capped := memCap
+	memCap = 0 // a check's cap (capMemory): the server sizes by its input
 	memMu.Unlock()
 	return func() {
 		memMu.Lock()
 		perByte = memPerByte
 		serverPace = false
+		memCap = capped
 		memMu.Unlock()
 		if was >= 0 {
 			debug.SetGCPercent(was)
