@@ -37,6 +37,9 @@ type Config struct {
 	Include     []string `yaml:"include"`
 	Exclude     []string `yaml:"exclude"`
 	MaxFileSize string   `yaml:"max-file-size"`
+	// MaxMemory is the run's memory budget (parser.LoadOptions.MaxMemory),
+	// a size as max-file-size gives one; "" is the default.
+	MaxMemory string `yaml:"max-memory"`
 	// MaxPerFile is how many findings of one rule in one file are
 	// reported (0: all); nil when unset (rules.DefaultMaxPerFile).
 	MaxPerFile *FindingCap `yaml:"max-per-file"`

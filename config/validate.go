@@ -292,6 +292,11 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 			v.errorf(keyPos(top, "max-file-size"), "%v", err)
 		}
 	}
+	if c.MaxMemory != "" {
+		if _, err := ParseMemory(c.MaxMemory); err != nil {
+			v.errorf(keyPos(top, "max-memory"), "%v", err)
+		}
+	}
 	for _, name := range sortedKeys(c.Profiles) {
 		if p := c.Profiles[name]; p.Pos.Line == 0 {
 			v.errorf(keyPos(top, "profiles", name), "profile `%s` has no value: write `on`, `off` or `{disable: [part, …]}`", name)
@@ -742,6 +747,17 @@ const MaxFileSizeLimit = 1 << 30
 // ParseSize reads "4MiB", "512KiB", "1048576"; a size past
 // MaxFileSizeLimit is read as that.
 func ParseSize(s string) (int64, error) {
+	return parseSize("max-file-size", s, "4MiB", MaxFileSizeLimit)
+}
+
+// MaxMemoryLimit bounds max-memory: a larger budget is read as this.
+const MaxMemoryLimit = 1 << 40
+
+// ParseMemory reads a memory budget (max-memory, --max-memory) as
+// ParseSize reads a size; past MaxMemoryLimit it is read as that.
+func ParseMemory(s string) (int64, error) { return parseSize("max-memory", s, "2GiB", MaxMemoryLimit) }
+
+func parseSize(key, s, example string, limit int64) (int64, error) {
 	s = strings.TrimSpace(s)
 	mult := int64(1)
 	for _, u := range []struct {
@@ -756,10 +772,10 @@ func ParseSize(s string) (int64, error) {
 	}
 	var n int64
 	if _, err := fmt.Sscan(s, &n); err != nil || n <= 0 {
-		return 0, fmt.Errorf("max-file-size %q: give a positive size such as 4MiB", s)
+		return 0, fmt.Errorf("%s %q: give a positive size such as %s", key, s, example)
 	}
-	if n > MaxFileSizeLimit/mult {
-		return MaxFileSizeLimit, nil
+	if n > limit/mult {
+		return limit, nil
 	}
 	return n * mult, nil
 }

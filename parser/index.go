@@ -131,6 +131,11 @@ type LoadOptions struct {
 	// Read, when set, is told the running total of the bytes read so
 	// far, one call at a time: a caller sizes its memory to the input.
 	Read func(total int64)
+	// MaxMemory is the run's memory budget: what Cost says the files
+	// parsed may take together. Files are admitted in path order while
+	// they fit; the others are skipped with a FileError. 0 means
+	// DefaultMaxMemory.
+	MaxMemory int64
 	// Cache, when set, keeps the parsed model of files between runs.
 	Cache *Cache
 	// Known, when set, tells Scan the SHA-256 of a file whose stamp (as
@@ -173,6 +178,11 @@ func load(root string, opt LoadOptions, scan bool) (*Index, []scanned, []string)
 	var mu sync.Mutex
 	var read int64 // bytes, under mu
 	var recs []scanned
+	// The budget as files come (under mu): a file parsed is charged its
+	// cost, a file that does not fit is not parsed (a scan drops its
+	// bytes) until settleBudget (or Snapshot.Load) decides in path order.
+	running := newBudget(opt.MaxMemory)
+	var items []costed // under mu
 	var wg sync.WaitGroup
 	work := make(chan Discovered, 64)
 	for range runtime.GOMAXPROCS(0) {
@@ -191,11 +201,22 @@ func load(root string, opt LoadOptions, scan bool) (*Index, []scanned, []string)
 				if !unread {
 					src, stamp, ferr = readOne(res, f, opt, maxSize)
 				}
+				fits, cost := false, int64(0)
+				if ferr == nil && !unread {
+					cost = Cost(f.Rel, src)
+					mu.Lock()
+					fits = running.admit(cost)
+					mu.Unlock()
+				}
 				switch {
 				case ferr == nil && unread:
 				case ferr == nil && scan:
 					sum = sha256.Sum256(src)
-				case ferr == nil:
+					if !fits {
+						// read again when the snapshot is parsed
+						src, unread = nil, true
+					}
+				case ferr == nil && fits:
 					doc = parseFound(f, src, opt)
 					doc.stamp = stamp
 				}
@@ -212,8 +233,8 @@ func load(root string, opt LoadOptions, scan bool) (*Index, []scanned, []string)
 				switch {
 				case scan:
 					recs = append(recs, scanned{f: f, src: src, sum: sum, stamp: stamp, unread: unread, err: ferr})
-				case doc != nil:
-					idx.Docs = append(idx.Docs, doc)
+				case ferr == nil:
+					items = append(items, costed{f: f, cost: cost, doc: doc})
 				}
 				if ferr != nil {
 					idx.Errors = append(idx.Errors, *ferr)
@@ -282,9 +303,9 @@ func load(root string, opt LoadOptions, scan bool) (*Index, []scanned, []string)
 		idx.Errors = append(idx.Errors, FileError{Path: e.Rel, Msg: Err2Msg(e.Err)})
 		mu.Unlock()
 	})
-	for p, buf := range opt.Overlay {
+	for _, p := range slices.Sorted(maps.Keys(opt.Overlay)) {
 		if !seen[p] {
-			work <- Discovered{Rel: p, Size: int64(len(buf))}
+			work <- Discovered{Rel: p, Size: int64(len(opt.Overlay[p]))}
 			files = append(files, p)
 		}
 	}
@@ -293,6 +314,17 @@ func load(root string, opt LoadOptions, scan bool) (*Index, []scanned, []string)
 	close(work)
 	wg.Wait()
 	if !scan {
+		var errs []FileError
+		idx.Docs, errs = settleBudget(items, opt.MaxMemory, func(f Discovered) (*Document, *FileError) {
+			src, stamp, ferr := readOne(res, f, opt, maxSize)
+			if ferr != nil {
+				return nil, ferr
+			}
+			doc := parseFound(f, src, opt)
+			doc.stamp = stamp
+			return doc, nil
+		})
+		idx.Errors = append(idx.Errors, errs...)
 		idx.settle(opt)
 		opt.Cache.keep(idx.Docs)
 	}

@@ -152,6 +152,37 @@ func (s *Snapshot) Load(opt LoadOptions) *Index {
 	}
 	idx := s.idx
 	docs := make([]*Document, len(s.recs))
+	skipped := make([]*FileError, len(s.recs))
+	// The budget admits files in path order (the records' order), as
+	// Load's does: each worker waits for its turn to be charged. Workers
+	// take the records in order, so the one whose turn it is is always
+	// being read by one of them.
+	bud := newBudget(opt.MaxMemory)
+	var turnMu sync.Mutex
+	turnCond := sync.NewCond(&turnMu)
+	turn := 0
+	admit := func(i int, r *scanned) bool {
+		var cost int64
+		if r != nil {
+			cost = Cost(r.f.Rel, r.src) // before the turn: in parallel
+		}
+		turnMu.Lock()
+		defer turnMu.Unlock()
+		for turn != i {
+			turnCond.Wait()
+		}
+		turn++
+		turnCond.Broadcast()
+		if r == nil {
+			return false
+		}
+		if bud.admit(cost) {
+			return true
+		}
+		e := bud.skipped(r.f.Rel, cost)
+		skipped[i] = &e
+		return false
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
@@ -159,6 +190,7 @@ func (s *Snapshot) Load(opt LoadOptions) *Index {
 			for i := int(next.Add(1)) - 1; i < len(s.recs); i = int(next.Add(1)) - 1 {
 				r := &s.recs[i]
 				if r.err != nil {
+					admit(i, nil)
 					continue
 				}
 				sum := &r.sum
@@ -169,12 +201,17 @@ func (s *Snapshot) Load(opt LoadOptions) *Index {
 						src, st, err := s.idx.resolver().readStamped(r.f.Rel, s.max)
 						if err != nil {
 							r.err = &FileError{Path: r.f.Rel, Msg: ReadErrMsg(err)}
+							admit(i, nil)
 							continue
 						}
 						// its bytes are the ones read now, which may not
 						// be the ones known: their own sum
 						r.src, r.stamp, r.read = src, st, true
 					}
+				}
+				if !admit(i, r) {
+					r.src = nil
+					continue
 				}
 				if r.read {
 					sum = nil
@@ -199,6 +236,8 @@ func (s *Snapshot) Load(opt LoadOptions) *Index {
 			idx.Docs = append(idx.Docs, d)
 		case s.recs[i].unread && s.recs[i].err != nil: // read late, and could not be
 			idx.Errors = append(idx.Errors, *s.recs[i].err)
+		case skipped[i] != nil:
+			idx.Errors = append(idx.Errors, *skipped[i])
 		}
 	}
 	idx.settle(opt)

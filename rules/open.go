@@ -51,13 +51,16 @@ func Open(path, root string, targets []string) (*config.Config, *Settings, parse
 
 // LoadOptionsFor are the options a repo is loaded with under cfg (nil:
 // none) and s: the kinds s classifies, the config's include and exclude
-// globs and file size limit.
+// globs, file size limit and memory budget.
 func LoadOptionsFor(cfg *config.Config, s *Settings) parser.LoadOptions {
 	load := parser.LoadOptions{Classify: s.Classify}
 	if cfg != nil {
 		load.Include, load.Exclude = cfg.Include, cfg.Exclude
 		if cfg.MaxFileSize != "" {
 			load.MaxFileSize, _ = config.ParseSize(cfg.MaxFileSize)
+		}
+		if cfg.MaxMemory != "" {
+			load.MaxMemory, _ = config.ParseMemory(cfg.MaxMemory)
 		}
 	}
 	return load

@@ -83,3 +83,40 @@ func BenchmarkWorst(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWorstMany checks a repo of 160 distinct worst-case files
+// (worstcase.Many) of each size, under the default memory budget: past
+// it, files are skipped (parser.LoadOptions.MaxMemory), so time and
+// memory stop growing with the number of hostile files. It reports how
+// many files the budget skipped. Peak memory is measured on the binary:
+// see docs/performance.md.
+func BenchmarkWorstMany(b *testing.B) {
+	for _, n := range worstcase.Sizes() {
+		b.Run("160/"+worstcase.SizeName(n), func(b *testing.B) {
+			root := b.TempDir()
+			files := worstcase.Many(160, n)
+			if err := worstcase.Write(root, files); err != nil {
+				b.Fatal(err)
+			}
+			settings, err := rules.Setup(nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			total := 0
+			for _, data := range files {
+				total += len(data)
+			}
+			b.SetBytes(int64(total))
+			skipped := 0
+			for b.Loop() {
+				idx := parser.Load(root, parser.LoadOptions{Classify: settings.Classify})
+				res := rules.Run(idx, rules.Options{Settings: settings})
+				if len(res.Internal) > 0 {
+					b.Fatal(res.Internal)
+				}
+				skipped = len(idx.Errors)
+			}
+			b.ReportMetric(float64(skipped), "skipped")
+		})
+	}
+}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"os"
+
+	"github.com/mdcontract/mdcontract/parser"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -80,6 +82,7 @@ var (
 	// (under memMu)
 	serverPace, indexing bool
 	inputRead            int64 // the bytes read so far (sizeMemory), under memMu
+	memCap               int64 // the most sizeMemory sets (capMemory), under memMu
 )
 
 // serverMinHeadroom is the most the server's heap is made to grow past
@@ -161,11 +164,14 @@ func setupServerGC() (restore func()) {
 	memMu.Lock()
 	perByte = serverPerByte
 	serverPace = was >= 0
+	capped := memCap
+	memCap = 0 // a check's cap (capMemory): the server sizes by its input
 	memMu.Unlock()
 	return func() {
 		memMu.Lock()
 		perByte = memPerByte
 		serverPace = false
+		memCap = capped
 		memMu.Unlock()
 		if was >= 0 {
 			debug.SetGCPercent(was)
@@ -225,6 +231,23 @@ func paceServer(live int64) {
 	}
 }
 
+// capMemory keeps the soft memory limit that sizeMemory sets at or under
+// three quarters of the run's memory budget (parser.LoadOptions.MaxMemory;
+// 0, the default), or the floor: the files a budget admits hold no more
+// than it (parser.Cost says more than they take), so the collector need
+// not let the heap grow past it, and the last quarter is left to what the
+// limit does not count (the cache's file, mapped; the files being read).
+// Only a live heap near the limit raises it further (keepHeadroom).
+func capMemory(budget int64) {
+	if budget <= 0 {
+		budget = parser.DefaultMaxMemory
+	}
+	memMu.Lock()
+	memCap = max(budget/4*3, memFloor)
+	memMu.Unlock()
+	sizeMemory(0)
+}
+
 // sizeMemory raises the soft memory limit for the input bytes read so
 // far; parser.LoadOptions.Read calls it as files are read.
 func sizeMemory(input int64) {
@@ -235,6 +258,9 @@ func sizeMemory(input int64) {
 		return
 	}
 	want := max(int64(memFloor), memBase+perByte*input)
+	if memCap > 0 {
+		want = min(want, memCap)
+	}
 	if want >= memLimit+memLimitGap || memLimit == 0 {
 		memLimit = want
 		debug.SetMemoryLimit(want)

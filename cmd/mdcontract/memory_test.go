@@ -31,6 +31,35 @@ func TestMemoryLimitFollowsInput(t *testing.T) {
 	}
 }
 
+// A check's memory budget caps the soft limit at three quarters of it
+// (not under the floor), however much is read; the language server's is
+// not capped.
+func TestMemoryCap(t *testing.T) {
+	if memFromEnv {
+		t.Skip("GOMEMLIMIT is set: it decides the limit")
+	}
+	freshMemLimit(t)
+	capMemory(512 << 20)
+	sizeMemory(1 << 30)
+	if got, want := debug.SetMemoryLimit(-1), int64(384<<20); got != want {
+		t.Errorf("limit for 1 GiB read under a budget of 512 MiB = %d, want %d", got, want)
+	}
+	memMu.Lock()
+	memLimit = 0
+	memMu.Unlock()
+	capMemory(64 << 20)
+	sizeMemory(1 << 30)
+	if got := debug.SetMemoryLimit(-1); got != memFloor {
+		t.Errorf("limit under a budget of 64 MiB = %d, want the floor %d", got, memFloor)
+	}
+	restore := setupServerGC()
+	defer restore()
+	sizeMemory(2 << 30)
+	if got, want := debug.SetMemoryLimit(-1), int64(memBase+serverPerByte*(2<<30)); got != want {
+		t.Errorf("the server's limit for 2 GiB read = %d, want %d (not capped)", got, want)
+	}
+}
+
 // The language server sizes its limit at serverPerByte per byte of input
 // and collects at GOGC=100 until it returns; then a check's settings are
 // back.
@@ -68,13 +97,13 @@ func TestServerMemory(t *testing.T) {
 func freshMemLimit(t *testing.T) {
 	was := debug.SetMemoryLimit(-1)
 	memMu.Lock()
-	saved, read := memLimit, inputRead
-	memLimit, inputRead = 0, 0
+	saved, read, capped := memLimit, inputRead, memCap
+	memLimit, inputRead, memCap = 0, 0, 0
 	memMu.Unlock()
 	t.Cleanup(func() {
 		debug.SetMemoryLimit(was)
 		memMu.Lock()
-		memLimit, inputRead = saved, read
+		memLimit, inputRead, memCap = saved, read, capped
 		memMu.Unlock()
 	})
 }

@@ -240,6 +240,7 @@ type checkOptions struct {
 	maxPerFile    int
 	changed       bool
 	noCache       bool
+	maxMemory     string
 }
 
 func checkFlags() (*flag.FlagSet, *checkOptions) {
@@ -264,6 +265,7 @@ func checkFlags() (*flag.FlagSet, *checkOptions) {
 	fs.IntVar(&o.maxPerFile, "max-per-file", rules.DefaultMaxPerFile, "report at most `N` findings of one rule in one file, and one more that counts the rest (at the first left out, as severe as the most severe of them: the exit status is the same); 0 reports every finding. Overrides max-per-file in the config; --write-baseline and --fix always see every finding")
 	fs.BoolVar(&o.changed, "changed", false, "the PATHs are a change (the pre-commit hook's staged files): besides their findings, report those the change causes in other files (a link, § reference or name there that cites a changed file, or a file the index removes from HEAD, and no longer resolves), marked 'caused by the change to PATH' or 'caused by the removal of PATH'; with no PATHs the change is only the removals; --fix and --diff fix only the PATHs")
 	fs.BoolVar(&o.noCache, "no-cache", false, "parse and check every file, neither reading nor writing the cache of parsed files and of results (kept in $MDCONTRACT_CACHE_DIR, by default the user's cache folder, e.g. ~/.cache/mdcontract)")
+	fs.StringVar(&o.maxMemory, "max-memory", "", "the run's memory budget `SIZE` (default 1GiB; e.g. 2GiB, 512MiB): what the files checked are estimated to take together, from their size and markup; past it, files are reported as skipped (read-error), in path order, rather than the run growing. Overrides max-memory in the config")
 	fs.StringVar(&o.stdinFilename, "stdin-filename", "", "check standard input as the content of this `PATH` (give `-` as the path)")
 	return fs, o
 }
@@ -310,6 +312,12 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		return exitUsage, err
 	}
 	root, cwd, cfg, settings, load := rp.root, rp.cwd, rp.cfg, rp.settings, rp.load
+	if o.maxMemory != "" {
+		if load.MaxMemory, err = config.ParseMemory(o.maxMemory); err != nil {
+			return exitUsage, usageError{"--" + err.Error()}
+		}
+	}
+	capMemory(load.MaxMemory)
 	if cfg != nil && cfg.MaxPerFile != nil && !flagSet(fs, "max-per-file") {
 		o.maxPerFile = int(*cfg.MaxPerFile)
 	}
@@ -374,7 +382,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 	// A check whose result is all it reports may have it from the memo
 	// of the same check of the same files (memo.go).
 	var m *memo
-	if !o.noCache && !o.fix && !o.diff && o.baseline == "" && o.writeBaseline == "" && !o.changed && o.stdinFilename == "" && !wantsBudget(outs) {
+	if !o.noCache && !o.fix && !o.diff && o.baseline == "" && o.writeBaseline == "" && !o.changed && o.stdinFilename == "" && o.maxMemory == "" && !wantsBudget(outs) {
 		m = openMemo(root, config.Find(root, cwd, o.config), o.targets, want)
 	}
 	var idx *parser.Index

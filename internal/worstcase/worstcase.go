@@ -485,3 +485,27 @@ func Write(root string, files map[string][]byte) error {
 	}
 	return nil
 }
+
+// Many makes a repo of k distinct worst-case files of about n bytes each,
+// the shape of a pull request that adds many hostile files at once: the
+// cases of Markdown in turn, the i-th in its own folder p<i>/ (its main
+// file and the files it cites), each main file ending in a line that
+// makes it differ from every other.
+func Many(k, n int) map[string][]byte {
+	cases := Markdown()
+	out := map[string][]byte{}
+	for i := range k {
+		c := cases[i%len(cases)]
+		tag := "\n<!-- copy " + itoa(i) + " -->\n"
+		if !strings.HasSuffix(c.Main, ".md") {
+			tag = "\n" + strings.Repeat(" ", i+1) // JSON and TOML
+		}
+		for p, data := range c.Gen(n - len(tag)) {
+			if p == c.Main {
+				data = append(data, tag...)
+			}
+			out["p"+itoa(i)+"/"+p] = data
+		}
+	}
+	return out
+}
