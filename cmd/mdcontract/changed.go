@@ -5,6 +5,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/mdcontract/mdcontract/internal/gitdata"
 	"github.com/mdcontract/mdcontract/parser"
@@ -277,9 +278,14 @@ func (c *change) headNames(p string, kind parser.Kind) []string {
 	return ns
 }
 
+// headParses counts the files of HEAD parsed for their names (for the
+// tests).
+var headParses atomic.Int64
+
 // headFrontmatterName parses src, HEAD's version of file p, for the name its
 // frontmatter gives.
 func headFrontmatterName(p string, kind parser.Kind, src []byte) fmName {
+	headParses.Add(1)
 	d := parser.Parse(p, kind, src)
 	if k := d.Frontmatter.Get("name"); k != nil && k.Value != nil {
 		return fmName{k.Value.Value, true}
