@@ -294,7 +294,7 @@ func (r *Repo) cost(idx *index, id ID, prefix string, depth, budget int) (int, e
 		}
 		return nil
 	})
-	if err == errOver {
+	if errors.Is(err, errOver) {
 		err = nil
 	}
 	return n, err
