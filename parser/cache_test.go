@@ -407,13 +407,7 @@ func TestCacheEvict(t *testing.T) {
 	dir := t.TempDir()
 	old := time.Now().Add(-2 * time.Hour)
 	write := func(name string, size int, at time.Time) {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, make([]byte, size), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chtimes(p, at, at); err != nil {
-			t.Fatal(err)
-		}
+		cacheFileAt(t, filepath.Join(dir, name), cacheMagic[:], size, at)
 	}
 	write("a.pack", 100, old)
 	write("b.pack", 100, old.Add(time.Minute))
@@ -422,7 +416,7 @@ func TestCacheEvict(t *testing.T) {
 	write("tmp-old", 10, old)
 	write("tmp-new", 10, time.Now())
 	write("keep.pack", 100, old.Add(-time.Hour))
-	write("other.txt", 1000, old)
+	cacheFileAt(t, filepath.Join(dir, "other.txt"), nil, 1000, old)
 	evict(dir, filepath.Join(dir, "keep.pack"), 250)
 	var left []string
 	ents, _ := os.ReadDir(dir)
@@ -431,6 +425,117 @@ func TestCacheEvict(t *testing.T) {
 	}
 	if want := []string{"c.pack", "keep.pack", "other.txt", "tmp-new"}; !reflect.DeepEqual(left, want) {
 		t.Errorf("left %v, want %v", left, want)
+	}
+}
+
+// cacheFileAt writes file: magic, then zeros up to size bytes, last
+// changed at.
+func cacheFileAt(t *testing.T, file string, magic []byte, size int, at time.Time) {
+	t.Helper()
+	b := make([]byte, size)
+	copy(b, magic)
+	if err := os.WriteFile(file, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(file, at, at); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A cache folder shared with other files ($MDCONTRACT_CACHE_DIR pointing
+// at one): eviction removes only files this tool wrote, known by their
+// first bytes, never by their names. The user's files named as the
+// cache's are (temporary files, memos, packs; old, stale or large enough
+// to be evicted) all stay; the cache's own old files of each kind go.
+func TestCacheEvictSharedFolder(t *testing.T) {
+	dir := t.TempDir()
+	stale := time.Now().Add(-cacheMaxAge - time.Hour)
+	old := time.Now().Add(-2 * time.Hour)
+	foreign := map[string]time.Time{
+		"tmp-notes":      old,
+		"tmp-":           old,
+		"tmp-123456.txt": stale,
+		"meeting.memo":   stale,
+		"photos.pack":    old,
+		"archive.pack":   stale,
+		"a.memo":         old,
+		"short.pack":     old, // shorter than a magic
+	}
+	for name, at := range foreign {
+		size := 400
+		if name == "short.pack" {
+			size = 3
+		}
+		// near misses of the magics: "mdcmemo2", "mdccach"
+		magic := []byte("user data")
+		switch name {
+		case "a.memo":
+			magic = []byte("mdcmemo2")
+		case "short.pack":
+			magic = []byte("mdc")
+		}
+		cacheFileAt(t, filepath.Join(dir, name), magic, size, at)
+	}
+	if err := os.Symlink(filepath.Join(dir, "photos.pack"), filepath.Join(dir, "link.pack")); err != nil {
+		t.Fatal(err)
+	}
+	foreign["link.pack"] = time.Time{}
+	// the cache's own: a stale pack and memo, an old temporary file, and
+	// packs past the size bound
+	mine := map[string]bool{"stale.pack": false, "stale.memo": false, "tmp-9876": false, "lru.pack": false, "lru.memo": false, "recent.pack": true}
+	cacheFileAt(t, filepath.Join(dir, "stale.pack"), cacheMagic[:], 10, stale)
+	cacheFileAt(t, filepath.Join(dir, "stale.memo"), []byte(MemoMagic), 10, stale)
+	cacheFileAt(t, filepath.Join(dir, "tmp-9876"), cacheMagic[:], 10, old)
+	cacheFileAt(t, filepath.Join(dir, "lru.pack"), cacheMagic[:], 100, old)
+	cacheFileAt(t, filepath.Join(dir, "lru.memo"), []byte(MemoMagic), 100, old.Add(time.Minute))
+	cacheFileAt(t, filepath.Join(dir, "recent.pack"), cacheMagic[:], 100, time.Now())
+	// keep (100) and recent.pack (100) fit in 250; the user's 3,000
+	// bytes are not the cache's and do not count
+	cacheFileAt(t, filepath.Join(dir, "keep.pack"), cacheMagic[:], 100, old.Add(-time.Hour))
+	evict(dir, filepath.Join(dir, "keep.pack"), 250)
+	for name := range foreign {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("the user's %s was removed", name)
+		}
+	}
+	for name, stays := range mine {
+		if _, err := os.Lstat(filepath.Join(dir, name)); (err == nil) != stays {
+			t.Errorf("the cache's %s: left %v, want %v", name, err == nil, stays)
+		}
+	}
+}
+
+// A file the cache did not write is never replaced, even at the very
+// name of a pack or memo; and the cache writes only files it can tell
+// for its own later.
+func TestCacheWriteSharedFolder(t *testing.T) {
+	dir := t.TempDir()
+	c := OpenCache(dir, "test", "root")
+	c.keep([]*Document{Parse("a.md", KindOther, []byte("# A\n"))})
+	if err := os.WriteFile(c.file, []byte("the user's own file"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Save(); err == nil {
+		t.Error("Save replaced a file it did not write")
+	}
+	if b, _ := os.ReadFile(c.file); string(b) != "the user's own file" {
+		t.Errorf("the user's file now holds %q", b)
+	}
+	memo := filepath.Join(dir, "x.memo")
+	if err := WriteCacheFile(memo, []byte("no magic")); err == nil {
+		t.Error("WriteCacheFile wrote a file without the magic")
+	}
+	if err := WriteCacheFile(memo, []byte(MemoMagic+"body")); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteCacheFile(memo, []byte(MemoMagic+"again")); err != nil {
+		t.Errorf("WriteCacheFile did not replace its own memo: %v", err)
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "tmp-") {
+			t.Errorf("a temporary file left: %s", e.Name())
+		}
 	}
 }
 

@@ -24,12 +24,20 @@ func HostLoaded(k parser.Kind) bool {
 // AgentNames are the names an agent is dispatched by: its frontmatter
 // name and its file stem, in lower case.
 func AgentNames(d *parser.Document) []string {
-	stem := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(path.Base(d.Path), ".md"), ".agent"))
+	name := ""
+	if k := d.Frontmatter.Get("name"); k != nil && k.Value != nil {
+		name = k.Value.Value
+	}
+	return AgentNamesAt(d.Path, name)
+}
+
+// AgentNamesAt is AgentNames of an agent file at path p whose frontmatter
+// name is name ("" when it has none).
+func AgentNamesAt(p, name string) []string {
+	stem := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(path.Base(p), ".md"), ".agent"))
 	names := []string{stem}
-	if k := d.Frontmatter.Get("name"); k != nil && k.Value != nil && k.Value.Value != "" {
-		if n := strings.ToLower(k.Value.Value); n != stem {
-			names = append(names, n)
-		}
+	if n := strings.ToLower(name); n != "" && n != stem {
+		names = append(names, n)
 	}
 	return names
 }

@@ -110,6 +110,56 @@ func TestCacheFolder(t *testing.T) {
 	}
 }
 
+// MDCONTRACT_CACHE_DIR pointing at a folder the user keeps other files
+// in (issue 36): runs that write their pack and memo there, and evict,
+// leave the user's files whatever their names, old or large; the cache's
+// own old files still go.
+func TestCacheSharedFolder(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "README.md"), []byte("# Title\n\nSee § Title.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	t.Setenv("MDCONTRACT_CACHE_DIR", dir)
+	stale := time.Now().Add(-60 * 24 * time.Hour)
+	user := map[string]string{"tmp-notes": "notes", "meeting.memo": "minutes", "photos.pack": strings.Repeat("p", 1<<20)}
+	for name, body := range user {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, stale, stale); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// a memo this tool wrote long ago: evicted
+	oldMemo := filepath.Join(dir, "0123456789abcdef01234567.memo")
+	if err := os.WriteFile(oldMemo, []byte(parser.MemoMagic+"old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(oldMemo, stale, stale); err != nil {
+		t.Fatal(err)
+	}
+	runOut(t, "check", "--root", root)
+	if err := os.WriteFile(filepath.Join(root, "README.md"), []byte("# Title\n\nSee § Other.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runOut(t, "check", "--root", root)
+	for name, body := range user {
+		if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(b) != body {
+			t.Errorf("the user's %s: %v", name, err)
+		}
+	}
+	if _, err := os.Stat(oldMemo); err == nil {
+		t.Error("the cache's own stale memo was not evicted")
+	}
+	packs, _ := filepath.Glob(filepath.Join(dir, "*.pack"))
+	memos, _ := filepath.Glob(filepath.Join(dir, "*.memo"))
+	if len(packs) != 2 || len(memos) < 2 { // photos.pack and the run's; meeting.memo and the runs'
+		t.Errorf("the folder holds packs %v and memos %v", packs, memos)
+	}
+}
+
 // TestCacheKnownCorpora: on each corpus as it lies (its files unchanged
 // for long), a check after the one that filled the cache, with no memo to
 // report from, has the files' bytes from the cache and reads none; its

@@ -5,6 +5,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/mdcontract/mdcontract/internal/gitdata"
 	"github.com/mdcontract/mdcontract/parser"
@@ -34,8 +35,23 @@ type staged struct {
 	paths   []string                   // the removed paths, sorted
 	names   map[parser.Kind]map[string]string
 	// headNames caches the agent or skill names each changed file had
-	// at HEAD
+	// at HEAD, and parsed the documents HEAD has, by content (a hostile
+	// .git can name one blob at a million paths: it is parsed once)
 	headNames map[string][]string
+	fmNames   map[parsedKey]fmName
+}
+
+// fmName is the frontmatter name of a document HEAD has ("" when none).
+type fmName struct {
+	name string
+	ok   bool // the blob was read
+}
+
+// parsedKey is what a document's frontmatter name depends on.
+type parsedKey struct {
+	id   gitdata.ID
+	kind parser.Kind
+	ext  string
 }
 
 // readStaged reads from root's .git the paths HEAD has and the index does
@@ -50,7 +66,7 @@ func readStaged(root string) (*staged, error) {
 		repo.Close()
 		return nil, err
 	}
-	s := &staged{repo: repo, removed: map[string]gitdata.Removal{}, headNames: map[string][]string{}}
+	s := &staged{repo: repo, removed: map[string]gitdata.Removal{}, headNames: map[string][]string{}, fmNames: map[parsedKey]fmName{}}
 	for _, rm := range rms {
 		s.removed[rm.Path] = rm
 		s.paths = append(s.paths, rm.Path)
@@ -233,20 +249,48 @@ func (c *change) headNames(p string, kind parser.Kind) []string {
 	if ns, ok := c.git.headNames[p]; ok {
 		return ns
 	}
-	var ns []string
-	if src, ok, _ := c.git.repo.AtHEAD(p, int(c.maxSize)); ok {
-		d := parser.Parse(p, kind, src)
-		if kind == parser.KindSkill {
-			ns = append(ns, strings.ToLower(path.Base(path.Dir(p))))
-			if k := d.Frontmatter.Get("name"); k != nil && k.Value != nil && k.Value.Value != "" {
-				ns = append(ns, strings.ToLower(k.Value.Value))
+	var fm fmName
+	if rm, ok := c.git.removed[p]; ok {
+		// a removed path's object is known: each content is parsed once
+		k := parsedKey{rm.ID, kind, path.Ext(p)}
+		var seen bool
+		if fm, seen = c.git.fmNames[k]; !seen {
+			if src, err := c.git.repo.Blob(rm.ID, int(c.maxSize)); err == nil {
+				fm = headFrontmatterName(p, kind, src)
 			}
-		} else {
-			ns = rules.AgentNames(d)
+			c.git.fmNames[k] = fm
 		}
+	} else if src, ok, _ := c.git.repo.AtHEAD(p, int(c.maxSize)); ok {
+		fm = headFrontmatterName(p, kind, src)
+	}
+	var ns []string
+	switch {
+	case !fm.ok:
+	case kind == parser.KindSkill:
+		ns = append(ns, strings.ToLower(path.Base(path.Dir(p))))
+		if fm.name != "" {
+			ns = append(ns, strings.ToLower(fm.name))
+		}
+	default:
+		ns = rules.AgentNamesAt(p, fm.name)
 	}
 	c.git.headNames[p] = ns
 	return ns
+}
+
+// headParses counts the files of HEAD parsed for their names (for the
+// tests).
+var headParses atomic.Int64
+
+// headFrontmatterName parses src, HEAD's version of file p, for the name its
+// frontmatter gives.
+func headFrontmatterName(p string, kind parser.Kind, src []byte) fmName {
+	headParses.Add(1)
+	d := parser.Parse(p, kind, src)
+	if k := d.Frontmatter.Get("name"); k != nil && k.Value != nil {
+		return fmName{k.Value.Value, true}
+	}
+	return fmName{"", true}
 }
 
 func kindWord(k parser.Kind) string {

@@ -49,7 +49,7 @@ var memoReplays, memoUnread atomic.Int64
 // memoFormat is the memo's format version: change it with memoResult.
 const memoFormat = 1
 
-var memoMagic = []byte("mdcmemo1")
+var memoMagic = []byte(parser.MemoMagic)
 
 // memoResult is what a memo holds.
 type memoResult struct {

@@ -35,6 +35,7 @@ const (
 	maxDepth     = 256       // folders nested in a tree
 	maxChain     = 1024      // deltas on deltas
 	maxPacks     = 4096      // .idx files in objects/pack
+	maxTrees     = 64 << 20  // bytes of trees kept once read
 )
 
 // ErrUnsupported is wrapped by the errors of a repository this package
@@ -52,7 +53,16 @@ type Repo struct {
 	listed bool
 	cache  map[cacheKey][]byte // delta bases
 	cached int64
-	seen   [8]int // pack entries read, by type (for the tests)
+	// trees keeps the trees read, by id (treeBytes in all), and sizes
+	// how many entries a walk of each visits (see treeSize)
+	trees     map[ID][]byte
+	treeBytes int64
+	sizes     map[ID]int
+	// for the tests: pack entries read, by type; trees inflated; tree
+	// entries walked by Removed
+	seen     [8]int
+	inflated int
+	walked   int
 }
 
 // Open finds the repository of root: root/.git, a folder, or a file
@@ -154,7 +164,15 @@ type Removal struct {
 // before the first commit (HEAD names a branch that does not exist yet).
 // A conflicted path (a merge in progress) is in the index at some stage,
 // so it is not removed; a folder the index keeps whole (a sparse index's
-// directory entry) is not either.
+// directory entry) is not either, nor one whose cache-tree names HEAD's
+// very tree for it (git compares such a folder by its tree's name alone).
+//
+// Each tree object is read once however many folders name it, and the
+// work is bounded by what the walk would visit, not by what it found: a
+// folder none of whose paths the index has is all removed, and how many
+// paths that is is known from its objects before any is listed, so a tree
+// that names the same subtree at many places (millions of paths from a
+// few objects) is refused at once.
 func (r *Repo) Removed() ([]Removal, error) {
 	tree, ok, err := r.headTree()
 	if err != nil || !ok {
@@ -164,9 +182,16 @@ func (r *Repo) Removed() ([]Removal, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n, err := r.cost(idx, tree, "", 0, maxEntries); err != nil {
+		return nil, err
+	} else if n > maxEntries {
+		return nil, fmt.Errorf("comparing HEAD's tree with the index would visit more than %d tree entries (%d; a tree that names the same folder at many places?): %w", maxEntries, n, errTooMuch)
+	}
 	var out []Removal
-	inHEAD := map[string]bool{}
+	both := map[string]bool{} // the index's paths HEAD has too
+	same := map[string]bool{} // the folders the cache-tree says are HEAD's
 	entries := 0
+	var buf []byte
 	var walk func(id ID, prefix string, depth int) error
 	walk = func(id ID, prefix string, depth int) error {
 		if depth > maxDepth {
@@ -175,27 +200,33 @@ func (r *Repo) Removed() ([]Removal, error) {
 		if idx.dirs[prefix] {
 			return nil // a sparse directory entry: kept whole
 		}
-		b, err := r.object(id, "tree")
+		if idx.holds(prefix, id) {
+			same[prefix] = true
+			return nil
+		}
+		b, err := r.tree(id)
 		if err != nil {
 			return fmt.Errorf("tree %s of %q: %w", id, prefix, err)
 		}
 		return forTree(b, func(mode string, name string, sub ID) error {
 			if entries++; entries > maxEntries {
-				return errors.New("too many tree entries")
+				return fmt.Errorf("more than %d tree entries: %w", maxEntries, errTooMuch)
 			}
-			p := prefix + name
-			if len(p) > maxPath {
+			r.walked++
+			if len(prefix)+len(name) > maxPath {
 				return errors.New("a path too long")
 			}
-			if r.work += int64(len(p)); r.work > maxWork {
-				return errTooMuch
+			if err := r.spend(int64(len(prefix) + len(name))); err != nil {
+				return err
 			}
+			buf = append(append(buf[:0], prefix...), name...)
 			if mode == "40000" {
-				return walk(sub, p+"/", depth+1)
+				return walk(sub, string(buf)+"/", depth+1)
 			}
-			inHEAD[p] = true
-			if _, ok := idx.files[p]; !ok {
-				out = append(out, Removal{Path: p, ID: sub, IsLink: mode == "120000"})
+			if _, ok := idx.files[string(buf)]; ok {
+				both[string(buf)] = true
+			} else {
+				out = append(out, Removal{Path: string(buf), ID: sub, IsLink: mode == "120000"})
 			}
 			return nil
 		})
@@ -203,9 +234,20 @@ func (r *Repo) Removed() ([]Removal, error) {
 	if err := walk(tree, "", 0); err != nil {
 		return nil, err
 	}
+	inHEAD := func(p string) bool {
+		if both[p] || same[""] {
+			return true
+		}
+		for i := 0; i < len(p); i++ {
+			if p[i] == '/' && same[p[:i+1]] {
+				return true
+			}
+		}
+		return false
+	}
 	added := map[ID]string{} // content → the first new path of the index holding it
 	for _, p := range idx.sorted() {
-		if id := idx.files[p]; !inHEAD[p] {
+		if id := idx.files[p]; !inHEAD(p) {
 			if _, seen := added[id]; !seen {
 				added[id] = p
 			}
@@ -216,6 +258,113 @@ func (r *Repo) Removed() ([]Removal, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
+}
+
+// cost returns how many tree entries the walk of Removed visits in tree
+// id at folder prefix, or a number past budget as soon as it knows it
+// is. It reads only the trees of the folders the index has paths in: the
+// size of one it has none in is known from its objects (treeSize).
+func (r *Repo) cost(idx *index, id ID, prefix string, depth, budget int) (int, error) {
+	if depth > maxDepth {
+		return 0, errors.New("trees nested too deep")
+	}
+	if idx.dirs[prefix] || idx.holds(prefix, id) {
+		return 0, nil
+	}
+	if idx.under(prefix) == 0 {
+		return r.treeSize(id, depth)
+	}
+	b, err := r.tree(id)
+	if err != nil {
+		return 0, fmt.Errorf("tree %s of %q: %w", id, prefix, err)
+	}
+	n := 0
+	errOver := errors.New("over")
+	err = forTree(b, func(mode, name string, sub ID) error {
+		n++
+		if mode == "40000" && n <= budget {
+			k, err := r.cost(idx, sub, prefix+name+"/", depth+1, budget-n)
+			if err != nil {
+				return err
+			}
+			n += k
+		}
+		if n > budget {
+			return errOver
+		}
+		return nil
+	})
+	if errors.Is(err, errOver) {
+		err = nil
+	}
+	return n, err
+}
+
+// tree returns the content of tree object id. A tree is inflated once and
+// kept (while the trees kept hold less than maxTrees bytes); each read of
+// it counts its bytes as work all the same, so that the bound on work is a
+// bound on what the walks do, not only on what they inflate.
+func (r *Repo) tree(id ID) ([]byte, error) {
+	if b, ok := r.trees[id]; ok {
+		return b, r.spend(int64(len(b)))
+	}
+	r.inflated++
+	b, err := r.object(id, "tree")
+	if err != nil {
+		return nil, err
+	}
+	if r.treeBytes+int64(len(b)) <= maxTrees {
+		if r.trees == nil {
+			r.trees = map[ID][]byte{}
+		}
+		r.trees[id] = b
+		r.treeBytes += int64(len(b))
+	}
+	return b, nil
+}
+
+// treeSize returns how many entries a walk of tree id (at depth) visits,
+// each subtree counted at each place that names it (maxEntries+1 for any
+// number past maxEntries); each tree object is read once (sizes are kept
+// by id).
+func (r *Repo) treeSize(id ID, depth int) (int, error) {
+	if n, ok := r.sizes[id]; ok {
+		if n < 0 {
+			return 0, errors.New("a tree that contains itself")
+		}
+		return n, nil
+	}
+	if depth > maxDepth {
+		return 0, errors.New("trees nested too deep")
+	}
+	if r.sizes == nil {
+		r.sizes = map[ID]int{}
+	}
+	r.sizes[id] = -1 // being counted
+	b, err := r.tree(id)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	err = forTree(b, func(mode, _ string, sub ID) error {
+		n++
+		if mode == "40000" {
+			k, err := r.treeSize(sub, depth+1)
+			if err != nil {
+				return err
+			}
+			n += k
+		}
+		if n > maxEntries {
+			n = maxEntries + 1
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	r.sizes[id] = n
+	return n, nil
 }
 
 // headTree returns the tree of HEAD's commit; ok is false before the
@@ -246,7 +395,7 @@ func (r *Repo) AtHEAD(p string, max int) (b []byte, ok bool, err error) {
 	}
 	parts := strings.Split(p, "/")
 	for i, part := range parts {
-		t, err := r.object(id, "tree")
+		t, err := r.tree(id)
 		if err != nil {
 			return nil, false, err
 		}

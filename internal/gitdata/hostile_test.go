@@ -257,3 +257,63 @@ func TestLooseObjectLies(t *testing.T) {
 		t.Errorf("loose blob: %d %q %v", typ, b, err)
 	}
 }
+
+func FuzzParseCacheTree(f *testing.F) {
+	id := strings.Repeat("i", idLen)
+	f.Add([]byte("\x003 1\n" + id + "a\x002 0\n" + id))
+	f.Add([]byte("\x00-1 2\na\x00-1 0\nb\x001 0\n" + id))
+	f.Add([]byte("\x001 1\n" + id + "..\x001 0\n" + id))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		trees, err := parseCacheTree(b)
+		if err != nil {
+			return
+		}
+		for p := range trees {
+			if p != "" && (!strings.HasSuffix(p, "/") || !validPath(p[:len(p)-1])) {
+				t.Fatalf("a cache-tree folder %q", p)
+			}
+		}
+	})
+}
+
+// The cache-tree is used for a folder only where it is valid, names the
+// tree and counts as many entries as the index has under the folder.
+func TestCacheTreeHolds(t *testing.T) {
+	ix, err := parseIndex(buildIndex(2, "a.md", "d/b.md", "d/c.md", "e/f.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var root, d, e ID
+	root[0], d[0], e[0] = 1, 2, 3
+	ext := "\x004 2\n" + string(root[:]) + "d\x002 0\n" + string(d[:]) + "e\x00-1 0\n"
+	if ix.trees, err = parseCacheTree([]byte(ext)); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		prefix string
+		id     ID
+		want   bool
+	}{
+		{"", root, true},
+		{"d/", d, true},
+		{"d/", e, false}, // another tree
+		{"e/", e, false}, // invalidated
+		{"x/", d, false}, // not in it
+	} {
+		if got := ix.holds(c.prefix, c.id); got != c.want {
+			t.Errorf("holds(%q, %x) = %v, want %v", c.prefix, c.id[:1], got, c.want)
+		}
+	}
+	// a count that is not the index's: not believed
+	if ix.trees, err = parseCacheTree([]byte("\x009 1\n" + string(root[:]) + "d\x001 0\n" + string(d[:]))); err != nil {
+		t.Fatal(err)
+	}
+	if ix.holds("", root) || ix.holds("d/", d) {
+		t.Error("a cache-tree whose counts are not the index's was believed")
+	}
+	for _, bad := range []string{"a\x001 0\n" + string(root[:]), "\x001 1\n" + string(root[:]) + "x/y\x001 0\n" + string(d[:]), "\x001 0\n" + string(root[:5])} {
+		if _, err := parseCacheTree([]byte(bad)); err == nil {
+			t.Errorf("parseCacheTree(%q) accepted", bad)
+		}
+	}
+}

@@ -7,15 +7,63 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
 // index is what the index file says of the paths: each file's object (at
-// any stage: a conflicted path counts), and the folders a sparse index
-// keeps whole (with a trailing slash).
+// any stage: a conflicted path counts), the folders a sparse index keeps
+// whole (with a trailing slash), and the folders its cache-tree extension
+// says it holds as a whole tree.
 type index struct {
 	files map[string]ID
 	dirs  map[string]bool
+	// trees is the cache-tree extension: by folder ("" for the root,
+	// else with a trailing slash), the tree object the index's entries
+	// under it make and how many entries those are; only the folders it
+	// has not invalidated
+	trees map[string]cacheTree
+	all   []string // files and dirs, sorted (see entries)
+}
+
+type cacheTree struct {
+	id    ID
+	count int
+}
+
+// entries returns the paths of the index, files and folders kept whole,
+// sorted as git sorts them (byte by byte).
+func (ix *index) entries() []string {
+	if ix.all == nil {
+		ix.all = make([]string, 0, len(ix.files)+len(ix.dirs))
+		for p := range ix.files {
+			ix.all = append(ix.all, p)
+		}
+		for p := range ix.dirs {
+			ix.all = append(ix.all, p)
+		}
+		sort.Strings(ix.all)
+	}
+	return ix.all
+}
+
+// under returns how many entries of the index are under folder prefix
+// ("" for all, else with a trailing slash).
+func (ix *index) under(prefix string) int {
+	all := ix.entries()
+	lo := sort.SearchStrings(all, prefix)
+	n := sort.Search(len(all)-lo, func(i int) bool { return !strings.HasPrefix(all[lo+i], prefix) })
+	return n
+}
+
+// holds reports whether the index holds folder prefix exactly as the tree
+// id, as its cache-tree says (git writes that tree for the folder when it
+// commits, and compares it so, without reading either): the extension
+// names that tree for the folder, and has counted as many entries under it
+// as the index has.
+func (ix *index) holds(prefix string, id ID) bool {
+	t, ok := ix.trees[prefix]
+	return ok && t.id == id && t.count == ix.under(prefix)
 }
 
 func (ix *index) sorted() []string {
@@ -142,9 +190,78 @@ func parseIndex(b []byte) (*index, error) {
 		if sig == "link" {
 			return nil, fmt.Errorf("a split index: %w", ErrUnsupported)
 		}
+		if sig == "TREE" {
+			// a cache-tree that does not parse is not used: the trees
+			// are then compared entry by entry
+			ix.trees, _ = parseCacheTree(body[pos+8 : pos+8+int(size)])
+		}
 		pos += 8 + int(size)
 	}
 	return ix, nil
+}
+
+// parseCacheTree reads the cache-tree extension
+// (https://git-scm.com/docs/index-format#_cache_tree): its folders in
+// depth-first order, each `NAME\0COUNT SUBTREES\n` followed by its tree's
+// object name unless COUNT is negative (a folder invalidated). It returns
+// the valid folders by path ("" for the root, else with a trailing slash).
+func parseCacheTree(b []byte) (map[string]cacheTree, error) {
+	out := map[string]cacheTree{}
+	type open struct {
+		prefix string
+		left   int // subtrees still to read
+	}
+	var stack []open
+	for first := true; len(b) > 0; first = false {
+		nul := bytes.IndexByte(b, 0)
+		if nul < 0 {
+			return nil, errors.New("a cache-tree name without its end")
+		}
+		name := string(b[:nul])
+		b = b[nul+1:]
+		nl := bytes.IndexByte(b, '\n')
+		if nl < 0 {
+			return nil, errors.New("a cache-tree entry without its counts")
+		}
+		c, s, ok := strings.Cut(string(b[:nl]), " ")
+		b = b[nl+1:]
+		count, err1 := strconv.Atoi(c)
+		subs, err2 := strconv.Atoi(s)
+		if !ok || err1 != nil || err2 != nil || subs < 0 || subs > len(b) {
+			return nil, errors.New("a cache-tree entry with bad counts")
+		}
+		prefix := ""
+		switch {
+		case first:
+			if name != "" {
+				return nil, errors.New("a cache-tree whose root has a name")
+			}
+		default:
+			for len(stack) > 0 && stack[len(stack)-1].left == 0 {
+				stack = stack[:len(stack)-1]
+			}
+			if len(stack) == 0 || len(stack) > maxDepth || !validPath(name) || strings.Contains(name, "/") {
+				return nil, errors.New("a cache-tree entry out of place")
+			}
+			top := &stack[len(stack)-1]
+			top.left--
+			prefix = top.prefix + name + "/"
+			if len(prefix) > maxPath {
+				return nil, errors.New("a cache-tree path too long")
+			}
+		}
+		if count >= 0 {
+			if len(b) < idLen {
+				return nil, errors.New("a cache-tree entry cut short")
+			}
+			var id ID
+			copy(id[:], b[:idLen])
+			b = b[idLen:]
+			out[prefix] = cacheTree{id: id, count: count}
+		}
+		stack = append(stack, open{prefix, subs})
+	}
+	return out, nil
 }
 
 // varint4 decodes the offset varint of index v4 name prefixes and of
