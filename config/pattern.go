@@ -50,8 +50,8 @@ type Pattern struct {
 	*regexp.Regexp
 	// Size is the number of instructions of its program.
 	Size int
-	// canon is the pattern as parsed, written out (no `\Q` left open)
-	canon string
+	// tree is the pattern as parsed
+	tree *syntax.Regexp
 
 	fromOnce sync.Once
 	from     *regexp.Regexp // see searchFrom
@@ -85,7 +85,7 @@ func CompilePattern(s string) (*Pattern, error) {
 	if err != nil {
 		return nil, fmt.Errorf("regular expression %q does not compile: %v", s, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 	}
-	return &Pattern{Regexp: re, Size: len(prog.Inst), canon: tree.String()}, nil
+	return &Pattern{Regexp: re, Size: len(prog.Inst), tree: tree}, nil
 }
 
 // smaller says how to make a pattern's program smaller.
@@ -270,9 +270,16 @@ func (m *Meter) searchFrom(p *Pattern, s string, pos, at int) []int {
 		// `\A(?s:.)` reads the character before pos; `(?s:.*?)` lets the
 		// match start anywhere after, the leftmost first, as an
 		// unanchored search does; group 1 is the match, the pattern's
-		// groups follow
+		// groups follow. It is built as a tree and written out: the
+		// pattern's own text may end inside a `\Q`.
 		p.fromOnce.Do(func() {
-			p.from = regexp.MustCompile(`\A(?s:.)(?s:.*?)(` + p.String() + `)`)
+			w := &syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{
+				{Op: syntax.OpBeginText},
+				{Op: syntax.OpAnyChar},
+				{Op: syntax.OpStar, Flags: syntax.NonGreedy, Sub: []*syntax.Regexp{{Op: syntax.OpAnyChar}}},
+				{Op: syntax.OpCapture, Sub: []*syntax.Regexp{p.tree}},
+			}}
+			p.from = regexp.MustCompile(w.String())
 		})
 		if l := p.from.FindReaderSubmatchIndex(r); l != nil {
 			loc = l[2:]

@@ -163,3 +163,37 @@ func TestMeterStopsAtBudget(t *testing.T) {
 		t.Error("a meter that ran out still matches")
 	}
 }
+
+// FuzzMeter compiles a pattern as the config does and matches it through
+// a Meter: whatever the pattern, a program over MaxProgram is refused,
+// and what the meter finds in full budget is what regexp finds, on the
+// text as given and on it repeated past the length regexp's own FindAll
+// is left with (searched from each offset through a counting reader).
+func FuzzMeter(f *testing.F) {
+	for _, c := range [][2]string{
+		{`a[^c]*b|a`, "aaab"}, {`(?m)^- (?P<value>\w+)`, "- a\n- b\n"}, {`\b`, "a b"}, {`a*`, "baaa"},
+		{`[ab ]{1000}x`, "ab x"}, {`(?i)é|\B`, "Éé x"}, {`$`, "a\n"}, {`\Qa(`, "a(a("},
+	} {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, text string) {
+		p, err := CompilePattern(pattern)
+		if err != nil {
+			return
+		}
+		if p.Size > MaxProgram {
+			t.Fatalf("%q: size %d passed", pattern, p.Size)
+		}
+		for _, s := range []string{text, strings.Repeat(text+" ", 300/(len(text)+1)+1)} {
+			m := NewMeter()
+			var got [][]int
+			m.FindAll(p, s, 0, func(loc []int) { got = append(got, slices.Clone(loc)) })
+			if m.Over() {
+				continue
+			}
+			if want := p.FindAllStringSubmatchIndex(s, -1); !slices.EqualFunc(got, want, slices.Equal) {
+				t.Fatalf("%q on %q: got %v, want %v", pattern, s, head(got), head(want))
+			}
+		}
+	})
+}
