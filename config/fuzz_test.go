@@ -44,6 +44,16 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte("\ufeffversion: 1\r\ninclude: ['**/*.md']\r"))
 	f.Add([]byte("base: &b {severity: warning}\nversion: 1\nrules:\n  <<: *b\n"))
 	f.Add([]byte("version: 1\n\x00"))
+	// patterns in every place the config takes one, of programs near
+	// and over the bound (config.MaxProgram)
+	for _, pat := range []string{`[ab ]{1000}x|[ab ]{999}x`, `\w{1000}`, `(?:a{1000}){1000}`, `\Qa(`, `(?P<value>a)|(?P<value>b)`, `a[^c]*b|a`} {
+		q := "'" + strings.ReplaceAll(pat, "'", "''") + "'"
+		f.Add([]byte("version: 1\nkinds:\n  k:\n    match: [\"k/*.md\"]\n    fields:\n      f: {pattern: " + q + "}\ncontracts:\n" +
+			"  - id: w\n    when: {files: [\"*.md\"], body: " + q + "}\n    then: {forbid: " + q + "}\n" +
+			"  - id: r\n    registry:\n      uses: {files: [a.md], pattern: " + q + "}\n      registry: {files: [b.md], path: " + q + "}\n" +
+			"  - id: v\n    values-agree:\n      left: {file: a.md, pattern: " + q + "}\n      right: {file: b.md, list: true}\n" +
+			"  - id: d\n    dispatch-handshake:\n      files: [a.md]\n      evidence: [" + q + "]\n      capture:\n        - {field: f, forbid: " + q + "}\n"))
+	}
 
 	root := f.TempDir()
 	const name = config.FileName

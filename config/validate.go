@@ -5,7 +5,6 @@ import (
 	"maps"
 	"path"
 	"reflect"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -341,7 +340,9 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 				v.errorf(f.Pos, "field `%s`: type %q is not one of %s", fname, f.Type, strings.Join(FieldTypes, ", "))
 			}
 			if f.Pattern != "" {
-				f.Regexp = v.regexp(keyPos(top, "kinds", name, "fields", fname, "pattern"), f.Pattern)
+				if re := v.regexp(keyPos(top, "kinds", name, "fields", fname, "pattern"), f.Pattern); re != nil {
+					f.Regexp = re.Regexp
+				}
 			}
 		}
 	}
@@ -431,14 +432,10 @@ func (v *validator) globs(p Pos, gs []string) {
 	}
 }
 
-func (v *validator) regexp(p Pos, s string) *regexp.Regexp {
-	if len(s) > 4096 {
-		v.errorf(p, "regular expression longer than 4096 characters")
-		return nil
-	}
-	re, err := regexp.Compile(s)
+func (v *validator) regexp(p Pos, s string) *Pattern {
+	re, err := CompilePattern(s)
 	if err != nil {
-		v.errorf(p, "regular expression %q does not compile: %v", s, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+		v.errorf(p, "%v", err)
 		return nil
 	}
 	// Go accepts two groups of one name, and a value is read from the

@@ -39,6 +39,8 @@ func checkAnchorContract(p *rules.Pass) {
 
 func anchorIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 	ac := ct.AnchorContract
+	m := config.NewMeter() // the work of its `forbid` patterns in d
+	defer p.ReportMatchBudget(ct, d, m)
 	if ac.Region == "*" {
 		// every balanced region of the file must hold something
 		for _, r := range parser.Regions(d, nil) {
@@ -56,7 +58,7 @@ func anchorIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 		byName := markerRegionsOf(d, names)
 		budget := regionBudgetPerByte * len(d.Src)
 		for _, n := range names {
-			if !anchorRegions(p, ct, d, "region `"+n+"`", byName[n], &budget) {
+			if !anchorRegions(p, m, ct, d, "region `"+n+"`", byName[n], &budget) {
 				p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: d.BodyStart, End: d.BodyStart, Message: fmt.Sprintf(
 					"regions named like `%s` hold so much of the file, one inside another, that checking each would take quadratic time: the regions from `%s` on are not checked; nest fewer of them", ac.Region, n)})
 				return
@@ -64,12 +66,12 @@ func anchorIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 		}
 		return
 	}
-	anchorRegion(p, ct, d, ac.Region)
+	anchorRegion(p, m, ct, d, ac.Region)
 }
 
 // anchorRegion checks the contract for the region with the literal name
 // region (or the between markers).
-func anchorRegion(p *rules.Pass, ct *config.Contract, d *parser.Document, region string) {
+func anchorRegion(p *rules.Pass, m *config.Meter, ct *config.Contract, d *parser.Document, region string) {
 	ac := ct.AnchorContract
 	var regions []MarkerRegion
 	var name string
@@ -90,7 +92,7 @@ func anchorRegion(p *rules.Pass, ct *config.Contract, d *parser.Document, region
 		name = "region `" + region + "`"
 	}
 	budget := -1 // one name: its regions do not overlap
-	anchorRegions(p, ct, d, name, regions, &budget)
+	anchorRegions(p, m, ct, d, name, regions, &budget)
 }
 
 // regionBudgetPerByte bounds, for a name pattern, the region text read per
@@ -101,7 +103,7 @@ const regionBudgetPerByte = 16
 // anchorRegions checks the contract for the regions found under name. It
 // returns false, having checked nothing, when their text would pass the
 // budget (bytes still to read; negative: no limit).
-func anchorRegions(p *rules.Pass, ct *config.Contract, d *parser.Document, name string, regions []MarkerRegion, budget *int) bool {
+func anchorRegions(p *rules.Pass, m *config.Meter, ct *config.Contract, d *parser.Document, name string, regions []MarkerRegion, budget *int) bool {
 	ac := ct.AnchorContract
 	if *budget >= 0 {
 		for _, r := range regions {
@@ -167,7 +169,7 @@ func anchorRegions(p *rules.Pass, ct *config.Contract, d *parser.Document, name 
 			}
 		}
 		for _, f := range ac.Forbid {
-			if loc := rules.Compile(f).FindStringIndex(body); loc != nil {
+			if loc := m.Index(rules.Compile(f), body, r.ContentStart); loc != nil {
 				off := r.ContentStart + loc[0]
 				p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: off, End: r.ContentStart + loc[1],
 					Message: fmt.Sprintf("%s contains `%s`, which the contract forbids (/%s/); remove or rewrite it", name, body[loc[0]:loc[1]], f)})

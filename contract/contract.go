@@ -9,7 +9,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -78,13 +77,14 @@ func resolveFile(idx *parser.Index, file string) (*parser.Document, error) {
 	return nil, &manyFilesError{glob: file, paths: names}
 }
 
-// paramValue extracts a copy-contract parameter from a document.
-func paramValue(d *parser.Document, pr *config.Param) string {
+// paramValue extracts a copy-contract parameter from a document, its
+// pattern's work counted by m.
+func paramValue(m *config.Meter, d *parser.Document, pr *config.Param) string {
 	switch pr.From {
 	case "path":
-		return groupValue(rules.Compile(pr.Pattern), d.Path, pr.Name)
+		return groupValue(m.Find(rules.Compile(pr.Pattern), d.Path, 0), rules.Compile(pr.Pattern), d.Path, pr.Name)
 	case "content":
-		return groupValue(rules.Compile(pr.Pattern), d.Text(), pr.Name)
+		return groupValue(m.Find(rules.Compile(pr.Pattern), d.Text(), 0), rules.Compile(pr.Pattern), d.Text(), pr.Name)
 	case "frontmatter":
 		if k := d.Frontmatter.Get(pr.Key); k != nil && k.Value != nil {
 			return k.Value.Value
@@ -93,8 +93,9 @@ func paramValue(d *parser.Document, pr *config.Param) string {
 	return ""
 }
 
-func groupValue(re *regexp.Regexp, s, name string) string {
-	m := re.FindStringSubmatchIndex(s)
+// groupValue is the value of match m of re in s: its group name, else
+// its first group, else the whole match.
+func groupValue(m []int, re *config.Pattern, s, name string) string {
 	if m == nil {
 		return ""
 	}

@@ -55,8 +55,12 @@ func prepareCopy(p *rules.Pass, ct *config.Contract) (*copyPrep, bool) {
 		c.sel = copySelector(cp)
 		c.copyWhat = describeSelector(&c.sel)
 		c.srcParams = map[string]string{}
+		m := config.NewMeter()
 		for i := range cp.Params {
-			c.srcParams[cp.Params[i].Name] = paramValue(src, &cp.Params[i])
+			c.srcParams[cp.Params[i].Name] = paramValue(m, src, &cp.Params[i])
+		}
+		if m.Over() {
+			return nil, fmt.Sprintf("reading the parameters of the canonical source %s passed the %d steps a contract's patterns may take on one file (its pattern `%s` compiles to %d instructions, each a step per byte read): write a smaller pattern", src.Path, config.MatchBudget, rules.Clip(m.Pattern.String(), 60), m.Pattern.Size)
 		}
 		return c, ""
 	})
@@ -88,12 +92,17 @@ func copyIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 	}
 	copyParams := map[string]string{}
 	missing := ""
+	m := config.NewMeter()
 	for i := range cp.Params {
-		v := paramValue(d, &cp.Params[i])
+		v := paramValue(m, d, &cp.Params[i])
 		if v == "" && c.srcParams[cp.Params[i].Name] != "" {
 			missing = cp.Params[i].Name
 		}
 		copyParams[cp.Params[i].Name] = v
+	}
+	if m.Over() {
+		p.ReportMatchBudget(ct, d, m)
+		return
 	}
 	if missing != "" {
 		p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: parts[0].Anchor, End: parts[0].Anchor,

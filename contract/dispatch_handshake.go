@@ -51,22 +51,38 @@ func checkDispatchHandshake(p *rules.Pass) {
 type dispatchPrep struct {
 	targets map[string]*parser.Document
 	names   []string // target names, longest first
-	res     []*regexp.Regexp
+	res     []*config.Pattern
 }
 
+// evidence is what a search of a file for the evidence found: the meter
+// that ran out when its patterns cost too much to read it all.
+type evidence struct {
+	found bool
+	m     *config.Meter
+}
+
+// has reports whether d holds the evidence. A file too costly to read
+// for it counts as holding it (no finding on a guess): dispatchIn says
+// so instead (evidenceOf).
 func (dp *dispatchPrep) has(d *parser.Document) bool {
+	e := dp.evidenceOf(d)
+	return e.found || e.m.Over()
+}
+
+func (dp *dispatchPrep) evidenceOf(d *parser.Document) evidence {
 	return d.Cached(fmt.Sprintf("dispatch-evidence:%p", dp), func() any {
-		src := d.Src
-		if bytes.IndexByte(src, '\r') >= 0 { // `$` and `^` see "\n" line ends only
-			src = bytes.ReplaceAll(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")), []byte("\r"), []byte("\n"))
+		text := d.Text()
+		if strings.IndexByte(text, '\r') >= 0 { // `$` and `^` see "\n" line ends only
+			text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
 		}
+		m := config.NewMeter()
 		for _, re := range dp.res {
-			if re.Match(src) {
-				return true
+			if m.Match(re, text, 0) {
+				return evidence{found: true, m: m}
 			}
 		}
-		return false
-	}).(bool)
+		return evidence{m: m}
+	}).(evidence)
 }
 
 // prepareDispatch returns what contract ct knows of the whole repo. It
@@ -162,7 +178,11 @@ func dispatchIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 			sites = append(sites, s)
 		}
 	}
-	if len(sites) == 0 || dp.has(d) {
+	if len(sites) == 0 {
+		return
+	}
+	if e := dp.evidenceOf(d); e.found || e.m.Over() {
+		p.ReportMatchBudget(ct, d, e.m)
 		return
 	}
 	if via := delegate(p.Index, d, dp.has); via != "" {
@@ -187,6 +207,8 @@ func checkCapture(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 	if len(caps) == 0 {
 		return
 	}
+	m := config.NewMeter()
+	defer p.ReportMatchBudget(ct, d, m)
 	for _, f := range d.Fences() {
 		if f.Indented || !shellLangs[strings.ToLower(f.Lang)] {
 			continue
@@ -196,12 +218,12 @@ func checkCapture(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 			if !capturesField(body, cr.Field) {
 				continue
 			}
-			if cr.Use != "" && !rules.Compile(cr.Use).MatchString(body) {
+			if cr.Use != "" && !m.Match(rules.Compile(cr.Use), body, f.ContentStart) && !m.Over() {
 				p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: f.Start, End: f.ContentEnd,
 					Message: fmt.Sprintf("this block captures `%s` without %s", cr.Field, captureMsg(cr, "the prescribed command"))})
 			}
 			if cr.Forbid != "" {
-				if loc := rules.Compile(cr.Forbid).FindStringIndex(body); loc != nil {
+				if loc := m.Find(rules.Compile(cr.Forbid), body, f.ContentStart); loc != nil {
 					p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: f.ContentStart + loc[0], End: f.ContentStart + loc[1],
 						Message: fmt.Sprintf("`%s` must not capture `%s`: %s", body[loc[0]:loc[1]], cr.Field, captureMsg(cr, "the handshake skill rules this form out"))})
 				}

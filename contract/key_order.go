@@ -3,7 +3,6 @@ package contract
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/config"
@@ -139,9 +138,12 @@ func blockOrderFix(src []byte, inst [3]int, got []blockKey, names []string) []ru
 	if len(got) != len(names) {
 		return nil
 	}
-	seen := map[string]bool{}
+	seen, want := map[string]bool{}, make(map[string]bool, len(names))
+	for _, n := range names {
+		want[n] = true
+	}
 	for _, k := range got {
-		if seen[k.name] || !slices.Contains(names, k.name) {
+		if seen[k.name] || !want[k.name] { // a set: blocks of thousands of keys
 			return nil
 		}
 		seen[k.name] = true

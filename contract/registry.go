@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,20 +36,27 @@ type extracted struct {
 // its selector picks (cells, items, JSON strings, frontmatter scalars),
 // or the pattern's matches in the lines of the part it picks. selected
 // says whether the part was found in any file.
-func extract(p *rules.Pass, x *config.Extract) (out []extracted, selected bool) {
+//
+// Each file's matching is metered (config.Meter); a file whose matching
+// passes the budget is reported for contract ct and read no further, and
+// over says that one was.
+func extract(p *rules.Pass, ct *config.Contract, x *config.Extract) (out []extracted, selected, over bool) {
 	if x.Path != "" {
 		pp := newValuePattern(x.Path)
 		seen := map[string]bool{} // a folder's name, once: from its first file
 		for _, d := range pickDocs(p, &x.Selector, true) {
 			selected = true
-			pp.each(d.Path, func(s, e int) {
+			m := config.NewMeter()
+			pp.each(m, d.Path, 0, func(s, e int) {
 				if v := d.Path[s:e]; !seen[v] {
 					seen[v] = true
 					out = append(out, extracted{value: v, doc: d, off: d.BodyStart})
 				}
 			})
+			p.ReportMatchBudget(ct, d, m)
+			over = over || m.Over()
 		}
-		return out, selected
+		return out, selected, over
 	}
 	vp := newValuePattern(x.Pattern)
 	sel := x.Part()
@@ -61,6 +67,7 @@ func extract(p *rules.Pass, x *config.Extract) (out []extracted, selected bool) 
 		if sel != nil {
 			parts = Select(d, sel)
 		}
+		m := config.NewMeter()
 		for _, pt := range parts {
 			selected = true
 			if values {
@@ -71,7 +78,7 @@ func extract(p *rules.Pass, x *config.Extract) (out []extracted, selected bool) 
 					out = append(out, extracted{value: pt.Value, doc: d, off: pt.Start})
 					continue
 				}
-				vp.each(pt.Value, func(s, e int) { // the value as read; the finding at its start
+				vp.each(m, pt.Value, pt.Start, func(s, e int) { // the value as read; the finding at its start
 					out = append(out, extracted{value: pt.Value[s:e], doc: d, off: pt.Start})
 				})
 				continue
@@ -85,20 +92,22 @@ func extract(p *rules.Pass, x *config.Extract) (out []extracted, selected bool) 
 				if (x.In == "code" && !inCode) || (x.In == "text" && inCode) {
 					return true
 				}
-				vp.each(line, func(s, e int) {
+				vp.each(m, line, ls, func(s, e int) {
 					out = append(out, extracted{value: line[s:e], doc: d, off: ls + s})
 				})
-				return true
+				return !m.Over()
 			})
 		}
+		p.ReportMatchBudget(ct, d, m)
+		over = over || m.Over()
 	}
-	return out, selected
+	return out, selected, over
 }
 
 // valuePattern is an Extract's pattern: each match yields its group named
 // `value`, else its first group, else the whole match.
 type valuePattern struct {
-	re *regexp.Regexp
+	re *config.Pattern
 	vi int
 }
 
@@ -114,15 +123,16 @@ func newValuePattern(pattern string) *valuePattern {
 	return vp
 }
 
-// each calls fn with the bounds of the value of every match in s.
-func (vp *valuePattern) each(s string, fn func(start, end int)) {
-	for _, m := range vp.re.FindAllStringSubmatchIndex(s, -1) {
+// each calls fn with the bounds of the value of every match in s (at
+// offset at of its file), its work counted by mt.
+func (vp *valuePattern) each(mt *config.Meter, s string, at int, fn func(start, end int)) {
+	mt.FindAll(vp.re, s, at, func(m []int) {
 		start, end := m[0], m[1]
 		if vp.vi > 0 && m[2*vp.vi] >= 0 {
 			start, end = m[2*vp.vi], m[2*vp.vi+1]
 		}
 		fn(start, end)
-	}
+	})
 }
 
 func checkRegistry(p *rules.Pass) {
@@ -131,16 +141,19 @@ func checkRegistry(p *rules.Pass) {
 	dups := map[string]bool{}
 	for _, ct := range contractsOf(p, "registry") {
 		rg := ct.Registry
-		listed, selected := extract(p, &rg.Listed)
+		listed, selected, listedOver := extract(p, ct, &rg.Listed)
 		if !selected && rg.Listed.Part() != nil {
 			continue // contractsOf reports a side that selects nothing
 		}
-		if len(listed) == 0 {
+		if len(listed) == 0 && !listedOver {
 			how := ""
 			if rg.Listed.Pattern != "" {
 				how = ", pattern " + rg.Listed.Pattern
 			}
 			p.ReportConfig(ct, "the registry (%s%s) lists no values", setWords(rg.Listed.Picked()), how)
+			continue
+		}
+		if len(listed) == 0 {
 			continue
 		}
 		have := map[string]extracted{}
@@ -162,9 +175,12 @@ func checkRegistry(p *rules.Pass) {
 		in := registryPlace(listed, &rg.Listed)
 		keys := slices.Sorted(maps.Keys(have))
 		budget := suggestBudget
-		uses, selected := extract(p, &rg.Uses)
+		uses, selected, usesOver := extract(p, ct, &rg.Uses)
 		if !selected && rg.Uses.Part() != nil {
 			continue // contractsOf reports a side that selects nothing
+		}
+		if listedOver || usesOver {
+			continue // a side read in part: what it lacks is not known
 		}
 		used := map[string]bool{}
 		for _, u := range uses {

@@ -27,7 +27,7 @@ func RegistryUses(idx *parser.Index, s *rules.Settings) []RegistryUse {
 	var out []RegistryUse
 	for _, ct := range s.ContractsOf("registry", idx) {
 		rg := ct.Registry
-		listed, _ := extract(p, &rg.Listed)
+		listed, _, _ := extract(p, ct, &rg.Listed)
 		if len(listed) == 0 {
 			continue
 		}
@@ -35,7 +35,7 @@ func RegistryUses(idx *parser.Index, s *rules.Settings) []RegistryUse {
 		for _, e := range listed {
 			have[e.value] = true
 		}
-		uses, _ := extract(p, &rg.Uses)
+		uses, _, _ := extract(p, ct, &rg.Uses)
 		for _, u := range uses {
 			out = append(out, RegistryUse{Path: u.doc.Path, Start: u.off, End: u.off + len(u.value), Value: u.value,
 				Registry: listed[0].doc, RegistryStart: listed[0].off, Listed: have[u.value], Contract: ct.ID})

@@ -51,7 +51,13 @@ func checkValuesAgree(p *rules.Pass) {
 				continue
 			}
 			for _, d := range docs {
-				m, err := readTable(d, side.t)
+				mt := config.NewMeter()
+				m, err := readTable(mt, d, side.t)
+				if mt.Over() {
+					// a table read in part is not compared
+					p.ReportMatchBudget(ct, d, mt)
+					continue
+				}
 				if err != nil {
 					// one file of a `files` glob without a table is reported
 					// and skipped; the others are still compared
@@ -145,8 +151,9 @@ func cleanCell(s string) string {
 	return s
 }
 
-// readTable extracts key → values from a table or list in d.
-func readTable(d *parser.Document, t *config.Table) (map[string][]cell, error) {
+// readTable extracts key → values from a table or list in d, the work of
+// its pattern counted by mt.
+func readTable(mt *config.Meter, d *parser.Document, t *config.Table) (map[string][]cell, error) {
 	parts := blockOrBody(d, &t.Selector)
 	where := d.Path
 	if sel := t.Part(); sel != nil {
@@ -193,12 +200,12 @@ func readTable(d *parser.Document, t *config.Table) (map[string][]cell, error) {
 		forLines(func(ls, le int) bool {
 			line := d.Text()[ls:le]
 			// every match on a line counts, as for a registry's `uses`
-			for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
+			mt.FindAll(re, line, ls, func(m []int) {
 				if ki > 0 && vi > 0 && m[2*ki] >= 0 && m[2*vi] >= 0 {
 					add(line[m[2*ki]:m[2*ki+1]], line[m[2*vi]:m[2*vi+1]], ls+m[0])
 				}
-			}
-			return true
+			})
+			return !mt.Over()
 		})
 		if len(out) == 0 {
 			return nil, fmt.Errorf("no entries matched the pattern `%s` in %s", t.Pattern, where)

@@ -2,7 +2,6 @@ package contract
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/config"
@@ -35,7 +34,7 @@ func checkWhen(p *rules.Pass) {
 			p.ReportConfig(ct, "`when` selects no file: no file in the repo matches %s; fix the glob or remove the contract", strings.Join(w.Picked().Files, ", "))
 			continue
 		}
-		var whenRe, thenRe *regexp.Regexp
+		var whenRe, thenRe *config.Pattern
 		if w.Body != "" {
 			whenRe = rules.Compile(w.Body)
 		}
@@ -44,15 +43,22 @@ func checkWhen(p *rules.Pass) {
 		}
 		if t.Forbid != "" || t.Path != "" {
 			for _, d := range docs {
-				if p.Reported(d.Path) && whenHolds(d, ct, whenRe) {
-					checkThenNot(p, ct, d)
+				if !p.Reported(d.Path) {
+					continue
 				}
+				m := config.NewMeter()
+				if whenHolds(m, d, ct, whenRe) {
+					checkThenNot(p, m, ct, d)
+				}
+				p.ReportMatchBudget(ct, d, m)
 			}
 			continue
 		}
 		for _, d := range docs {
 			if p.Reported(d.Path) {
-				checkWhenDoc(p, ct, d, whenRe, thenRe)
+				m := config.NewMeter()
+				checkWhenDoc(p, m, ct, d, whenRe, thenRe)
+				p.ReportMatchBudget(ct, d, m)
 			}
 		}
 	}
@@ -60,12 +66,12 @@ func checkWhen(p *rules.Pass) {
 
 // whenHolds reports whether d meets the contract's condition: the part
 // it names exists, its body pattern matches.
-func whenHolds(d *parser.Document, ct *config.Contract, whenRe *regexp.Regexp) bool {
+func whenHolds(m *config.Meter, d *parser.Document, ct *config.Contract, whenRe *config.Pattern) bool {
 	if part := ct.When.Part(); part != nil && len(Select(d, part)) == 0 {
 		return false
 	}
 	if whenRe != nil {
-		_, _, ok := bodyMatch(d, whenRe, ct.When.InCode)
+		_, _, ok := bodyMatch(m, d, whenRe, ct.When.InCode)
 		return ok
 	}
 	return true
@@ -74,14 +80,14 @@ func whenHolds(d *parser.Document, ct *config.Contract, whenRe *regexp.Regexp) b
 // checkThenNot checks a `then` that forbids: a path that must match a
 // pattern, or lines that no pattern may match (each such line is a
 // finding).
-func checkThenNot(p *rules.Pass, ct *config.Contract, d *parser.Document) {
+func checkThenNot(p *rules.Pass, m *config.Meter, ct *config.Contract, d *parser.Document) {
 	t := ct.Then
 	why := ""
 	if ct.Description != "" {
 		why = " (" + strings.TrimSuffix(ct.Description, ".") + ")"
 	}
 	if t.Path != "" {
-		if !rules.Compile(t.Path).MatchString(d.Path) {
+		if !m.Match(rules.Compile(t.Path), d.Path, d.BodyStart) && !m.Over() {
 			p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: d.BodyStart, End: d.BodyStart,
 				Message: fmt.Sprintf("the path %s does not match `%s`, which contract `%s` requires of %s%s; rename the file", d.Path, t.Path, ct.ID, setWords(ct.When.Picked()), why)})
 		}
@@ -98,15 +104,15 @@ func checkThenNot(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 				return true
 			}
 		}
-		if m := re.FindIndex(d.Src[ls:le]); m != nil {
-			p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: ls + m[0], End: ls + m[1],
-				Message: fmt.Sprintf("`%s` matches `%s`, which contract `%s` forbids here%s; remove or rewrite it", rules.Clip(string(d.Src[ls+m[0]:ls+m[1]]), 60), rules.Clip(t.Forbid, 60), ct.ID, why)})
+		if loc := m.Index(re, d.Text()[ls:le], ls); loc != nil {
+			p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: ls + loc[0], End: ls + loc[1],
+				Message: fmt.Sprintf("`%s` matches `%s`, which contract `%s` forbids here%s; remove or rewrite it", rules.Clip(string(d.Src[ls+loc[0]:ls+loc[1]]), 60), rules.Clip(t.Forbid, 60), ct.ID, why)})
 		}
-		return true
+		return !m.Over()
 	})
 }
 
-func checkWhenDoc(p *rules.Pass, ct *config.Contract, d *parser.Document, whenRe, thenRe *regexp.Regexp) {
+func checkWhenDoc(p *rules.Pass, m *config.Meter, ct *config.Contract, d *parser.Document, whenRe, thenRe *config.Pattern) {
 	w, t := ct.When, ct.Then
 	if part := w.Part(); part != nil && len(Select(d, part)) == 0 {
 		return // the condition's part is not in this file
@@ -116,7 +122,7 @@ func checkWhenDoc(p *rules.Pass, ct *config.Contract, d *parser.Document, whenRe
 	at, end := d.BodyStart, d.BodyStart
 	cond := "this " + fileNoun(d)
 	if whenRe != nil {
-		s, e, ok := bodyMatch(d, whenRe, w.InCode)
+		s, e, ok := bodyMatch(m, d, whenRe, w.InCode)
 		if !ok {
 			return
 		}
@@ -136,7 +142,7 @@ func checkWhenDoc(p *rules.Pass, ct *config.Contract, d *parser.Document, whenRe
 	var related []rules.Related
 	switch {
 	case thenRe != nil:
-		if _, _, ok := bodyMatch(d, thenRe, t.InCode); ok {
+		if _, _, ok := bodyMatch(m, d, thenRe, t.InCode); ok || m.Over() {
 			return
 		}
 		missing = fmt.Sprintf("nothing in its body matches `%s`", rules.Clip(t.Body, 60))
@@ -202,8 +208,9 @@ func textLine(b []byte) string {
 // bodyMatch finds the first match of re in a line of d's body (after the
 // frontmatter), outside code blocks unless inCode. Lines are searched one
 // by one, as other contract patterns are, so `^` and `$` are a line's
-// start and end whatever its terminator; each byte is read once.
-func bodyMatch(d *parser.Document, re *regexp.Regexp, inCode bool) (start, end int, ok bool) {
+// start and end whatever its terminator; each byte is read once. The
+// work is counted by m: once it runs out, nothing more matches.
+func bodyMatch(m *config.Meter, d *parser.Document, re *config.Pattern, inCode bool) (start, end int, ok bool) {
 	fi := 0 // the next code block that may hold a line
 	parser.ForLines(d.Src, d.BodyStart, d.ParsedEnd(), func(ls, le int) bool {
 		if !inCode {
@@ -214,11 +221,11 @@ func bodyMatch(d *parser.Document, re *regexp.Regexp, inCode bool) (start, end i
 				return true
 			}
 		}
-		if m := re.FindIndex(d.Src[ls:le]); m != nil {
-			start, end, ok = ls+m[0], ls+m[1], true
+		if loc := m.Index(re, d.Text()[ls:le], ls); loc != nil {
+			start, end, ok = ls+loc[0], ls+loc[1], true
 			return false
 		}
-		return true
+		return !m.Over()
 	})
 	return
 }

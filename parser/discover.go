@@ -47,7 +47,7 @@ type Discovered struct {
 	Real string
 	// roots are the plugin roots the walk knew when it found the file,
 	// which decide its kind (Load).
-	roots []string
+	roots rootsView
 	// src is the file's content when the walk read it already (a
 	// marketplace, for its plugin roots).
 	src []byte

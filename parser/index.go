@@ -164,7 +164,7 @@ func Load(root string, opt LoadOptions) *Index {
 // parses each one read, or, when scan is set, only keeps what was read
 // (the returned records, for Snapshot) and parses nothing. It also
 // returns the plugin roots the walk found.
-func load(root string, opt LoadOptions, scan bool) (*Index, []scanned, []string) {
+func load(root string, opt LoadOptions, scan bool) (*Index, []scanned, rootsView) {
 	idx := &Index{Root: root}
 	res := idx.resolver()
 	maxSize := opt.MaxFileSize
@@ -249,12 +249,15 @@ func load(root string, opt LoadOptions, scan bool) (*Index, []scanned, []string)
 	// .claude-plugin/ sorts before its agents/ and commands/, so their
 	// files get their kind at once and are parsed once (what the walk
 	// could not know yet is classified again below).
-	var roots []string
+	// A file keeps the roots known when it was sent: a prefix of the log
+	// (copying the list for each new root made a marketplace of n
+	// sources cost n²).
+	roots := &rootLog{at: map[string]int{}}
 	addRoot := func(r string) {
-		if r == "." || r == "" || r == ".." || strings.HasPrefix(r, "../") || slices.Contains(roots, r) {
+		if r == "." || r == "" || r == ".." || strings.HasPrefix(r, "../") {
 			return
 		}
-		roots = append(slices.Clone(roots), r) // a new slice: files sent before keep theirs
+		roots.add(r)
 	}
 	// A scan parses nothing, so its walk need not find a plugin's
 	// manifest before its files (their kinds are decided once the walk is
@@ -285,7 +288,7 @@ func load(root string, opt LoadOptions, scan bool) (*Index, []scanned, []string)
 				}
 			}
 		}
-		f.roots = roots
+		f.roots = roots.view()
 		if f.Real != "" {
 			if idx.links == nil {
 				idx.links = map[string]string{}
@@ -328,7 +331,7 @@ func load(root string, opt LoadOptions, scan bool) (*Index, []scanned, []string)
 		idx.settle(opt)
 		opt.Cache.keep(idx.Docs)
 	}
-	return idx, recs, roots
+	return idx, recs, roots.view()
 }
 
 // settle sorts the index's tables once its documents are parsed, and
@@ -420,7 +423,7 @@ func known(res *resolver, f Discovered, opt LoadOptions) ([sha256.Size]byte, Sta
 
 // parseFound parses a file the walk found, of the kind its path gives.
 func parseFound(f Discovered, src []byte, opt LoadOptions) *Document {
-	kind := KindOf(f.Rel, f.roots)
+	kind := kindOf(f.Rel, f.roots.has)
 	if opt.Classify != nil {
 		kind = opt.Classify(f.Rel, kind)
 	}

@@ -347,7 +347,7 @@ func (r *pathRule) takes(rel string, segs []string) bool {
 // root (the repo root, .claude, a plugin root) the rules in order, on
 // the rest of the path. Only a folder the rules' globs start with (agents,
 // commands) is looked at, so the plugin roots are searched for few paths.
-func rootedKind(rel string, segs, pluginRoots []string, run []pathRule) (Kind, bool) {
+func rootedKind(rel string, segs []string, isRoot func(dir string) bool, run []pathRule) (Kind, bool) {
 	base := segs[len(segs)-1]
 	off := 0 // where segs[d] starts in rel
 	for d := 0; d+1 < len(segs); d++ {
@@ -357,7 +357,7 @@ func rootedKind(rel string, segs, pluginRoots []string, run []pathRule) (Kind, b
 		if !slices.ContainsFunc(run, func(r pathRule) bool { return r.startsWith(segs[d]) }) {
 			continue
 		}
-		if d > 0 && dir != ".claude" && !slices.Contains(pluginRoots, dir) {
+		if d > 0 && dir != ".claude" && !isRoot(dir) {
 			continue
 		}
 		for i := range run {
@@ -390,6 +390,12 @@ func (r *pathRule) startsWith(seg string) bool {
 // by its `paths`, else KindOther. pluginRoots are the folders (relative,
 // "" for the repo root) that hold a .claude-plugin/plugin.json.
 func KindOf(rel string, pluginRoots []string) Kind {
+	return kindOf(rel, func(dir string) bool { return slices.Contains(pluginRoots, dir) })
+}
+
+// kindOf is KindOf with the plugin roots as a lookup: a set, not a list
+// searched for each file.
+func kindOf(rel string, isRoot func(dir string) bool) Kind {
 	segs := strings.Split(rel, "/")
 	if translations.translated(segs) {
 		for i := range pathRules {
@@ -410,7 +416,7 @@ func KindOf(rel string, pluginRoots []string) Kind {
 		for j < len(pathRules) && pathRules[j].Under != "" {
 			j++
 		}
-		if k, ok := rootedKind(rel, segs, pluginRoots, pathRules[i:j]); ok {
+		if k, ok := rootedKind(rel, segs, isRoot, pathRules[i:j]); ok {
 			return k
 		}
 		i = j - 1

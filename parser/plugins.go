@@ -5,6 +5,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Plugin roots. A plugin is a folder that holds .claude-plugin/plugin.json,
@@ -191,4 +192,46 @@ func (idx *Index) setRoots(roots []string) {
 			idx.rootSet[r] = true
 		}
 	}
+}
+
+// rootLog is the plugin roots a walk found, in the order found: each file
+// sees those found before it (a rootsView), without a copy of the list.
+type rootLog struct {
+	mu   sync.RWMutex
+	list []string
+	at   map[string]int // a root's place in list
+}
+
+// add appends r, unless known.
+func (l *rootLog) add(r string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.at[r]; !ok {
+		l.at[r] = len(l.list)
+		l.list = append(l.list, r)
+	}
+}
+
+// view is the roots found so far.
+func (l *rootLog) view() rootsView {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return rootsView{log: l, n: len(l.list)}
+}
+
+// rootsView is the first n roots of a log.
+type rootsView struct {
+	log *rootLog
+	n   int
+}
+
+// has reports whether dir is one of the view's roots.
+func (v rootsView) has(dir string) bool {
+	if v.log == nil {
+		return false
+	}
+	v.log.mu.RLock()
+	defer v.log.mu.RUnlock()
+	i, ok := v.log.at[dir]
+	return ok && i < v.n
 }

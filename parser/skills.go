@@ -32,7 +32,7 @@ import (
 // file a manifest lists, or that lies in a folder it lists, is of the
 // kind listed (a listed skill's other files are its resources).
 func (idx *Index) KindOf(rel string) Kind {
-	k := KindOf(rel, idx.PluginRoots())
+	k := kindOf(rel, func(dir string) bool { return idx.rootSet[dir] })
 	if k == KindSkillResource && idx.categorySkill(rel) {
 		return KindSkill
 	}

@@ -68,7 +68,7 @@ type Snapshot struct {
 	byPath map[string]int // recs by path
 	max    int64          // the file size limit it was read with
 	cache  *Cache         // where the bytes of files known by stamp are kept
-	roots  []string       // the plugin roots the walk found, all of them
+	roots  rootsView      // the plugin roots the walk found, all of them
 	loaded atomic.Bool
 
 	mu    sync.Mutex // guards the unread records' src, and stale
@@ -219,7 +219,7 @@ func (s *Snapshot) Load(opt LoadOptions) *Index {
 				// the walk is done: every plugin root is known (the walk
 				// went in parallel, so a file may have come before its
 				// plugin's manifest)
-				kind := KindOf(r.f.Rel, s.roots)
+				kind := kindOf(r.f.Rel, s.roots.has)
 				base := kind
 				if opt.Classify != nil {
 					kind = opt.Classify(r.f.Rel, kind)

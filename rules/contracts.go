@@ -140,3 +140,16 @@ func ProfileParts(name string) []string {
 	}
 	return nil
 }
+
+// ReportMatchBudget reports, when m ran out of budget on d, that contract
+// ct stopped matching its patterns there: a warning at the text it was
+// to search, since the rest of the file is not checked by the contract.
+func (p *Pass) ReportMatchBudget(ct *config.Contract, d *parser.Document, m *config.Meter) {
+	if m == nil || !m.Over() || p.report == nil || p.Reported != nil && !p.Reported(d.Path) {
+		return
+	}
+	at := min(max(m.At, 0), len(d.Src))
+	p.ReportContract(ct, Diagnostic{Path: d.Path, Start: at, End: at, atMost: Warning, Message: fmt.Sprintf(
+		"contract `%s` stopped matching here: its pattern `%s` compiles to %d instructions, and matching costs one step per instruction for each byte read, so reading this file passed the %d steps a contract may take on one file; the rest of the file is not checked by it: write a smaller pattern (fewer or smaller counted repeats and alternatives), or narrow the contract's files",
+		ct.ID, Clip(m.Pattern.String(), 60), m.Pattern.Size, config.MatchBudget)})
+}

@@ -342,17 +342,18 @@ func SortedMapKeys[T any](m map[string]T) []string {
 	return out
 }
 
-var compiled sync.Map // pattern → *regexp.Regexp
+var compiled sync.Map // pattern → *config.Pattern
 
-// Compile returns the regular expression for a pattern the config already
-// validated, compiled once per process.
-func Compile(s string) *regexp.Regexp {
+// Compile returns the compiled pattern for a pattern the config already
+// validated (config.CompilePattern), compiled once per process. Match
+// it through a config.Meter, which bounds the work per file.
+func Compile(s string) *config.Pattern {
 	if re, ok := compiled.Load(s); ok {
-		return re.(*regexp.Regexp)
+		return re.(*config.Pattern)
 	}
-	re, err := regexp.Compile(s)
-	if err != nil {
-		re = regexp.MustCompile(regexp.QuoteMeta(s))
+	re, err := config.CompilePattern(s)
+	if err != nil { // not validated: read as literal text
+		re = &config.Pattern{Regexp: regexp.MustCompile(regexp.QuoteMeta(s)), Size: len(s) + 2}
 	}
 	compiled.Store(s, re)
 	return re

@@ -59,7 +59,9 @@ func BenchmarkWorst(b *testing.B) {
 			b.Run(c.Name+"/"+worstcase.SizeName(n), func(b *testing.B) {
 				root := b.TempDir()
 				files := c.Gen(n)
-				files[config.FileName] = []byte(worstConfig)
+				if _, own := files[config.FileName]; !own {
+					files[config.FileName] = []byte(worstConfig)
+				}
 				if err := worstcase.Write(root, files); err != nil {
 					b.Fatal(err)
 				}

@@ -361,6 +361,33 @@ func Markdown() []Case {
 		{Name: "json-same-key", Main: pluginJSON, Gen: func(n int) map[string][]byte {
 			return map[string][]byte{pluginJSON: rep(n, `{"name": "w", "x": {`, `"k": 1, `, `"k": 1}}`)}
 		}},
+		// a marketplace of many plugin sources, each a plugin root (each
+		// new root copied the list of roots: n² for n sources), and an
+		// agent in one of them, whose kind asks whether its folder is one
+		{Name: "marketplace-sources", Main: marketplaceJSON, Gen: func(n int) map[string][]byte {
+			return map[string][]byte{
+				marketplaceJSON: fill(n, `{"name": "w", "owner": {"name": "w"}, "plugins": [`, func(i int) string {
+					return `{"name": "p` + itoa(i) + `", "source": "./p` + itoa(i) + `"}, `
+				}, `{"name": "p", "source": "./p"}]}`),
+				"p0/agents/a.md": []byte("---\nname: a\ndescription: Use when testing.\n---\n\nBody.\n"),
+			}
+		}},
+		// a contract pattern that regexp's FindAll reads the rest of the
+		// line for after each match (`a[^c]*b|a` on a line of `a`: n²/2)
+		{Name: "pattern-rescan", Main: skill, Gen: func(n int) map[string][]byte {
+			return map[string][]byte{
+				ConfigFile: []byte("version: 1\ncontracts:\n  - id: rescan\n    registry:\n      uses: {files: [\"skills/**\"], pattern: 'a[^c]*b|a'}\n      registry: {files: [\"skills/**\"], pattern: '^- (\\w+)'}\n"),
+				skill:      rep(n, header+"- a\n\n", "a", "c\n"),
+			}
+		}},
+		// a contract pattern of the largest program allowed, on long lines
+		// that keep every instruction alive
+		{Name: "pattern-large-program", Main: skill, Gen: func(n int) map[string][]byte {
+			return map[string][]byte{
+				ConfigFile: []byte("version: 1\ncontracts:\n  - id: big\n    when: {files: [\"skills/**\"], body: '[ab ]{1000}x'}\n    then: {body: never}\n"),
+				skill:      fill(n, header, func(int) string { return strings.Repeat("ab ", 1000) + "\n" }, ""),
+			}
+		}},
 		// a manifest whose object has many keys, none repeated
 		{Name: "json-many-keys", Main: pluginJSON, Gen: func(n int) map[string][]byte {
 			return map[string][]byte{pluginJSON: fill(n, `{"name": "w", "x": {`, func(i int) string {
@@ -373,9 +400,14 @@ func Markdown() []Case {
 // The data files of the worst cases: a Gemini CLI command and a plugin
 // manifest.
 const (
-	tomlCommand = ".gemini/commands/w.toml"
-	pluginJSON  = ".claude-plugin/plugin.json"
+	tomlCommand     = ".gemini/commands/w.toml"
+	pluginJSON      = ".claude-plugin/plugin.json"
+	marketplaceJSON = ".claude-plugin/marketplace.json"
 )
+
+// ConfigFile is the config a case may bring (config.FileName): the
+// benchmarks use it in place of their own.
+const ConfigFile = ".mdcontract.yaml"
 
 // frontmatterBomb and configBomb say where an alias bomb goes.
 const (
@@ -469,6 +501,20 @@ func Configs() []struct {
 			return []byte(b.String())
 		}},
 		{"long-list", func(n int) []byte { return rep(n, "version: 1\nexclude:\n", "  - \"x/**\"\n", "") }},
+		// many patterns, each of counted repeats that would compile to
+		// hundreds of thousands of instructions
+		{"pattern-programs", func(n int) []byte {
+			var p strings.Builder
+			for i := 1000; p.Len() < 4080; i-- {
+				if p.Len() > 0 {
+					p.WriteString("|")
+				}
+				p.WriteString("[ab ]{" + itoa(i) + "}x")
+			}
+			return fill(n, "version: 1\ncontracts:\n", func(i int) string {
+				return "  - id: c" + itoa(i) + "\n    when: {files: [a.md], body: '" + p.String() + "'}\n    then: {body: x}\n"
+			}, "")
+		}},
 	}
 }
 
