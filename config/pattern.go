@@ -289,7 +289,7 @@ func (m *Meter) searchFrom(p *Pattern, s string, pos, at int) []int {
 		m.left, m.Pattern, m.At = 0, p, at+pos
 		return nil
 	}
-	m.left -= int64(p.Size) * int64(r.read+1)
+	m.left -= int64(p.Size) * (r.read + 1)
 	for i := range loc {
 		if loc[i] >= 0 {
 			loc[i] += from

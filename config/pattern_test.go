@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -91,7 +92,8 @@ contracts:
         - {name: x, from: content, pattern: ` + big + `}
 `
 	_, err := Parse([]byte(src), "/r/.mdcontract.yaml", ".mdcontract.yaml", "/r")
-	errs, _ := err.(Errors)
+	var errs Errors
+	errors.As(err, &errs)
 	var got []string
 	for _, e := range errs {
 		if strings.Contains(e.Error(), "instructions, more than the 1024 a pattern may have") {
