@@ -24,6 +24,15 @@ var AnchorContract = rules.Register(&rules.Rule{
 
 var listItemRe = regexp.MustCompile(`^\s*(?:\d+[.)]|[-*+])\s+(\S+)`)
 
+// itemWord is a list item's first word as `items` compares it: its
+// markup (`**`, `_`, backticks) and the punctuation that ends it (`pass:`,
+// `match,`) dropped, as the selectors read a `key: value` item as its key.
+func itemWord(w string) string {
+	w = strings.Trim(w, "*_`")
+	w = strings.TrimRight(w, ":;,.")
+	return strings.Trim(w, "*_`")
+}
+
 func checkAnchorContract(p *rules.Pass) {
 	d := p.Doc
 	if d.Kind.IsJSON() {
@@ -179,7 +188,7 @@ func anchorRegions(p *rules.Pass, m *config.Meter, ct *config.Contract, d *parse
 			var items []string
 			parser.ForLines(d.Src, r.ContentStart, r.ContentEnd, func(ls, le int) bool {
 				if m := listItemRe.FindStringSubmatch(d.Text()[ls:le]); m != nil {
-					items = append(items, m[1])
+					items = append(items, itemWord(m[1]))
 				}
 				return true
 			})
