@@ -225,11 +225,18 @@ func checkCapture(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 			if cr.Forbid != "" {
 				if loc := m.Find(rules.Compile(cr.Forbid), body, f.ContentStart); loc != nil {
 					p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: f.ContentStart + loc[0], End: f.ContentStart + loc[1],
-						Message: fmt.Sprintf("`%s` must not capture `%s`: %s", body[loc[0]:loc[1]], cr.Field, captureMsg(cr, "the handshake skill rules this form out"))})
+						Message: fmt.Sprintf("`%s` must not capture `%s`: %s", body[loc[0]:loc[1]], cr.Field, captureMsg(cr, forbidDefault(cr)))})
 				}
 			}
 		}
 	}
+}
+
+// forbidDefault is what a capture rule's `forbid` finding says when the
+// rule gives no message: the contract's own pattern (a message of the
+// built-in profile's would name its skill, which a repo's contract lacks).
+func forbidDefault(cr config.CaptureRule) string {
+	return fmt.Sprintf("the contract forbids this form (/%s/); capture the field another way, or give the rule a `message`", cr.Forbid)
 }
 
 func captureMsg(cr config.CaptureRule, def string) string {
