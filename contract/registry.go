@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/mdcontract/mdcontract/internal/suggest"
 
@@ -195,7 +197,7 @@ func checkRegistry(p *rules.Pass) {
 				}
 			}
 		}
-		if unusedOn && rg.Canonical != "uses" && isListCopy(uses) && len(unused)+len(unregistered(uses, have)) >= 2 {
+		if unusedOn && rg.Canonical != "uses" && isListCopy(uses, rg.Uses.Pattern != "") && len(unused)+len(unregistered(uses, have)) >= 2 {
 			if p.Reported(uses[0].doc.Path) {
 				reportStaleCopy(p, ct, uses, unused, have, first, in, keys, &budget)
 			}
@@ -294,7 +296,12 @@ func unregistered(uses []extracted, have map[string]extracted) []extracted {
 // isListCopy tells whether the uses are one copy of the registry's list:
 // all in one file, in one block (every line from the first use to the
 // last holds a use or is blank), as an enum or a list copied from it.
-func isListCopy(uses []extracted) bool {
+// Uses a pattern finds (byPattern) are a copy only when each line is an
+// entry of a list: a list item, a table row, or values side by side with
+// nothing besides them but markup, separators and a leading label
+// (`Keywords: `a`, `b“); two commands that each use a value (`gh issue
+// edit --add-label x`) are uses, each judged alone.
+func isListCopy(uses []extracted, byPattern bool) bool {
 	if len(uses) == 0 {
 		return false
 	}
@@ -318,9 +325,45 @@ func isListCopy(uses []extracted) bool {
 		if !held && len(bytes.TrimSpace(src[ls:le])) > 0 {
 			ok = false
 		}
+		if held && byPattern && !onlyValues(src[ls:le], ls, uses) {
+			ok = false
+		}
 		return ok
 	})
 	return ok
+}
+
+// listEntryRe is a line that is a list item or a table row: an entry of a
+// list, whatever text follows its value.
+var listEntryRe = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)]|\|)\s`)
+
+// listLabel is a short label that may lead a line of values (`Keywords:`).
+var listLabel = regexp.MustCompile(`^\s*(?:[-*+]\s+|\d+[.)]\s+)?[\pL\pN][\pL\pN _-]{0,30}:\s`)
+
+// onlyValues reports whether line (which starts at offset ls) is an
+// entry of a list: a list item or table row, or a line that holds nothing
+// but the values of uses on it, markup, separators and a leading label.
+func onlyValues(line []byte, ls int, uses []extracted) bool {
+	if listEntryRe.Match(line) {
+		return true
+	}
+	rest := bytes.Clone(line)
+	for _, u := range uses {
+		if u.off >= ls && u.off+len(u.value) <= ls+len(line) {
+			for i := u.off - ls; i < u.off-ls+len(u.value); i++ {
+				rest[i] = ' '
+			}
+		}
+	}
+	if m := listLabel.FindIndex(rest); m != nil {
+		rest = rest[m[1]:]
+	}
+	for _, r := range string(rest) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // staleShown is how many missing and extra values a stale-copy finding
