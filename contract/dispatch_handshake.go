@@ -15,6 +15,15 @@ import (
 	"github.com/mdcontract/mdcontract/rules"
 )
 
+// The views this file derives once (see parser.ViewKey).
+var (
+	citedKey        = parser.NewViewKey[[]citeRef]("cited")
+	citedDestsKey   = parser.NewViewKey[[]citeRef]("contract:cited")
+	citedCacheKey   = parser.NewViewKey[*citedCache]("contract/cited")
+	evidenceKey     = parser.NewViewKey[evidence]("dispatch-evidence") // by contract
+	dispatchPrepKey = parser.NewViewKey[*dispatchPrep]("contract/dispatch-prep")
+)
+
 // DispatchHandshake checks that every dispatch of a target agent carries
 // the construction the contract names (the environment handshake, in the
 // built-in profile), in its file or in a dispatcher it delegates to.
@@ -70,7 +79,7 @@ func (dp *dispatchPrep) has(d *parser.Document) bool {
 }
 
 func (dp *dispatchPrep) evidenceOf(d *parser.Document) evidence {
-	return d.Cached(fmt.Sprintf("dispatch-evidence:%p", dp), func() any {
+	return parser.Memo(d, evidenceKey.With(fmt.Sprintf("%p", dp)), func() evidence {
 		text := d.Text()
 		if strings.IndexByte(text, '\r') >= 0 { // `$` and `^` see "\n" line ends only
 			text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
@@ -82,7 +91,7 @@ func (dp *dispatchPrep) evidenceOf(d *parser.Document) evidence {
 			}
 		}
 		return evidence{m: m}
-	}).(evidence)
+	})
 }
 
 // prepareDispatch returns what contract ct knows of the whole repo. It
@@ -105,22 +114,21 @@ func prepareDispatch(p *rules.Pass, ct *config.Contract) *dispatchPrep {
 		}
 		return nil, false
 	}
-	build := func() any { return buildDispatch(p, ct) }
-	key := fmt.Sprintf("contract/dispatch-prep\x00%p\x00%s", ct, ct.ID)
-	return p.Index.Follow(key, build, func(prev any, old, doc *parser.Document) any {
+	build := func() *dispatchPrep { return buildDispatch(p, ct) }
+	key := dispatchPrepKey.With(fmt.Sprintf("%p\x00%s", ct, ct.ID))
+	return parser.Follow(p.Index, key, build, func(dp *dispatchPrep, old, doc *parser.Document) *dispatchPrep {
 		on, oin := names(old)
 		nn, nin := names(doc)
 		if old.Kind != doc.Kind || oin != nin || oin && !slices.Equal(on, nn) {
 			return build()
 		}
-		dp := prev.(*dispatchPrep)
 		for n, t := range dp.targets {
 			if t == old {
 				dp.targets[n] = doc
 			}
 		}
 		return dp
-	}).(*dispatchPrep)
+	})
 }
 
 // buildDispatch makes what contract ct knows of the whole repo afresh.
@@ -486,13 +494,12 @@ func citedPaths(idx *parser.Index, d *parser.Document) []string {
 	// in), and kept from edit to edit: what a file cites resolves to the
 	// same paths while the repo's paths stay the same, unless it is the
 	// file edited
-	cc := idx.Follow("contract/cited", func() any { return &citedCache{paths: map[string][]string{}} }, func(prev any, old, _ *parser.Document) any {
-		cc := prev.(*citedCache)
+	cc := parser.Follow(idx, citedCacheKey, func() *citedCache { return &citedCache{paths: map[string][]string{}} }, func(cc *citedCache, old, _ *parser.Document) *citedCache {
 		cc.mu.Lock()
 		delete(cc.paths, old.Path)
 		cc.mu.Unlock()
 		return cc
-	}).(*citedCache)
+	})
 	cc.mu.Lock()
 	paths, ok := cc.paths[d.Path]
 	cc.mu.Unlock()
@@ -516,7 +523,7 @@ type citedCache struct {
 // citeRefs returns the paths d cites, read once per file: what it links
 // to (citedDests), the relative ones joined to its folder.
 func citeRefs(d *parser.Document) []citeRef {
-	return d.Cached("cited", func() any {
+	return parser.Memo(d, citedKey, func() []citeRef {
 		dests := citedDests(d)
 		out := make([]citeRef, len(dests))
 		for i, r := range dests {
@@ -526,7 +533,7 @@ func citeRefs(d *parser.Document) []citeRef {
 			}
 		}
 		return out
-	}).([]citeRef)
+	})
 }
 
 // citedDests are the destinations d cites as written (its links' without
@@ -535,7 +542,7 @@ func citeRefs(d *parser.Document) []citeRef {
 // kept in the cache, so that the files copy-drift's votes read are not
 // decoded for their links.
 func citedDests(d *parser.Document) []citeRef {
-	return d.Fact("contract:cited", func() any {
+	return parser.Fact(d, citedDestsKey, func() []citeRef {
 		var out []citeRef
 		for _, l := range d.Links() {
 			dest := l.Destination
@@ -557,8 +564,7 @@ func citedDests(d *parser.Document) []citeRef {
 			}
 		}
 		return out
-	}, func(w *parser.FactEncoder, v any) {
-		refs := v.([]citeRef)
+	}, func(w *parser.FactEncoder, refs []citeRef) {
 		w.Int(len(refs))
 		for _, r := range refs {
 			rooted := 0
@@ -568,7 +574,7 @@ func citedDests(d *parser.Document) []citeRef {
 			w.Int(rooted)
 			w.Str(r.path, r.lo, r.hi)
 		}
-	}, func(r *parser.FactDecoder) (any, bool) {
+	}, func(r *parser.FactDecoder) ([]citeRef, bool) {
 		n := r.Count()
 		out := make([]citeRef, 0, n)
 		for range n {
@@ -579,7 +585,7 @@ func citedDests(d *parser.Document) []citeRef {
 			}
 		}
 		return out, !r.Bad()
-	}).([]citeRef)
+	})
 }
 
 func resolveCited(idx *parser.Index, d *parser.Document) []*parser.Document {

@@ -17,13 +17,16 @@ import (
 // declaration that names the selector, never a silent pass. (A built-in
 // profile's contracts apply only where their files exist: ReportConfig
 // keeps them silent.)
+// selectsCheckedKey marks a contract whose selectors were checked, by kind and ID.
+var selectsCheckedKey = parser.NewViewKey[bool]("selects")
+
 func contractsOf(p *rules.Pass, kind string) []*config.Contract {
 	cts := p.Contracts(kind)
 	for _, ct := range cts {
 		if ct.Builtin != "" {
 			continue
 		}
-		p.Index.Cached("selects:"+kind+":"+ct.ID, func() any {
+		parser.MemoIndex(p.Index, selectsCheckedKey.With(kind+":"+ct.ID), func() bool {
 			checkSelects(p, ct)
 			return true
 		})

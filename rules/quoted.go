@@ -11,6 +11,12 @@ import (
 	"github.com/mdcontract/mdcontract/parser"
 )
 
+// The views this file derives once (see parser.ViewKey).
+var (
+	voiceKey     = parser.NewViewKey[Voice]("voice")
+	lineTestsKey = parser.NewViewKey[*lineTests]("line-tests") // by the caller's key
+)
+
 // Whose words a stretch of text is. The reference rules (link-target,
 // link-fragment, section-ref, name-ref, skill-path) check a path, name or
 // reference only where it is the file's own instruction: what a host loads
@@ -109,12 +115,12 @@ var nameSeparators = strings.NewReplacer("-", "", "_", "", " ", "", ".", "")
 
 // docVoice is the voice of a whole document: its folder and name decide.
 func docVoice(d *parser.Document) Voice {
-	return d.Cached("voice", func() any {
+	return parser.Memo(d, voiceKey, func() Voice {
 		if d.Kind == parser.KindSkillResource && skillAsset(d) {
 			return VoiceExample
 		}
 		return pathVoice(d.Path)
-	}).(Voice)
+	})
 }
 
 // skillAsset reports whether d lies in an assets/ folder of its skill,
@@ -226,15 +232,17 @@ func LineBounds(d *parser.Document, off int) (int, int) {
 	return d.Lines().LineStart(line), d.Lines().LineEnd(d.Src, line)
 }
 
+// lineTests is what one test of LineHas said of each line asked.
+type lineTests struct {
+	mu    sync.Mutex
+	lines map[int]bool
+}
+
 // LineHas reports whether the line holding off satisfies test, which runs
 // once per line and key for the document's life: a line with many links
 // or code spans is read once, so a check stays linear in the file.
 func LineHas(d *parser.Document, key string, off int, test func(line []byte) bool) bool {
-	type memo struct {
-		mu    sync.Mutex
-		lines map[int]bool
-	}
-	m := d.Cached(key, func() any { return &memo{lines: map[int]bool{}} }).(*memo)
+	m := parser.Memo(d, lineTestsKey.With(key), func() *lineTests { return &lineTests{lines: map[int]bool{}} })
 	line, _ := d.Position(off)
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -9,6 +9,11 @@ import (
 	"github.com/mdcontract/mdcontract/rules"
 )
 
+// The views this file derives once (see parser.ViewKey).
+var (
+	fencedHeadsKey = parser.NewViewKey[*fencedHeads]("references/fenced-heads")
+)
+
 // A reference that finds no heading may name a line that reads as one
 // but stands inside a fenced code block: a heading of a template, or,
 // more often, a heading of the file whose fences pair up other than the
@@ -38,7 +43,7 @@ type fencedHeads struct {
 // fencedHeadsOf reads d's fenced code blocks once, in time linear in the
 // file, only when a finding asks.
 func fencedHeadsOf(d *parser.Document) *fencedHeads {
-	return d.Cached("references/fenced-heads", func() any {
+	return parser.Memo(d, fencedHeadsKey, func() *fencedHeads {
 		x := &fencedHeads{bySlug: map[string]int{}, byTitle: map[string]int{}}
 		src := d.Src
 		for i := range d.Fences() {
@@ -78,7 +83,7 @@ func fencedHeadsOf(d *parser.Document) *fencedHeads {
 			}
 		}
 		return x
-	}).(*fencedHeads)
+	})
 }
 
 // slugHint is fencedHint for the heading line whose slug is frag.

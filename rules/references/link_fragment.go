@@ -15,6 +15,11 @@ import (
 	"github.com/mdcontract/mdcontract/parser"
 )
 
+// The views this file derives once (see parser.ViewKey).
+var (
+	headingSlugsKey = parser.NewViewKey[map[string]int]("link-fragment/heading-slugs")
+)
+
 // LinkFragment checks that `#fragment`s name a heading or anchor.
 var LinkFragment = family.Register(&rules.Rule{
 	ID:       "MC302",
@@ -96,7 +101,7 @@ func invisibleIn(s string) string {
 // headingFor names the heading whose slug is s, for messages.
 func headingFor(d *parser.Document, s string) string {
 	// the first heading of each slug, found once per document
-	first := d.Cached("link-fragment/heading-slugs", func() any {
+	first := parser.Memo(d, headingSlugsKey, func() map[string]int {
 		m := map[string]int{}
 		for i, h := range d.Headings() {
 			if sl := parser.Slug(h.Text); !hasKey(m, sl) {
@@ -104,7 +109,7 @@ func headingFor(d *parser.Document, s string) string {
 			}
 		}
 		return m
-	}).(map[string]int)
+	})
 	if i, ok := first[s]; ok {
 		h := d.Headings()[i]
 		return "`" + strings.Repeat("#", h.Level) + " " + h.Text + "`"

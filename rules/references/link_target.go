@@ -14,6 +14,14 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
+// The views this file derives once (see parser.ViewKey).
+var (
+	caseFoldKey      = parser.NewViewKey[map[string][]string]("link-target/case-fold")
+	foldersKey       = parser.NewViewKey[map[string][]string]("link-target/folders")
+	walkedFoldersKey = parser.NewViewKey[[]string]("link-target/walked-folders")
+	idsKey           = parser.NewViewKey[*documentIDs]("link-target/ids")
+)
+
 // LinkTarget checks that relative links point at files in the repo.
 var LinkTarget = family.Register(&rules.Rule{
 	ID:       "MC301",
@@ -312,7 +320,7 @@ func destinationEdit(d *parser.Document, start, end int, written, target, good s
 // the case of its letters (at most 3), from a table of every path the
 // walk met, made once per index when a missing link first asks.
 func caseOnly(idx *parser.Index, rel string) []string {
-	byFold := idx.Cached("link-target/case-fold", func() any {
+	byFold := parser.MemoIndex(idx, caseFoldKey, func() map[string][]string {
 		m := map[string][]string{}
 		for _, list := range [][]string{idx.Files(), walkedFolders(idx)} {
 			for _, p := range list {
@@ -324,7 +332,7 @@ func caseOnly(idx *parser.Index, rel string) []string {
 			sort.Strings(v)
 		}
 		return m
-	}).(map[string][]string)
+	})
 	var out []string
 	for _, o := range byFold[strings.ToLower(path.Clean(rel))] {
 		if o != rel {
@@ -341,21 +349,21 @@ func caseOnly(idx *parser.Index, rel string) []string {
 // from the folders of every file the walk met, gathered once per index
 // when a link to a missing folder first asks.
 func foldersNamed(idx *parser.Index, base string) []string {
-	byName := idx.Cached("link-target/folders", func() any {
+	byName := parser.MemoIndex(idx, foldersKey, func() map[string][]string {
 		m := map[string][]string{}
 		for _, dir := range walkedFolders(idx) {
 			b := path.Base(dir)
 			m[b] = append(m[b], dir)
 		}
 		return m
-	}).(map[string][]string)
+	})
 	return byName[base]
 }
 
 // walkedFolders are the folders of every file the walk met, sorted, each
 // once: gathered once per index, when a missing link first asks.
 func walkedFolders(idx *parser.Index) []string {
-	return idx.Cached("link-target/walked-folders", func() any {
+	return parser.MemoIndex(idx, walkedFoldersKey, func() []string {
 		var out []string
 		seen := map[string]bool{}
 		for _, f := range idx.Files() {
@@ -366,7 +374,7 @@ func walkedFolders(idx *parser.Index) []string {
 		}
 		sort.Strings(out)
 		return out
-	}).([]string)
+	})
 }
 
 // checkEnvPaths checks `${CLAUDE_SKILL_DIR}/…` and `${CLAUDE_PLUGIN_ROOT}/…`
@@ -569,7 +577,7 @@ type documentIDs struct {
 // declaredIDs gathers the repo's document IDs once per index, when a
 // `related:` entry first asks.
 func declaredIDs(idx *parser.Index) *documentIDs {
-	return idx.Cached("link-target/ids", func() any {
+	return parser.MemoIndex(idx, idsKey, func() *documentIDs {
 		ids := &documentIDs{names: map[string]bool{}}
 		for _, f := range idx.Files() {
 			b := path.Base(f)
@@ -582,7 +590,7 @@ func declaredIDs(idx *parser.Index) *documentIDs {
 			}
 		}
 		return ids
-	}).(*documentIDs)
+	})
 }
 
 // listed names folders in a message.

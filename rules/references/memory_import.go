@@ -14,6 +14,12 @@ import (
 	"github.com/mdcontract/mdcontract/rules"
 )
 
+// The views this file derives once (see parser.ViewKey).
+var (
+	importGraphKey = parser.NewViewKey[*importGraph]("memory-import")
+	importsKey     = parser.NewViewKey[[]atImport]("memory-import/imports") // by host
+)
+
 // MemoryImport checks the `@path` imports of memory files (CLAUDE.md,
 // GEMINI.md: every host whose memory file has `imports` in hosts/*.yaml)
 // and of the files they import, as each host follows them: from the
@@ -62,7 +68,7 @@ func checkMemoryImport(p *rules.Pass) {
 // file, so each is reached at its fewest hops; a file that many hops
 // away as the host's depth is read but its imports are not followed.
 func memoryGraph(idx *parser.Index, h *hosts.Host) map[string][]memFinding {
-	build := func() any {
+	build := func() *importGraph {
 		limit := 0
 		if l, ok := hosts.LimitOf(h.ID, h.Memory.Depth); ok {
 			limit = l.Value
@@ -92,12 +98,12 @@ func memoryGraph(idx *parser.Index, h *hosts.Host) map[string][]memFinding {
 		return g
 	}
 	// An edit to a file the imports do not reach leaves the graph as it is.
-	return idx.Follow("memory-import/"+h.ID, build, func(prev any, old, doc *parser.Document) any {
-		if _, reached := prev.(*importGraph).depth[old.Path]; reached {
+	return parser.Follow(idx, importGraphKey.With(h.ID), build, func(prev *importGraph, old, doc *parser.Document) *importGraph {
+		if _, reached := prev.depth[old.Path]; reached {
 			return build()
 		}
 		return prev
-	}).(*importGraph).found
+	}).found
 }
 
 type importGraph struct {
@@ -255,7 +261,7 @@ func looksLikeFile(p string) bool {
 // code. One pass over the text; at most maxImportsPerFile.
 func (g *importGraph) imports(d *parser.Document) []atImport {
 	code := g.host.Memory.Code
-	return d.Cached("memory-import/"+code, func() any {
+	return parser.Memo(d, importsKey.With(code), func() []atImport {
 		src := d.Src
 		from, to := 0, len(src)
 		var inCode func(off int) bool
@@ -297,7 +303,7 @@ func (g *importGraph) imports(d *parser.Document) []atImport {
 			out = append(out, atImport{Start: at, End: j, Path: string(src[at+1 : j])})
 		}
 		return out
-	}).([]atImport)
+	})
 }
 
 // importStart reports whether c may begin an import's path: a letter,

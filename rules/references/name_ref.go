@@ -122,13 +122,16 @@ func (n *repoNames) closest(name string, skill bool, budget *int) string {
 // repoNamesOf returns the names of idx, kept from edit to edit: an edit
 // that leaves a file's names as they were keeps the set.
 func repoNamesOf(idx *parser.Index) *repoNames {
-	return idx.Follow("name-ref/names", func() any { return namesOf(idx) }, func(prev any, old, doc *parser.Document) any {
+	return parser.Follow(idx, repoNamesKey, func() *repoNames { return namesOf(idx) }, func(prev *repoNames, old, doc *parser.Document) *repoNames {
 		if old.Kind == doc.Kind && slices.Equal(namesIn(old), namesIn(doc)) {
 			return prev
 		}
 		return namesOf(idx)
-	}).(*repoNames)
+	})
 }
+
+// repoNamesKey is the names of the repo.
+var repoNamesKey = parser.NewViewKey[*repoNames]("name-ref/names")
 
 // namesIn are the names d gives namesOf: its agent names, its skill's
 // name, its plugin's.

@@ -10,6 +10,11 @@ import (
 	"github.com/mdcontract/mdcontract/rules"
 )
 
+// The views this file derives once (see parser.ViewKey).
+var (
+	anchorsKey = parser.NewViewKey[map[string]int]("navigate/anchors")
+)
+
 // What an editor asks of the references the rules check: where they
 // point (go to definition, hover) and which of them point at one target
 // (rename). Each is found and resolved as the rule that checks it does:
@@ -196,7 +201,7 @@ func AnchorHeading(d *parser.Document, a string) *parser.Heading {
 	if a == "" || lineFragRe.MatchString(a) {
 		return nil
 	}
-	anchors := d.Cached("navigate/anchors", func() any {
+	anchors := parser.Memo(d, anchorsKey, func() map[string]int {
 		texts := make([]string, len(d.Headings()))
 		for i, h := range d.Headings() {
 			texts[i] = h.Text
@@ -206,7 +211,7 @@ func AnchorHeading(d *parser.Document, a string) *parser.Heading {
 			m[s] = i
 		}
 		return m
-	}).(map[string]int)
+	})
 	if i, ok := anchors[a]; ok {
 		return &d.Headings()[i]
 	}

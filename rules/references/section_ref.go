@@ -20,6 +20,22 @@ import (
 	"github.com/mdcontract/mdcontract/rules"
 )
 
+// The views this file derives once (see parser.ViewKey).
+var (
+	linkEndsKey       = parser.NewViewKey[map[int]string]("section-ref/link-ends")
+	nearWordsKey      = parser.NewViewKey[[]string]("section-ref/near-words")
+	bigramsKey        = parser.NewViewKey[bigrams]("section-ref/bigrams")
+	closestWordsKey   = parser.NewViewKey[*closestWords]("section-ref/closest-words")
+	namedPathsKey     = parser.NewViewKey[map[string]bool]("section-ref/named-paths")
+	skillsByFolderKey = parser.NewViewKey[map[string][]*parser.Document]("section-ref/skills-by-folder")
+	titleIndexKey     = parser.NewViewKey[*titleIndex]("section-ref/title-index") // by heading level
+	labelIndexKey     = parser.NewViewKey[*titleIndex]("section-ref/label-index")
+	endingInKey       = parser.NewViewKey[[]*parser.Document]("section-ref/ending")
+	titlesKey         = parser.NewViewKey[[]titleCand]("section-ref/titles")
+	labelsKey         = parser.NewViewKey[[]titleCand]("section-ref/labels")
+	slugKeysKey       = parser.NewViewKey[map[string]titleCand]("section-ref/slug-keys")
+)
+
 // SectionRef checks `path § Heading` references.
 var SectionRef = family.Register(&rules.Rule{
 	ID:       "MC303",
@@ -344,13 +360,13 @@ func titleEnd(open int, rest string, tableRow bool) int {
 // linkEndingAt returns the destination of the (last) link of d that ends
 // at off, or "".
 func linkEndingAt(d *parser.Document, off int) string {
-	ends := d.Cached("section-ref/link-ends", func() any {
+	ends := parser.Memo(d, linkEndsKey, func() map[int]string {
 		m := make(map[int]string, len(d.Links()))
 		for _, l := range d.Links() {
 			m[l.End] = l.Destination
 		}
 		return m
-	}).(map[int]string)
+	})
 	return ends[off]
 }
 
@@ -704,7 +720,7 @@ func nearHeading(d *parser.Document, title string, start, end int) (string, int)
 		return "", 0 // two headings hold them: no telling which
 	}
 	h := &d.Headings()[hi]
-	words := d.Cached("section-ref/near-words/"+strconv.Itoa(int(hi)), func() any { return nearWords(h) }).([]string)
+	words := parser.Memo(d, nearWordsKey.With(strconv.Itoa(int(hi))), func() []string { return nearWords(h) })
 	best := 0
 	for _, p := range hits[j:min(k, j+maxBigramPlaces)] {
 		best = max(best, runFrom(words, cw, int(p.at)))
@@ -765,7 +781,7 @@ func pairHash(a, b string) uint64 {
 }
 
 func bigramsOf(d *parser.Document) bigrams {
-	return d.Cached("section-ref/bigrams", func() any {
+	return parser.Memo(d, bigramsKey, func() bigrams {
 		var out bigrams
 		for i := range d.Headings() {
 			h := &d.Headings()[i]
@@ -788,7 +804,7 @@ func bigramsOf(d *parser.Document) bigrams {
 			}
 		}
 		return bigrams(sortByHash(out, func(b bigramHit) uint64 { return b.h }, func(b bigramHit) int64 { return int64(b.heading)<<32 | int64(b.at) }))
-	}).(bigrams)
+	})
 }
 
 // list returns the hits of the pair of hash h.
@@ -807,7 +823,7 @@ type closestWords struct {
 }
 
 func closestWordsOf(d *parser.Document) *closestWords {
-	return d.Cached("section-ref/closest-words", func() any {
+	return parser.Memo(d, closestWordsKey, func() *closestWords {
 		cw := &closestWords{words: make([][]string, len(d.Headings())), forms: make([]string, len(d.Headings()))}
 		for i := range d.Headings() {
 			cw.words[i] = strings.Fields(norm(d.Headings()[i].Text))
@@ -815,7 +831,7 @@ func closestWordsOf(d *parser.Document) *closestWords {
 			cw.total += len(cw.words[i])
 		}
 		return cw
-	}).(*closestWords)
+	})
 }
 
 // commandName reads `/name` (or `/plugin:name`), a slash command, not a
@@ -959,7 +975,7 @@ func bareInSkill(idx *parser.Index, d *parser.Document, file string) bool {
 // namedPaths are the paths d writes out in full (a word or code span
 // holding a `/`, a leading `./` or `/` dropped), read once per document.
 func namedPaths(d *parser.Document) map[string]bool {
-	return d.Cached("section-ref/named-paths", func() any {
+	return parser.Memo(d, namedPathsKey, func() map[string]bool {
 		m := map[string]bool{}
 		for _, w := range bytes.FieldsFunc(d.Src, func(r rune) bool {
 			return unicode.IsSpace(r) || strings.ContainsRune("`()[]<>\"',;", r)
@@ -972,20 +988,20 @@ func namedPaths(d *parser.Document) map[string]bool {
 			m[s] = true
 		}
 		return m
-	}).(map[string]bool)
+	})
 }
 
 // skillsNamed are the skills whose folder is named name, by path; the
 // index of them is made once per index, not once per reference.
 func skillsNamed(idx *parser.Index, name string) []*parser.Document {
-	return idx.Cached("section-ref/skills-by-folder", func() any {
+	return parser.MemoIndex(idx, skillsByFolderKey, func() map[string][]*parser.Document {
 		m := map[string][]*parser.Document{}
 		for _, s := range idx.ByKind(parser.KindSkill) {
 			n := path.Base(path.Dir(s.Path))
 			m[n] = append(m[n], s)
 		}
 		return m
-	}).(map[string][]*parser.Document)[name]
+	})[name]
 }
 
 // endingIn lists the documents whose path ends in f, a bare name or a
@@ -998,7 +1014,7 @@ func endingIn(idx *parser.Index, root, f string) []*parser.Document {
 	if len(idx.ByBase(path.Base(f))) == 0 {
 		return nil // no file of that name: nothing to list, nothing to keep
 	}
-	found := idx.Cached("section-ref/ending\x00"+f, func() any {
+	found := parser.MemoIndex(idx, endingInKey.With(f), func() []*parser.Document {
 		var found []*parser.Document
 		for _, t := range idx.ByBase(path.Base(f)) {
 			if strings.HasSuffix("/"+t.Path, "/"+f) {
@@ -1007,7 +1023,7 @@ func endingIn(idx *parser.Index, root, f string) []*parser.Document {
 		}
 		slices.SortFunc(found, func(a, b *parser.Document) int { return strings.Compare(a.Path, b.Path) })
 		return found
-	}).([]*parser.Document)
+	})
 	if in := underRoot(found, root); len(in) > 0 {
 		return in
 	}
@@ -1074,13 +1090,13 @@ type titleCand struct {
 // its numbering dropped, its core and its text after a `Label:`) and each
 // bold label.
 func titleCands(d *parser.Document) []titleCand {
-	return d.Cached("section-ref/titles", func() any { return buildTitleCands(d) }).([]titleCand)
+	return parser.Memo(d, titlesKey, func() []titleCand { return buildTitleCands(d) })
 }
 
 // labelCands lists a document's bold labels (`**Label**:`), once; only
 // references that no heading answers need them.
 func labelCands(d *parser.Document) []titleCand {
-	return d.Cached("section-ref/labels", func() any { return buildLabelCands(d) }).([]titleCand)
+	return parser.Memo(d, labelsKey, func() []titleCand { return buildLabelCands(d) })
 }
 
 func buildTitleCands(d *parser.Document) []titleCand {
@@ -1137,13 +1153,13 @@ func findTitle(d *parser.Document, title string, level int, exact bool, start, e
 	}
 	// headings answer most references; bold labels are read only when
 	// they do not
-	if s, e, ok, loose := titleIndexOf(d, "section-ref/title-index", titleCands, level).match(c, exact, start, end); ok {
+	if s, e, ok, loose := titleIndexOf(d, titleIndexKey, titleCands, level).match(c, exact, start, end); ok {
 		return s, e, true, loose
 	}
 	if level > 0 {
 		return 0, 0, false, looseMatch{}
 	}
-	if s, e, ok, _ := titleIndexOf(d, "section-ref/label-index", labelCands, 0).match(c, exact, start, end); ok {
+	if s, e, ok, _ := titleIndexOf(d, labelIndexKey, labelCands, 0).match(c, exact, start, end); ok {
 		return s, e, true, looseMatch{} // a bold label's core is no heading's
 	}
 	s, e, ok := slugTitle(d, strings.TrimRight(title, ".,;:)!?"), start, end)
@@ -1211,7 +1227,7 @@ func slugTitle(d *parser.Document, key string, start, end int) (int, int, bool) 
 	if !slugKeyRe.MatchString(key) {
 		return 0, 0, false
 	}
-	keys := d.Cached("section-ref/slug-keys", func() any {
+	keys := parser.Memo(d, slugKeysKey, func() map[string]titleCand {
 		m := map[string]titleCand{}
 		for _, cands := range [][]titleCand{titleCands(d), labelCands(d)} {
 			for _, c := range cands {
@@ -1229,7 +1245,7 @@ func slugTitle(d *parser.Document, key string, start, end int) (int, int, bool) 
 			}
 		}
 		return m
-	}).(map[string]titleCand)
+	})
 	c, ok := keys[key]
 	if !ok || c.at < start || (end > 0 && c.at >= end) {
 		return 0, 0, false
@@ -1283,11 +1299,11 @@ const maxIndexedPrefix = 4 * refWindow
 // made once. The whole texts are indexed at once; the prefixes and first
 // words, which only a title no whole text answers asks for, when first
 // asked (most files cited are cited by whole titles).
-func titleIndexOf(d *parser.Document, key string, cands func(*parser.Document) []titleCand, level int) *titleIndex {
+func titleIndexOf(d *parser.Document, key parser.ViewKey[*titleIndex], cands func(*parser.Document) []titleCand, level int) *titleIndex {
 	if level > 0 {
-		key += "/" + strconv.Itoa(level)
+		key = key.With(strconv.Itoa(level))
 	}
-	return d.Cached(key, func() any {
+	return parser.Memo(d, key, func() *titleIndex {
 		x := &titleIndex{cands: cands(d), level: level}
 		ex := make([]titlePost, 0, len(x.cands))
 		for i := range x.cands {
@@ -1297,7 +1313,7 @@ func titleIndexOf(d *parser.Document, key string, cands func(*parser.Document) [
 		}
 		x.posts[kindExact] = parser.Fit(sortPosts(ex))
 		return x
-	}).(*titleIndex)
+	})
 }
 
 // partial indexes the prefixes at word boundaries and the first three

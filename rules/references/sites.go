@@ -67,8 +67,11 @@ var siteMarkers = []struct {
 // sitesOf returns the docs sites of the repo, found once per index.
 // The sites follow the index from edit to edit (an edit changes a
 // file's content, not the paths).
+// sitesKey is the docs sites of the repo.
+var sitesKey = parser.NewViewKey[[]docsSite]("link-target/sites")
+
 func sitesOf(idx *parser.Index) []docsSite {
-	return idx.Follow("link-target/sites", func() any {
+	return parser.Follow(idx, sitesKey, func() []docsSite {
 		var out []docsSite
 		seen := map[string]bool{}
 		for _, f := range idx.Files() {
@@ -98,7 +101,7 @@ func sitesOf(idx *parser.Index) []docsSite {
 		}
 		sort.Slice(out, func(i, j int) bool { return strings.Join(out[i].content, ",") < strings.Join(out[j].content, ",") })
 		return out
-	}, samePaths).([]docsSite)
+	}, samePaths)
 }
 
 // siteRoute reports whether target, a root path (`/x/y`) that the repo
@@ -195,4 +198,4 @@ func sitePageLink(idx *parser.Index, d *parser.Document, rel string) bool {
 
 // samePaths is the update of a fact of the repo's paths alone, which an
 // edit of a file's content leaves as it was.
-func samePaths(prev any, _, _ *parser.Document) any { return prev }
+func samePaths[T any](prev T, _, _ *parser.Document) T { return prev }

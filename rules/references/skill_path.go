@@ -119,18 +119,32 @@ func projectSkill(dir string) bool {
 	return strings.HasPrefix(top, ".") && strings.HasPrefix(rest, "skills/")
 }
 
+// Derived views of skill-path.
+var (
+	folderFilesKey = parser.NewViewKey[map[string][]string]("skill-path/folder-files")
+	cloneKey       = parser.NewViewKey[bool]("skill-path/clone")
+	holdersKey     = parser.NewViewKey[map[string][]string]("skill-path/holders")
+	probedKey      = parser.NewViewKey[*probed]("skill-path/probed")
+)
+
+// probed is the skill folders found holding each relative path asked.
+type probed struct {
+	mu    sync.Mutex
+	holds map[string][]string // rel → the skill folders holding it
+}
+
 // nearFile returns the name of the file beside rel (a missing file's
 // repo path) that rel's name was probably meant to be: the same but for
 // case and `-` against `_`, else a few edits away (suggest.Closest's
 // distance, no prefix); "" when none is.
 func nearFile(idx *parser.Index, rel string) string {
-	byDir := idx.Follow("skill-path/folder-files", func() any {
+	byDir := parser.Follow(idx, folderFilesKey, func() map[string][]string {
 		m := map[string][]string{}
 		for _, f := range idx.Files() {
 			m[path.Dir(f)] = append(m[path.Dir(f)], path.Base(f))
 		}
 		return m
-	}, samePaths).(map[string][]string)
+	}, samePaths)
 	base := path.Base(rel)
 	names := byDir[path.Dir(rel)]
 	fold := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "-", "_") }
@@ -246,7 +260,7 @@ func worksInClone(idx *parser.Index, dir string) bool {
 	if d == nil {
 		return false
 	}
-	return d.Cached("skill-path/clone", func() any { return saysClone(d.Src[d.BodyStart:]) }).(bool)
+	return parser.Memo(d, cloneKey, func() bool { return saysClone(d.Src[d.BodyStart:]) })
 }
 
 // saysClone reports whether a line of src has the word "clone" (any case)
@@ -355,8 +369,7 @@ func otherSkillHolding(idx *parser.Index, self, rel string) string {
 	}
 	// paths only, so an edit of a file's text (an editor's keystroke)
 	// keeps them
-	holders := idx.Follow("skill-path/holders", func() any { return skillHolders(idx) },
-		func(prev any, _, _ *parser.Document) any { return prev }).(map[string][]string)
+	holders := parser.Follow(idx, holdersKey, func() map[string][]string { return skillHolders(idx) }, samePaths)
 	for _, dir := range holders[clean] {
 		if dir != self {
 			return dir
@@ -404,11 +417,7 @@ func skillHolders(idx *parser.Index) map[string][]string {
 // otherSkillProbing is otherSkillHolding by a look in each skill's folder,
 // for a path that leaves it. Answers are kept per path for the run.
 func otherSkillProbing(idx *parser.Index, self, rel string) string {
-	type memo struct {
-		mu    sync.Mutex
-		holds map[string][]string // rel → the skill folders holding it
-	}
-	m := idx.Cached("skill-path/probed", func() any { return &memo{holds: map[string][]string{}} }).(*memo)
+	m := parser.MemoIndex(idx, probedKey, func() *probed { return &probed{holds: map[string][]string{}} })
 	m.mu.Lock()
 	dirs, ok := m.holds[rel]
 	if !ok {
