@@ -20,6 +20,7 @@ import (
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/hosts"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
@@ -707,7 +708,7 @@ func discoverCopies(idx *parser.Index, covered func(b *block) bool, all bool) []
 
 // copyCandidate reports whether d's blocks take part in copy groups: the
 // copies that matter are the ones a host loads as instructions.
-func copyCandidate(d *parser.Document) bool { return rules.HostLoaded(d.Kind) && rules.OwnDoc(d) }
+func copyCandidate(d *parser.Document) bool { return refs.HostLoaded(d.Kind) && refs.OwnDoc(d) }
 
 // copyIndex is the candidate blocks of the repo by key, and the groups
 // made of them so far. It follows the index from change to change

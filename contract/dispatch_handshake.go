@@ -12,6 +12,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
@@ -104,12 +105,12 @@ func prepareDispatch(p *rules.Pass, ct *config.Contract) *dispatchPrep {
 	// one of the files they are read from
 	names := func(d *parser.Document) ([]string, bool) {
 		if len(dh.Targets) > 0 {
-			return rules.AgentNames(d), d.Kind == parser.KindAgent
+			return refs.AgentNames(d), d.Kind == parser.KindAgent
 		}
 		if dh.TargetFiles != nil {
 			sel := &config.Selector{FileSet: *dh.TargetFiles}
 			if picked(p, sel, false, d) && holds(d, sel.Picked().Holding) {
-				return rules.AgentNames(d), true
+				return refs.AgentNames(d), true
 			}
 		}
 		return nil, false
@@ -140,7 +141,7 @@ func buildDispatch(p *rules.Pass, ct *config.Contract) *dispatchPrep {
 			dp.targets[strings.ToLower(t)] = nil
 		}
 		for _, d := range p.Index.ByKind(parser.KindAgent) {
-			for _, n := range rules.AgentNames(d) {
+			for _, n := range refs.AgentNames(d) {
 				if _, ok := dp.targets[n]; ok {
 					dp.targets[n] = d
 				}
@@ -148,7 +149,7 @@ func buildDispatch(p *rules.Pass, ct *config.Contract) *dispatchPrep {
 		}
 	} else if dh.TargetFiles != nil {
 		for _, d := range setDocs(p, dh.TargetFiles) {
-			for _, n := range rules.AgentNames(d) {
+			for _, n := range refs.AgentNames(d) {
 				dp.targets[n] = d
 			}
 		}
@@ -177,12 +178,12 @@ func dispatchIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 	if dp == nil || len(dp.targets) == 0 {
 		return
 	}
-	if !rules.HostLoaded(d.Kind) || !rules.OwnDoc(d) {
+	if !refs.HostLoaded(d.Kind) || !refs.OwnDoc(d) {
 		return // docs, READMEs and history quote dispatches; they make none (quoted.go)
 	}
 	var sites []dispatchSite
 	for _, s := range dispatchSites(d, dp.targets, dp.names) {
-		if rules.OwnAt(d, s.off) {
+		if refs.OwnAt(d, s.off) {
 			sites = append(sites, s)
 		}
 	}
@@ -319,9 +320,9 @@ func dispatchSites(d *parser.Document, targets map[string]*parser.Document, name
 	// the agent's own names: its invocation lines are not dispatches
 	own := map[string]bool{}
 	if d.Kind == parser.KindAgent || d.Kind == parser.KindAgentBody {
-		mine := rules.AgentNames(d)
+		mine := refs.AgentNames(d)
 		for n, td := range targets {
-			if td == d || (td != nil && slices.ContainsFunc(rules.AgentNames(td), func(x string) bool { return slices.Contains(mine, x) })) {
+			if td == d || (td != nil && slices.ContainsFunc(refs.AgentNames(td), func(x string) bool { return slices.Contains(mine, x) })) {
 				own[n] = true
 			}
 		}
@@ -356,7 +357,7 @@ func dispatchSites(d *parser.Document, targets map[string]*parser.Document, name
 		if isRow && isMappingTable(tableHeader(src, ls), line) {
 			return true
 		}
-		for _, m := range rules.SubagentTypeRe.FindAllStringSubmatchIndex(line, -1) {
+		for _, m := range refs.SubagentTypeRe.FindAllStringSubmatchIndex(line, -1) {
 			name := line[m[2]:m[3]]
 			if _, ok := targets[strings.ToLower(name)]; ok && !ownInvocation(line) {
 				add(ls+m[0], name, "`subagent_type: "+name+"`")
@@ -589,7 +590,7 @@ func citedDests(d *parser.Document) []citeRef {
 }
 
 func resolveCited(idx *parser.Index, d *parser.Document) []*parser.Document {
-	refs := citeRefs(d)
+	cited := citeRefs(d)
 	var out []*parser.Document
 	seen := map[*parser.Document]bool{}
 	add := func(c string) {
@@ -598,12 +599,12 @@ func resolveCited(idx *parser.Index, d *parser.Document) []*parser.Document {
 			out = append(out, t)
 		}
 	}
-	for _, r := range refs {
+	for _, r := range cited {
 		if !r.rooted {
 			add(r.path)
 			continue
 		}
-		for _, c := range rules.FromRoots(idx, d.Path, r.path) {
+		for _, c := range refs.FromRoots(idx, d.Path, r.path) {
 			add(c)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/internal/suggest"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
@@ -216,7 +217,7 @@ func setWords(f *config.FileSet) string {
 func checkTargets(p *rules.Pass, ct *config.Contract) {
 	names := map[string]bool{}
 	for _, d := range p.Index.ByKind(parser.KindAgent) {
-		for _, n := range rules.AgentNames(d) {
+		for _, n := range refs.AgentNames(d) {
 			names[n] = true
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/contract"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 	"github.com/mdcontract/mdcontract/rules/references"
 	"github.com/mdcontract/mdcontract/textsafe"
@@ -184,7 +185,7 @@ const groupDepth = 3
 
 // groupOf is the folder a document is drawn in.
 func groupOf(idx *parser.Index, d *parser.Document) string {
-	if dir := rules.SkillDir(idx, d); dir != "" {
+	if dir := refs.SkillDir(idx, d); dir != "" {
 		return dir
 	}
 	return groupOfPath(idx.PluginRootOf(d.Path), d.Path)
@@ -334,7 +335,7 @@ func components(idx *parser.Index, m references.ManifestRef) []string {
 	prefix := m.Path + "/"
 	i := sort.Search(len(idx.Docs), func(i int) bool { return idx.Docs[i].Path >= prefix })
 	for ; i < len(idx.Docs) && strings.HasPrefix(idx.Docs[i].Path, prefix); i++ {
-		if k := idx.Docs[i].Kind; rules.HostLoaded(k) && k != parser.KindSkillResource || k.IsJSON() {
+		if k := idx.Docs[i].Kind; refs.HostLoaded(k) && k != parser.KindSkillResource || k.IsJSON() {
 			out = append(out, idx.Docs[i].Path)
 		}
 	}

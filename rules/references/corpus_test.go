@@ -7,6 +7,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/internal/testcorpus"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
@@ -110,7 +111,7 @@ func TestCorpusFragmentLinks(t *testing.T) {
 			continue
 		}
 		for _, l := range d.Links() {
-			if k, _, frag := rules.ClassifyDest(l.Destination); frag != "" && (k == rules.DestLocal || k == rules.DestFragment) {
+			if k, _, frag := refs.ClassifyDest(l.Destination); frag != "" && (k == refs.DestLocal || k == refs.DestFragment) {
 				n++
 			}
 		}

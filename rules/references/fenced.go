@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
@@ -51,14 +52,14 @@ func fencedHeadsOf(d *parser.Document) *fencedHeads {
 			if f.Indented || f.ContentEnd > len(src) || f.Start >= d.ParsedEnd() {
 				continue
 			}
-			mark, n, indent := rules.FenceMarker(src[f.Start:min(f.ContentStart, len(src))])
+			mark, n, indent := refs.FenceMarker(src[f.Start:min(f.ContentStart, len(src))])
 			if n == 0 {
 				continue
 			}
 			first, opener := len(x.heads), -1
 			parser.ForLines(src, f.ContentStart, f.ContentEnd, func(ls, le int) bool {
-				line := rules.FenceLineText(src[ls:le])
-				if opener < 0 && rules.OpensFence(src[ls:le], mark, n, indent) {
+				line := refs.FenceLineText(src[ls:le])
+				if opener < 0 && refs.OpensFence(src[ls:le], mark, n, indent) {
 					opener = ls
 				}
 				text, ok := atxText(line)
@@ -124,7 +125,7 @@ func fencedHint(d *parser.Document, h fencedHead) string {
 	if h.opener >= 0 {
 		ol, _ := d.Position(h.opener)
 		msg += fmt.Sprintf(": that block holds line %d, %s, which was meant to open a block of its own, so this file's code fences pair up other than written; close each block where it ends, or fence an outer one with more %s",
-			ol, lineText(src, h.opener), rules.MarkName(h.mark))
+			ol, lineText(src, h.opener), refs.MarkName(h.mark))
 	}
 	return msg
 }
@@ -160,7 +161,7 @@ func atxText(line []byte) (string, bool) {
 // fence line).
 func lineText(src []byte, ls int) string {
 	_, le := parser.LineBounds(src, ls)
-	t := rules.Clip(strings.TrimSpace(string(rules.FenceLineText(src[ls:le]))), 60)
+	t := rules.Clip(strings.TrimSpace(string(refs.FenceLineText(src[ls:le]))), 60)
 	if strings.Contains(t, "`") {
 		return "`` " + t + " ``"
 	}

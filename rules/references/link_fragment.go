@@ -13,6 +13,7 @@ import (
 	"github.com/mdcontract/mdcontract/rules"
 
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 )
 
 // The views this file derives once (see parser.ViewKey).
@@ -33,18 +34,18 @@ var lineFragRe = regexp.MustCompile(`^L\d+(?:C\d+)?(?:-L\d+(?:C\d+)?)?$`)
 
 func checkLinkFragment(p *rules.Pass) {
 	d := p.Doc
-	if !rules.OwnDoc(d) {
+	if !refs.OwnDoc(d) {
 		return // examples, templates and history cite what was (quoted.go)
 	}
 	sg := &suggester{budget: fragmentSuggestBudget}
 	for _, l := range d.Links() {
-		kind, target, frag := rules.ClassifyDest(l.Destination)
-		if frag == "" || (kind != rules.DestLocal && kind != rules.DestFragment) || lineFragRe.MatchString(frag) || !rules.OwnAt(d, l.Start) {
+		kind, target, frag := refs.ClassifyDest(l.Destination)
+		if frag == "" || (kind != refs.DestLocal && kind != refs.DestFragment) || lineFragRe.MatchString(frag) || !refs.OwnAt(d, l.Start) {
 			continue
 		}
 		td := d
-		if kind == rules.DestLocal && target != "" {
-			rel, escapes := rules.ResolveIn(p.Index, d.Path, target)
+		if kind == refs.DestLocal && target != "" {
+			rel, escapes := refs.ResolveIn(p.Index, d.Path, target)
 			if escapes {
 				continue
 			}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 	"go.yaml.in/yaml/v3"
 )
@@ -39,16 +40,16 @@ var envPathRe = regexp.MustCompile("\\$\\{(CLAUDE_SKILL_DIR|CLAUDE_PLUGIN_ROOT)\
 func checkLinkTarget(p *rules.Pass) {
 	d := p.Doc
 	examplePage := skillExamplePage(p.Index, d)
-	if d.Kind.IsJSON() || !rules.OwnDoc(d) && !examplePage {
+	if d.Kind.IsJSON() || !refs.OwnDoc(d) && !examplePage {
 		return // see quoted.go: examples, templates and history are not checked
 	}
 	fine := map[string]bool{} // destinations already seen to need no check
 	for _, l := range d.Links() {
-		if fine[l.Destination] || !examplePage && !rules.OwnAt(d, l.Start) {
+		if fine[l.Destination] || !examplePage && !refs.OwnAt(d, l.Start) {
 			continue // seen, or a template's text that a nested fence let out (quoted.go)
 		}
-		kind, target, _ := rules.ClassifyDest(l.Destination)
-		if kind != rules.DestLocal || target == "" {
+		kind, target, _ := refs.ClassifyDest(l.Destination)
+		if kind != refs.DestLocal || target == "" {
 			fine[l.Destination] = true
 			continue
 		}
@@ -74,7 +75,7 @@ func skillExamplePage(idx *parser.Index, d *parser.Document) bool {
 	if d.Kind != parser.KindSkillResource {
 		return false
 	}
-	dir := rules.SkillDir(idx, d)
+	dir := refs.SkillDir(idx, d)
 	if dir == "" {
 		return false
 	}
@@ -83,7 +84,7 @@ func skillExamplePage(idx *parser.Index, d *parser.Document) bool {
 		return false
 	}
 	s := idx.Doc(dir + "/SKILL.md")
-	return s != nil && rules.OwnDoc(s)
+	return s != nil && refs.OwnDoc(s)
 }
 
 // An MkDocs site (mkdocs.yml at the repo root, its pages in docs/) serves
@@ -129,7 +130,7 @@ func sitePage(idx *parser.Index, d *parser.Document, target string) bool {
 // destination written in the source.
 func checkPath(p *rules.Pass, start, end int, written, target string, fixable bool) (exists bool) {
 	d := p.Doc
-	rel, escapes := rules.ResolveIn(p.Index, d.Path, target)
+	rel, escapes := refs.ResolveIn(p.Index, d.Path, target)
 	if escapes {
 		p.Reportf(start, end, "link `%s` leaves the repo (it resolves to `%s`); mdcontract never follows it, and it breaks for anyone who clones the repo elsewhere", written, rel)
 		return false
@@ -138,10 +139,10 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 	if ok {
 		return true
 	}
-	if rules.TemplateLine(d, start) {
+	if refs.TemplateLine(d, start) {
 		return false // a template's line: its links resolve where it is written out
 	}
-	if rules.MadeFile(p.Index, target) || rules.MadeFile(p.Index, rel) {
+	if refs.MadeFile(p.Index, target) || refs.MadeFile(p.Index, rel) {
 		return false // a file the workflow makes, in the user's project (made.go)
 	}
 	if strings.HasPrefix(target, "/") && siteRoute(p.Index, d, target) || sitePageLink(p.Index, d, rel) {
@@ -154,10 +155,10 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 	// skill follows it. GitHub resolves a link from the file's folder, so
 	// a reader of the page there meets a broken link: a warning, not an
 	// error, since the agent the skill is for reaches the file.
-	if dir := rules.SkillDir(p.Index, d); dir != "" && !strings.HasPrefix(target, "/") && path.Dir(d.Path) != dir {
+	if dir := refs.SkillDir(p.Index, d); dir != "" && !strings.HasPrefix(target, "/") && path.Dir(d.Path) != dir {
 		if fromSkill := path.Join(dir, target); !strings.HasPrefix(fromSkill, "../") {
 			if ok, _ := p.Index.Exists(fromSkill); ok {
-				good := rules.RelLink(d.Path, fromSkill)
+				good := refs.RelLink(d.Path, fromSkill)
 				if strings.HasSuffix(target, "/") {
 					good += "/"
 				}
@@ -190,7 +191,7 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 	// A symlink to a file whose own folder holds the target: the link
 	// works there, and not where a host loads this path
 	if t := p.Index.LinkTarget(d.Path); t != "" && !strings.HasPrefix(target, "/") {
-		if there, esc := rules.ResolveIn(p.Index, t, target); !esc {
+		if there, esc := refs.ResolveIn(p.Index, t, target); !esc {
 			if ok, _ := p.Index.Exists(there); ok {
 				msg += fmt.Sprintf("; this file is a symlink to `%s`, from whose folder the link reaches `%s`, but a host that loads the file here reads the link from here: write a path that holds from both folders, or make this file a copy", t, there)
 				p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Target: rel})
@@ -210,7 +211,7 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 		}
 		if rootRel != rel && !strings.HasPrefix(rootRel, "../") && !strings.HasPrefix(path.Clean(target), "../") {
 			if ok, _ := p.Index.Exists(rootRel); ok {
-				good := rules.RelLink(d.Path, rootRel)
+				good := refs.RelLink(d.Path, rootRel)
 				from := "the repo root"
 				if root != "" {
 					from = "the root of its plugin `" + root + "`"
@@ -251,7 +252,7 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 		p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Target: rel})
 		return false
 	case served != "":
-		msg += fmt.Sprintf("; the repo's docs site serves it from `%s`, but this file is no page of the site, and GitHub resolves `/` from the repo root: link `%s`", served, rules.RelLink(d.Path, served))
+		msg += fmt.Sprintf("; the repo's docs site serves it from `%s`, but this file is no page of the site, and GitHub resolves `/` from the repo root: link `%s`", served, refs.RelLink(d.Path, served))
 		p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Target: rel})
 		return false
 	case strings.HasPrefix(target, "/") && !firstThere && !fileExts[strings.TrimPrefix(strings.ToLower(path.Ext(first)), ".")] && !endsElsewhere(p.Index, target):
@@ -267,7 +268,7 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 		// that ignores case, broken on GitHub and on Linux
 		var where []string
 		for _, o := range same {
-			l := rules.RelLink(d.Path, o)
+			l := refs.RelLink(d.Path, o)
 			if strings.HasSuffix(target, "/") {
 				l += "/"
 			}
@@ -276,7 +277,7 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 		msg += "; " + strings.Join(where, ", ") + " differs from it only in case: a disk that ignores case (macOS, Windows) finds it, GitHub and Linux do not; write the name as the file has it"
 		var fix []rules.Edit
 		if fixable && len(same) == 1 && !strings.HasSuffix(target, "/") {
-			fix = destinationEdit(d, start, end, written, target, rules.RelLink(d.Path, same[0]))
+			fix = destinationEdit(d, start, end, written, target, refs.RelLink(d.Path, same[0]))
 		}
 		p.Report(rules.Diagnostic{Start: start, End: end, Message: msg, Fix: fix, Target: rel})
 		return false
@@ -284,13 +285,13 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 	if others := p.Index.ByBase(path.Base(rel)); len(others) > 0 && len(others) <= 3 && !genericName(path.Base(rel)) {
 		var where []string
 		for _, o := range others {
-			where = append(where, "`"+rules.RelLink(d.Path, o.Path)+"`")
+			where = append(where, "`"+refs.RelLink(d.Path, o.Path)+"`")
 		}
 		msg += "; a file of that name lives at " + strings.Join(where, ", ")
 	} else if dirs := foldersNamed(p.Index, path.Base(rel)); len(dirs) > 0 && len(dirs) <= 3 && (strings.HasSuffix(target, "/") || path.Ext(rel) == "") {
 		var where []string
 		for _, dir := range dirs {
-			where = append(where, "`"+rules.RelLink(d.Path, dir)+"/`")
+			where = append(where, "`"+refs.RelLink(d.Path, dir)+"/`")
 		}
 		msg += "; a folder of that name lives at " + strings.Join(where, ", ")
 	}
@@ -304,7 +305,7 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 // written otherwise.
 func destinationEdit(d *parser.Document, start, end int, written, target, good string) []rules.Edit {
 	src := d.Text()[start:end]
-	if rules.IsWrittenPath(src, written, target) { // an HTML attribute value
+	if refs.IsWrittenPath(src, written, target) { // an HTML attribute value
 		return []rules.Edit{{Start: start, End: start + len(target), New: good}}
 	}
 	for _, open := range []string{"(<", "("} {
@@ -390,22 +391,22 @@ func checkEnvPaths(p *rules.Pass) {
 	// in the command that tests the example's hook.
 	quoted := map[string]bool{}
 	for _, m := range matches {
-		if !rules.OwnAt(d, m[0]) {
+		if !refs.OwnAt(d, m[0]) {
 			quoted[strings.TrimRight(string(d.Src[m[0]:m[5]]), ".:")] = true
 		}
 	}
 	for _, m := range matches {
-		if !rules.OwnAt(d, m[0]) || quoted[strings.TrimRight(string(d.Src[m[0]:m[5]]), ".:")] {
+		if !refs.OwnAt(d, m[0]) || quoted[strings.TrimRight(string(d.Src[m[0]:m[5]]), ".:")] {
 			continue // quoted text, or the path of a quoted example (quoted.go)
 		}
 		v, rest := string(d.Src[m[2]:m[3]]), string(d.Src[m[4]:m[5]])
 		rest = strings.TrimRight(rest, ".:")
-		if rules.IsPlaceholder(rest) {
+		if refs.IsPlaceholder(rest) {
 			continue
 		}
 		base := ""
 		if v == "CLAUDE_SKILL_DIR" {
-			base = rules.SkillDir(p.Index, d)
+			base = refs.SkillDir(p.Index, d)
 			if base == "" {
 				continue // not inside a skill: nothing to resolve against
 			}
@@ -423,7 +424,7 @@ func checkEnvPaths(p *rules.Pass) {
 		if makesPath(d.Src, start) {
 			continue // a path the command makes (`mkdir -p`, `> file`), not one it reads
 		}
-		if !inFenceOrBlock(d, start) && rules.ExampleAt(d, start) {
+		if !inFenceOrBlock(d, start) && refs.ExampleAt(d, start) {
 			continue // prose giving the path as an example ("a script such as …"): its form, not a file (examples.go)
 		}
 		if rel == ".." || strings.HasPrefix(rel, "../") {
@@ -513,11 +514,11 @@ func checkRelated(p *rules.Pass) {
 		if it.Kind != yaml.ScalarNode {
 			continue
 		}
-		kind, target, _ := rules.ClassifyDest(it.Value)
-		if kind != rules.DestLocal || target == "" {
+		kind, target, _ := refs.ClassifyDest(it.Value)
+		if kind != refs.DestLocal || target == "" {
 			continue
 		}
-		rel, escapes := rules.ResolveFrom(d.Path, target)
+		rel, escapes := refs.ResolveFrom(d.Path, target)
 		if !escapes {
 			if ok, _ := p.Index.Exists(rel); ok {
 				continue

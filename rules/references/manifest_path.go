@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
@@ -236,7 +237,7 @@ const minStale = 5
 // absolute, URLs, and anything with a variable (`${CLAUDE_PLUGIN_ROOT}`).
 func notAPath(s string) bool {
 	return s == "" || strings.ContainsAny(s[:1], `/\~`) || strings.Contains(s, "$") ||
-		strings.Contains(s, "://") || rules.HasScheme(s) || strings.HasPrefix(s, "git@")
+		strings.Contains(s, "://") || refs.HasScheme(s) || strings.HasPrefix(s, "git@")
 }
 
 // climbs reports whether a cleaned relative path leaves its folder.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/hosts"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
@@ -77,7 +78,7 @@ func memoryGraph(idx *parser.Index, h *hosts.Host) map[string][]memFinding {
 			from: map[string]string{}, found: map[string][]memFinding{}, seen: map[string]bool{}}
 		var queue []*parser.Document
 		for _, d := range idx.Docs {
-			if slices.Contains(h.Memory.Files, path.Base(d.Path)) && rules.OwnDoc(d) {
+			if slices.Contains(h.Memory.Files, path.Base(d.Path)) && refs.OwnDoc(d) {
 				g.depth[d.Path] = 0
 				queue = append(queue, d)
 			}
@@ -205,7 +206,7 @@ func (g *importGraph) resolve(d *parser.Document, imp atImport, report bool) (st
 				return "", false
 			}
 		}
-		if !looksLikeFile(trimmed) || rules.IsPlaceholder(trimmed) {
+		if !looksLikeFile(trimmed) || refs.IsPlaceholder(trimmed) {
 			return "", false // `@octocat`, `@types/node`: a mention; `@path/to/file.md`: a form
 		}
 		if trimmed != p {
@@ -218,7 +219,7 @@ func (g *importGraph) resolve(d *parser.Document, imp atImport, report bool) (st
 		if others := g.idx.ByBase(path.Base(rel)); len(others) > 0 && len(others) <= 3 {
 			var where []string
 			for _, o := range others {
-				where = append(where, fmt.Sprintf("`%s` (`@%s` from here)", o.Path, rules.RelLink(d.Path, o.Path)))
+				where = append(where, fmt.Sprintf("`%s` (`@%s` from here)", o.Path, refs.RelLink(d.Path, o.Path)))
 			}
 			msg += "; a file of that name lives at " + strings.Join(where, ", ")
 		}

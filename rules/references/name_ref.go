@@ -13,6 +13,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/internal/suggest"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 	"go.yaml.in/yaml/v3"
 )
@@ -138,7 +139,7 @@ var repoNamesKey = parser.NewViewKey[*repoNames]("name-ref/names")
 func namesIn(d *parser.Document) []string {
 	switch d.Kind {
 	case parser.KindAgent, parser.KindAgentBody:
-		return rules.AgentNames(d)
+		return refs.AgentNames(d)
 	case parser.KindSkill:
 		if k := d.Frontmatter.Get("name"); k != nil && k.Value != nil {
 			return []string{k.Value.Value}
@@ -161,7 +162,7 @@ func namesOf(idx *parser.Index) *repoNames {
 	for _, d := range idx.Docs {
 		switch d.Kind {
 		case parser.KindAgent, parser.KindAgentBody:
-			for _, a := range rules.AgentNames(d) {
+			for _, a := range refs.AgentNames(d) {
 				n.agents[a] = true
 			}
 		case parser.KindSkill:
@@ -220,7 +221,7 @@ func (n *repoNames) check(name string, skill bool) (exists, checkable bool) {
 
 func checkNameRef(p *rules.Pass) {
 	d := p.Doc
-	if !rules.InstructionDoc(p.Index, d) || !rules.OwnDoc(d) {
+	if !refs.InstructionDoc(p.Index, d) || !refs.OwnDoc(d) {
 		return // a README or docs page quotes dispatches; it makes none (quoted.go), unless a skill, agent or command cites it (cited.go)
 	}
 	names := repoNamesOf(p.Index)
@@ -266,10 +267,10 @@ func checkNameRef(p *rules.Pass) {
 }
 
 // placeholderName reports whether name stands for a name rather than
-// being one: `...`, `<agent>`, `{name}` (rules.IsPlaceholder), or a word
+// being one: `...`, `<agent>`, `{name}` (refs.IsPlaceholder), or a word
 // in capitals (`X`, `NAME`, `AGENT-NAME`) where names are lower case.
 func placeholderName(name string) bool {
-	if rules.IsPlaceholder(name) {
+	if refs.IsPlaceholder(name) {
 		return true
 	}
 	letters := false
@@ -405,13 +406,13 @@ func forNameRefs(d *parser.Document, fn func(off, end int, name string, skill bo
 	}
 	src := d.Src[:d.ParsedEnd()] // nothing past the markup bound is checked
 	parser.ForLinesWith(src, d.BodyStart, nameRefNeedles, func(ls, le int) bool {
-		if !rules.OwnAt(d, ls) {
+		if !refs.OwnAt(d, ls) {
 			return true // a fence showing a program or another file
 		}
 		raw := src[ls:le]
 		hasSkill := bytes.Contains(raw, []byte("Skill("))
 		line := string(raw)
-		for _, m := range rules.SubagentTypeRe.FindAllStringSubmatchIndex(line, -1) {
+		for _, m := range refs.SubagentTypeRe.FindAllStringSubmatchIndex(line, -1) {
 			if !isVariable(line, m[2], line[m[2]:m[3]]) {
 				inline(ls, line, m, false, "`subagent_type`")
 			}

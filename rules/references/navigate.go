@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/parser"
-	"github.com/mdcontract/mdcontract/rules"
+	"github.com/mdcontract/mdcontract/refs"
 )
 
 // The views this file derives once (see parser.ViewKey).
@@ -75,7 +75,7 @@ func CitedSections(idx *parser.Index, d *parser.Document) []CitedSection {
 		}
 		sr := CitedSection{Start: r.at, End: r.end, File: r.file, FileStart: -1, FileEnd: -1, Skill: r.skill}
 		if r.file != "" {
-			ls, _ := rules.LineBounds(d, r.at)
+			ls, _ := refs.LineBounds(d, r.at)
 			if i := strings.LastIndex(string(d.Src[ls:r.at]), r.file); i >= 0 {
 				sr.FileStart, sr.FileEnd = ls+i, ls+i+len(r.file)
 			}
@@ -164,18 +164,18 @@ func LinkRefs(idx *parser.Index, d *parser.Document) []LinkRef {
 	var out []LinkRef
 	for i := range d.Links() {
 		l := &d.Links()[i]
-		kind, target, frag := rules.ClassifyDest(l.Destination)
-		if kind != rules.DestLocal && kind != rules.DestFragment {
+		kind, target, frag := refs.ClassifyDest(l.Destination)
+		if kind != refs.DestLocal && kind != refs.DestFragment {
 			continue
 		}
 		lr := LinkRef{Link: l, Fragment: frag, Anchor: frag}
 		if u, err := url.PathUnescape(frag); err == nil {
 			lr.Anchor = u
 		}
-		if kind == rules.DestFragment || target == "" {
+		if kind == refs.DestFragment || target == "" {
 			lr.Path, lr.Target = d.Path, d
 		} else {
-			rel, escapes := rules.ResolveIn(idx, d.Path, target)
+			rel, escapes := refs.ResolveIn(idx, d.Path, target)
 			if escapes {
 				continue
 			}
@@ -235,7 +235,7 @@ type CitedName struct {
 
 // CitedNames returns the name references of d that name-ref checks.
 func CitedNames(d *parser.Document) []CitedName {
-	if !rules.HostLoaded(d.Kind) || !rules.OwnDoc(d) {
+	if !refs.HostLoaded(d.Kind) || !refs.OwnDoc(d) {
 		return nil
 	}
 	var out []CitedName
@@ -308,7 +308,7 @@ func NameTargets(idx *parser.Index, d *parser.Document, name string, skill bool)
 	} else {
 		for _, k := range []parser.Kind{parser.KindAgent, parser.KindAgentBody} {
 			for _, a := range idx.ByKind(k) {
-				for _, n := range rules.AgentNames(a) {
+				for _, n := range refs.AgentNames(a) {
 					if n == l {
 						found = append(found, a)
 						break

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/internal/suggest"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
@@ -140,7 +141,7 @@ type refLine struct {
 // parentheses up to at.
 func (l *refLine) advance(d *parser.Document, at int) {
 	if at < l.ls || at > l.le || l.le == 0 {
-		ls, le := rules.LineBounds(d, at)
+		ls, le := refs.LineBounds(d, at)
 		*l = refLine{ls: ls, le: le, pos: ls}
 		t := ls
 		for t < le && (d.Src[t] == ' ' || d.Src[t] == '\t') {
@@ -263,8 +264,8 @@ func parseRefAt(d *parser.Document, text string, at, signLen int, ln *refLine) (
 		if dest == "" {
 			return r, false
 		}
-		kind, p, _ := rules.ClassifyDest(dest)
-		if kind != rules.DestLocal || p == "" {
+		kind, p, _ := refs.ClassifyDest(dest)
+		if kind != refs.DestLocal || p == "" {
 			return r, false
 		}
 		r.file = p
@@ -469,8 +470,8 @@ func indexSign(s string) (int, int) {
 // release notes, changelogs, dated plans, examples, templates, a fence
 // showing another file) and forms that are not files.
 func checkedRef(d *parser.Document, r sectionRef) bool {
-	return rules.OwnAt(d, r.at) && !rules.IsPlaceholder(r.file) && // `phase-N.md § Goal`: a form, not a file
-		(r.file == "" || !rules.ExampleAt(d, r.at)) // "e.g. `docs/x.md § Setup`": the form of a reference (examples.go)
+	return refs.OwnAt(d, r.at) && !refs.IsPlaceholder(r.file) && // `phase-N.md § Goal`: a form, not a file
+		(r.file == "" || !refs.ExampleAt(d, r.at)) // "e.g. `docs/x.md § Setup`": the form of a reference (examples.go)
 }
 
 // resolveSectionRef checks one reference.
@@ -499,7 +500,7 @@ func resolveSectionRef(p *rules.Pass, d *parser.Document, r sectionRef, budget *
 			if r.skill {
 				return // not a skill we know: the backticks held something else
 			}
-			if rules.MadeFile(p.Index, r.file) {
+			if refs.MadeFile(p.Index, r.file) {
 				return // a file the workflow makes, in the user's project (made.go)
 			}
 			msg := fmt.Sprintf("`%s § %s` cites %s, which does not exist", r.file, rules.Clip(r.title, 40), r.file)
@@ -572,9 +573,9 @@ func wrapped(d, target *parser.Document, r sectionRef, h titleHit) bool {
 		strings.ContainsAny(h.title[len(h.title)-1:], ".:;!?") {
 		return false // a sentence's end: the next line is another
 	}
-	ls, le := rules.LineBounds(d, min(r.end+1, len(d.Src)-1))
+	ls, le := refs.LineBounds(d, min(r.end+1, len(d.Src)-1))
 	if d.Src[r.end] == '\r' && r.end+2 <= len(d.Src) {
-		ls, le = rules.LineBounds(d, min(r.end+2, len(d.Src)-1))
+		ls, le = refs.LineBounds(d, min(r.end+2, len(d.Src)-1))
 	}
 	next := strings.TrimSpace(string(d.Src[ls:min(le, ls+refWindow)]))
 	if next == "" || ls <= r.end {
@@ -904,7 +905,7 @@ func refTarget(idx *parser.Index, d *parser.Document, r sectionRef) (*parser.Doc
 		return nil, nil
 	}
 	f := strings.TrimSuffix(r.file, "/")
-	dir, skill := path.Dir(d.Path), rules.SkillDir(idx, d)
+	dir, skill := path.Dir(d.Path), refs.SkillDir(idx, d)
 	var bases []string // folders the path is read from, "." the repo root
 	relative := strings.HasPrefix(f, "./") || strings.HasPrefix(f, "../")
 	switch {
@@ -969,7 +970,7 @@ func refTarget(idx *parser.Index, d *parser.Document, r sectionRef) (*parser.Doc
 // skill's file of that name.
 func bareInSkill(idx *parser.Index, d *parser.Document, file string) bool {
 	f := strings.TrimSuffix(file, "/")
-	return f != "" && !strings.Contains(f, "/") && rules.SkillDir(idx, d) != ""
+	return f != "" && !strings.Contains(f, "/") && refs.SkillDir(idx, d) != ""
 }
 
 // namedPaths are the paths d writes out in full (a word or code span

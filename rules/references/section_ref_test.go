@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
@@ -26,7 +27,7 @@ func TestIsPlaceholder(t *testing.T) {
 		"Documents/Design/x-y-Z2.md": false,
 		"step-Xa.md":                 false,
 	} {
-		if got := rules.IsPlaceholder(s); got != want {
+		if got := refs.IsPlaceholder(s); got != want {
 			t.Errorf("IsPlaceholder(%q) = %v, want %v", s, got, want)
 		}
 	}

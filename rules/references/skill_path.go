@@ -12,6 +12,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/internal/suggest"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
@@ -38,8 +39,8 @@ func checkSkillPath(p *rules.Pass) {
 	if d.Kind != parser.KindSkill && d.Kind != parser.KindSkillResource {
 		return
 	}
-	dir := rules.SkillDir(p.Index, d)
-	if dir == "" || !rules.OwnDoc(d) || worksInClone(p.Index, dir) {
+	dir := refs.SkillDir(p.Index, d)
+	if dir == "" || !refs.OwnDoc(d) || worksInClone(p.Index, dir) {
 		return
 	}
 	// Where a path of the skill may resolve from: the skill's folder, the
@@ -58,7 +59,7 @@ func checkSkillPath(p *rules.Pass) {
 	looked := 0
 	for _, cs := range d.CodeSpans() {
 		text := strings.TrimSpace(d.SpanText(cs))
-		if len(text) > 200 || !skillPathRe.MatchString(text) || rules.IsPlaceholder(text) || !rules.OwnAt(d, cs.Start()) {
+		if len(text) > 200 || !skillPathRe.MatchString(text) || refs.IsPlaceholder(text) || !refs.OwnAt(d, cs.Start()) {
 			continue
 		}
 		rel := strings.TrimPrefix(text, "./")
@@ -168,12 +169,12 @@ func nearFile(idx *parser.Index, rel string) string {
 // it is plainly the skill's (ownPath): "The entry point is
 // `scripts/main.py`", "compares it with `references/table.md`".
 func namesOwnFile(idx *parser.Index, d *parser.Document, off int, dir, top string) bool {
-	ls, _ := rules.LineBounds(d, off)
+	ls, _ := refs.LineBounds(d, off)
 	// The words of the line, not its paths: `references/examples.md` is
 	// not a cue.
-	if rules.LineHas(d, "skill-path/example-cue", off, func(line []byte) bool {
+	if refs.LineHas(d, "skill-path/example-cue", off, func(line []byte) bool {
 		return exampleCueRe.Match(codeSpanRe.ReplaceAll(line, nil))
-	}) || possessiveBefore(d.Text()[max(ls, off-40):off]) || rules.ExampleAt(d, off) {
+	}) || possessiveBefore(d.Text()[max(ls, off-40):off]) || refs.ExampleAt(d, off) {
 		return false // another owner's file; an example on its line, or in its sentence begun on a line above
 	}
 	// The words just before the path (a bounded window, so that a long
@@ -216,7 +217,7 @@ func ownPath(idx *parser.Index, d *parser.Document, off int, dir, top string) bo
 	if strings.Contains(strings.ToLower(path.Base(d.Path)), "example") {
 		return false
 	}
-	if rules.LineHas(d, "skill-path/skills-in-general", off, func(line []byte) bool {
+	if refs.LineHas(d, "skill-path/skills-in-general", off, func(line []byte) bool {
 		return skillsInGeneralRe.Match(codeSpanRe.ReplaceAll(line, nil))
 	}) {
 		return false

@@ -1,4 +1,4 @@
-package rules
+package refs
 
 import (
 	"bytes"
@@ -84,9 +84,9 @@ var fixtureDirs = map[string]bool{
 	"backup": true, "backups": true,
 }
 
-// isTestFixture reports whether repo-relative path p lies in a test-fixture
+// IsTestFixture reports whether repo-relative path p lies in a test-fixture
 // (or backup) folder.
-func isTestFixture(p string) bool {
+func IsTestFixture(p string) bool {
 	for {
 		i := strings.IndexByte(p, '/')
 		if i < 0 {
