@@ -264,7 +264,7 @@ func (g *Graph) edge(idx *parser.Index, e Edge) int {
 // references adds the edges d writes: links, § references, names,
 // manifest entries.
 func (g *Graph) references(idx *parser.Index, d *parser.Document) {
-	for _, l := range references.LinkRefs(idx, d) {
+	for _, l := range refs.LinkRefs(idx, d) {
 		to := l.Path
 		if l.Target != nil {
 			to = l.Target.Path // a folder's README
@@ -274,7 +274,7 @@ func (g *Graph) references(idx *parser.Index, d *parser.Document) {
 		}
 		g.edge(idx, Edge{From: d.Path, To: to, Kind: EdgeLink, Path: d.Path, Label: l.Link.Destination, start: l.Link.Start, end: l.Link.End})
 	}
-	for _, r := range references.CitedSections(idx, d) {
+	for _, r := range refs.CitedSections(idx, d) {
 		if r.Target == nil || r.Target == d {
 			continue // a file none or several match: its finding draws it
 		}

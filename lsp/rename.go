@@ -10,6 +10,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/fix"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 	"github.com/mdcontract/mdcontract/rules/references"
 	"github.com/mdcontract/mdcontract/textsafe"
@@ -187,7 +188,7 @@ func (s *server) renameHeading(t *parser.Document, hd *parser.Heading, newName s
 		if d.Src == nil || d.Kind.IsJSON() {
 			continue
 		}
-		for _, r := range references.CitedSections(s.idx, d) {
+		for _, r := range refs.CitedSections(s.idx, d) {
 			th := hds[r.Target]
 			if th == nil {
 				continue
@@ -211,8 +212,8 @@ func (s *server) renameHeading(t *parser.Document, hd *parser.Heading, newName s
 		if oldAnchors[hi] == newAnchors[hi] {
 			continue
 		}
-		for _, l := range references.LinkRefs(s.idx, d) {
-			if th := hds[l.Target]; th == nil || l.Fragment == "" || references.AnchorHeading(l.Target, l.Anchor) != th {
+		for _, l := range refs.LinkRefs(s.idx, d) {
+			if th := hds[l.Target]; th == nil || l.Fragment == "" || refs.AnchorHeading(l.Target, l.Anchor) != th {
 				continue
 			}
 			i := strings.LastIndex(string(d.Src[l.Link.Start:l.Link.End]), "#"+l.Fragment)
@@ -262,7 +263,7 @@ func (s *server) renameName(h *hit, newName string) (any, *rpcError) {
 		what = "skill"
 	}
 	old := strings.ToLower(h.name)
-	if !references.SkillNameRe.MatchString(newName) {
+	if !refs.SkillNameRe.MatchString(newName) {
 		return nil, renameError(fmt.Sprintf("`%s` is not a valid %s name: lower-case letters, digits and single hyphens (`my-%s`)", textsafe.Line(newName), what, what))
 	}
 	if newName == old {
@@ -321,9 +322,9 @@ func (s *server) renameName(h *hit, newName string) (any, *rpcError) {
 			}
 			e.add(d.Path, at, at+len(bare), newName)
 		}
-		for _, r := range references.CitedSections(s.idx, d) {
+		for _, r := range refs.CitedSections(s.idx, d) {
 			switch {
-			case r.Skill && strings.ToLower(r.File) == old && references.SectionSkillTarget(s.idx, d, r.File) == t:
+			case r.Skill && strings.ToLower(r.File) == old && refs.SectionSkillTarget(s.idx, d, r.File) == t:
 				if r.FileStart < 0 {
 					blocked = append(blocked, where(d, r.Start))
 				} else {
@@ -334,7 +335,7 @@ func (s *server) renameName(h *hit, newName string) (any, *rpcError) {
 			}
 		}
 		if len(moves) > 0 {
-			for _, l := range references.LinkRefs(s.idx, d) {
+			for _, l := range refs.LinkRefs(s.idx, d) {
 				if l.Path != d.Path && under(l.Path, moves[0][0]) {
 					blocked = append(blocked, where(d, l.Link.Start)+" (a link by path)")
 				}

@@ -11,6 +11,7 @@ package references
 import (
 	"embed"
 
+	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
@@ -18,3 +19,13 @@ import (
 var docs embed.FS
 
 var family = rules.Family{Name: "reference", Docs: docs, DocsDir: "rules/references/docs"}
+
+// exists reports whether the repo holds a file or folder at p.
+func exists(idx *parser.Index, p string) bool {
+	ok, _ := idx.Exists(p)
+	return ok
+}
+
+// samePaths is the update of a fact of the repo's paths alone, which an
+// edit of a file's content leaves as it was (parser.Follow).
+func samePaths[T any](prev T, _, _ *parser.Document) T { return prev }

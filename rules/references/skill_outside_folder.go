@@ -53,7 +53,7 @@ func checkSkillOutsideFolder(p *rules.Pass) {
 			}
 		}
 	}
-	for _, m := range envPathRe.FindAllSubmatchIndex(d.Src, -1) {
+	for _, m := range refs.EnvPathRe.FindAllSubmatchIndex(d.Src, -1) {
 		if !refs.OwnAt(d, m[0]) {
 			continue
 		}
@@ -70,12 +70,12 @@ func checkSkillOutsideFolder(p *rules.Pass) {
 			report(m[0], m[5], "path", rel)
 		}
 	}
-	for _, r := range findSectionRefs(d) {
-		if r.file == "" || !refs.OwnAt(d, r.at) {
+	for _, r := range refs.FindSectionRefs(d) {
+		if r.File == "" || !refs.OwnAt(d, r.At) {
 			continue
 		}
-		if t, _ := refTarget(p.Index, d, r); t != nil && outside(t.Path) {
-			report(r.at, r.end, "reference", t.Path)
+		if t, _ := r.FileTarget(p.Index, d); t != nil && outside(t.Path) {
+			report(r.At, r.End, "reference", t.Path)
 		}
 	}
 }
