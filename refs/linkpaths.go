@@ -17,10 +17,10 @@ import (
 
 // The views this file derives once (see parser.ViewKey).
 var (
-	caseFoldKey      = parser.NewViewKey[map[string][]string]("link-target/case-fold")
-	foldersKey       = parser.NewViewKey[map[string][]string]("link-target/folders")
-	walkedFoldersKey = parser.NewViewKey[[]string]("link-target/walked-folders")
-	idsKey           = parser.NewViewKey[*documentIDs]("link-target/ids")
+	caseFoldKey      = parser.NewViewKey[map[string][]string]("refs/link-case-fold")
+	foldersKey       = parser.NewViewKey[map[string][]string]("refs/link-folders")
+	walkedFoldersKey = parser.NewViewKey[[]string]("refs/link-walked-folders")
+	idsKey           = parser.NewViewKey[*documentIDs]("refs/link-ids")
 )
 
 // SkillExamplePage reports whether d is a page of a skill's own

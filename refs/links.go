@@ -81,7 +81,7 @@ func LinkRefs(idx *parser.Index, d *parser.Document) []LinkRef {
 func LineFragment(frag string) bool { return lineFragRe.MatchString(frag) }
 
 // Found reports whether l's fragment names a heading or an anchor of its
-// Target, as written or in lower case.
+// Target (which must not be nil), as written or in lower case.
 func (l LinkRef) Found() bool {
 	anchors := l.Target.Anchors()
 	return anchors[l.Anchor] || anchors[strings.ToLower(l.Anchor)]

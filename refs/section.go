@@ -18,7 +18,7 @@ import (
 // The views this file derives once (see parser.ViewKey).
 var (
 	sectionRefsKey = parser.NewViewKey[[]SectionRef]("refs/section-refs")
-	linkEndsKey    = parser.NewViewKey[map[int]string]("section-ref/link-ends")
+	linkEndsKey    = parser.NewViewKey[map[int]string]("refs/section-link-ends")
 )
 
 // SectionRef is one `path § Title` reference found in a document.
@@ -207,28 +207,7 @@ func parseRefAt(d *parser.Document, text string, at, signLen int, ln *refLine) (
 	r := SectionRef{At: at}
 	isArrow := src[at] != 0xC2 // › is E2 80 BA, § is C2 A7
 	if span := codeSpanAt(d, at); span != nil {
-		// `path § Title` inside one code span
-		txt := d.SpanText(*span)
-		i := strings.Index(txt, string(src[at:at+signLen]))
-		if i < 0 {
-			return r, false
-		}
-		left := strings.TrimSpace(txt[:i])
-		if i, _ := indexSign(left); i >= 0 {
-			return r, false // a nested sign: handled with the first one
-		}
-		right := strings.TrimSpace(txt[i+signLen:])
-		if left == "" || strings.ContainsAny(left, " \t\n([") || !setFile(&r, left) {
-			// `§ Title`, `(see a.md § Title)`, `[x](a.md) § T` quoted in
-			// code: an example of the form, not a path
-			return r, false
-		}
-		r.Title, r.more = nextTitle(right)
-		r.Exact, r.End = true, span.End()
-		if !titleLike(r.Title) || numberedRe.MatchString(r.Title) || (isArrow && looksLikePath(r.Title)) {
-			return r, false
-		}
-		return r, true
+		return parseSpanRef(d, span, at, signLen)
 	}
 	// the sign stands in text: what comes before names the file
 	before := text[ls:at]
@@ -309,6 +288,36 @@ func parseRefAt(d *parser.Document, text string, at, signLen int, ln *refLine) (
 	}
 	if isArrow && looksLikePath(r.Title) {
 		return r, false // `a.md › b.md`: an order of files, not a section
+	}
+	return r, true
+}
+
+// parseSpanRef reads the reference whose sign is at offset at inside the
+// code span span: `path § Title` quoted whole.
+func parseSpanRef(d *parser.Document, span *parser.Span, at, signLen int) (SectionRef, bool) {
+	src := d.Src
+	r := SectionRef{At: at}
+	isArrow := src[at] != 0xC2 // › is E2 80 BA, § is C2 A7
+	// `path § Title` inside one code span
+	txt := d.SpanText(*span)
+	i := strings.Index(txt, string(src[at:at+signLen]))
+	if i < 0 {
+		return r, false
+	}
+	left := strings.TrimSpace(txt[:i])
+	if i, _ := indexSign(left); i >= 0 {
+		return r, false // a nested sign: handled with the first one
+	}
+	right := strings.TrimSpace(txt[i+signLen:])
+	if left == "" || strings.ContainsAny(left, " \t\n([") || !setFile(&r, left) {
+		// `§ Title`, `(see a.md § Title)`, `[x](a.md) § T` quoted in
+		// code: an example of the form, not a path
+		return r, false
+	}
+	r.Title, r.more = nextTitle(right)
+	r.Exact, r.End = true, span.End()
+	if !titleLike(r.Title) || numberedRe.MatchString(r.Title) || (isArrow && looksLikePath(r.Title)) {
+		return r, false
 	}
 	return r, true
 }

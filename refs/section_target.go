@@ -15,9 +15,9 @@ import (
 
 // The views this file derives once (see parser.ViewKey).
 var (
-	namedPathsKey     = parser.NewViewKey[map[string]bool]("section-ref/named-paths")
-	skillsByFolderKey = parser.NewViewKey[map[string][]*parser.Document]("section-ref/skills-by-folder")
-	endingInKey       = parser.NewViewKey[[]*parser.Document]("section-ref/ending")
+	namedPathsKey     = parser.NewViewKey[map[string]bool]("refs/section-named-paths")
+	skillsByFolderKey = parser.NewViewKey[map[string][]*parser.Document]("refs/section-skills-by-folder")
+	endingInKey       = parser.NewViewKey[[]*parser.Document]("refs/section-ending")
 )
 
 // Target finds the document r names, cited from d (d itself for no

@@ -66,7 +66,7 @@ var siteMarkers = []struct {
 }
 
 // sitesKey is the docs sites of the repo.
-var sitesKey = parser.NewViewKey[[]DocsSite]("link-target/sites")
+var sitesKey = parser.NewViewKey[[]DocsSite]("refs/link-sites")
 
 // sitesOf returns the docs sites of the repo, found once per index.
 // The sites follow the index from edit to edit (an edit changes a

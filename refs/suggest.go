@@ -19,9 +19,9 @@ import (
 
 // The views this file derives once (see parser.ViewKey).
 var (
-	nearWordsKey    = parser.NewViewKey[[]string]("section-ref/near-words")
-	bigramsKey      = parser.NewViewKey[bigrams]("section-ref/bigrams")
-	closestWordsKey = parser.NewViewKey[*closestWords]("section-ref/closest-words")
+	nearWordsKey    = parser.NewViewKey[[]string]("refs/section-near-words")
+	bigramsKey      = parser.NewViewKey[bigrams]("refs/section-bigrams")
+	closestWordsKey = parser.NewViewKey[*closestWords]("refs/section-closest-words")
 )
 
 // NearHeading returns the one heading of d within [start,end) that holds

@@ -23,11 +23,11 @@ import (
 
 // The views this file derives once (see parser.ViewKey).
 var (
-	titleIndexKey = parser.NewViewKey[*titleIndex]("section-ref/title-index") // by heading level
-	labelIndexKey = parser.NewViewKey[*titleIndex]("section-ref/label-index")
-	titlesKey     = parser.NewViewKey[[]titleCand]("section-ref/titles")
-	labelsKey     = parser.NewViewKey[[]titleCand]("section-ref/labels")
-	slugKeysKey   = parser.NewViewKey[map[string]titleCand]("section-ref/slug-keys")
+	titleIndexKey = parser.NewViewKey[*titleIndex]("refs/section-title-index") // by heading level
+	labelIndexKey = parser.NewViewKey[*titleIndex]("refs/section-label-index")
+	titlesKey     = parser.NewViewKey[[]titleCand]("refs/section-titles")
+	labelsKey     = parser.NewViewKey[[]titleCand]("refs/section-labels")
+	slugKeysKey   = parser.NewViewKey[map[string]titleCand]("refs/section-slug-keys")
 )
 
 // Wrapped reports whether a title a heading answers loosely is a title a

@@ -20,12 +20,6 @@ var docs embed.FS
 
 var family = rules.Family{Name: "reference", Docs: docs, DocsDir: "rules/references/docs"}
 
-// exists reports whether the repo holds a file or folder at p.
-func exists(idx *parser.Index, p string) bool {
-	ok, _ := idx.Exists(p)
-	return ok
-}
-
 // samePaths is the update of a fact of the repo's paths alone, which an
 // edit of a file's content leaves as it was (parser.Follow).
 func samePaths[T any](prev T, _, _ *parser.Document) T { return prev }
