@@ -1,11 +1,9 @@
 package references
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -31,11 +29,6 @@ var LinkTarget = family.Register(&rules.Rule{
 	Severity: rules.Error,
 	Check:    checkLinkTarget,
 })
-
-// envPathRe finds `${CLAUDE_SKILL_DIR}/…` and `${CLAUDE_PLUGIN_ROOT}/…`; a
-// path ends at a space, a quote, a bracket, a separator or a backslash (a
-// JSON-escaped quote is `\"`).
-var envPathRe = regexp.MustCompile("\\$\\{(CLAUDE_SKILL_DIR|CLAUDE_PLUGIN_ROOT)\\}(/[^\\s`'\"()<>\\]|,;\\\\]+)")
 
 func checkLinkTarget(p *rules.Pass) {
 	d := p.Doc
@@ -379,114 +372,18 @@ func walkedFolders(idx *parser.Index) []string {
 }
 
 // checkEnvPaths checks `${CLAUDE_SKILL_DIR}/…` and `${CLAUDE_PLUGIN_ROOT}/…`
-// paths, as skills cite their neighbours, in text and code alike.
+// paths, as skills cite their neighbours, in text and code alike
+// (refs.EnvTargets).
 func checkEnvPaths(p *rules.Pass) {
-	d := p.Doc
-	if !bytes.Contains(d.Src, []byte("${CLAUDE_")) {
-		return
-	}
-	matches := envPathRe.FindAllSubmatchIndex(d.Src, -1)
-	// A path that a quoted example of this file shows (a hooks.json in a
-	// fence) belongs to that example wherever the file names it again, as
-	// in the command that tests the example's hook.
-	quoted := map[string]bool{}
-	for _, m := range matches {
-		if !refs.OwnAt(d, m[0]) {
-			quoted[strings.TrimRight(string(d.Src[m[0]:m[5]]), ".:")] = true
-		}
-	}
-	for _, m := range matches {
-		if !refs.OwnAt(d, m[0]) || quoted[strings.TrimRight(string(d.Src[m[0]:m[5]]), ".:")] {
-			continue // quoted text, or the path of a quoted example (quoted.go)
-		}
-		v, rest := string(d.Src[m[2]:m[3]]), string(d.Src[m[4]:m[5]])
-		rest = strings.TrimRight(rest, ".:")
-		if refs.IsPlaceholder(rest) {
+	for _, e := range refs.EnvTargets(p.Index, p.Doc) {
+		if e.Path == ".." || strings.HasPrefix(e.Path, "../") {
+			p.Reportf(e.Start, e.End, "`${%s}%s` leaves the repo", e.Var, e.Rest)
 			continue
 		}
-		base := ""
-		if v == "CLAUDE_SKILL_DIR" {
-			base = refs.SkillDir(p.Index, d)
-			if base == "" {
-				continue // not inside a skill: nothing to resolve against
-			}
-		} else {
-			base = pluginRoot(p.Index, d)
-			if base == "" && !p.Index.RootIsPlugin() && (len(p.Index.PluginRoots()) > 0 || !pluginLike(p.Index)) {
-				// outside every plugin of a repo of plugins, or in a repo
-				// that is no plugin (a guide's example of a hooks.json):
-				// the variable never points here
-				continue
-			}
-		}
-		rel := path.Join(base, strings.TrimPrefix(rest, "/"))
-		start, end := m[0], m[5]
-		if makesPath(d.Src, start) {
-			continue // a path the command makes (`mkdir -p`, `> file`), not one it reads
-		}
-		if !inFenceOrBlock(d, start) && refs.ExampleAt(d, start) {
-			continue // prose giving the path as an example ("a script such as …"): its form, not a file (examples.go)
-		}
-		if rel == ".." || strings.HasPrefix(rel, "../") {
-			p.Reportf(start, end, "`${%s}%s` leaves the repo", v, rest)
-			continue
-		}
-		if ok, _ := p.Index.Exists(rel); !ok {
-			p.Report(rules.Diagnostic{Start: start, End: end, Target: rel, Message: fmt.Sprintf("`${%s}%s` does not exist: it resolves to `%s`", v, rest, rel)})
+		if ok, _ := p.Index.Exists(e.Path); !ok {
+			p.Report(rules.Diagnostic{Start: e.Start, End: e.End, Target: e.Path, Message: fmt.Sprintf("`${%s}%s` does not exist: it resolves to `%s`", e.Var, e.Rest, e.Path)})
 		}
 	}
-}
-
-// pluginLike reports whether the repo root holds what a plugin without a
-// manifest is made of: Claude Code finds a plugin's components in its
-// default folders (commands/, agents/, skills/, hooks/hooks.json; the
-// plugins reference, "Plugin structure"), so such a root may be one.
-func pluginLike(idx *parser.Index) bool {
-	for _, p := range []string{"commands", "agents", "skills", "hooks/hooks.json"} {
-		if ok, _ := idx.Exists(p); ok {
-			return true
-		}
-	}
-	return false
-}
-
-// makesPath reports whether the path at src[at:] is one the text before
-// it on its line makes or removes, not one it reads: a command that
-// creates or writes it (`mkdir -p`, `touch`, `tee`, a `>` or `>>`
-// redirection), removes it (`rm -f`), or a sentence that has the agent
-// write or save it ("write to", "Write prompt text to", "save it as").
-func makesPath(src []byte, at int) bool {
-	ls := bytes.LastIndexAny(src[:at], "\r\n") + 1 // a line ends at \n, \r\n or a lone \r
-	before := strings.TrimRight(string(src[ls:at]), " \t\"'`")
-	if strings.HasSuffix(before, ">") {
-		return true
-	}
-	fields := strings.Fields(before)
-	// the nearest verb of the last few words decides: "write the prompt
-	// to X" makes X, "read the file saved by Y at X" reads it
-	for i := len(fields) - 1; i >= 0 && i >= len(fields)-4; i-- {
-		f := strings.ToLower(strings.Trim(fields[i], "`'\"($;&|,:*"))
-		switch {
-		case makingWords[f]:
-			return true
-		case readingWords[f] || strings.HasSuffix(fields[i], "."):
-			return false
-		}
-	}
-	return false
-}
-
-// readingWords are the verbs that read or run the path after them.
-var readingWords = map[string]bool{
-	"read": true, "reads": true, "load": true, "loads": true, "run": true, "runs": true, "see": true,
-	"open": true, "opens": true, "source": true, "cat": true, "execute": true, "executes": true, "use": true, "uses": true,
-}
-
-// makingWords are the commands and verbs that make or remove the path
-// after them.
-var makingWords = map[string]bool{
-	"mkdir": true, "touch": true, "tee": true, "rm": true, "rmdir": true,
-	"write": true, "writes": true, "save": true, "saves": true, "create": true, "creates": true,
 }
 
 // pluginRoot is the root of the plugin that d belongs to ("" for the repo

@@ -222,7 +222,7 @@ func ownPath(idx *parser.Index, d *parser.Document, off int, dir, top string) bo
 	}) {
 		return false
 	}
-	return !makesPath(d.Src, off)
+	return !refs.MakesPath(d.Src, off)
 }
 
 // possessiveBefore reports whether before, the text before a path on its
