@@ -104,7 +104,7 @@ func EnvTargets(idx *parser.Index, d *parser.Document) []EnvTarget {
 				continue
 			}
 		}
-		if MakesPath(d.Src, e.Start) {
+		if makesPath(d.Src, e.Start) {
 			continue // a path the command makes, not one it reads
 		}
 		if fenceAt(d, e.Start) == nil && ExampleAt(d, e.Start) {
@@ -128,12 +128,12 @@ func pluginLike(idx *parser.Index) bool {
 	return false
 }
 
-// MakesPath reports whether the path at src[at:] is one the text before
+// makesPath reports whether the path at src[at:] is one the text before
 // it on its line makes or removes, not one it reads: a command that
 // creates or writes it (`mkdir -p`, `touch`, `tee`, a `>` or `>>`
 // redirection), removes it (`rm -f`), or a sentence that has the agent
 // write or save it ("write to", "Write prompt text to", "save it as").
-func MakesPath(src []byte, at int) bool {
+func makesPath(src []byte, at int) bool {
 	ls := bytes.LastIndexAny(src[:at], "\r\n") + 1 // a line ends at \n, \r\n or a lone \r
 	before := strings.TrimRight(string(src[ls:at]), " \t\"'`")
 	if strings.HasSuffix(before, ">") {
