@@ -42,7 +42,7 @@ func ForComponentPaths(obj *parser.JSONValue, f func(field string, v *parser.JSO
 // absolute, URLs, and anything with a variable (`${CLAUDE_PLUGIN_ROOT}`).
 func NotAPath(s string) bool {
 	return s == "" || strings.ContainsAny(s[:1], `/\~`) || strings.Contains(s, "$") ||
-		strings.Contains(s, "://") || HasScheme(s) || strings.HasPrefix(s, "git@")
+		strings.Contains(s, "://") || hasScheme(s) || strings.HasPrefix(s, "git@")
 }
 
 // Climbs reports whether a cleaned relative path leaves its folder.

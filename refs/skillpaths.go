@@ -163,7 +163,7 @@ func namesOwnFile(idx *parser.Index, d *parser.Document, off int, dir, top strin
 	ls, _ := LineBounds(d, off)
 	// The words of the line, not its paths: `references/examples.md` is
 	// not a cue.
-	if LineHas(d, "skill-path/example-cue", off, func(line []byte) bool {
+	if lineHas(d, "skill-path/example-cue", off, func(line []byte) bool {
 		return exampleCueRe.Match(codeSpanRe.ReplaceAll(line, nil))
 	}) || possessiveBefore(d.Text()[max(ls, off-40):off]) || ExampleAt(d, off) {
 		return false // another owner's file; an example on its line, or in its sentence begun on a line above
@@ -208,7 +208,7 @@ func ownPath(idx *parser.Index, d *parser.Document, off int, dir, top string) bo
 	if strings.Contains(strings.ToLower(path.Base(d.Path)), "example") {
 		return false
 	}
-	if LineHas(d, "skill-path/skills-in-general", off, func(line []byte) bool {
+	if lineHas(d, "skill-path/skills-in-general", off, func(line []byte) bool {
 		return skillsInGeneralRe.Match(codeSpanRe.ReplaceAll(line, nil))
 	}) {
 		return false

@@ -28,7 +28,7 @@ const suggestBudget = 1 << 16
 func checkNameRef(p *rules.Pass) {
 	d := p.Doc
 	if !refs.InstructionDoc(p.Index, d) || !refs.OwnDoc(d) {
-		return // a README or docs page quotes dispatches; it makes none (quoted.go), unless a skill, agent or command cites it (cited.go)
+		return // a README or docs page quotes dispatches; it makes none (refs.OwnDoc), unless a skill, agent or command cites it (refs.InstructionDoc)
 	}
 	names := refs.NamesOf(p.Index)
 	budget := suggestBudget
