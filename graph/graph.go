@@ -16,7 +16,6 @@ import (
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
-	"github.com/mdcontract/mdcontract/rules/references"
 	"github.com/mdcontract/mdcontract/textsafe"
 )
 
@@ -290,8 +289,8 @@ func (g *Graph) references(idx *parser.Index, d *parser.Document) {
 		}
 		g.edge(idx, Edge{From: d.Path, To: r.Target.Path, Kind: EdgeSection, Path: d.Path, Label: label, start: r.Start, end: r.End})
 	}
-	for _, n := range references.CitedNames(d) {
-		ts := references.NameTargets(idx, d, n.Name, n.Skill)
+	for _, n := range refs.CitedNames(d) {
+		ts := refs.NameTargets(idx, d, n.Name, n.Skill)
 		if len(ts) == 0 {
 			continue // an undefined name: its finding draws it, a host's own agent none
 		}
@@ -301,7 +300,7 @@ func (g *Graph) references(idx *parser.Index, d *parser.Document) {
 		}
 		g.edge(idx, Edge{From: d.Path, To: ts[0].Path, Kind: kind, Path: d.Path, Label: n.Name + " (" + n.How + ")", start: n.Start, end: n.End})
 	}
-	for _, m := range references.ManifestRefs(idx, d) {
+	for _, m := range refs.ManifestRefs(idx, d) {
 		e := Edge{From: d.Path, Kind: EdgeManifest, Path: d.Path, Label: m.Field + ": " + m.Written, start: m.Start, end: m.End}
 		if !m.Exists {
 			e.To = m.Path
@@ -318,7 +317,7 @@ func (g *Graph) references(idx *parser.Index, d *parser.Document) {
 // components are the files a manifest entry that exists stands for: the
 // file, or the files a host loads in the folder (a marketplace's plugin
 // folder: its manifest, else the folder).
-func components(idx *parser.Index, m references.ManifestRef) []string {
+func components(idx *parser.Index, m refs.ManifestRef) []string {
 	if ok, dir := idx.Exists(m.Path); ok && !dir {
 		return []string{m.Path}
 	}

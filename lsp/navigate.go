@@ -8,7 +8,6 @@ import (
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
-	"github.com/mdcontract/mdcontract/rules/references"
 	"github.com/mdcontract/mdcontract/textsafe"
 )
 
@@ -88,9 +87,9 @@ func (s *server) hitAt(d *parser.Document, off int, copies bool) *hit {
 		}
 		return h
 	}
-	for _, n := range references.CitedNames(d) {
+	for _, n := range refs.CitedNames(d) {
 		if in(n.Start, n.End) {
-			ts := references.NameTargets(s.idx, d, n.Name, n.Skill)
+			ts := refs.NameTargets(s.idx, d, n.Name, n.Skill)
 			h := &hit{kind: hitName, doc: d, start: n.Start, end: n.End, name: n.Name, skill: n.Skill, targets: ts}
 			if len(ts) > 0 {
 				h.target = ts[0]

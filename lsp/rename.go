@@ -12,7 +12,6 @@ import (
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
-	"github.com/mdcontract/mdcontract/rules/references"
 	"github.com/mdcontract/mdcontract/textsafe"
 )
 
@@ -269,7 +268,7 @@ func (s *server) renameName(h *hit, newName string) (any, *rpcError) {
 	if newName == old {
 		return nil, renameError("the new name is the old one")
 	}
-	for _, o := range references.NameTargets(s.idx, &parser.Document{Path: t.Path}, newName, what == "skill") {
+	for _, o := range refs.NameTargets(s.idx, &parser.Document{Path: t.Path}, newName, what == "skill") {
 		if o != t {
 			return nil, renameError(fmt.Sprintf("the name `%s` is taken: %s defines it", newName, textsafe.Line(o.Path)))
 		}
@@ -303,7 +302,7 @@ func (s *server) renameName(h *hit, newName string) (any, *rpcError) {
 		if d.Src == nil {
 			continue
 		}
-		for _, n := range references.CitedNames(d) {
+		for _, n := range refs.CitedNames(d) {
 			bare := n.Name
 			at := n.Start
 			if i := strings.LastIndexByte(bare, ':'); i >= 0 {
@@ -312,7 +311,7 @@ func (s *server) renameName(h *hit, newName string) (any, *rpcError) {
 			if strings.ToLower(bare) != old || n.Skill != (what == "skill") {
 				continue
 			}
-			ts := references.NameTargets(s.idx, d, n.Name, n.Skill)
+			ts := refs.NameTargets(s.idx, d, n.Name, n.Skill)
 			if !containsDoc(ts, t) {
 				continue
 			}

@@ -63,11 +63,11 @@ type Index struct {
 // resolves to; "" when p is not one (or the index was not walked).
 func (idx *Index) LinkTarget(p string) string { return idx.links[p] }
 
-// SamePaths returns the other paths of the index that are the file at p:
-// the file a symlink at p resolves to, and the symlinks that resolve to p.
 // linkedFromKey is the links to each target.
 var linkedFromKey = NewViewKey[map[string][]string]("parser/linked-from")
 
+// SamePaths returns the other paths of the index that are the file at p:
+// the file a symlink at p resolves to, and the symlinks that resolve to p.
 func (idx *Index) SamePaths(p string) []string {
 	if len(idx.links) == 0 {
 		return nil

@@ -33,20 +33,21 @@
 // files and `#fragment`s a document links to, the heading a fragment
 // names (GitHub's slugs), the paths of a docs site (a generator's
 // static and content folders), files that differ from a link's only in
-// case, and the `${CLAUDE_SKILL_DIR}` and `${CLAUDE_PLUGIN_ROOT}` paths
-// a skill cites.
+// case, and the entries of a frontmatter `related:` list.
 //
 // Fenced heads (fenced.go): lines that read as headings inside a code
 // block, which a reference naming them does not reach.
 //
-// Navigation (navigate.go): the § references and links of a document as
-// an editor asks for them, each with the spans of what it cites and the
-// document and heading it reaches.
+// Navigation (navigate.go, links.go): the § references and links of a
+// document as an editor asks for them, each with the spans of what it
+// cites and the document and heading it reaches.
 //
 // ----- grammars joining from the names helper (issue 37) -----
 //
-// Names (dispatches, `Skill(...)`, preloads, `subagent_type`), manifest
-// paths, memory imports, plugin roots, skill paths, and the "whose voice
-// is this line" facts (voice.go, examples.go, made.go, cited.go): their
-// paragraphs go here.
+// Names (dispatches.go, names.go: dispatches, `Skill(...)`, preloads,
+// `subagent_type`), manifest paths (manifests.go), memory imports
+// (imports.go), plugin roots and the `${CLAUDE_…}` paths (roots.go),
+// skill paths (skillpaths.go), link destinations (dest.go), and the
+// "whose voice is this line" facts (voice.go, examples.go, made.go,
+// cited.go, fences.go): their paragraphs go here.
 package refs

@@ -19,7 +19,7 @@ var (
 // (`docs/business_problem.md`, which the learner writes in their own
 // workspace) cites that file's sections before it exists: the citation
 // resolves in the project the workflow runs in, the way a skill
-// template's links resolve where it is copied (quoted.go). A file counts
+// template's links resolve where it is copied (voice.go). A file counts
 // as made when some text of the repo names its path as something to
 // make, in the same sentence: after a verb that makes it ("write",
 // "create", "produce", "generate", "save", the label "Output:", a `>`

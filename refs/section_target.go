@@ -101,20 +101,6 @@ func commandTarget(idx *parser.Index, d *parser.Document, name string) *parser.D
 	return nil
 }
 
-// within returns the documents under folder root ("" is the repo).
-func within(docs []*parser.Document, root string) []*parser.Document {
-	if root == "" {
-		return docs
-	}
-	var out []*parser.Document
-	for _, t := range docs {
-		if strings.HasPrefix(t.Path, root+"/") {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
 // FileTarget finds the document r's file names, cited from d, as a
 // path or a skill's name (Target reads a `/name` as a command first). A path is tried, in
 // order, from the plugin root and the repo root (one holding a `/`) or

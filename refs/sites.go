@@ -196,7 +196,3 @@ func SitePageLink(idx *parser.Index, d *parser.Document, rel string) bool {
 	}
 	return false
 }
-
-// samePaths is the update of a fact of the repo's paths alone, which an
-// edit of a file's content leaves as it was.
-func samePaths[T any](prev T, _, _ *parser.Document) T { return prev }

@@ -11,7 +11,6 @@ package references
 import (
 	"embed"
 
-	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
@@ -19,7 +18,3 @@ import (
 var docs embed.FS
 
 var family = rules.Family{Name: "reference", Docs: docs, DocsDir: "rules/references/docs"}
-
-// samePaths is the update of a fact of the repo's paths alone, which an
-// edit of a file's content leaves as it was (parser.Follow).
-func samePaths[T any](prev T, _, _ *parser.Document) T { return prev }

@@ -2,6 +2,7 @@ package references
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
@@ -12,10 +13,10 @@ import (
 // `${CLAUDE_PLUGIN_ROOT}/…` paths, and a frontmatter `related:` list.
 
 // checkEnvPaths reports the `${CLAUDE_…}` paths the file reads
-// (refs.EnvPaths) that leave the repo or name no file.
+// (refs.EnvTargets) that leave the repo or name no file.
 func checkEnvPaths(p *rules.Pass) {
-	for _, e := range refs.EnvPaths(p.Index, p.Doc) {
-		if e.Leaves {
+	for _, e := range refs.EnvTargets(p.Index, p.Doc) {
+		if e.Path == ".." || strings.HasPrefix(e.Path, "../") {
 			p.Reportf(e.Start, e.End, "`${%s}%s` leaves the repo", e.Var, e.Rest)
 			continue
 		}

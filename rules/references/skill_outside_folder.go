@@ -53,21 +53,14 @@ func checkSkillOutsideFolder(p *rules.Pass) {
 			}
 		}
 	}
-	for _, m := range refs.EnvPathRe.FindAllSubmatchIndex(d.Src, -1) {
-		if !refs.OwnAt(d, m[0]) {
+	for _, e := range refs.EnvPaths(d) {
+		if e.Var == "CLAUDE_PLUGIN_ROOT" {
+			p.Reportf(e.Start, e.End, "`%s` names the plugin's root, which a skill installed on its own (%s) does not have; use `${CLAUDE_SKILL_DIR}` and keep the file in the skill's folder `%s`",
+				clipRef(d.Text()[e.Start:e.End]), install, dir)
 			continue
 		}
-		v, rest := string(d.Src[m[2]:m[3]]), strings.TrimRight(string(d.Src[m[4]:m[5]]), ".:")
-		if refs.IsPlaceholder(rest) {
-			continue
-		}
-		if v == "CLAUDE_PLUGIN_ROOT" {
-			p.Reportf(m[0], m[5], "`%s` names the plugin's root, which a skill installed on its own (%s) does not have; use `${CLAUDE_SKILL_DIR}` and keep the file in the skill's folder `%s`",
-				clipRef(d.Text()[m[0]:m[5]]), install, dir)
-			continue
-		}
-		if rel := path.Join(dir, strings.TrimPrefix(rest, "/")); outside(rel) {
-			report(m[0], m[5], "path", rel)
+		if rel := path.Join(dir, strings.TrimPrefix(e.Rest, "/")); outside(rel) {
+			report(e.Start, e.End, "path", rel)
 		}
 	}
 	for _, r := range refs.FindSectionRefs(d) {
