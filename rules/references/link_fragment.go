@@ -26,7 +26,7 @@ var LinkFragment = family.Register(&rules.Rule{
 func checkLinkFragment(p *rules.Pass) {
 	d := p.Doc
 	if !refs.OwnDoc(d) {
-		return // examples, templates and history cite what was (quoted.go)
+		return // examples, templates and history cite what was (refs/voice.go)
 	}
 	sg := refs.NewFragmentSuggester()
 	for _, l := range refs.LinkRefs(p.Index, d) {

@@ -94,7 +94,7 @@ func checkPath(p *rules.Pass, start, end int, written, target string, fixable bo
 		return false // a template's line: its links resolve where it is written out
 	}
 	if refs.MadeFile(p.Index, target) || refs.MadeFile(p.Index, rel) {
-		return false // a file the workflow makes, in the user's project (made.go)
+		return false // a file the workflow makes, in the user's project (refs/made.go)
 	}
 	if strings.HasPrefix(target, "/") && refs.SiteRoute(p.Index, d, target) || refs.SitePageLink(p.Index, d, rel) {
 		return false // a docs site's file or page (sites.go)

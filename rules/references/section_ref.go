@@ -61,7 +61,7 @@ func sectionFile(p *rules.Pass, r refs.SectionRef) (target *parser.Document, ok 
 			return nil, false // not a skill we know: the backticks held something else
 		}
 		if refs.MadeFile(p.Index, r.File) {
-			return nil, false // a file the workflow makes, in the user's project (made.go)
+			return nil, false // a file the workflow makes, in the user's project (refs/made.go)
 		}
 		msg := fmt.Sprintf("`%s § %s` cites %s, which does not exist", r.File, rules.Clip(r.Title, 40), r.File)
 		if refs.BareInSkill(p.Index, d, r.File) {
