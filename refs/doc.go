@@ -42,12 +42,44 @@
 // document as an editor asks for them, each with the spans of what it
 // cites and the document and heading it reaches.
 //
-// ----- grammars joining from the names helper (issue 37) -----
+// Names (dispatches.go, names.go): the agent and skill names a document
+// dispatches, preloads or hands off to (`subagent_type`, `Skill(...)`,
+// frontmatter `agent` and `skills`, `Agent(...)` and `Task(...)` in
+// `tools`, a handoff's `agent`), leaving out a placeholder, a template's
+// fixed part, a program's variable, or a call the file forbids or leaves
+// to another component; the names the repo and its hosts define (an
+// agent's stem and `name`, a skill's folder and `name`, a plugin's name as
+// a prefix), the files that define each, and a misspelt name's nearest.
 //
-// Names (dispatches.go, names.go: dispatches, `Skill(...)`, preloads,
-// `subagent_type`), manifest paths (manifests.go), memory imports
-// (imports.go), plugin roots and the `${CLAUDE_…}` paths (roots.go),
-// skill paths (skillpaths.go), link destinations (dest.go), and the
-// "whose voice is this line" facts (voice.go, examples.go, made.go,
-// cited.go, fences.go): their paragraphs go here.
+// Manifest paths (manifests.go): the component paths of a plugin.json and
+// the `source` folders of a marketplace.json, from the plugin's or the
+// marketplace's root.
+//
+// Plugin roots (roots.go): `${CLAUDE_SKILL_DIR}/…` and
+// `${CLAUDE_PLUGIN_ROOT}/…` paths, from the skill's folder or the
+// plugin's root, leaving out those a command makes or prose gives as an
+// example.
+//
+// Skill paths (skillpaths.go): the bare backticked paths by which a skill
+// names a file of its own, where each resolves, and the other skill that
+// holds one.
+//
+// Memory imports (imports.go): a memory file's `@path` imports as each
+// host reads them (outside code, by markdown's rule or by Gemini CLI's
+// backtick rule), and where each resolves from the importing file's
+// folder.
+//
+// Link destinations (dest.go): a destination's class, and its resolution
+// as GitHub does it, from a nested plugin's root, or from a skill's
+// folder.
+//
+// Whose voice a line is (voice.go, examples.go, made.go, cited.go): the
+// file's own instruction, or quoted text (a fence of another language,
+// examples, templates and assets folders, history documents, llms.txt
+// copies, text a mis-nested fence let out); a path given as an example;
+// a file the workflow makes in the user's project; the files an
+// instruction cites, which are read as instructions too. Fence lines
+// (fences.go) are read as CommonMark reads them and as written, for the
+// nesting findings and for the voice of the text a nested block cut
+// short.
 package refs
