@@ -19,6 +19,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -2067,9 +2068,9 @@ func describeBlock(g *driftGroup) string {
 	case "section":
 		return "section `" + g.Selector.Section + "`"
 	case "fence":
-		return "fenced block starting `" + rules.Clip(g.Selector.FenceWith, 60) + "`"
+		return "fenced block starting `" + wording.Clip(g.Selector.FenceWith, 60) + "`"
 	case "region":
 		return "region `" + g.Selector.Region + "`"
 	}
-	return "paragraph starting `" + rules.Clip(g.Selector.Paragraph, 40) + "…`"
+	return "paragraph starting `" + wording.Clip(g.Selector.Paragraph, 40) + "…`"
 }

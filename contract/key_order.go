@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -180,7 +181,7 @@ func compareKeys(p *rules.Pass, ct *config.Contract, d *parser.Document, inst [3
 		at = got[i].off
 		detail = fmt.Sprintf("key %d is `%s` where the schema has `%s`", i+1, got[i].name, want[i].name)
 	case i < len(want):
-		detail = fmt.Sprintf("the block ends after %s; next the schema has `%s`", rules.Count(len(got), "key", "keys"), want[i].name)
+		detail = fmt.Sprintf("the block ends after %s; next the schema has `%s`", wording.Count(len(got), "key", "keys"), want[i].name)
 	default:
 		at = got[i].off
 		detail = fmt.Sprintf("`%s` is not in the schema", got[i].name)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 )
 
@@ -151,5 +152,5 @@ func (p *Pass) ReportMatchBudget(ct *config.Contract, d *parser.Document, m *con
 	at := min(max(m.At, 0), len(d.Src))
 	p.ReportContract(ct, Diagnostic{Path: d.Path, Start: at, End: at, atMost: Warning, Message: fmt.Sprintf(
 		"contract `%s` stopped matching here: its pattern `%s` compiles to %d instructions, and matching costs one step per instruction for each byte read, so reading this file passed the %d steps a contract may take on one file; the rest of the file is not checked by it: write a smaller pattern (fewer or smaller counted repeats and alternatives), or narrow the contract's files",
-		ct.ID, Clip(m.Pattern.String(), 60), m.Pattern.Size, config.MatchBudget)})
+		ct.ID, wording.Clip(m.Pattern.String(), 60), m.Pattern.Size, config.MatchBudget)})
 }

@@ -82,14 +82,6 @@ func StrayAfterFence(info []byte) bool {
 	return len(info) > 0 && bytes.IndexByte([]byte("\"')]},;:.!?"), info[0]) >= 0
 }
 
-// MarkName names a fence's character in a message.
-func MarkName(mark byte) string {
-	if mark == '~' {
-		return "tildes"
-	}
-	return "backticks"
-}
-
 // InnerOpener finds the first line of fenced block f that opens a block
 // of its own (OpensFence), which makes the blocks after it pair up other
 // than written; ok is false when there is none, or when f opens with a

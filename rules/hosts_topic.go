@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/internal/wording"
 )
 
 func init() {
@@ -42,13 +43,13 @@ func hostsTopic() string {
 				notes = append(notes, "loaded from "+strings.Join(k.Loads, ", "))
 			}
 			if len(k.Fields) > 0 {
-				notes = append(notes, fmt.Sprintf("%d %s", len(k.Fields), Plural(len(k.Fields), "key", "keys")))
+				notes = append(notes, fmt.Sprintf("%d %s", len(k.Fields), wording.Plural(len(k.Fields), "key", "keys")))
 			}
 			if len(notes) == 0 && k.Format == "" && len(k.JSON) == 0 {
 				notes = append(notes, "where it is loaded from is not established")
 			}
 			if len(k.JSON) > 0 {
-				notes = append(notes, fmt.Sprintf("JSON checked by json-shape (%d %s)", len(k.JSON), Plural(len(k.JSON), "shape", "shapes")))
+				notes = append(notes, fmt.Sprintf("JSON checked by json-shape (%d %s)", len(k.JSON), wording.Plural(len(k.JSON), "shape", "shapes")))
 			}
 			if k.Strict {
 				notes = append(notes, "any other key is refused")

@@ -15,6 +15,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 	"github.com/mdcontract/mdcontract/rules/hostlimits"
@@ -551,7 +552,7 @@ func hostFacts(w io.Writer, format string, today time.Time) error {
 		age := ""
 		if read, err := time.Parse("2006-01-02", f.Read); err == nil {
 			days := int(today.Sub(read).Hours() / 24)
-			age = ", " + rules.Count(days, "day", "days") + " ago"
+			age = ", " + wording.Count(days, "day", "days") + " ago"
 		}
 		fmt.Fprintf(w, "  %s%s\n      %s, read %s%s\n", f.What, since, f.URL, f.Read, age)
 	}

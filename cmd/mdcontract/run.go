@@ -16,6 +16,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/internal/ruledoc"
 	"github.com/mdcontract/mdcontract/internal/suggest"
+	"github.com/mdcontract/mdcontract/internal/wording"
 
 	"github.com/mattn/go-isatty"
 	"github.com/mdcontract/mdcontract/config"
@@ -469,7 +470,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		if err := writeBaseline(o.writeBaseline, idx, res.Diagnostics); err != nil {
 			return exitUsage, err
 		}
-		sayf(notes, "mdcontract: wrote %s to %s", rules.Count(len(res.Diagnostics), "finding", "findings"), o.writeBaseline)
+		sayf(notes, "mdcontract: wrote %s to %s", wording.Count(len(res.Diagnostics), "finding", "findings"), o.writeBaseline)
 		return exitOK, nil
 	}
 	// Last, so that a finding suppressed or baselined never counts, and
@@ -581,7 +582,7 @@ func checkedAs(kind func(p string) (parser.Kind, bool), paths []string, removed 
 		}
 	}
 	if removed > 0 {
-		parts = append(parts, fmt.Sprintf("the removal of %d %s", removed, rules.Plural(removed, "file", "files")))
+		parts = append(parts, fmt.Sprintf("the removal of %d %s", removed, wording.Plural(removed, "file", "files")))
 	}
 	out := "checked " + strings.Join(parts, ", ")
 	if len(parts) == 0 {

@@ -83,7 +83,7 @@ func checkFrontmatterGlob(p *rules.Pass) {
 			}
 			for _, g := range parts {
 				if g = strings.TrimSpace(g); g != "" {
-					globs = append(globs, keyGlob{g, k.ValueOffset, rules.ValueEnd(d, k)})
+					globs = append(globs, keyGlob{g, k.ValueOffset, d.ValueSpanEnd(k)})
 				}
 			}
 		case yaml.SequenceNode:

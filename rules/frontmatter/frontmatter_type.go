@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 	"go.yaml.in/yaml/v3"
@@ -28,7 +29,7 @@ func checkFrontmatterType(p *rules.Pass) {
 		// a folder the host skips, whatever the file says
 		if folder := path.Base(path.Dir(d.Path)); hk.Kind.ReservedFolder.Match(folder) {
 			p.Reportf(0, d.Lines().LineEnd(d.Src, 1), "%s skips %s folder named `%s`, a name it reserves (%s): it does not load this file; rename the folder",
-				hk.Host.Name, rules.AKind(d.Kind), folder, hk.Kind.ReservedFolder.Why)
+				hk.Host.Name, wording.AKind(d.Kind), folder, hk.Kind.ReservedFolder.Why)
 		}
 	}
 	fm := d.Frontmatter
@@ -46,7 +47,7 @@ func checkFrontmatterType(p *rules.Pass) {
 		}
 		if f.Type == rules.TString && k.Value.Kind != yaml.ScalarNode && k.Value.Style&yaml.FlowStyle != 0 {
 			// `description: [a, b]`: brackets meant as text
-			end := rules.ValueEnd(d, k)
+			end := d.ValueSpanEnd(k)
 			val, _ := parser.LineAt(d.Src[:end], k.ValueOffset)
 			noun, marks := "list", "brackets"
 			if k.Value.Kind == yaml.MappingNode {
@@ -64,14 +65,14 @@ func checkFrontmatterType(p *rules.Pass) {
 			if reads, _ := hosts.QuirkReaders("bool-words", d.Kind.String()); len(reads) > 0 {
 				// a host reads `yes` as true: the file loads there; YAML
 				// and the other hosts read the text
-				p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: k.ValueOffset, End: rules.ValueEnd(d, k), Message: fmt.Sprintf(
+				p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: k.ValueOffset, End: d.ValueSpanEnd(k), Message: fmt.Sprintf(
 					"`%s` is `%s`: %s reads it as a boolean (yes, no, on, off, 1 and 0 count there), but YAML and other hosts read %s, which is not true or false: write %s",
 					k.Name, k.Value.Value, strings.Join(reads, " and "), describe(k.Value), boolFix(k.Value.Value))})
 				continue
 			}
 		}
 		if f.Reserved != nil && k.Value.Kind == yaml.ScalarNode && f.Reserved.Match(k.Value.Value) {
-			p.Reportf(k.ValueOffset, rules.ValueEnd(d, k), "`%s` is %q, a name %s reserves (%s): it does not load this file; rename it",
+			p.Reportf(k.ValueOffset, d.ValueSpanEnd(k), "`%s` is %q, a name %s reserves (%s): it does not load this file; rename it",
 				k.Name, k.Value.Value, f.ReservedBy.Name, f.Reserved.Why)
 			continue
 		}
@@ -88,10 +89,10 @@ func checkFrontmatterType(p *rules.Pass) {
 		}
 		if msg, newer := typeProblem(f, k.Value, firstLine-1); newer {
 			// a value a newer release may know: the freshness policy
-			p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: k.ValueOffset, End: rules.ValueEnd(d, k), Message: fmt.Sprintf(
+			p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: k.ValueOffset, End: d.ValueSpanEnd(k), Message: fmt.Sprintf(
 				"`%s` %s (%s, %s); fix it, or, if a newer release added it, update mdcontract's host facts", k.Name, msg, s.Source, f.Host.AsOf())})
 		} else if msg != "" {
-			p.Reportf(k.ValueOffset, rules.ValueEnd(d, k), "`%s` %s (%s)", k.Name, msg, s.Source)
+			p.Reportf(k.ValueOffset, d.ValueSpanEnd(k), "`%s` %s (%s)", k.Name, msg, s.Source)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/mdcontract/mdcontract/internal/suggest"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/rules"
 
 	"github.com/mdcontract/mdcontract/parser"
@@ -50,7 +51,7 @@ func checkFrontmatterUnknownKey(p *rules.Pass) {
 		k := &fm.Keys[i]
 		if f := s.Field(k.Name); f != nil && f.PluginIgnored != "" && inPlugin && f.Host != nil {
 			// a key the host reads in a project's file, and drops in a plugin's
-			p.Reportf(k.Offset, k.Offset+len(k.Name), "%s ignores `%s` in a plugin's %s: %s", f.Host.Name, k.Name, rules.KindNoun(d.Kind), f.PluginIgnored)
+			p.Reportf(k.Offset, k.Offset+len(k.Name), "%s ignores `%s` in a plugin's %s: %s", f.Host.Name, k.Name, wording.KindNoun(d.Kind), f.PluginIgnored)
 			continue
 		}
 		if k.NotString || s.Field(k.Name) != nil { // frontmatter-syntax reports a key that is not a name
@@ -65,7 +66,7 @@ func checkFrontmatterUnknownKey(p *rules.Pass) {
 		if rules.RefusedByTarget(p, k.Name) {
 			continue // host-rejects-key reports it: a target refuses the file
 		}
-		msg := "`" + k.Name + "` is not " + rules.AKind(d.Kind) + " frontmatter key (" + s.Source + asOf(p) + "); the host ignores it"
+		msg := "`" + k.Name + "` is not " + wording.AKind(d.Kind) + " frontmatter key (" + s.Source + asOf(p) + "); the host ignores it"
 		switch near, other := closestField(s, k.Name, k.Value), kindDefining(k.Name, k.Value, d.Kind); {
 		case other != "" && near != "":
 			msg += "; it is " + other + " key, and does nothing here: did you mean `" + near + "`?"
@@ -149,7 +150,7 @@ func kindDefining(n string, v *yaml.Node, self parser.Kind) string {
 		return ""
 	}
 	sort.Slice(kinds, func(i, j int) bool { return kinds[i] < kinds[j] })
-	return rules.AKind(kinds[0])
+	return wording.AKind(kinds[0])
 }
 
 // describing reports whether key n is one of the words nearly every kind

@@ -53,7 +53,7 @@ func checkHostRelease(p *rules.Pass) {
 			}
 			if k.Value != nil && k.Value.Kind == yaml.ScalarNode {
 				if since := f.ValuesSince[k.Value.Value]; since != "" && hosts.CompareVersions(since, oldest) > 0 {
-					newer(k.ValueOffset, rules.ValueEnd(d, k), fmt.Sprintf("`%s: %s`", k.Name, k.Value.Value), since)
+					newer(k.ValueOffset, d.ValueSpanEnd(k), fmt.Sprintf("`%s: %s`", k.Name, k.Value.Value), since)
 				}
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -118,7 +119,7 @@ func measure(d *parser.Document, hl rules.HostCap) (n, start, end int, what stri
 				n += count(k.Value.Value)
 				keys = append(keys, "`"+name+"`")
 				if start == 0 {
-					start, end = k.Offset, rules.ValueEnd(d, k)
+					start, end = k.Offset, d.ValueSpanEnd(k)
 				}
 			}
 		}
@@ -150,7 +151,7 @@ func amount(n int, unit string) string {
 	return s + " " + unit
 }
 
-func aKindPlural(k parser.Kind) string { return rules.KindNoun(k) + " files" }
+func aKindPlural(k parser.Kind) string { return wording.KindNoun(k) + " files" }
 
 func clipList(xs []string, n int) []string {
 	if len(xs) <= n {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -43,7 +44,7 @@ func checkFenceNesting(p *rules.Pass) {
 		if how == rules.NestShown {
 			p.Reportf(ls+len(line)-len(t), ls+len(line),
 				"line %d, `` %s ``, is a line of the code block that opens at line %d (a fence of %d %s cannot hold another), and shows as text in its code (the fences after it pair up as the parser reads them, so it opens no block): remove whichever of the two fence lines is stray, or close the block before this line",
-				at, rules.Clip(string(t), 40), open, n, rules.MarkName(mark))
+				at, wording.Clip(string(t), 40), open, n, wording.MarkName(mark))
 			continue
 		}
 		if info := bytes.TrimSpace(bytes.TrimLeft(t, string(mark))); how == rules.NestStray {
@@ -51,11 +52,11 @@ func checkFenceNesting(p *rules.Pass) {
 			// not a block of a language
 			p.Reportf(ls+len(line)-len(t), ls+len(line),
 				"line %d, `` %s ``, looks meant to close the code block that opens at line %d, but a closing fence holds nothing after its %s: the `%s` after it makes it a line of the block, so the block runs on to %s; delete the text after the fence",
-				at, rules.Clip(string(t), 40), open, rules.MarkName(mark), rules.Clip(string(info), 20), closing)
+				at, wording.Clip(string(t), 40), open, wording.MarkName(mark), wording.Clip(string(info), 20), closing)
 			continue
 		}
 		p.Reportf(ls+len(line)-len(t), ls+len(line),
 			"line %d, `` %s ``, opens no block inside the code block that opens at line %d: a fence of %d %s cannot hold another, so the fence line meant to close this one (%s) closes the outer block, and the text after it is read as the file's own, while the outer block's closing fence opens a new one; fence the outer block with more %s (`` %s%c ``), or close it before this line",
-			at, rules.Clip(string(t), 40), open, n, rules.MarkName(mark), closing, rules.MarkName(mark), fence, mark)
+			at, wording.Clip(string(t), 40), open, n, wording.MarkName(mark), closing, wording.MarkName(mark), fence, mark)
 	}
 }

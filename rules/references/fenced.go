@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -124,7 +125,7 @@ func fencedHint(d *parser.Document, h fencedHead) string {
 	if h.opener >= 0 {
 		ol, _ := d.Position(h.opener)
 		msg += fmt.Sprintf(": that block holds line %d, %s, which was meant to open a block of its own, so this file's code fences pair up other than written; close each block where it ends, or fence an outer one with more %s",
-			ol, lineText(src, h.opener), rules.MarkName(h.mark))
+			ol, lineText(src, h.opener), wording.MarkName(h.mark))
 	}
 	return msg
 }
@@ -160,7 +161,7 @@ func atxText(line []byte) (string, bool) {
 // fence line).
 func lineText(src []byte, ls int) string {
 	_, le := parser.LineBounds(src, ls)
-	t := rules.Clip(strings.TrimSpace(string(rules.FenceLineText(src[ls:le]))), 60)
+	t := wording.Clip(strings.TrimSpace(string(rules.FenceLineText(src[ls:le]))), 60)
 	if strings.Contains(t, "`") {
 		return "`` " + t + " ``"
 	}

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mdcontract/mdcontract/internal/suggest"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -492,7 +493,7 @@ func resolveSectionRef(p *rules.Pass, d *parser.Document, r sectionRef, budget *
 			}
 			p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: r.at, End: r.end, Message: fmt.Sprintf(
 				"`%s § %s` could mean any of %d files named %s: %s; write the path from the repo or plugin root",
-				r.file, rules.Clip(r.title, 40), len(cands), path.Base(r.file), strings.Join(where, ", "))})
+				r.file, wording.Clip(r.title, 40), len(cands), path.Base(r.file), strings.Join(where, ", "))})
 			return
 		}
 		if target == nil {
@@ -502,9 +503,9 @@ func resolveSectionRef(p *rules.Pass, d *parser.Document, r sectionRef, budget *
 			if rules.MadeFile(p.Index, r.file) {
 				return // a file the workflow makes, in the user's project (made.go)
 			}
-			msg := fmt.Sprintf("`%s § %s` cites %s, which does not exist", r.file, rules.Clip(r.title, 40), r.file)
+			msg := fmt.Sprintf("`%s § %s` cites %s, which does not exist", r.file, wording.Clip(r.title, 40), r.file)
 			if bareInSkill(p.Index, d, r.file) {
-				msg = fmt.Sprintf("`%s § %s` cites %s, which is not in this skill's folder (nor this file's, nor at the plugin or repo root), where a model reading the skill looks for it", r.file, rules.Clip(r.title, 40), r.file)
+				msg = fmt.Sprintf("`%s § %s` cites %s, which is not in this skill's folder (nor this file's, nor at the plugin or repo root), where a model reading the skill looks for it", r.file, wording.Clip(r.title, 40), r.file)
 			}
 			if others := p.Index.ByBase(path.Base(r.file)); len(others) > 0 && len(others) <= 3 {
 				var where []string
@@ -546,14 +547,14 @@ func resolveSectionRef(p *rules.Pass, d *parser.Document, r sectionRef, budget *
 			cited := strings.TrimRight(strings.Join(words[:min(n, len(words))], " "), ".,;:)!?")
 			p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: at, End: to, Target: other, Message: fmt.Sprintf(
 				"§ `%s` names no heading in %s exactly; the heading `%s` holds those words: cite it as it reads",
-				rules.Clip(cited, 60), name, near)})
+				wording.Clip(cited, 60), name, near)})
 			return false
 		}
 		// the words cited, not the prose run on after them (the hints
 		// below still weigh all of it)
 		cited := firstSentence(title)
 		to = min(r.end, r.at+len("§")+len(cited)+1)
-		msg := fmt.Sprintf("§ `%s` matches no heading or bold label in %s", rules.Clip(cited, 60), name)
+		msg := fmt.Sprintf("§ `%s` matches no heading or bold label in %s", wording.Clip(cited, 60), name)
 		if hint := titleHint(target, title); hint != "" {
 			msg += hint
 		} else if near := closestHeading(target, title, budget); near != "" {
@@ -611,7 +612,7 @@ func reportLoose(p *rules.Pass, d, target *parser.Document, r sectionRef, h titl
 		n++
 	}
 	words := strings.Fields(firstSentence(h.title))
-	cited := rules.Clip(strings.TrimRight(strings.Join(words[:min(n, len(words))], " "), ".,;:)!?"), 60)
+	cited := wording.Clip(strings.TrimRight(strings.Join(words[:min(n, len(words))], " "), ".,;:)!?"), 60)
 	at, to := r.at, min(r.end, r.at+len("§")+len(cited)+1)
 	var msg string
 	if h.loose.fork {
@@ -734,7 +735,7 @@ func nearHeading(d *parser.Document, title string, start, end int) (string, int)
 // headingLabel writes a heading as cited in a message: its #s and its
 // text, clipped.
 func headingLabel(h *parser.Heading) string {
-	return strings.Repeat("#", h.Level) + " " + rules.Clip(h.Text, 80)
+	return strings.Repeat("#", h.Level) + " " + wording.Clip(h.Text, 80)
 }
 
 func trimPunct(w string) string { return strings.TrimRight(w, ".,;:)!?") }
