@@ -27,12 +27,12 @@ func checkFenceNesting(p *rules.Pass) {
 		return // an example's or the past's text: its fences are its own
 	}
 	src := d.Src
-	for _, nest := range rules.Nestings(d) {
+	for _, nest := range d.Nestings() {
 		f := &d.Fences()[nest.Fence]
 		ls, le, how := nest.LS, nest.LE, nest.How
-		mark, n, _ := rules.FenceMarker(src[f.Start:f.ContentStart])
+		mark, n, _ := parser.FenceMarker(src[f.Start:f.ContentStart])
 		line := bytes.TrimRight(src[ls:le], "\r\n")
-		t := rules.FenceLineText(line)
+		t := parser.FenceLineText(line)
 		open, _ := d.Position(f.Start)
 		at, _ := d.Position(ls)
 		closing := "the block's end"
@@ -41,13 +41,13 @@ func checkFenceNesting(p *rules.Pass) {
 			closing = fmt.Sprintf("line %d", cl)
 		}
 		fence := strings.Repeat(string(mark), n)
-		if how == rules.NestShown {
+		if how == parser.NestShown {
 			p.Reportf(ls+len(line)-len(t), ls+len(line),
 				"line %d, `` %s ``, is a line of the code block that opens at line %d (a fence of %d %s cannot hold another), and shows as text in its code (the fences after it pair up as the parser reads them, so it opens no block): remove whichever of the two fence lines is stray, or close the block before this line",
 				at, wording.Clip(string(t), 40), open, n, wording.MarkName(mark))
 			continue
 		}
-		if info := bytes.TrimSpace(bytes.TrimLeft(t, string(mark))); how == rules.NestStray {
+		if info := bytes.TrimSpace(bytes.TrimLeft(t, string(mark))); how == parser.NestStray {
 			// ```" : a closing fence with a stray character after it,
 			// not a block of a language
 			p.Reportf(ls+len(line)-len(t), ls+len(line),

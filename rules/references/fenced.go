@@ -7,7 +7,6 @@ import (
 
 	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
-	"github.com/mdcontract/mdcontract/rules"
 )
 
 // The views this file derives once (see parser.ViewKey).
@@ -52,14 +51,14 @@ func fencedHeadsOf(d *parser.Document) *fencedHeads {
 			if f.Indented || f.ContentEnd > len(src) || f.Start >= d.ParsedEnd() {
 				continue
 			}
-			mark, n, indent := rules.FenceMarker(src[f.Start:min(f.ContentStart, len(src))])
+			mark, n, indent := parser.FenceMarker(src[f.Start:min(f.ContentStart, len(src))])
 			if n == 0 {
 				continue
 			}
 			first, opener := len(x.heads), -1
 			parser.ForLines(src, f.ContentStart, f.ContentEnd, func(ls, le int) bool {
-				line := rules.FenceLineText(src[ls:le])
-				if opener < 0 && rules.OpensFence(src[ls:le], mark, n, indent) {
+				line := parser.FenceLineText(src[ls:le])
+				if opener < 0 && parser.OpensFence(src[ls:le], mark, n, indent) {
 					opener = ls
 				}
 				text, ok := atxText(line)
@@ -161,7 +160,7 @@ func atxText(line []byte) (string, bool) {
 // fence line).
 func lineText(src []byte, ls int) string {
 	_, le := parser.LineBounds(src, ls)
-	t := wording.Clip(strings.TrimSpace(string(rules.FenceLineText(src[ls:le]))), 60)
+	t := wording.Clip(strings.TrimSpace(string(parser.FenceLineText(src[ls:le]))), 60)
 	if strings.Contains(t, "`") {
 		return "`` " + t + " ``"
 	}
