@@ -7,6 +7,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/internal/wording"
+	"github.com/mdcontract/mdcontract/internal/yamledit"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -155,7 +156,7 @@ func blockOrderFix(src []byte, inst [3]int, got []blockKey, names []string) []ru
 	}
 	// key lines are identified by offset, so quoted prefixes (`> `) and
 	// indentation stay as written
-	text, ok := rules.ReorderKeys(src, inst[0], inst[1], func(ls int, _ string) (string, bool) {
+	text, ok := yamledit.ReorderKeys(src, inst[0], inst[1], func(ls int, _ string) (string, bool) {
 		name, isKey := lineKey[ls]
 		return name, isKey
 	}, names)

@@ -82,6 +82,9 @@ func directives(d *parser.Document) []*directive {
 	return out
 }
 
+// isEOL reports whether r ends a line.
+func isEOL(r rune) bool { return r == '\n' || r == '\r' }
+
 // applySuppressions drops the findings that directives suppress, and adds
 // findings for the directives that are wrong or unused.
 func applySuppressions(idx *parser.Index, ds []Diagnostic, reported []*parser.Document, sev func(*Rule) Severity) []Diagnostic {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/internal/yamledit"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 	"go.yaml.in/yaml/v3"
@@ -107,7 +108,7 @@ func checkPlain(report func(rules.Diagnostic), d *parser.Document, s *rules.Kind
 			report(rules.Diagnostic{Start: start + cut - 1, End: lineEnd,
 				Message: fmt.Sprintf("`%s` is cut short: YAML reads ` #` as the start of a comment, so the value ends at `%s` and `%s` is dropped; quote the whole value (\"…\")",
 					key, tail(kept, 40), head(dropped, 40)),
-				Fix: []rules.Edit{{Start: start, End: start + len(whole), New: rules.YamlQuote(whole)}}})
+				Fix: []rules.Edit{{Start: start, End: start + len(whole), New: yamledit.Quote(whole)}}})
 			return
 		}
 	}
@@ -118,7 +119,7 @@ func checkPlain(report func(rules.Diagnostic), d *parser.Document, s *rules.Kind
 		written := strings.TrimRight(cutComment(text), " \t")
 		report(rules.Diagnostic{Start: start, End: start + len(written),
 			Message: fmt.Sprintf("`%s` is written %q without quotes, which YAML reads as %s, not text; quote it (\"%s\")", key, n.Value, tagNoun(n.Tag), n.Value),
-			Fix:     []rules.Edit{{Start: start, End: start + len(written), New: rules.YamlQuote(written)}}})
+			Fix:     []rules.Edit{{Start: start, End: start + len(written), New: yamledit.Quote(written)}}})
 	}
 }
 
