@@ -179,7 +179,7 @@ func anchorRegions(p *rules.Pass, m *config.Meter, ct *config.Contract, d *parse
 			}
 		}
 		for _, f := range ac.Forbid {
-			if loc := m.Index(rules.Compile(f), body, r.ContentStart); loc != nil {
+			if loc := m.Index(compile(f), body, r.ContentStart); loc != nil {
 				off := r.ContentStart + loc[0]
 				p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: off, End: r.ContentStart + loc[1],
 					Message: fmt.Sprintf("%s contains `%s`, which the contract forbids (/%s/); remove or rewrite it", name, body[loc[0]:loc[1]], f)})

@@ -1826,7 +1826,7 @@ func coveredByContracts(idx *parser.Index, cts []*config.Contract) func(b *block
 		}
 		find := func() *contractCopies {
 			c := &contractCopies{ct: ct}
-			if d.Kind.IsJSON() || !rules.GlobMatch(cp.Copies, cp.Exclude, d.Path) {
+			if d.Kind.IsJSON() || !parser.GlobMatch(cp.Copies, cp.Exclude, d.Path) {
 				return c
 			}
 			sel := copySelector(cp)

@@ -69,7 +69,7 @@ func prepareCopy(p *rules.Pass, ct *config.Contract) (*copyPrep, bool) {
 
 func copyIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 	cp := ct.Copy
-	if d.Kind.IsJSON() || !rules.GlobMatch(cp.Copies, cp.Exclude, d.Path) {
+	if d.Kind.IsJSON() || !parser.GlobMatch(cp.Copies, cp.Exclude, d.Path) {
 		return
 	}
 	c, ok := prepareCopy(p, ct)

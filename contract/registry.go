@@ -119,7 +119,7 @@ func newValuePattern(pattern string) *valuePattern {
 	if pattern == "" {
 		return nil
 	}
-	vp := &valuePattern{re: rules.Compile(pattern)}
+	vp := &valuePattern{re: compile(pattern)}
 	if vp.vi = vp.re.SubexpIndex("value"); vp.vi < 0 && vp.re.NumSubexp() >= 1 {
 		vp.vi = 1
 	}

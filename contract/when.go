@@ -37,10 +37,10 @@ func checkWhen(p *rules.Pass) {
 		}
 		var whenRe, thenRe *config.Pattern
 		if w.Body != "" {
-			whenRe = rules.Compile(w.Body)
+			whenRe = compile(w.Body)
 		}
 		if t.Body != "" {
-			thenRe = rules.Compile(t.Body)
+			thenRe = compile(t.Body)
 		}
 		if t.Forbid != "" || t.Path != "" {
 			for _, d := range docs {
@@ -88,13 +88,13 @@ func checkThenNot(p *rules.Pass, m *config.Meter, ct *config.Contract, d *parser
 		why = " (" + strings.TrimSuffix(ct.Description, ".") + ")"
 	}
 	if t.Path != "" {
-		if !m.Match(rules.Compile(t.Path), d.Path, d.BodyStart) && !m.Over() {
+		if !m.Match(compile(t.Path), d.Path, d.BodyStart) && !m.Over() {
 			p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: d.BodyStart, End: d.BodyStart,
 				Message: fmt.Sprintf("the path %s does not match `%s`, which contract `%s` requires of %s%s; rename the file", d.Path, t.Path, ct.ID, setWords(ct.When.Picked()), why)})
 		}
 		return
 	}
-	re := rules.Compile(t.Forbid)
+	re := compile(t.Forbid)
 	fi := 0
 	parser.ForLines(d.Src, d.BodyStart, d.ParsedEnd(), func(ls, le int) bool {
 		if !t.InCode {

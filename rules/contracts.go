@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -100,7 +101,7 @@ func (s *Settings) builtinContracts(idx *parser.Index) []*config.Contract {
 		return s.builtin
 	}
 	var out []*config.Contract
-	for _, name := range SortedMapKeys(profiles) {
+	for _, name := range slices.Sorted(maps.Keys(profiles)) {
 		pr := profiles[name]
 		set, configured := s.profiles[name]
 		if configured && !set.Enabled {

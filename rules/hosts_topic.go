@@ -2,6 +2,8 @@ package rules
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -59,7 +61,7 @@ func hostsTopic() string {
 			}
 			fmt.Fprintf(&b, "  - %s: %s\n", name, strings.Join(notes, "; "))
 		}
-		for _, name := range SortedMapKeys(h.Limits) {
+		for _, name := range slices.Sorted(maps.Keys(h.Limits)) {
 			l := h.Limits[name]
 			fmt.Fprintf(&b, "  - limit %s: %d %s of %s\n", name, l.Value, l.Unit, l.Of)
 		}

@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
@@ -42,14 +45,14 @@ func checkNothingChecked(p *Pass) {
 			reportAt(p, cfg.Name, cfg.IncludePos[i], "`include` glob `"+g+"` matches no file of the repo: it checks nothing; fix the glob or remove it")
 		}
 	}
-	for _, name := range SortedMapKeys(cfg.Kinds) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Kinds)) {
 		k := cfg.Kinds[name]
 		if len(k.Match) == 0 {
 			continue
 		}
 		hit := false
 		for _, d := range idx.Docs {
-			if GlobMatch(k.Match, k.Exclude, d.Path) {
+			if parser.GlobMatch(k.Match, k.Exclude, d.Path) {
 				hit = true
 				break
 			}

@@ -7,6 +7,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -167,7 +168,7 @@ func RegisterTopic(name string, fsys fs.FS) {
 func RegisterTopicText(name string, text func() string) { topics[name] = text }
 
 // Topics lists the documentation topics, sorted.
-func Topics() []string { return SortedMapKeys(topics) }
+func Topics() []string { return slices.Sorted(maps.Keys(topics)) }
 
 // Topic returns the documentation of a topic ("selectors"), or "".
 func Topic(name string) string {

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -142,7 +143,7 @@ func viewOf(targets []string) *HostView {
 			// them.
 			return targeted || len(hk.Paths) > 0
 		}
-		for _, kname := range SortedMapKeys(h.Kinds) {
+		for _, kname := range slices.Sorted(maps.Keys(h.Kinds)) {
 			hk := h.Kinds[kname]
 			kind, ok := parser.KindByName(kname)
 			if !ok {
@@ -159,7 +160,7 @@ func viewOf(targets []string) *HostView {
 				continue
 			}
 			v.Readers[kind] = append(v.Readers[kind], HostKind{h, hk})
-			for _, name := range SortedMapKeys(h.Limits) {
+			for _, name := range slices.Sorted(maps.Keys(h.Limits)) {
 				if l := h.Limits[name]; l.Kind == kname {
 					v.Limits[kind] = append(v.Limits[kind], HostCap{h, name, l})
 				}

@@ -3,17 +3,15 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path"
-	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
 	"github.com/mdcontract/mdcontract/hosts"
 	"github.com/mdcontract/mdcontract/internal/suggest"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
 )
@@ -59,7 +57,7 @@ func Setup(cfg *config.Config) (*Settings, error) {
 	}
 	var errs config.Errors
 	var sg suggest.Budget
-	for _, name := range SortedMapKeys(cfg.Rules) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Rules)) {
 		set := cfg.Rules[name]
 		r := Lookup(name)
 		if r == nil {
@@ -107,10 +105,10 @@ func Setup(cfg *config.Config) (*Settings, error) {
 		}
 	}
 	s.profiles = cfg.Profiles
-	for _, name := range SortedMapKeys(cfg.Profiles) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Profiles)) {
 		set := cfg.Profiles[name]
 		if _, ok := profiles[name]; !ok {
-			errs = append(errs, &config.Error{File: cfg.Name, Pos: set.Pos, Msg: fmt.Sprintf("unknown profile `%s`; built-in profiles: %s", name, strings.Join(SortedMapKeys(profiles), ", "))})
+			errs = append(errs, &config.Error{File: cfg.Name, Pos: set.Pos, Msg: fmt.Sprintf("unknown profile `%s`; built-in profiles: %s", name, strings.Join(slices.Sorted(maps.Keys(profiles)), ", "))})
 			continue
 		}
 		for _, part := range set.Disable {
@@ -120,7 +118,7 @@ func Setup(cfg *config.Config) (*Settings, error) {
 		}
 	}
 	// Kinds, in name order; built-in names override, other names add.
-	for _, name := range SortedMapKeys(cfg.Kinds) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Kinds)) {
 		k := cfg.Kinds[name]
 		rk := resolvedKind{name: name, match: k.Match, exclude: k.Exclude}
 		baseName := k.Base
@@ -188,7 +186,7 @@ func mergeSchema(base *KindSchema, k *config.Kind, name string) *KindSchema {
 	if len(k.Order) > 0 {
 		out.Order = k.Order
 	}
-	for _, fname := range SortedMapKeys(k.Fields) {
+	for _, fname := range slices.Sorted(maps.Keys(k.Fields)) {
 		cf := k.Fields[fname]
 		f := Field{Name: fname, Type: TAny}
 		if existing := out.Field(fname); existing != nil {
@@ -243,7 +241,7 @@ func (s *Settings) Classify(rel string, byPath parser.Kind) parser.Kind {
 		return byPath
 	}
 	for _, k := range s.kinds {
-		if k.hasKind && len(k.match) > 0 && GlobMatch(k.match, k.exclude, rel) {
+		if k.hasKind && len(k.match) > 0 && parser.GlobMatch(k.match, k.exclude, rel) {
 			return k.builtin
 		}
 	}
@@ -260,7 +258,7 @@ func (s *Settings) SchemaFor(d *parser.Document) *KindSchema {
 	}
 	base := s.View().schemas
 	for _, k := range s.kinds {
-		if len(k.match) > 0 && GlobMatch(k.match, k.exclude, d.Path) {
+		if len(k.match) > 0 && parser.GlobMatch(k.match, k.exclude, d.Path) {
 			return k.schema
 		}
 	}
@@ -312,53 +310,6 @@ func (s *Settings) View() *HostView {
 	return s.hosts
 }
 
-// GlobMatch reports whether p matches one of include and none of exclude.
-func GlobMatch(include, exclude []string, p string) bool {
-	ok := len(include) == 0
-	for _, g := range include {
-		if m, _ := doublestar.Match(g, p); m {
-			ok = true
-			break
-		}
-	}
-	if !ok {
-		return false
-	}
-	for _, g := range exclude {
-		if m, _ := doublestar.Match(g, p); m {
-			return false
-		}
-	}
-	return true
-}
-
-// SortedMapKeys are m's keys, sorted.
-func SortedMapKeys[T any](m map[string]T) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-var compiled sync.Map // pattern → *config.Pattern
-
-// Compile returns the compiled pattern for a pattern the config already
-// validated (config.CompilePattern), compiled once per process. Match
-// it through a config.Meter, which bounds the work per file.
-func Compile(s string) *config.Pattern {
-	if re, ok := compiled.Load(s); ok {
-		return re.(*config.Pattern)
-	}
-	re, err := config.CompilePattern(s)
-	if err != nil { // not validated: read as literal text
-		re = &config.Pattern{Regexp: regexp.MustCompile(regexp.QuoteMeta(s)), Size: len(s) + 2}
-	}
-	compiled.Store(s, re)
-	return re
-}
-
 // KindIn reports whether d is of one of the kinds: built-in kind names, or
 // configured kinds whose globs match d.
 func (s *Settings) KindIn(d *parser.Document, kinds []string) bool {
@@ -366,7 +317,7 @@ func (s *Settings) KindIn(d *parser.Document, kinds []string) bool {
 		return true
 	}
 	for _, k := range s.kinds {
-		if slices.Contains(kinds, k.name) && len(k.match) > 0 && GlobMatch(k.match, k.exclude, d.Path) {
+		if slices.Contains(kinds, k.name) && len(k.match) > 0 && parser.GlobMatch(k.match, k.exclude, d.Path) {
 			return true
 		}
 	}

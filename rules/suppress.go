@@ -3,7 +3,9 @@ package rules
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/internal/suggest"
@@ -111,7 +113,7 @@ func applySuppressions(idx *parser.Index, ds []Diagnostic, reported []*parser.Do
 		return out
 	}
 	ruleNames := Names()
-	for _, path := range SortedMapKeys(byPath) {
+	for _, path := range slices.Sorted(maps.Keys(byPath)) {
 		var sg suggest.Budget // the first names of a file get suggestions
 		for _, dir := range byPath[path] {
 			report := func(msg string) {

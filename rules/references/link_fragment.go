@@ -2,6 +2,7 @@ package references
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
 	"path"
 	"regexp"
@@ -147,7 +148,7 @@ func (sg *suggester) closest(td *parser.Document, frag string) string {
 	}
 	keys, ok := sg.sorted[td]
 	if !ok {
-		keys = rules.SortedMapKeys(td.Anchors())
+		keys = slices.Sorted(maps.Keys(td.Anchors()))
 		sg.sorted[td] = keys
 	}
 	return sg.search(frag, keys)
