@@ -34,7 +34,7 @@ type Run struct {
 	// columns in characters; nil when unknown.
 	Source func(path string) []byte
 	// Fingerprint identifies a finding across edits that move lines
-	// (rules.Fingerprint, as baselines match them), for SARIF's
+	// (fingerprint.Of, as baselines match them), for SARIF's
 	// partialFingerprints; nil when unknown.
 	Fingerprint func(d rules.Diagnostic) string
 	// Budgets are, per host, what the repo costs it (format budget);

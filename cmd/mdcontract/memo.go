@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mdcontract/mdcontract/fingerprint"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -363,7 +364,7 @@ func (r *memoResult) result(snap *parser.Snapshot) (*rules.Result, checkView) {
 	}
 	return res, checkView{
 		source:      snap.Source,
-		fingerprint: func(d rules.Diagnostic) string { return rules.FingerprintSrc(snap.Source(d.Path), d) },
+		fingerprint: func(d rules.Diagnostic) string { return fingerprint.OfSrc(snap.Source(d.Path), d) },
 		kind: func(p string) (parser.Kind, bool) {
 			k, ok := kinds[p]
 			return k, ok
@@ -391,7 +392,7 @@ func indexView(idx *parser.Index, settings *rules.Settings) checkView {
 			}
 			return nil
 		},
-		fingerprint: func(d rules.Diagnostic) string { return rules.Fingerprint(idx, d) },
+		fingerprint: func(d rules.Diagnostic) string { return fingerprint.Of(idx, d) },
 		kind: func(p string) (parser.Kind, bool) {
 			if d := idx.Doc(p); d != nil {
 				return rules.ReportedKind(idx, d), true
