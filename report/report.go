@@ -9,6 +9,7 @@ import (
 	"sort"
 	"unicode/utf8"
 
+	"github.com/mdcontract/mdcontract/budget"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -39,7 +40,7 @@ type Run struct {
 	Fingerprint func(d rules.Diagnostic) string
 	// Budgets are, per host, what the repo costs it (format budget);
 	// BaseBudgets the same of the base checkout, or nil.
-	Budgets, BaseBudgets []rules.Budget
+	Budgets, BaseBudgets []budget.Budget
 }
 
 // utf16Col converts a 1-based byte column on 1-based line of src to a

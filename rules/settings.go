@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/hostview"
 	"github.com/mdcontract/mdcontract/internal/suggest"
 
 	"github.com/mdcontract/mdcontract/config"
@@ -30,7 +31,7 @@ type Settings struct {
 	// profiles the config switched on or off, by name
 	profiles map[string]config.ProfileSetting
 	// hosts are what the config's targets read (nil: the default hosts)
-	hosts *HostView
+	hosts *hostview.View
 	// minRelease are, by host id, the oldest release the repo supports
 	// (the targets' `@RELEASE`)
 	minRelease map[string]string
@@ -46,7 +47,7 @@ type resolvedKind struct {
 	hasKind bool
 	match   []string
 	exclude []string
-	schema  *KindSchema
+	schema  *hostview.Schema
 }
 
 // Setup resolves cfg (which may be nil: zero config).
@@ -87,7 +88,7 @@ func Setup(cfg *config.Config) (*Settings, error) {
 	}
 	s.Contracts = append(s.Contracts, cfg.Contracts...)
 	if len(cfg.Targets) > 0 {
-		s.hosts = viewOf(cfg.Targets.IDs())
+		s.hosts = hostview.Of(cfg.Targets.IDs())
 		s.minRelease = map[string]string{}
 		for _, t := range cfg.Targets {
 			if id, min := config.SplitTarget(t); min != "" {
@@ -140,11 +141,11 @@ func Setup(cfg *config.Config) (*Settings, error) {
 			errs = append(errs, &config.Error{File: cfg.Name, Pos: k.Pos, Msg: fmt.Sprintf("kind `%s` is not a built-in kind: give it `match` globs (and a `base` kind to start from)", name)})
 			continue
 		}
-		var base *KindSchema
+		var base *hostview.Schema
 		if rk.hasKind {
-			base = s.View().schemas[rk.builtin]
+			base = s.View().Schema(rk.builtin)
 		}
-		rk.schema = mergeSchema(base, k, name)
+		rk.schema = hostview.ConfiguredSchema(base, k, name)
 		s.kinds = append(s.kinds, rk)
 	}
 	if len(errs) > 0 {
@@ -171,70 +172,6 @@ func (s *Settings) OpenRegion(name string) bool {
 	return false
 }
 
-// mergeSchema lays a configured kind over a built-in schema.
-func mergeSchema(base *KindSchema, k *config.Kind, name string) *KindSchema {
-	out := &KindSchema{Source: fmt.Sprintf("kind `%s` in the config", name)}
-	if base != nil {
-		*out = *base
-		out.Fields = append([]Field(nil), base.Fields...)
-		out.Source = fmt.Sprintf("kind `%s` in the config, over %s", name, base.Source)
-	}
-	if len(k.Required) > 0 {
-		out.Required = k.Required
-		out.Needs = true
-	}
-	if len(k.Order) > 0 {
-		out.Order = k.Order
-	}
-	for _, fname := range slices.Sorted(maps.Keys(k.Fields)) {
-		cf := k.Fields[fname]
-		f := Field{Name: fname, Type: TAny}
-		if existing := out.Field(fname); existing != nil {
-			f = *existing
-		}
-		if cf.Type != "" {
-			f.Type = fieldType(cf.Type)
-		}
-		if len(cf.Enum) > 0 {
-			f.Enum = cf.Enum
-		}
-		if cf.Regexp != nil {
-			f.Pattern = cf.Regexp
-			f.PatternHint = cf.Message
-			if f.PatternHint == "" {
-				f.PatternHint = "text matching /" + cf.Pattern + "/"
-			}
-		}
-		if cf.MaxLength > 0 {
-			f.MaxLen = cf.MaxLength
-		}
-		if existing := out.Field(fname); existing != nil {
-			*existing = f
-		} else {
-			out.Fields = append(out.Fields, f)
-		}
-	}
-	return out
-}
-
-func fieldType(s string) FieldType {
-	switch s {
-	case "string":
-		return TString
-	case "bool":
-		return TBool
-	case "int":
-		return TInt
-	case "list":
-		return TList
-	case "string-or-list":
-		return TStringOrList
-	case "map":
-		return TMap
-	}
-	return TAny
-}
-
 // Classify returns the kind of a path, honouring configured kinds.
 func (s *Settings) Classify(rel string, byPath parser.Kind) parser.Kind {
 	if s == nil {
@@ -252,11 +189,10 @@ func (s *Settings) Classify(rel string, byPath parser.Kind) parser.Kind {
 // kind whose `match` globs take the file wins over an override of the
 // built-in kind it belongs to (the globs name it more closely), whatever
 // the kinds' names.
-func (s *Settings) SchemaFor(d *parser.Document) *KindSchema {
+func (s *Settings) SchemaFor(d *parser.Document) *hostview.Schema {
 	if s == nil {
-		return builtinSchemas[d.Kind]
+		return hostview.BuiltinSchemas()[d.Kind]
 	}
-	base := s.View().schemas
 	for _, k := range s.kinds {
 		if len(k.match) > 0 && parser.GlobMatch(k.match, k.exclude, d.Path) {
 			return k.schema
@@ -267,8 +203,12 @@ func (s *Settings) SchemaFor(d *parser.Document) *KindSchema {
 			return k.schema
 		}
 	}
-	return base[d.Kind]
+	return s.View().Schema(d.Kind)
 }
+
+// Schema returns the frontmatter schema for the pass's document: a
+// configured kind's, else the built-in one of its kind, or nil.
+func (p *Pass) Schema() *hostview.Schema { return p.Settings.SchemaFor(p.Doc) }
 
 // CheckTargets says which of ids (as `--target` gives them) is no host.
 func CheckTargets(ids []string) error {
@@ -290,7 +230,7 @@ func CheckTargets(ids []string) error {
 
 // Targets lists the hosts the repo ships to: the config's or
 // `--target`'s, else the hosts its layout implies.
-func (s *Settings) Targets() []string { return s.View().targets }
+func (s *Settings) Targets() []string { return s.View().Targets() }
 
 // MinRelease is the oldest release of host id the repo says it supports
 // (`targets: {claude-code: ">=2.1.251"}`, `--target claude-code@2.1.251`),
@@ -303,9 +243,9 @@ func (s *Settings) MinRelease(id string) string {
 }
 
 // View is what the targets read.
-func (s *Settings) View() *HostView {
+func (s *Settings) View() *hostview.View {
 	if s == nil || s.hosts == nil {
-		return defaultView
+		return hostview.Default()
 	}
 	return s.hosts
 }
@@ -331,8 +271,8 @@ func (s *Settings) KindIn(d *parser.Document, kinds []string) bool {
 // files.
 func (s *Settings) LayoutTargets(idx *parser.Index) []string {
 	v := s.View()
-	if v != defaultView {
-		return v.targets
+	if v != hostview.Default() {
+		return v.Targets()
 	}
 	held := map[string]bool{}
 	readBy := map[string]bool{} // hosts that read one of the repo's JSON files
@@ -340,12 +280,12 @@ func (s *Settings) LayoutTargets(idx *parser.Index) []string {
 		if d.Kind.IsJSON() && d.Kind.ByHostPaths() {
 			// a JSON kind several hosts name (hooks/hooks.json): the hosts
 			// whose entries take this file
-			for _, hs := range JSONShapes(idx, d) {
+			for _, hs := range hostview.JSONShapes(idx, d) {
 				readBy[hs.Host.ID] = true
 			}
 			continue
 		}
-		held[ReportedKind(idx, d).String()] = true
+		held[hostview.ReportedKind(idx, d).String()] = true
 		if d.Kind == parser.KindMemory {
 			held["memory:"+path.Base(d.Path)] = true
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/hostview"
 	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
@@ -282,7 +283,7 @@ func jsonCell(h *hosts.Host, d *parser.Document, idx *parser.Index, diags []rule
 	if k == nil || len(k.JSON) == 0 {
 		return matrixCell{State: stateNone}
 	}
-	for _, hs := range rules.JSONShapes(idx, d) {
+	for _, hs := range hostview.JSONShapes(idx, d) {
 		if hs.Host == h {
 			return stateOf(diags)
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mdcontract/mdcontract/fingerprint"
+	"github.com/mdcontract/mdcontract/hostview"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -323,7 +324,7 @@ func (m *memo) save(idx *parser.Index, began time.Time, res *rules.Result, setti
 	for _, p := range res.Paths {
 		k := parser.KindOther
 		if doc := idx.Doc(p); doc != nil {
-			k = rules.ReportedKind(idx, doc)
+			k = hostview.ReportedKind(idx, doc)
 		}
 		r.Kinds = append(r.Kinds, k)
 	}
@@ -395,7 +396,7 @@ func indexView(idx *parser.Index, settings *rules.Settings) checkView {
 		fingerprint: func(d rules.Diagnostic) string { return fingerprint.Of(idx, d) },
 		kind: func(p string) (parser.Kind, bool) {
 			if d := idx.Doc(p); d != nil {
-				return rules.ReportedKind(idx, d), true
+				return hostview.ReportedKind(idx, d), true
 			}
 			return 0, false
 		},

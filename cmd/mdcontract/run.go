@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/mdcontract/mdcontract/budget"
 	"github.com/mdcontract/mdcontract/internal/ruledoc"
 	"github.com/mdcontract/mdcontract/internal/suggest"
 	"github.com/mdcontract/mdcontract/internal/wording"
@@ -488,14 +489,14 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		OneLine:     o.oneline,
 	}
 	if wantsBudget(outs) {
-		r.Budgets = rules.Budgets(idx, settings)
+		r.Budgets = budget.Of(idx, settings.View())
 		if o.base != "" {
 			if fi, err := os.Stat(o.base); err != nil || !fi.IsDir() {
 				return exitUsage, fmt.Errorf("--base %s: not a folder", o.base)
 			}
 			baseLoad := load
 			baseLoad.Cache = nil // the cache is the repo's
-			r.BaseBudgets = rules.Budgets(parser.Load(o.base, baseLoad), settings)
+			r.BaseBudgets = budget.Of(parser.Load(o.base, baseLoad), settings.View())
 		}
 	}
 	for _, out := range outs {

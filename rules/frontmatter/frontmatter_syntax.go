@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/hostview"
 	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
@@ -130,7 +131,7 @@ func flowProblem(p *rules.Pass, read bool, key, val, yamlMsg string) string {
 	}
 	fix := "quote the whole value (" + quoteValue(val) + ")"
 	if s := p.Schema(); s != nil {
-		if f := s.Field(key); f != nil && (f.Type == rules.TString || f.Type == rules.TStringOrList) {
+		if f := s.Field(key); f != nil && (f.Type == hostview.TString || f.Type == hostview.TStringOrList) {
 			fix = fmt.Sprintf("`%s` takes a string (%s): %s", key, s.Source, fix)
 		}
 	}
@@ -244,7 +245,7 @@ func quotedList(v string) string {
 }
 
 // fieldOf is s's field named n, or nil (also for no schema).
-func fieldOf(s *rules.KindSchema, n string) *rules.Field {
+func fieldOf(s *hostview.Schema, n string) *hostview.Field {
 	if s == nil {
 		return nil
 	}

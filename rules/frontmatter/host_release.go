@@ -43,7 +43,7 @@ func checkHostRelease(p *rules.Pass) {
 		}
 		for i := range fm.Keys {
 			k := &fm.Keys[i]
-			f := rules.HostField(hk.Kind, k.Name)
+			f := hk.Kind.Field(k.Name)
 			if f == nil || k.NotString {
 				continue
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/hostview"
 	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
@@ -99,7 +100,7 @@ func limitTakes(l *hosts.Limit, rel string) bool {
 
 // measure counts what a limit counts in d, in its unit, and says where
 // it stands and what it is.
-func measure(d *parser.Document, hl rules.HostCap) (n, start, end int, what string) {
+func measure(d *parser.Document, hl hostview.HostCap) (n, start, end int, what string) {
 	count := func(s string) int {
 		if hl.Limit.Unit == "bytes" {
 			return len(s)

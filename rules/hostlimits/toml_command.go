@@ -48,7 +48,7 @@ func checkTOMLCommand(p *rules.Pass) {
 			}
 		}
 		for _, k := range d.TOML.Keys {
-			f := rules.HostField(hk.Kind, k.Name)
+			f := hk.Kind.Field(k.Name)
 			if f == nil {
 				continue
 			}
