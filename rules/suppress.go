@@ -13,15 +13,6 @@ import (
 	"github.com/mdcontract/mdcontract/parser"
 )
 
-// Suppression reports suppression comments that give no reason, name an
-// unknown rule, or suppress nothing.
-var Suppression = Register(&Rule{
-	ID:       "MC002",
-	Name:     "suppression",
-	Summary:  "a suppression comment without a reason, for an unknown rule, or that suppresses nothing",
-	Severity: Warning,
-})
-
 // directive is one `<!-- mdcontract-disable-… RULE -- reason -->` comment.
 type directive struct {
 	doc        *parser.Document
@@ -109,7 +100,8 @@ func applySuppressions(idx *parser.Index, ds []Diagnostic, reported []*parser.Do
 		}
 		out = append(out, *d)
 	}
-	if sev(Suppression) == Off {
+	suppression := Lookup(suppressionID) // rules/input's, when linked in
+	if suppression == nil || sev(suppression) == Off {
 		return out
 	}
 	ruleNames := Names()
@@ -118,7 +110,7 @@ func applySuppressions(idx *parser.Index, ds []Diagnostic, reported []*parser.Do
 		for _, dir := range byPath[path] {
 			report := func(msg string) {
 				d := Diagnostic{Path: path, Start: dir.comment.Start, End: dir.comment.End,
-					Rule: Suppression, Severity: sev(Suppression), Message: msg}
+					Rule: suppression, Severity: sev(suppression), Message: msg}
 				locate(idx, &d)
 				out = append(out, d)
 			}
@@ -195,7 +187,7 @@ func indexDirectives(dirs []*directive) *dirIndex {
 // suppressed reports whether a directive suppresses d, and marks the
 // directives that do as used.
 func (ix *dirIndex) suppressed(d *Diagnostic) bool {
-	if d.Rule == Suppression || d.Rule == ReadError {
+	if d.Rule.ID == suppressionID || d.Rule.ID == readErrorID {
 		return false
 	}
 	hit := false

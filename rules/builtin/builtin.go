@@ -18,6 +18,7 @@ import (
 	_ "github.com/mdcontract/mdcontract/contract"          // MC4xx
 	_ "github.com/mdcontract/mdcontract/rules/frontmatter" // MC1xx
 	_ "github.com/mdcontract/mdcontract/rules/hostlimits"  // host caps and refusals
+	_ "github.com/mdcontract/mdcontract/rules/input"       // MC0xx
 	_ "github.com/mdcontract/mdcontract/rules/markup"      // MC2xx
 	_ "github.com/mdcontract/mdcontract/rules/references"  // MC3xx
 )

@@ -1,4 +1,4 @@
-package rules
+package input
 
 import (
 	"maps"
@@ -7,6 +7,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
 )
 
 // NothingChecked reports a run that checks nothing, or config that selects
@@ -14,15 +15,15 @@ import (
 // check, an `include` glob or a configured kind that matches no file.
 // (A contract whose selectors select nothing is reported at the contract:
 // see contract/selects.go.)
-var NothingChecked = Register(&Rule{
+var NothingChecked = family.Register(&rules.Rule{
 	ID:        "MC005",
 	Name:      "nothing-checked",
 	Summary:   "a run that checks no file, or an include glob or configured kind that matches none",
-	Severity:  Warning,
+	Severity:  rules.Warning,
 	CheckRepo: checkNothingChecked,
 })
 
-func checkNothingChecked(p *Pass) {
+func checkNothingChecked(p *rules.Pass) {
 	idx := p.Index
 	cfg := p.Settings.Config
 	if len(idx.Docs) == 0 && len(idx.Errors) == 0 {
@@ -34,7 +35,7 @@ func checkNothingChecked(p *Pass) {
 		if cfg != nil && len(cfg.Include) > 0 {
 			msg = "nothing to check: no file of the repo matches the config's `include` globs, so this run checked nothing"
 		}
-		p.Report(Diagnostic{Path: where, Line: line, Column: 1, EndLine: line, EndColumn: 1, Message: msg})
+		p.Report(rules.Diagnostic{Path: where, Line: line, Column: 1, EndLine: line, EndColumn: 1, Message: msg})
 		return
 	}
 	if cfg == nil || cfg.Name == "" {
@@ -72,6 +73,6 @@ func anyDocMatches(idx *parser.Index, glob string) bool {
 	return false
 }
 
-func reportAt(p *Pass, file string, pos config.Pos, msg string) {
-	p.Report(Diagnostic{Path: file, Line: pos.Line, Column: pos.Col, EndLine: pos.Line, EndColumn: pos.Col, Message: msg})
+func reportAt(p *rules.Pass, file string, pos config.Pos, msg string) {
+	p.Report(rules.Diagnostic{Path: file, Line: pos.Line, Column: pos.Col, EndLine: pos.Line, EndColumn: pos.Col, Message: msg})
 }
