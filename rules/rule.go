@@ -4,7 +4,6 @@
 package rules
 
 import (
-	"embed"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -64,11 +63,10 @@ type Rule struct {
 	Check func(*Pass)
 	// CheckRepo runs once per run over the whole index (Pass.Doc is nil).
 	CheckRepo func(*Pass)
-	// Docs holds the rule's documentation, docs/<name>.md; nil means the
-	// framework's own folder, rules/docs.
+	// Docs holds the rule's documentation, docs/<name>.md; nil: none.
 	Docs fs.FS
 	// DocsDir is the folder of this repository that Docs embeds
-	// ("rules/references/docs"), for DocURL; "" is rules/docs.
+	// ("rules/references/docs"), for DocURL.
 	DocsDir string
 	// Family is the group the rule belongs to (its package sets it);
 	// "" means the group its ID's hundred names (see FamilyOf).
@@ -121,32 +119,27 @@ func FamilyOf(r *Rule) string {
 	return ""
 }
 
-// DocURL returns the web address of r's documentation:
-// DocsBase + "rules/docs/<name>.md" for a built-in rule, the folder of
-// DocsDir for one documented elsewhere (a contract kind's rule).
+// DocURL returns the web address of r's documentation: DocsBase, the
+// folder DocsDir and the rule's name (DocsBase +
+// "rules/markup/docs/anchor-balance.md"); "" for a rule with no DocsDir.
 func DocURL(r *Rule) string {
-	dir := r.DocsDir
-	if dir == "" {
-		dir = "rules/docs"
+	if r.DocsDir == "" {
+		return ""
 	}
-	return DocsBase + dir + "/" + r.Name + ".md"
+	return DocsBase + r.DocsDir + "/" + r.Name + ".md"
 }
 
-// Doc returns the rule's embedded documentation.
+// Doc returns the rule's embedded documentation, or "".
 func (r *Rule) Doc() string {
-	fsys := r.Docs
-	if fsys == nil {
-		fsys = docs
+	if r.Docs == nil {
+		return ""
 	}
-	b, err := fs.ReadFile(fsys, "docs/"+r.Name+".md")
+	b, err := fs.ReadFile(r.Docs, "docs/"+r.Name+".md")
 	if err != nil {
 		return ""
 	}
 	return string(b)
 }
-
-//go:embed docs/*.md
-var docs embed.FS
 
 // topics are the docs that belong to no rule: parts several rules share.
 var topics = map[string]func() string{}

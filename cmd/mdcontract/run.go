@@ -20,11 +20,11 @@ import (
 	"github.com/mdcontract/mdcontract/internal/wording"
 
 	"github.com/mattn/go-isatty"
+	_ "github.com/mdcontract/mdcontract/builtin" // every built-in rule registers
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/report"
 	"github.com/mdcontract/mdcontract/rules"
-	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
 )
 
 // version is the release when the build sets it (`-ldflags "-X

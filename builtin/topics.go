@@ -1,6 +1,7 @@
-package rules
+package builtin
 
 import (
+	"embed"
 	"fmt"
 	"maps"
 	"slices"
@@ -9,11 +10,15 @@ import (
 
 	"github.com/mdcontract/mdcontract/hosts"
 	"github.com/mdcontract/mdcontract/internal/wording"
+	"github.com/mdcontract/mdcontract/rules"
 )
 
+//go:embed docs/*.md
+var docs embed.FS
+
 func init() {
-	RegisterTopicText("hosts", hostsTopic)
-	RegisterTopic("matrix", docs) // `mdcontract hosts`, documented in docs/matrix.md
+	rules.RegisterTopicText("hosts", hostsTopic)
+	rules.RegisterTopic("matrix", docs) // `mdcontract hosts`, documented in docs/matrix.md
 }
 
 // hostsTopic lists the hosts of the host files, for `explain hosts`.
