@@ -44,7 +44,7 @@ func (p *Pass) ReportContract(ct *config.Contract, d Diagnostic) {
 			Message: fmt.Sprintf("contract `%s` is declared here", ct.ID), hasOffset: true})
 	}
 	if ct.Severity != "" {
-		if s, ok := ParseSeverity(ct.Severity); ok {
+		if s, ok := parseSeverity(ct.Severity); ok {
 			d.sev = &s
 		}
 	}
@@ -135,8 +135,8 @@ func (s *Settings) overridden(id string) bool {
 	return false
 }
 
-// ProfileParts lists a profile's part names, for validation and docs.
-func ProfileParts(name string) []string {
+// profileParts lists a profile's part names, which a config may disable.
+func profileParts(name string) []string {
 	if p := profiles[name]; p != nil {
 		return p.Parts
 	}

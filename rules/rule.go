@@ -1,6 +1,3 @@
-// Package rules holds the rule type, the registry, the runner and the
-// built-in rules. A rule is a value registered at init: stateless, safe to
-// run in parallel, reporting through its Pass and never printing.
 package rules
 
 import (
@@ -38,8 +35,8 @@ func (s Severity) String() string {
 	return "off"
 }
 
-// ParseSeverity reads "error", "warning", "info" or "off".
-func ParseSeverity(s string) (Severity, bool) {
+// parseSeverity reads "error", "warning", "info" or "off".
+func parseSeverity(s string) (Severity, bool) {
 	switch strings.ToLower(s) {
 	case "error":
 		return Error, true
@@ -87,9 +84,9 @@ func (f Family) Register(r *Rule) *Rule {
 	return Register(r)
 }
 
-// DocsBase is where the rule docs are published: the repository's files
+// docsBase is where the rule docs are published: the repository's files
 // on its main branch.
-const DocsBase = "https://github.com/mdcontract/mdcontract/blob/main/"
+const docsBase = "https://github.com/mdcontract/mdcontract/blob/main/"
 
 // FamilyOf names the group a rule belongs to: the one its package declares
 // ("host" for rules/hostlimits), else the hundred of its ID: "file"
@@ -119,14 +116,14 @@ func FamilyOf(r *Rule) string {
 	return ""
 }
 
-// DocURL returns the web address of r's documentation: DocsBase, the
-// folder DocsDir and the rule's name (DocsBase +
+// DocURL returns the web address of r's documentation: docsBase, the
+// folder DocsDir and the rule's name (docsBase +
 // "rules/markup/docs/anchor-balance.md"); "" for a rule with no DocsDir.
 func DocURL(r *Rule) string {
 	if r.DocsDir == "" {
 		return ""
 	}
-	return DocsBase + r.DocsDir + "/" + r.Name + ".md"
+	return docsBase + r.DocsDir + "/" + r.Name + ".md"
 }
 
 // Doc returns the rule's embedded documentation, or "".

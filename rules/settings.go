@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"path"
@@ -70,7 +69,7 @@ func Setup(cfg *config.Config) (*Settings, error) {
 			continue
 		}
 		if set.Severity != "" {
-			sev, _ := ParseSeverity(set.Severity)
+			sev, _ := parseSeverity(set.Severity)
 			s.Severity[r.ID] = sev
 		}
 		if r.Name == "anchor-balance" {
@@ -81,7 +80,7 @@ func Setup(cfg *config.Config) (*Settings, error) {
 	}
 	for _, ct := range cfg.Contracts {
 		if ct.Severity != "" {
-			if _, ok := ParseSeverity(ct.Severity); !ok {
+			if _, ok := parseSeverity(ct.Severity); !ok {
 				errs = append(errs, &config.Error{File: cfg.Name, Pos: ct.Pos, Msg: "bad severity " + ct.Severity})
 			}
 		}
@@ -113,8 +112,8 @@ func Setup(cfg *config.Config) (*Settings, error) {
 			continue
 		}
 		for _, part := range set.Disable {
-			if !slices.Contains(ProfileParts(name), part) {
-				errs = append(errs, &config.Error{File: cfg.Name, Pos: set.Pos, Msg: fmt.Sprintf("profile `%s` has no part `%s`; its parts: %s", name, part, strings.Join(ProfileParts(name), ", "))})
+			if !slices.Contains(profileParts(name), part) {
+				errs = append(errs, &config.Error{File: cfg.Name, Pos: set.Pos, Msg: fmt.Sprintf("profile `%s` has no part `%s`; its parts: %s", name, part, strings.Join(profileParts(name), ", "))})
 			}
 		}
 	}
@@ -209,24 +208,6 @@ func (s *Settings) SchemaFor(d *parser.Document) *hostview.Schema {
 // Schema returns the frontmatter schema for the pass's document: a
 // configured kind's, else the built-in one of its kind, or nil.
 func (p *Pass) Schema() *hostview.Schema { return p.Settings.SchemaFor(p.Doc) }
-
-// CheckTargets says which of ids (as `--target` gives them) is no host.
-func CheckTargets(ids []string) error {
-	for _, target := range ids {
-		id, min := config.SplitTarget(target)
-		if min != "" && !hosts.ValidVersion(min) {
-			return fmt.Errorf("target %s: %s is not a release; give the oldest release the repo supports, as %s@2.1.251", id, min, id)
-		}
-		if hosts.Get(id) == nil {
-			msg := fmt.Sprintf("unknown target %s; the hosts are: %s", id, strings.Join(hosts.IDs(), ", "))
-			if near, ok := suggest.Closest(id, hosts.IDs()); ok {
-				msg = fmt.Sprintf("unknown target %s (did you mean %s?); the hosts are: %s", id, near, strings.Join(hosts.IDs(), ", "))
-			}
-			return errors.New(msg)
-		}
-	}
-	return nil
-}
 
 // Targets lists the hosts the repo ships to: the config's or
 // `--target`'s, else the hosts its layout implies.

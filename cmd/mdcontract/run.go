@@ -727,7 +727,7 @@ func openRoot(rootFlag, configFlag, targetsFlag string) (*repo, error) {
 		for _, t := range strings.Split(targetsFlag, ",") {
 			targets = append(targets, strings.TrimSpace(t))
 		}
-		if err := rules.CheckTargets(targets); err != nil {
+		if err := config.CheckTargets(targets); err != nil {
 			return nil, fmt.Errorf("--target: %w", err)
 		}
 	}
