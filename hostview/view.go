@@ -352,10 +352,8 @@ func ShareHost(a, b parser.Kind) bool {
 	return false
 }
 
-var (
-	builtinSchemas = BuiltinSchemas()
-	kindReaders    = readers()
-)
+// kindReaders are, per kind, the hosts that read its frontmatter.
+var kindReaders = readers()
 
 // JSONShapes are the shapes the hosts give JSON document d of idx: those
 // whose entry takes its path (hosts.JSONShapesOf) and whose `if` its
