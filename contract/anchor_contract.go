@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -153,7 +154,7 @@ func anchorRegions(p *rules.Pass, m *config.Meter, ct *config.Contract, d *parse
 			}
 		}
 		p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: at, End: at,
-			Message: fmt.Sprintf("%s appears %s in %s; the contract wants %s; %s", name, rules.Count(len(regions), "time", "times"), d.Path, want, countFix(len(regions), lo))})
+			Message: fmt.Sprintf("%s appears %s in %s; the contract wants %s; %s", name, wording.Count(len(regions), "time", "times"), d.Path, want, countFix(len(regions), lo))})
 	}
 	for _, r := range regions {
 		if !r.Closed {
@@ -178,7 +179,7 @@ func anchorRegions(p *rules.Pass, m *config.Meter, ct *config.Contract, d *parse
 			}
 		}
 		for _, f := range ac.Forbid {
-			if loc := m.Index(rules.Compile(f), body, r.ContentStart); loc != nil {
+			if loc := m.Index(compile(f), body, r.ContentStart); loc != nil {
 				off := r.ContentStart + loc[0]
 				p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: off, End: r.ContentStart + loc[1],
 					Message: fmt.Sprintf("%s contains `%s`, which the contract forbids (/%s/); remove or rewrite it", name, body[loc[0]:loc[1]], f)})

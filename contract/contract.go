@@ -28,7 +28,7 @@ func docsMatching(idx *parser.Index, include, exclude []string) []*parser.Docume
 	match := func() []string {
 		var out []string
 		for _, d := range idx.Docs {
-			if !d.Kind.IsJSON() && rules.GlobMatch(include, exclude, d.Path) {
+			if !d.Kind.IsJSON() && parser.GlobMatch(include, exclude, d.Path) {
 				out = append(out, d.Path)
 			}
 		}
@@ -85,9 +85,9 @@ func resolveFile(idx *parser.Index, file string) (*parser.Document, error) {
 func paramValue(m *config.Meter, d *parser.Document, pr *config.Param) string {
 	switch pr.From {
 	case "path":
-		return groupValue(m.Find(rules.Compile(pr.Pattern), d.Path, 0), rules.Compile(pr.Pattern), d.Path, pr.Name)
+		return groupValue(m.Find(compile(pr.Pattern), d.Path, 0), compile(pr.Pattern), d.Path, pr.Name)
 	case "content":
-		return groupValue(m.Find(rules.Compile(pr.Pattern), d.Text(), 0), rules.Compile(pr.Pattern), d.Text(), pr.Name)
+		return groupValue(m.Find(compile(pr.Pattern), d.Text(), 0), compile(pr.Pattern), d.Text(), pr.Name)
 	case "frontmatter":
 		if k := d.Frontmatter.Get(pr.Key); k != nil && k.Value != nil {
 			return k.Value.Value

@@ -61,7 +61,7 @@ func copiesIn(idx *parser.Index, s *rules.Settings, doc *parser.Document) []Copy
 			docs = []*parser.Document{doc}
 		}
 		for _, d := range docs {
-			if d.Kind.IsJSON() || !rules.GlobMatch(cp.Copies, cp.Exclude, d.Path) {
+			if d.Kind.IsJSON() || !parser.GlobMatch(cp.Copies, cp.Exclude, d.Path) {
 				continue
 			}
 			for _, part := range Select(d, &sel) {

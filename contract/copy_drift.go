@@ -19,6 +19,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
@@ -1826,7 +1827,7 @@ func coveredByContracts(idx *parser.Index, cts []*config.Contract) func(b *block
 		}
 		find := func() *contractCopies {
 			c := &contractCopies{ct: ct}
-			if d.Kind.IsJSON() || !rules.GlobMatch(cp.Copies, cp.Exclude, d.Path) {
+			if d.Kind.IsJSON() || !parser.GlobMatch(cp.Copies, cp.Exclude, d.Path) {
 				return c
 			}
 			sel := copySelector(cp)
@@ -2068,9 +2069,9 @@ func describeBlock(g *driftGroup) string {
 	case "section":
 		return "section `" + g.Selector.Section + "`"
 	case "fence":
-		return "fenced block starting `" + rules.Clip(g.Selector.FenceWith, 60) + "`"
+		return "fenced block starting `" + wording.Clip(g.Selector.FenceWith, 60) + "`"
 	case "region":
 		return "region `" + g.Selector.Region + "`"
 	}
-	return "paragraph starting `" + rules.Clip(g.Selector.Paragraph, 40) + "…`"
+	return "paragraph starting `" + wording.Clip(g.Selector.Paragraph, 40) + "…`"
 }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -60,7 +61,7 @@ func prepareCopy(p *rules.Pass, ct *config.Contract) (*copyPrep, bool) {
 			c.srcParams[cp.Params[i].Name] = paramValue(m, src, &cp.Params[i])
 		}
 		if m.Over() {
-			return nil, fmt.Sprintf("reading the parameters of the canonical source %s passed the %d steps a contract's patterns may take on one file (its pattern `%s` compiles to %d instructions, each a step per byte read): write a smaller pattern", src.Path, config.MatchBudget, rules.Clip(m.Pattern.String(), 60), m.Pattern.Size)
+			return nil, fmt.Sprintf("reading the parameters of the canonical source %s passed the %d steps a contract's patterns may take on one file (its pattern `%s` compiles to %d instructions, each a step per byte read): write a smaller pattern", src.Path, config.MatchBudget, wording.Clip(m.Pattern.String(), 60), m.Pattern.Size)
 		}
 		return c, ""
 	})
@@ -68,7 +69,7 @@ func prepareCopy(p *rules.Pass, ct *config.Contract) (*copyPrep, bool) {
 
 func copyIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 	cp := ct.Copy
-	if d.Kind.IsJSON() || !rules.GlobMatch(cp.Copies, cp.Exclude, d.Path) {
+	if d.Kind.IsJSON() || !parser.GlobMatch(cp.Copies, cp.Exclude, d.Path) {
 		return
 	}
 	c, ok := prepareCopy(p, ct)

@@ -158,7 +158,7 @@ func buildDispatch(p *rules.Pass, ct *config.Contract) *dispatchPrep {
 		return dp
 	}
 	for _, e := range dh.Evidence {
-		dp.res = append(dp.res, rules.Compile("(?m)"+e)) // `^` and `$` are line ends, as in every other pattern
+		dp.res = append(dp.res, compile("(?m)"+e)) // `^` and `$` are line ends, as in every other pattern
 	}
 	names := make([]string, 0, len(dp.targets))
 	for n := range dp.targets {
@@ -227,12 +227,12 @@ func checkCapture(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 			if !capturesField(body, cr.Field) {
 				continue
 			}
-			if cr.Use != "" && !m.Match(rules.Compile(cr.Use), body, f.ContentStart) && !m.Over() {
+			if cr.Use != "" && !m.Match(compile(cr.Use), body, f.ContentStart) && !m.Over() {
 				p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: f.Start, End: f.ContentEnd,
 					Message: fmt.Sprintf("this block captures `%s` without %s", cr.Field, captureMsg(cr, "the prescribed command"))})
 			}
 			if cr.Forbid != "" {
-				if loc := m.Find(rules.Compile(cr.Forbid), body, f.ContentStart); loc != nil {
+				if loc := m.Find(compile(cr.Forbid), body, f.ContentStart); loc != nil {
 					p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: f.ContentStart + loc[0], End: f.ContentStart + loc[1],
 						Message: fmt.Sprintf("`%s` must not capture `%s`: %s", body[loc[0]:loc[1]], cr.Field, captureMsg(cr, forbidDefault(cr)))})
 				}

@@ -18,7 +18,7 @@ func inSet(p *rules.Pass, f *config.FileSet, d *parser.Document) bool {
 
 // setHas is inSet for settings s, outside a pass.
 func setHas(s *rules.Settings, f *config.FileSet, d *parser.Document) bool {
-	return rules.GlobMatch(f.Files, f.Exclude, d.Path) && s.KindIn(d, f.Kinds) && holds(d, f.Holding)
+	return parser.GlobMatch(f.Files, f.Exclude, d.Path) && s.KindIn(d, f.Kinds) && holds(d, f.Holding)
 }
 
 // setDocs returns the markdown documents set f picks, in path order.
@@ -95,7 +95,7 @@ func pickDocs(p *rules.Pass, s *config.Selector, anyFile bool) []*parser.Documen
 // (what it holds aside), as pickDocs reads them.
 func picked(p *rules.Pass, s *config.Selector, anyFile bool, d *parser.Document) bool {
 	set := s.Picked()
-	return (anyFile || d.Kind.IsJSON() == (s.JSON != "")) && rules.GlobMatch(set.Files, set.Exclude, d.Path) && p.Settings.KindIn(d, set.Kinds)
+	return (anyFile || d.Kind.IsJSON() == (s.JSON != "")) && parser.GlobMatch(set.Files, set.Exclude, d.Path) && p.Settings.KindIn(d, set.Kinds)
 }
 
 // jsonOnly lists the JSON files a selector's globs match, for a message
@@ -103,7 +103,7 @@ func picked(p *rules.Pass, s *config.Selector, anyFile bool, d *parser.Document)
 func jsonOnly(p *rules.Pass, s *config.Selector) []string {
 	var out []string
 	for _, d := range p.Index.ByKind(parser.KindManifest) {
-		if rules.GlobMatch(s.Picked().Files, s.Exclude, d.Path) {
+		if parser.GlobMatch(s.Picked().Files, s.Exclude, d.Path) {
 			out = append(out, d.Path)
 		}
 	}

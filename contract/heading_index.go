@@ -33,7 +33,7 @@ func checkHeadingIndex(p *rules.Pass) {
 		return
 	}
 	for _, ct := range contractsOf(p, "heading-index") {
-		if rules.GlobMatch(ct.HeadingIndex.Files, nil, d.Path) {
+		if parser.GlobMatch(ct.HeadingIndex.Files, nil, d.Path) {
 			headingIndexIn(p, ct, d)
 		}
 	}

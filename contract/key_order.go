@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/internal/wording"
+	"github.com/mdcontract/mdcontract/internal/yamledit"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -154,7 +156,7 @@ func blockOrderFix(src []byte, inst [3]int, got []blockKey, names []string) []ru
 	}
 	// key lines are identified by offset, so quoted prefixes (`> `) and
 	// indentation stay as written
-	text, ok := rules.ReorderKeys(src, inst[0], inst[1], func(ls int, _ string) (string, bool) {
+	text, ok := yamledit.ReorderKeys(src, inst[0], inst[1], func(ls int, _ string) (string, bool) {
 		name, isKey := lineKey[ls]
 		return name, isKey
 	}, names)
@@ -180,7 +182,7 @@ func compareKeys(p *rules.Pass, ct *config.Contract, d *parser.Document, inst [3
 		at = got[i].off
 		detail = fmt.Sprintf("key %d is `%s` where the schema has `%s`", i+1, got[i].name, want[i].name)
 	case i < len(want):
-		detail = fmt.Sprintf("the block ends after %s; next the schema has `%s`", rules.Count(len(got), "key", "keys"), want[i].name)
+		detail = fmt.Sprintf("the block ends after %s; next the schema has `%s`", wording.Count(len(got), "key", "keys"), want[i].name)
 	default:
 		at = got[i].off
 		detail = fmt.Sprintf("`%s` is not in the schema", got[i].name)

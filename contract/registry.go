@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/mdcontract/mdcontract/internal/suggest"
+	"github.com/mdcontract/mdcontract/internal/wording"
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
@@ -118,7 +119,7 @@ func newValuePattern(pattern string) *valuePattern {
 	if pattern == "" {
 		return nil
 	}
-	vp := &valuePattern{re: rules.Compile(pattern)}
+	vp := &valuePattern{re: compile(pattern)}
 	if vp.vi = vp.re.SubexpIndex("value"); vp.vi < 0 && vp.re.NumSubexp() >= 1 {
 		vp.vi = 1
 	}
@@ -377,7 +378,7 @@ func reportStaleCopy(p *rules.Pass, ct *config.Contract, uses, unused []extracte
 	d, last := uses[0].doc, uses[len(uses)-1]
 	l1, _ := d.Position(uses[0].off)
 	l2, _ := d.Position(last.off)
-	where := rules.LineRange(l1, l2)
+	where := wording.LineRange(l1, l2)
 	extra := unregistered(uses, have)
 	var parts []string
 	related := []rules.Related{rules.RelatedAt(first.doc, first.off, "the registry")}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/internal/suggest"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
@@ -163,7 +164,7 @@ func headingHint(picked []*parser.Document, part *config.Selector) string {
 		}
 	}
 	label := func(k head) string {
-		return fmt.Sprintf("`%s %s` in %s", strings.Repeat("#", k.h.Level), rules.Clip(k.h.Text, 80), k.path)
+		return fmt.Sprintf("`%s %s` in %s", strings.Repeat("#", k.h.Level), wording.Clip(k.h.Text, 80), k.path)
 	}
 	if !part.Prefix {
 		for _, k := range heads {

@@ -195,7 +195,7 @@ func readTable(mt *config.Meter, d *parser.Document, t *config.Table) (map[strin
 		}
 	}
 	if t.Pattern != "" {
-		re := rules.Compile(t.Pattern)
+		re := compile(t.Pattern)
 		ki, vi := re.SubexpIndex("key"), re.SubexpIndex("value")
 		forLines(func(ls, le int) bool {
 			line := d.Text()[ls:le]

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 	"go.yaml.in/yaml/v3"
@@ -36,10 +37,10 @@ func checkWhen(p *rules.Pass) {
 		}
 		var whenRe, thenRe *config.Pattern
 		if w.Body != "" {
-			whenRe = rules.Compile(w.Body)
+			whenRe = compile(w.Body)
 		}
 		if t.Body != "" {
-			thenRe = rules.Compile(t.Body)
+			thenRe = compile(t.Body)
 		}
 		if t.Forbid != "" || t.Path != "" {
 			for _, d := range docs {
@@ -87,13 +88,13 @@ func checkThenNot(p *rules.Pass, m *config.Meter, ct *config.Contract, d *parser
 		why = " (" + strings.TrimSuffix(ct.Description, ".") + ")"
 	}
 	if t.Path != "" {
-		if !m.Match(rules.Compile(t.Path), d.Path, d.BodyStart) && !m.Over() {
+		if !m.Match(compile(t.Path), d.Path, d.BodyStart) && !m.Over() {
 			p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: d.BodyStart, End: d.BodyStart,
 				Message: fmt.Sprintf("the path %s does not match `%s`, which contract `%s` requires of %s%s; rename the file", d.Path, t.Path, ct.ID, setWords(ct.When.Picked()), why)})
 		}
 		return
 	}
-	re := rules.Compile(t.Forbid)
+	re := compile(t.Forbid)
 	fi := 0
 	parser.ForLines(d.Src, d.BodyStart, d.ParsedEnd(), func(ls, le int) bool {
 		if !t.InCode {
@@ -106,7 +107,7 @@ func checkThenNot(p *rules.Pass, m *config.Meter, ct *config.Contract, d *parser
 		}
 		if loc := m.Index(re, d.Text()[ls:le], ls); loc != nil {
 			p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: ls + loc[0], End: ls + loc[1],
-				Message: fmt.Sprintf("`%s` matches `%s`, which contract `%s` forbids here%s; remove or rewrite it", rules.Clip(string(d.Src[ls+loc[0]:ls+loc[1]]), 60), rules.Clip(t.Forbid, 60), ct.ID, why)})
+				Message: fmt.Sprintf("`%s` matches `%s`, which contract `%s` forbids here%s; remove or rewrite it", wording.Clip(string(d.Src[ls+loc[0]:ls+loc[1]]), 60), wording.Clip(t.Forbid, 60), ct.ID, why)})
 		}
 		return !m.Over()
 	})
@@ -128,7 +129,7 @@ func checkWhenDoc(p *rules.Pass, m *config.Meter, ct *config.Contract, d *parser
 		}
 		at, end = s, e
 		line, _ := d.Position(s)
-		cond += fmt.Sprintf(" has `%s` (line %d)", rules.Clip(textLine(d.Src[s:e]), 40), line)
+		cond += fmt.Sprintf(" has `%s` (line %d)", wording.Clip(textLine(d.Src[s:e]), 40), line)
 	} else if w.Frontmatter != "" {
 		cond += fmt.Sprintf(" sets `%s`", w.Frontmatter)
 	} else if w.JSON != "" {
@@ -145,7 +146,7 @@ func checkWhenDoc(p *rules.Pass, m *config.Meter, ct *config.Contract, d *parser
 		if _, _, ok := bodyMatch(m, d, thenRe, t.InCode); ok || m.Over() {
 			return
 		}
-		missing = fmt.Sprintf("nothing in its body matches `%s`", rules.Clip(t.Body, 60))
+		missing = fmt.Sprintf("nothing in its body matches `%s`", wording.Clip(t.Body, 60))
 		fix = "add the text the contract expects"
 	case t.Frontmatter == "":
 		// another part: a section, a region, a table column, a JSON path, …

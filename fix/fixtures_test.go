@@ -2,7 +2,7 @@ package fix
 
 import (
 	"bytes"
-	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
+	_ "github.com/mdcontract/mdcontract/builtin" // every built-in rule registers
 	"os"
 	"path/filepath"
 	"sort"

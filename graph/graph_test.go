@@ -13,12 +13,12 @@ import (
 	"strings"
 	"testing"
 
+	_ "github.com/mdcontract/mdcontract/builtin" // every built-in rule registers
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/contract"
 	"github.com/mdcontract/mdcontract/graph"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
-	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
 	"github.com/rogpeppe/go-internal/txtar"
 )
 

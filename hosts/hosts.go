@@ -495,6 +495,16 @@ func (s *Shape) Key(name string) *Key {
 // JSONTypes are the types a shape may name.
 var JSONTypes = []string{"string", "number", "integer", "boolean", "array", "object", "null"}
 
+// Field is the field of the kind named name, or nil.
+func (k *Kind) Field(name string) *Field {
+	for _, f := range k.Fields {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
 // Field is one frontmatter key.
 type Field struct {
 	// Use, alone, stands for the fields of the host's field set so named.

@@ -5,9 +5,9 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/contract"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/refs"
-	"github.com/mdcontract/mdcontract/rules"
 	"github.com/mdcontract/mdcontract/textsafe"
 )
 
@@ -257,7 +257,7 @@ func (s *server) hover(p *textDocumentPositionParams) *hover {
 		for _, t := range h.targets {
 			fmt.Fprintf(&b, "**%s** `%s`: %s\n\n", what, textsafe.Line(h.name), inlineCode(t.Path))
 			if k := t.Frontmatter.Get("description"); k != nil && k.Value != nil {
-				b.WriteString(quoteBlock(rules.Clip(k.Value.Value, 400)))
+				b.WriteString(quoteBlock(wording.Clip(k.Value.Value, 400)))
 				b.WriteString("\n\n")
 			}
 		}
@@ -303,7 +303,7 @@ func excerpt(src []byte, start, end int) string {
 		if i >= 0 {
 			le = off + i
 		}
-		lines = append(lines, textsafe.Text(rules.Clip(strings.TrimRight(string(src[off:le]), "\r"), 200)))
+		lines = append(lines, textsafe.Text(wording.Clip(strings.TrimRight(string(src[off:le]), "\r"), 200)))
 		off = le + 1
 	}
 	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {

@@ -20,10 +20,11 @@ import (
 	"strings"
 	"time"
 
+	_ "github.com/mdcontract/mdcontract/builtin" // every built-in rule registers
 	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
-	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
 	"github.com/mdcontract/mdcontract/textsafe"
 )
 
@@ -408,7 +409,7 @@ func (s *server) initialize(p *initializeParams) initializeResult {
 	s.load()
 	// Not on stderr: clients log the server's stderr as errors.
 	s.after = append([]afterNote{logMessage{Type: messageInfo, Message: fmt.Sprintf("mdcontract %s: indexed %s under %s in %s",
-		s.opt.Version, rules.Count(len(s.idx.Docs), "file", "files"), s.root, time.Since(start).Round(time.Millisecond))}}, s.after...)
+		s.opt.Version, wording.Count(len(s.idx.Docs), "file", "files"), s.root, time.Since(start).Round(time.Millisecond))}}, s.after...)
 	return initializeResult{
 		Capabilities: serverCapabilities{
 			TextDocumentSync:   textDocumentSyncOptions{OpenClose: true, Change: syncIncremental, Save: saveOptions{IncludeText: false}},

@@ -373,3 +373,14 @@ func AliasOverflow(root *yaml.Node, limit int) *yaml.Node {
 	}
 	return walk(root, nil)
 }
+
+// ValueSpanEnd is the end of key k's value on its first line: where the
+// value's text ends, or the end of the line for a value that continues
+// on the next ones (a block scalar, a list, a mapping).
+func (d *Document) ValueSpanEnd(k *Key) int {
+	if k.ValueEnd > k.ValueOffset {
+		return k.ValueEnd
+	}
+	line, _ := d.Position(k.ValueOffset)
+	return d.Lines().LineEnd(d.Src, line)
+}

@@ -445,19 +445,29 @@ func ReadErrMsg(err error) string {
 // and exclude globs: it matches an include glob (any, when there are
 // none) and no exclude glob. Plugin manifests are always included.
 func Selected(rel string, include, exclude []string) bool {
-	ok := len(include) == 0 || strings.HasSuffix(rel, ".json")
+	return GlobMatch(include, exclude, rel) || strings.HasSuffix(rel, ".json") && GlobMatch(nil, exclude, rel)
+}
+
+// GlobMatch reports whether p matches one of include (any, when there are
+// none) and none of exclude: how a config's `match` and `exclude` globs,
+// and a contract's `files` and `exclude`, take a file.
+func GlobMatch(include, exclude []string, p string) bool {
+	ok := len(include) == 0
 	for _, g := range include {
-		if m, _ := doublestar.Match(g, rel); m {
+		if m, _ := doublestar.Match(g, p); m {
 			ok = true
 			break
 		}
 	}
+	if !ok {
+		return false
+	}
 	for _, g := range exclude {
-		if m, _ := doublestar.Match(g, rel); m {
+		if m, _ := doublestar.Match(g, p); m {
 			return false
 		}
 	}
-	return ok
+	return true
 }
 
 func selected(rel string, include, exclude []string) bool {

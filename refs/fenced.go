@@ -40,14 +40,14 @@ func fencedHeadsOf(d *parser.Document) *fencedHeads {
 			if f.Indented || f.ContentEnd > len(src) || f.Start >= d.ParsedEnd() {
 				continue
 			}
-			mark, n, indent := FenceMarker(src[f.Start:min(f.ContentStart, len(src))])
+			mark, n, indent := parser.FenceMarker(src[f.Start:min(f.ContentStart, len(src))])
 			if n == 0 {
 				continue
 			}
 			first, opener := len(x.heads), -1
 			parser.ForLines(src, f.ContentStart, f.ContentEnd, func(ls, le int) bool {
-				line := FenceLineText(src[ls:le])
-				if opener < 0 && OpensFence(src[ls:le], mark, n, indent) {
+				line := parser.FenceLineText(src[ls:le])
+				if opener < 0 && parser.OpensFence(src[ls:le], mark, n, indent) {
 					opener = ls
 				}
 				text, ok := atxText(line)

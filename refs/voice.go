@@ -265,7 +265,7 @@ func voiceAt(d *parser.Document, off int) voice {
 	// text meant for a fence that quotes a file, read as the file's own
 	// only because a block inside it cut it short (fence-nesting reports
 	// that): its references are the quoted file's
-	if f := misnestedAt(d, off); f != nil && quotesFile(d, f) {
+	if f := d.MisnestedAt(off); f != nil && quotesFile(d, f) {
 		return voiceQuoted
 	}
 	return voiceOwn

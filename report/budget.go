@@ -7,11 +7,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mdcontract/mdcontract/rules"
+	"github.com/mdcontract/mdcontract/budget"
 	"github.com/mdcontract/mdcontract/textsafe"
 )
 
-// Budget prints, per host, what the repo costs it (rules.Budgets): the
+// Budget prints, per host, what the repo costs it (budget.Of): the
 // always-on characters and bytes (what it lists of every skill, agent and
 // command, and the root memory files) and the bodies loaded on use; with
 // Run.BaseBudgets (`--base DIR`), the change against the base.
@@ -59,7 +59,7 @@ func (Budget) Print(w io.Writer, r *Run) error {
 		}
 	}
 	if r.BaseBudgets != nil {
-		base := map[string]rules.Budget{}
+		base := map[string]budget.Budget{}
 		for _, b := range r.BaseBudgets {
 			base[b.Host] = b
 		}

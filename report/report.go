@@ -9,6 +9,7 @@ import (
 	"sort"
 	"unicode/utf8"
 
+	"github.com/mdcontract/mdcontract/budget"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -34,12 +35,12 @@ type Run struct {
 	// columns in characters; nil when unknown.
 	Source func(path string) []byte
 	// Fingerprint identifies a finding across edits that move lines
-	// (rules.Fingerprint, as baselines match them), for SARIF's
+	// (fingerprint.Of, as baselines match them), for SARIF's
 	// partialFingerprints; nil when unknown.
 	Fingerprint func(d rules.Diagnostic) string
 	// Budgets are, per host, what the repo costs it (format budget);
 	// BaseBudgets the same of the base checkout, or nil.
-	Budgets, BaseBudgets []rules.Budget
+	Budgets, BaseBudgets []budget.Budget
 }
 
 // utf16Col converts a 1-based byte column on 1-based line of src to a

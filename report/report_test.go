@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	_ "github.com/mdcontract/mdcontract/builtin" // every built-in rule registers
 	"github.com/mdcontract/mdcontract/rules"
-	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
 )
 
 func sampleRun(color bool) *Run {

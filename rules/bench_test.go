@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
+	_ "github.com/mdcontract/mdcontract/builtin" // every built-in rule registers
 
 	"github.com/mdcontract/mdcontract/internal/testcorpus"
 	"github.com/mdcontract/mdcontract/parser"

@@ -1,6 +1,10 @@
 package rules
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/mdcontract/mdcontract/internal/wording"
+)
 
 // DefaultMaxPerFile is how many findings of one rule in one file a run
 // reports unless told otherwise (--max-per-file, max-per-file in the
@@ -51,7 +55,7 @@ func CapPerFile(ds []Diagnostic, max int) ([]Diagnostic, int) {
 				Line: d.Line, Column: d.Column, EndLine: d.EndLine, EndColumn: d.EndColumn,
 				Rule: d.Rule, Severity: d.Severity, Contract: d.Contract,
 				Message: fmt.Sprintf("%d more %s %s in this file %s not shown (mdcontract reports at most %d of one rule per file); run with `--max-per-file 0`, or set `max-per-file: 0` in the config, to see them all",
-					n, d.Rule.Name, Plural(n, "finding", "findings"), Plural(n, "is", "are"), max),
+					n, d.Rule.Name, wording.Plural(n, "finding", "findings"), wording.Plural(n, "is", "are"), max),
 			})
 			summary[k] = len(out) - 1
 			continue
@@ -66,26 +70,4 @@ func CapPerFile(ds []Diagnostic, max int) ([]Diagnostic, int) {
 	}
 	SortDiagnostics(out)
 	return out, omitted
-}
-
-// Plural is one when n is 1, else many: the noun (or verb) a count takes.
-func Plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// Count is n and the noun it takes: "1 file", "2 files", "0 files".
-func Count(n int, one, many string) string {
-	return fmt.Sprintf("%d %s", n, Plural(n, one, many))
-}
-
-// LineRange names lines from to to: "line 2" when they are one line,
-// else "lines 2–3" (an en dash, as a range is written).
-func LineRange(from, to int) string {
-	if to <= from {
-		return fmt.Sprintf("line %d", from)
-	}
-	return fmt.Sprintf("lines %d–%d", from, to)
 }

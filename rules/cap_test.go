@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
+	_ "github.com/mdcontract/mdcontract/builtin" // every built-in rule registers
 
 	"github.com/mdcontract/mdcontract/rules"
 )

@@ -2,10 +2,12 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 )
 
@@ -42,7 +44,7 @@ func (p *Pass) ReportContract(ct *config.Contract, d Diagnostic) {
 			Message: fmt.Sprintf("contract `%s` is declared here", ct.ID), hasOffset: true})
 	}
 	if ct.Severity != "" {
-		if s, ok := ParseSeverity(ct.Severity); ok {
+		if s, ok := parseSeverity(ct.Severity); ok {
 			d.sev = &s
 		}
 	}
@@ -99,7 +101,7 @@ func (s *Settings) builtinContracts(idx *parser.Index) []*config.Contract {
 		return s.builtin
 	}
 	var out []*config.Contract
-	for _, name := range SortedMapKeys(profiles) {
+	for _, name := range slices.Sorted(maps.Keys(profiles)) {
 		pr := profiles[name]
 		set, configured := s.profiles[name]
 		if configured && !set.Enabled {
@@ -133,8 +135,8 @@ func (s *Settings) overridden(id string) bool {
 	return false
 }
 
-// ProfileParts lists a profile's part names, for validation and docs.
-func ProfileParts(name string) []string {
+// profileParts lists a profile's part names, which a config may disable.
+func profileParts(name string) []string {
 	if p := profiles[name]; p != nil {
 		return p.Parts
 	}
@@ -151,5 +153,5 @@ func (p *Pass) ReportMatchBudget(ct *config.Contract, d *parser.Document, m *con
 	at := min(max(m.At, 0), len(d.Src))
 	p.ReportContract(ct, Diagnostic{Path: d.Path, Start: at, End: at, atMost: Warning, Message: fmt.Sprintf(
 		"contract `%s` stopped matching here: its pattern `%s` compiles to %d instructions, and matching costs one step per instruction for each byte read, so reading this file passed the %d steps a contract may take on one file; the rest of the file is not checked by it: write a smaller pattern (fewer or smaller counted repeats and alternatives), or narrow the contract's files",
-		ct.ID, Clip(m.Pattern.String(), 60), m.Pattern.Size, config.MatchBudget)})
+		ct.ID, wording.Clip(m.Pattern.String(), 60), m.Pattern.Size, config.MatchBudget)})
 }

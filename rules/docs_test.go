@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	_ "github.com/mdcontract/mdcontract/builtin" // every built-in rule registers
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/internal/ruledoc"
 	. "github.com/mdcontract/mdcontract/rules"
-	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -31,10 +31,9 @@ func TestRuleDocs(t *testing.T) {
 			t.Errorf("docs/%s.md lacks `## What it checks`", r.Name)
 		}
 	}
-	// The framework's docs and each family's, beside its rules.
-	names, _ := filepath.Glob("docs/*.md")
+	// Each family's docs, beside its rules.
 	families, _ := filepath.Glob("*/docs/*.md")
-	for _, n := range append(names, families...) {
+	for _, n := range families {
 		name := strings.TrimSuffix(filepath.Base(n), ".md")
 		if Lookup(name) == nil && Topic(name) == "" {
 			t.Errorf("%s documents no rule and is not in Topics", n)
@@ -76,11 +75,7 @@ func TestKindRules(t *testing.T) {
 // wants are rewritten in the docs' sources.
 func TestDocExamples(t *testing.T) {
 	for _, r := range All() {
-		dir := r.DocsDir
-		if dir == "" {
-			dir = "rules/docs"
-		}
-		src := dir + "/" + r.Name + ".md"
+		src := r.DocsDir + "/" + r.Name + ".md"
 		t.Run(r.Name, func(t *testing.T) {
 			found := runDocExamples(t, src, r.Doc(), r)
 			if !found {
@@ -97,7 +92,7 @@ func TestDocExamples(t *testing.T) {
 // topicSource is the source file of a topic's doc, from the repo root, or
 // "" for a topic made from data (hosts).
 func topicSource(name string) string {
-	for _, dir := range []string{"rules/docs", "contract/docs", "graph/docs"} {
+	for _, dir := range []string{"builtin/docs", "contract/docs", "graph/docs"} {
 		if _, err := os.Stat(filepath.Join("..", dir, name+".md")); err == nil {
 			return dir + "/" + name + ".md"
 		}

@@ -10,7 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
+	_ "github.com/mdcontract/mdcontract/builtin" // every built-in rule registers
+	"github.com/mdcontract/mdcontract/rules/input"
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/internal/ruledoc"
@@ -49,7 +50,7 @@ func TestFixtures(t *testing.T) {
 		}
 	}
 	for _, r := range rules.All() {
-		if !covered[r.Name] && r != rules.ReadError {
+		if !covered[r.Name] && r != input.ReadError {
 			t.Errorf("rule %s/%s has no fixture with a finding in testdata/rules/%s/", r.ID, r.Name, r.Name)
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
+	_ "github.com/mdcontract/mdcontract/builtin" // every built-in rule registers
 
 	"github.com/mdcontract/mdcontract/fix"
 	"github.com/mdcontract/mdcontract/parser"

@@ -1,12 +1,9 @@
-// Package rules holds the rule type, the registry, the runner and the
-// built-in rules. A rule is a value registered at init: stateless, safe to
-// run in parallel, reporting through its Pass and never printing.
 package rules
 
 import (
-	"embed"
 	"fmt"
 	"io/fs"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -38,8 +35,8 @@ func (s Severity) String() string {
 	return "off"
 }
 
-// ParseSeverity reads "error", "warning", "info" or "off".
-func ParseSeverity(s string) (Severity, bool) {
+// parseSeverity reads "error", "warning", "info" or "off".
+func parseSeverity(s string) (Severity, bool) {
 	switch strings.ToLower(s) {
 	case "error":
 		return Error, true
@@ -63,11 +60,10 @@ type Rule struct {
 	Check func(*Pass)
 	// CheckRepo runs once per run over the whole index (Pass.Doc is nil).
 	CheckRepo func(*Pass)
-	// Docs holds the rule's documentation, docs/<name>.md; nil means the
-	// framework's own folder, rules/docs.
+	// Docs holds the rule's documentation, docs/<name>.md; nil: none.
 	Docs fs.FS
 	// DocsDir is the folder of this repository that Docs embeds
-	// ("rules/references/docs"), for DocURL; "" is rules/docs.
+	// ("rules/references/docs"), for DocURL.
 	DocsDir string
 	// Family is the group the rule belongs to (its package sets it);
 	// "" means the group its ID's hundred names (see FamilyOf).
@@ -88,9 +84,9 @@ func (f Family) Register(r *Rule) *Rule {
 	return Register(r)
 }
 
-// DocsBase is where the rule docs are published: the repository's files
+// docsBase is where the rule docs are published: the repository's files
 // on its main branch.
-const DocsBase = "https://github.com/mdcontract/mdcontract/blob/main/"
+const docsBase = "https://github.com/mdcontract/mdcontract/blob/main/"
 
 // FamilyOf names the group a rule belongs to: the one its package declares
 // ("host" for rules/hostlimits), else the hundred of its ID: "file"
@@ -120,32 +116,27 @@ func FamilyOf(r *Rule) string {
 	return ""
 }
 
-// DocURL returns the web address of r's documentation:
-// DocsBase + "rules/docs/<name>.md" for a built-in rule, the folder of
-// DocsDir for one documented elsewhere (a contract kind's rule).
+// DocURL returns the web address of r's documentation: docsBase, the
+// folder DocsDir and the rule's name (docsBase +
+// "rules/markup/docs/anchor-balance.md"); "" for a rule with no DocsDir.
 func DocURL(r *Rule) string {
-	dir := r.DocsDir
-	if dir == "" {
-		dir = "rules/docs"
+	if r.DocsDir == "" {
+		return ""
 	}
-	return DocsBase + dir + "/" + r.Name + ".md"
+	return docsBase + r.DocsDir + "/" + r.Name + ".md"
 }
 
-// Doc returns the rule's embedded documentation.
+// Doc returns the rule's embedded documentation, or "".
 func (r *Rule) Doc() string {
-	fsys := r.Docs
-	if fsys == nil {
-		fsys = docs
+	if r.Docs == nil {
+		return ""
 	}
-	b, err := fs.ReadFile(fsys, "docs/"+r.Name+".md")
+	b, err := fs.ReadFile(r.Docs, "docs/"+r.Name+".md")
 	if err != nil {
 		return ""
 	}
 	return string(b)
 }
-
-//go:embed docs/*.md
-var docs embed.FS
 
 // topics are the docs that belong to no rule: parts several rules share.
 var topics = map[string]func() string{}
@@ -167,7 +158,7 @@ func RegisterTopic(name string, fsys fs.FS) {
 func RegisterTopicText(name string, text func() string) { topics[name] = text }
 
 // Topics lists the documentation topics, sorted.
-func Topics() []string { return SortedMapKeys(topics) }
+func Topics() []string { return slices.Sorted(maps.Keys(topics)) }
 
 // Topic returns the documentation of a topic ("selectors"), or "".
 func Topic(name string) string {

@@ -42,13 +42,15 @@ type Result struct {
 	ConfigErrors config.Errors
 }
 
-// ReadError reports files that were found but could not be read or parsed.
-var ReadError = Register(&Rule{
-	ID:       "MC001",
-	Name:     "read-error",
-	Summary:  "a file that could not be read, or was too large to parse",
-	Severity: Error,
-})
+// The rules of package rules/input the framework itself refers to, by
+// ID: suppression reports the suppression comments as they are applied,
+// a read error is never suppressed, and too-complex alone reports in the
+// part of a file past the markup bound.
+const (
+	readErrorID   = "MC001"
+	suppressionID = "MC002"
+	tooComplexID  = "MC004"
+)
 
 // Run checks the index with every registered rule.
 func Run(idx *parser.Index, opt Options) *Result {
@@ -169,14 +171,6 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 		fn(&Pass{Rule: r, Doc: d, Index: idx, Settings: opt.Settings, Reported: reported, reportedDocs: docs, report: collect, configErr: configErr})
 	}
 
-	if sev(ReadError) != Off {
-		for _, e := range idx.Errors {
-			if reported(e.Path) {
-				collect(Diagnostic{Path: e.Path, Rule: ReadError, Message: e.Msg})
-			}
-		}
-	}
-
 	for _, d := range candidates {
 		if docReported[d.Path] {
 			docs = append(docs, d)
@@ -293,7 +287,7 @@ func dropLinkedRepeats(idx *parser.Index, ds []Diagnostic) []Diagnostic {
 // bound (parser/complexity.go), which was not parsed: only too-complex,
 // which says so, reports there.
 func unparsed(idx *parser.Index, d *Diagnostic) bool {
-	if d.Rule == TooComplex {
+	if d.Rule.ID == tooComplexID {
 		return false
 	}
 	doc := idx.Doc(d.Path)

@@ -1,19 +1,17 @@
 package rules
 
 import (
-	"errors"
 	"fmt"
+	"maps"
 	"path"
-	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/hostview"
 	"github.com/mdcontract/mdcontract/internal/suggest"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
 )
@@ -32,7 +30,7 @@ type Settings struct {
 	// profiles the config switched on or off, by name
 	profiles map[string]config.ProfileSetting
 	// hosts are what the config's targets read (nil: the default hosts)
-	hosts *HostView
+	hosts *hostview.View
 	// minRelease are, by host id, the oldest release the repo supports
 	// (the targets' `@RELEASE`)
 	minRelease map[string]string
@@ -48,7 +46,7 @@ type resolvedKind struct {
 	hasKind bool
 	match   []string
 	exclude []string
-	schema  *KindSchema
+	schema  *hostview.Schema
 }
 
 // Setup resolves cfg (which may be nil: zero config).
@@ -59,7 +57,7 @@ func Setup(cfg *config.Config) (*Settings, error) {
 	}
 	var errs config.Errors
 	var sg suggest.Budget
-	for _, name := range SortedMapKeys(cfg.Rules) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Rules)) {
 		set := cfg.Rules[name]
 		r := Lookup(name)
 		if r == nil {
@@ -71,7 +69,7 @@ func Setup(cfg *config.Config) (*Settings, error) {
 			continue
 		}
 		if set.Severity != "" {
-			sev, _ := ParseSeverity(set.Severity)
+			sev, _ := parseSeverity(set.Severity)
 			s.Severity[r.ID] = sev
 		}
 		if r.Name == "anchor-balance" {
@@ -82,14 +80,14 @@ func Setup(cfg *config.Config) (*Settings, error) {
 	}
 	for _, ct := range cfg.Contracts {
 		if ct.Severity != "" {
-			if _, ok := ParseSeverity(ct.Severity); !ok {
+			if _, ok := parseSeverity(ct.Severity); !ok {
 				errs = append(errs, &config.Error{File: cfg.Name, Pos: ct.Pos, Msg: "bad severity " + ct.Severity})
 			}
 		}
 	}
 	s.Contracts = append(s.Contracts, cfg.Contracts...)
 	if len(cfg.Targets) > 0 {
-		s.hosts = viewOf(cfg.Targets.IDs())
+		s.hosts = hostview.Of(cfg.Targets.IDs())
 		s.minRelease = map[string]string{}
 		for _, t := range cfg.Targets {
 			if id, min := config.SplitTarget(t); min != "" {
@@ -107,20 +105,20 @@ func Setup(cfg *config.Config) (*Settings, error) {
 		}
 	}
 	s.profiles = cfg.Profiles
-	for _, name := range SortedMapKeys(cfg.Profiles) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Profiles)) {
 		set := cfg.Profiles[name]
 		if _, ok := profiles[name]; !ok {
-			errs = append(errs, &config.Error{File: cfg.Name, Pos: set.Pos, Msg: fmt.Sprintf("unknown profile `%s`; built-in profiles: %s", name, strings.Join(SortedMapKeys(profiles), ", "))})
+			errs = append(errs, &config.Error{File: cfg.Name, Pos: set.Pos, Msg: fmt.Sprintf("unknown profile `%s`; built-in profiles: %s", name, strings.Join(slices.Sorted(maps.Keys(profiles)), ", "))})
 			continue
 		}
 		for _, part := range set.Disable {
-			if !slices.Contains(ProfileParts(name), part) {
-				errs = append(errs, &config.Error{File: cfg.Name, Pos: set.Pos, Msg: fmt.Sprintf("profile `%s` has no part `%s`; its parts: %s", name, part, strings.Join(ProfileParts(name), ", "))})
+			if !slices.Contains(profileParts(name), part) {
+				errs = append(errs, &config.Error{File: cfg.Name, Pos: set.Pos, Msg: fmt.Sprintf("profile `%s` has no part `%s`; its parts: %s", name, part, strings.Join(profileParts(name), ", "))})
 			}
 		}
 	}
 	// Kinds, in name order; built-in names override, other names add.
-	for _, name := range SortedMapKeys(cfg.Kinds) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Kinds)) {
 		k := cfg.Kinds[name]
 		rk := resolvedKind{name: name, match: k.Match, exclude: k.Exclude}
 		baseName := k.Base
@@ -142,11 +140,11 @@ func Setup(cfg *config.Config) (*Settings, error) {
 			errs = append(errs, &config.Error{File: cfg.Name, Pos: k.Pos, Msg: fmt.Sprintf("kind `%s` is not a built-in kind: give it `match` globs (and a `base` kind to start from)", name)})
 			continue
 		}
-		var base *KindSchema
+		var base *hostview.Schema
 		if rk.hasKind {
-			base = s.View().schemas[rk.builtin]
+			base = s.View().Schema(rk.builtin)
 		}
-		rk.schema = mergeSchema(base, k, name)
+		rk.schema = hostview.ConfiguredSchema(base, k, name)
 		s.kinds = append(s.kinds, rk)
 	}
 	if len(errs) > 0 {
@@ -173,77 +171,13 @@ func (s *Settings) OpenRegion(name string) bool {
 	return false
 }
 
-// mergeSchema lays a configured kind over a built-in schema.
-func mergeSchema(base *KindSchema, k *config.Kind, name string) *KindSchema {
-	out := &KindSchema{Source: fmt.Sprintf("kind `%s` in the config", name)}
-	if base != nil {
-		*out = *base
-		out.Fields = append([]Field(nil), base.Fields...)
-		out.Source = fmt.Sprintf("kind `%s` in the config, over %s", name, base.Source)
-	}
-	if len(k.Required) > 0 {
-		out.Required = k.Required
-		out.Needs = true
-	}
-	if len(k.Order) > 0 {
-		out.Order = k.Order
-	}
-	for _, fname := range SortedMapKeys(k.Fields) {
-		cf := k.Fields[fname]
-		f := Field{Name: fname, Type: TAny}
-		if existing := out.Field(fname); existing != nil {
-			f = *existing
-		}
-		if cf.Type != "" {
-			f.Type = fieldType(cf.Type)
-		}
-		if len(cf.Enum) > 0 {
-			f.Enum = cf.Enum
-		}
-		if cf.Regexp != nil {
-			f.Pattern = cf.Regexp
-			f.PatternHint = cf.Message
-			if f.PatternHint == "" {
-				f.PatternHint = "text matching /" + cf.Pattern + "/"
-			}
-		}
-		if cf.MaxLength > 0 {
-			f.MaxLen = cf.MaxLength
-		}
-		if existing := out.Field(fname); existing != nil {
-			*existing = f
-		} else {
-			out.Fields = append(out.Fields, f)
-		}
-	}
-	return out
-}
-
-func fieldType(s string) FieldType {
-	switch s {
-	case "string":
-		return TString
-	case "bool":
-		return TBool
-	case "int":
-		return TInt
-	case "list":
-		return TList
-	case "string-or-list":
-		return TStringOrList
-	case "map":
-		return TMap
-	}
-	return TAny
-}
-
 // Classify returns the kind of a path, honouring configured kinds.
 func (s *Settings) Classify(rel string, byPath parser.Kind) parser.Kind {
 	if s == nil {
 		return byPath
 	}
 	for _, k := range s.kinds {
-		if k.hasKind && len(k.match) > 0 && GlobMatch(k.match, k.exclude, rel) {
+		if k.hasKind && len(k.match) > 0 && parser.GlobMatch(k.match, k.exclude, rel) {
 			return k.builtin
 		}
 	}
@@ -254,13 +188,12 @@ func (s *Settings) Classify(rel string, byPath parser.Kind) parser.Kind {
 // kind whose `match` globs take the file wins over an override of the
 // built-in kind it belongs to (the globs name it more closely), whatever
 // the kinds' names.
-func (s *Settings) SchemaFor(d *parser.Document) *KindSchema {
+func (s *Settings) SchemaFor(d *parser.Document) *hostview.Schema {
 	if s == nil {
-		return builtinSchemas[d.Kind]
+		return hostview.BuiltinSchemas()[d.Kind]
 	}
-	base := s.View().schemas
 	for _, k := range s.kinds {
-		if len(k.match) > 0 && GlobMatch(k.match, k.exclude, d.Path) {
+		if len(k.match) > 0 && parser.GlobMatch(k.match, k.exclude, d.Path) {
 			return k.schema
 		}
 	}
@@ -269,30 +202,16 @@ func (s *Settings) SchemaFor(d *parser.Document) *KindSchema {
 			return k.schema
 		}
 	}
-	return base[d.Kind]
+	return s.View().Schema(d.Kind)
 }
 
-// CheckTargets says which of ids (as `--target` gives them) is no host.
-func CheckTargets(ids []string) error {
-	for _, target := range ids {
-		id, min := config.SplitTarget(target)
-		if min != "" && !hosts.ValidVersion(min) {
-			return fmt.Errorf("target %s: %s is not a release; give the oldest release the repo supports, as %s@2.1.251", id, min, id)
-		}
-		if hosts.Get(id) == nil {
-			msg := fmt.Sprintf("unknown target %s; the hosts are: %s", id, strings.Join(hosts.IDs(), ", "))
-			if near, ok := suggest.Closest(id, hosts.IDs()); ok {
-				msg = fmt.Sprintf("unknown target %s (did you mean %s?); the hosts are: %s", id, near, strings.Join(hosts.IDs(), ", "))
-			}
-			return errors.New(msg)
-		}
-	}
-	return nil
-}
+// Schema returns the frontmatter schema for the pass's document: a
+// configured kind's, else the built-in one of its kind, or nil.
+func (p *Pass) Schema() *hostview.Schema { return p.Settings.SchemaFor(p.Doc) }
 
 // Targets lists the hosts the repo ships to: the config's or
 // `--target`'s, else the hosts its layout implies.
-func (s *Settings) Targets() []string { return s.View().targets }
+func (s *Settings) Targets() []string { return s.View().Targets() }
 
 // MinRelease is the oldest release of host id the repo says it supports
 // (`targets: {claude-code: ">=2.1.251"}`, `--target claude-code@2.1.251`),
@@ -305,58 +224,11 @@ func (s *Settings) MinRelease(id string) string {
 }
 
 // View is what the targets read.
-func (s *Settings) View() *HostView {
+func (s *Settings) View() *hostview.View {
 	if s == nil || s.hosts == nil {
-		return defaultView
+		return hostview.Default()
 	}
 	return s.hosts
-}
-
-// GlobMatch reports whether p matches one of include and none of exclude.
-func GlobMatch(include, exclude []string, p string) bool {
-	ok := len(include) == 0
-	for _, g := range include {
-		if m, _ := doublestar.Match(g, p); m {
-			ok = true
-			break
-		}
-	}
-	if !ok {
-		return false
-	}
-	for _, g := range exclude {
-		if m, _ := doublestar.Match(g, p); m {
-			return false
-		}
-	}
-	return true
-}
-
-// SortedMapKeys are m's keys, sorted.
-func SortedMapKeys[T any](m map[string]T) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-var compiled sync.Map // pattern → *config.Pattern
-
-// Compile returns the compiled pattern for a pattern the config already
-// validated (config.CompilePattern), compiled once per process. Match
-// it through a config.Meter, which bounds the work per file.
-func Compile(s string) *config.Pattern {
-	if re, ok := compiled.Load(s); ok {
-		return re.(*config.Pattern)
-	}
-	re, err := config.CompilePattern(s)
-	if err != nil { // not validated: read as literal text
-		re = &config.Pattern{Regexp: regexp.MustCompile(regexp.QuoteMeta(s)), Size: len(s) + 2}
-	}
-	compiled.Store(s, re)
-	return re
 }
 
 // KindIn reports whether d is of one of the kinds: built-in kind names, or
@@ -366,7 +238,7 @@ func (s *Settings) KindIn(d *parser.Document, kinds []string) bool {
 		return true
 	}
 	for _, k := range s.kinds {
-		if slices.Contains(kinds, k.name) && len(k.match) > 0 && GlobMatch(k.match, k.exclude, d.Path) {
+		if slices.Contains(kinds, k.name) && len(k.match) > 0 && parser.GlobMatch(k.match, k.exclude, d.Path) {
 			return true
 		}
 	}
@@ -380,8 +252,8 @@ func (s *Settings) KindIn(d *parser.Document, kinds []string) bool {
 // files.
 func (s *Settings) LayoutTargets(idx *parser.Index) []string {
 	v := s.View()
-	if v != defaultView {
-		return v.targets
+	if v != hostview.Default() {
+		return v.Targets()
 	}
 	held := map[string]bool{}
 	readBy := map[string]bool{} // hosts that read one of the repo's JSON files
@@ -389,12 +261,12 @@ func (s *Settings) LayoutTargets(idx *parser.Index) []string {
 		if d.Kind.IsJSON() && d.Kind.ByHostPaths() {
 			// a JSON kind several hosts name (hooks/hooks.json): the hosts
 			// whose entries take this file
-			for _, hs := range JSONShapes(idx, d) {
+			for _, hs := range hostview.JSONShapes(idx, d) {
 				readBy[hs.Host.ID] = true
 			}
 			continue
 		}
-		held[ReportedKind(idx, d).String()] = true
+		held[hostview.ReportedKind(idx, d).String()] = true
 		if d.Kind == parser.KindMemory {
 			held["memory:"+path.Base(d.Path)] = true
 		}

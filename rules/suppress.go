@@ -3,22 +3,15 @@ package rules
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/internal/suggest"
 
 	"github.com/mdcontract/mdcontract/parser"
 )
-
-// Suppression reports suppression comments that give no reason, name an
-// unknown rule, or suppress nothing.
-var Suppression = Register(&Rule{
-	ID:       "MC002",
-	Name:     "suppression",
-	Summary:  "a suppression comment without a reason, for an unknown rule, or that suppresses nothing",
-	Severity: Warning,
-})
 
 // directive is one `<!-- mdcontract-disable-… RULE -- reason -->` comment.
 type directive struct {
@@ -82,6 +75,9 @@ func directives(d *parser.Document) []*directive {
 	return out
 }
 
+// isEOL reports whether r ends a line.
+func isEOL(r rune) bool { return r == '\n' || r == '\r' }
+
 // applySuppressions drops the findings that directives suppress, and adds
 // findings for the directives that are wrong or unused.
 func applySuppressions(idx *parser.Index, ds []Diagnostic, reported []*parser.Document, sev func(*Rule) Severity) []Diagnostic {
@@ -104,16 +100,17 @@ func applySuppressions(idx *parser.Index, ds []Diagnostic, reported []*parser.Do
 		}
 		out = append(out, *d)
 	}
-	if sev(Suppression) == Off {
+	suppression := Lookup(suppressionID) // rules/input's, when linked in
+	if suppression == nil || sev(suppression) == Off {
 		return out
 	}
 	ruleNames := Names()
-	for _, path := range SortedMapKeys(byPath) {
+	for _, path := range slices.Sorted(maps.Keys(byPath)) {
 		var sg suggest.Budget // the first names of a file get suggestions
 		for _, dir := range byPath[path] {
 			report := func(msg string) {
 				d := Diagnostic{Path: path, Start: dir.comment.Start, End: dir.comment.End,
-					Rule: Suppression, Severity: sev(Suppression), Message: msg}
+					Rule: suppression, Severity: sev(suppression), Message: msg}
 				locate(idx, &d)
 				out = append(out, d)
 			}
@@ -190,7 +187,7 @@ func indexDirectives(dirs []*directive) *dirIndex {
 // suppressed reports whether a directive suppresses d, and marks the
 // directives that do as used.
 func (ix *dirIndex) suppressed(d *Diagnostic) bool {
-	if d.Rule == Suppression || d.Rule == ReadError {
+	if d.Rule.ID == suppressionID || d.Rule.ID == readErrorID {
 		return false
 	}
 	hit := false

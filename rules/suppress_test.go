@@ -10,6 +10,7 @@ import (
 	"github.com/mdcontract/mdcontract/internal/suggest"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
+	"github.com/mdcontract/mdcontract/rules/input"
 )
 
 // TestSuppressionSuggestBudget: a file of many mistyped rule names gets
@@ -30,7 +31,7 @@ func TestSuppressionSuggestBudget(t *testing.T) {
 	res := rules.Run(parser.Load(dir, parser.LoadOptions{Classify: settings.Classify}), rules.Options{Settings: settings})
 	named, suggested := 0, 0
 	for _, d := range res.Diagnostics {
-		if d.Rule == rules.Suppression && strings.Contains(d.Message, "which is no rule") {
+		if d.Rule == input.Suppression && strings.Contains(d.Message, "which is no rule") {
 			named++
 			if strings.Contains(d.Message, "did you mean `anchor-balance`?") {
 				suggested++

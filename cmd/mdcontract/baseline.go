@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/mdcontract/mdcontract/fingerprint"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 	"github.com/mdcontract/mdcontract/textsafe"
@@ -34,7 +35,7 @@ func writeBaseline(file string, idx *parser.Index, ds []rules.Diagnostic) error 
 	b := baselineFile{Version: 1, Tool: "mdcontract", Findings: []baselineEntry{}}
 	for _, d := range ds {
 		b.Findings = append(b.Findings, baselineEntry{Rule: d.Rule.ID, Name: d.Rule.Name, Path: d.Path,
-			Fingerprint: rules.Fingerprint(idx, d), Line: d.Line, Message: textsafe.Line(d.Message)})
+			Fingerprint: fingerprint.Of(idx, d), Line: d.Line, Message: textsafe.Line(d.Message)})
 	}
 	data, err := json.MarshalIndent(b, "", "  ")
 	if err != nil {
@@ -69,7 +70,7 @@ func applyBaseline(file string, idx *parser.Index, ds []rules.Diagnostic) ([]rul
 	var out []rules.Diagnostic
 	dropped := 0
 	for _, d := range ds {
-		fp := rules.Fingerprint(idx, d)
+		fp := fingerprint.Of(idx, d)
 		if known[fp] > 0 {
 			known[fp]--
 			dropped++

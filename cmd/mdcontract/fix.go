@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/mdcontract/mdcontract/fix"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 	"github.com/mdcontract/mdcontract/textsafe"
@@ -51,7 +52,7 @@ func showDiff(idx *parser.Index, res *rules.Result, opt rules.Options, stdout, s
 			files++
 		}
 	}
-	sayf(notes, "mdcontract: %s in %s (nothing written; --fix applies them)", rules.Count(n, "fix", "fixes"), rules.Count(files, "file", "files"))
+	sayf(notes, "mdcontract: %s in %s (nothing written; --fix applies them)", wording.Count(n, "fix", "fixes"), wording.Count(files, "file", "files"))
 	for _, d := range res.Diagnostics {
 		if d.Severity == rules.Error {
 			return exitFindings
@@ -92,6 +93,6 @@ func applyFixes(idx *parser.Index, res *rules.Result, opt rules.Options, stderr,
 		n += ff.Applied
 		files++
 	}
-	sayf(notes, "mdcontract: fixed %s in %s", rules.Count(n, "finding", "findings"), rules.Count(files, "file", "files"))
+	sayf(notes, "mdcontract: fixed %s in %s", wording.Count(n, "finding", "findings"), wording.Count(files, "file", "files"))
 	return n, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 	"github.com/mdcontract/mdcontract/graph"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -134,7 +135,7 @@ func graphCmd(args []string, stdout, stderr io.Writer) error {
 			broken++
 		}
 	}
-	sayf(stderr, "mdcontract: wrote %s: %s, %s (%d broken), %s", o.out, rules.Count(len(g.Nodes), "node", "nodes"), rules.Count(len(g.Edges), "edge", "edges"), broken, rules.Count(len(g.Findings), "finding", "findings"))
+	sayf(stderr, "mdcontract: wrote %s: %s, %s (%d broken), %s", o.out, wording.Count(len(g.Nodes), "node", "nodes"), wording.Count(len(g.Edges), "edge", "edges"), broken, wording.Count(len(g.Findings), "finding", "findings"))
 	return nil
 }
 

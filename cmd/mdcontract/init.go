@@ -11,8 +11,8 @@ import (
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/contract"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
-	"github.com/mdcontract/mdcontract/rules"
 )
 
 // schemaURL is where editors find the config's JSON Schema.
@@ -106,7 +106,7 @@ func initConfig(args []string, stdout io.Writer) error {
 		}
 		if cfg != nil {
 			// a config exists: show the contracts to paste into it
-			fmt.Fprintf(stdout, "# %s for %s (under `contracts:`); %s from their canonical text today:\n%s", rules.Count(inf.Groups, "copy contract", "copy contracts"), cfg.Name, copiesDiffer(inf.Drifted), inf.YAML)
+			fmt.Fprintf(stdout, "# %s for %s (under `contracts:`); %s from their canonical text today:\n%s", wording.Count(inf.Groups, "copy contract", "copy contracts"), cfg.Name, copiesDiffer(inf.Drifted), inf.YAML)
 			return nil
 		}
 		if inf.Groups == 0 {
@@ -114,7 +114,7 @@ func initConfig(args []string, stdout io.Writer) error {
 		} else {
 			text += "\n# Copy groups found by `mdcontract init --infer`: each copy must match its\n# canonical source (`mdcontract check --fix` re-syncs them).\ncontracts:\n" + inf.YAML
 		}
-		sayf(stdout, "%s; %s from their canonical text today (`mdcontract check` shows them, `--fix` re-syncs them)", rules.Count(inf.Groups, "copy contract", "copy contracts"), copiesDiffer(inf.Drifted))
+		sayf(stdout, "%s; %s from their canonical text today (`mdcontract check` shows them, `--fix` re-syncs them)", wording.Count(inf.Groups, "copy contract", "copy contracts"), copiesDiffer(inf.Drifted))
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
@@ -136,5 +136,5 @@ func initConfig(args []string, stdout io.Writer) error {
 
 // copiesDiffer is "1 copy differs", "2 copies differ".
 func copiesDiffer(n int) string {
-	return rules.Count(n, "copy differs", "copies differ")
+	return wording.Count(n, "copy differs", "copies differ")
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/hostview"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 	"github.com/mdcontract/mdcontract/rules/hostlimits"
@@ -281,7 +283,7 @@ func jsonCell(h *hosts.Host, d *parser.Document, idx *parser.Index, diags []rule
 	if k == nil || len(k.JSON) == 0 {
 		return matrixCell{State: stateNone}
 	}
-	for _, hs := range rules.JSONShapes(idx, d) {
+	for _, hs := range hostview.JSONShapes(idx, d) {
 		if hs.Host == h {
 			return stateOf(diags)
 		}
@@ -551,7 +553,7 @@ func hostFacts(w io.Writer, format string, today time.Time) error {
 		age := ""
 		if read, err := time.Parse("2006-01-02", f.Read); err == nil {
 			days := int(today.Sub(read).Hours() / 24)
-			age = ", " + rules.Count(days, "day", "days") + " ago"
+			age = ", " + wording.Count(days, "day", "days") + " ago"
 		}
 		fmt.Fprintf(w, "  %s%s\n      %s, read %s%s\n", f.What, since, f.URL, f.Read, age)
 	}

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mdcontract/mdcontract/fingerprint"
+	"github.com/mdcontract/mdcontract/hostview"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -322,7 +324,7 @@ func (m *memo) save(idx *parser.Index, began time.Time, res *rules.Result, setti
 	for _, p := range res.Paths {
 		k := parser.KindOther
 		if doc := idx.Doc(p); doc != nil {
-			k = rules.ReportedKind(idx, doc)
+			k = hostview.ReportedKind(idx, doc)
 		}
 		r.Kinds = append(r.Kinds, k)
 	}
@@ -363,7 +365,7 @@ func (r *memoResult) result(snap *parser.Snapshot) (*rules.Result, checkView) {
 	}
 	return res, checkView{
 		source:      snap.Source,
-		fingerprint: func(d rules.Diagnostic) string { return rules.FingerprintSrc(snap.Source(d.Path), d) },
+		fingerprint: func(d rules.Diagnostic) string { return fingerprint.OfSrc(snap.Source(d.Path), d) },
 		kind: func(p string) (parser.Kind, bool) {
 			k, ok := kinds[p]
 			return k, ok
@@ -391,10 +393,10 @@ func indexView(idx *parser.Index, settings *rules.Settings) checkView {
 			}
 			return nil
 		},
-		fingerprint: func(d rules.Diagnostic) string { return rules.Fingerprint(idx, d) },
+		fingerprint: func(d rules.Diagnostic) string { return fingerprint.Of(idx, d) },
 		kind: func(p string) (parser.Kind, bool) {
 			if d := idx.Doc(p); d != nil {
-				return rules.ReportedKind(idx, d), true
+				return hostview.ReportedKind(idx, d), true
 			}
 			return 0, false
 		},

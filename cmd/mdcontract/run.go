@@ -14,15 +14,17 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/mdcontract/mdcontract/budget"
 	"github.com/mdcontract/mdcontract/internal/ruledoc"
 	"github.com/mdcontract/mdcontract/internal/suggest"
+	"github.com/mdcontract/mdcontract/internal/wording"
 
 	"github.com/mattn/go-isatty"
+	_ "github.com/mdcontract/mdcontract/builtin" // every built-in rule registers
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/report"
 	"github.com/mdcontract/mdcontract/rules"
-	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
 )
 
 // version is the release when the build sets it (`-ldflags "-X
@@ -469,7 +471,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		if err := writeBaseline(o.writeBaseline, idx, res.Diagnostics); err != nil {
 			return exitUsage, err
 		}
-		sayf(notes, "mdcontract: wrote %s to %s", rules.Count(len(res.Diagnostics), "finding", "findings"), o.writeBaseline)
+		sayf(notes, "mdcontract: wrote %s to %s", wording.Count(len(res.Diagnostics), "finding", "findings"), o.writeBaseline)
 		return exitOK, nil
 	}
 	// Last, so that a finding suppressed or baselined never counts, and
@@ -487,14 +489,14 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		OneLine:     o.oneline,
 	}
 	if wantsBudget(outs) {
-		r.Budgets = rules.Budgets(idx, settings)
+		r.Budgets = budget.Of(idx, settings.View())
 		if o.base != "" {
 			if fi, err := os.Stat(o.base); err != nil || !fi.IsDir() {
 				return exitUsage, fmt.Errorf("--base %s: not a folder", o.base)
 			}
 			baseLoad := load
 			baseLoad.Cache = nil // the cache is the repo's
-			r.BaseBudgets = rules.Budgets(parser.Load(o.base, baseLoad), settings)
+			r.BaseBudgets = budget.Of(parser.Load(o.base, baseLoad), settings.View())
 		}
 	}
 	for _, out := range outs {
@@ -581,7 +583,7 @@ func checkedAs(kind func(p string) (parser.Kind, bool), paths []string, removed 
 		}
 	}
 	if removed > 0 {
-		parts = append(parts, fmt.Sprintf("the removal of %d %s", removed, rules.Plural(removed, "file", "files")))
+		parts = append(parts, fmt.Sprintf("the removal of %d %s", removed, wording.Plural(removed, "file", "files")))
 	}
 	out := "checked " + strings.Join(parts, ", ")
 	if len(parts) == 0 {
@@ -725,7 +727,7 @@ func openRoot(rootFlag, configFlag, targetsFlag string) (*repo, error) {
 		for _, t := range strings.Split(targetsFlag, ",") {
 			targets = append(targets, strings.TrimSpace(t))
 		}
-		if err := rules.CheckTargets(targets); err != nil {
+		if err := config.CheckTargets(targets); err != nil {
 			return nil, fmt.Errorf("--target: %w", err)
 		}
 	}

@@ -21,10 +21,10 @@ import (
 	"sort"
 	"strings"
 
+	_ "github.com/mdcontract/mdcontract/builtin" // every built-in rule registers
 	"github.com/mdcontract/mdcontract/internal/ruledoc"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
-	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
 )
 
 // Command rewrites the generated pages.
@@ -107,13 +107,7 @@ func footer(b *strings.Builder, from string) {
 }
 
 // docSource is the source of r's doc, from the repo root.
-func docSource(r *rules.Rule) string {
-	dir := r.DocsDir
-	if dir == "" {
-		dir = "rules/docs"
-	}
-	return dir + "/" + r.Name + ".md"
-}
+func docSource(r *rules.Rule) string { return r.DocsDir + "/" + r.Name + ".md" }
 
 // RulePage is a rule's page: its title with its ID, its severity and
 // family, then its doc with each example shown as files and findings.

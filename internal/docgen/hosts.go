@@ -2,11 +2,11 @@ package docgen
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/hosts"
-	"github.com/mdcontract/mdcontract/rules"
 )
 
 // Hosts is the host reference, made from the host files as package hosts
@@ -67,7 +67,7 @@ func host(b *strings.Builder, h *hosts.Host) {
 		}
 		return fmt.Sprintf("[%s](%s), %s", id, s.URL, s.Read)
 	}
-	for _, name := range rules.SortedMapKeys(h.Kinds) {
+	for _, name := range slices.Sorted(maps.Keys(h.Kinds)) {
 		k := h.Kinds[name]
 		fmt.Fprintf(b, "\n### %s: %s\n\n", h.Name, name)
 		var facts []string
@@ -166,7 +166,7 @@ func host(b *strings.Builder, h *hosts.Host) {
 	}
 	if len(h.Limits) > 0 {
 		fmt.Fprintf(b, "\n### %s: limits\n\n| limit | at most | of | source |\n|---|---|---|---|\n", h.Name)
-		for _, name := range rules.SortedMapKeys(h.Limits) {
+		for _, name := range slices.Sorted(maps.Keys(h.Limits)) {
 			l := h.Limits[name]
 			fmt.Fprintf(b, "| `%s` | %d %s | %s | %s |\n", name, l.Value, l.Unit, cell(l.Of), src(l.Source))
 		}
@@ -193,13 +193,13 @@ func host(b *strings.Builder, h *hosts.Host) {
 	}
 	if len(h.Loader) > 0 {
 		fmt.Fprintf(b, "\n### %s: loader\n\n| quirk | reads | refuses | source |\n|---|---|---|---|\n", h.Name)
-		for _, name := range rules.SortedMapKeys(h.Loader) {
+		for _, name := range slices.Sorted(maps.Keys(h.Loader)) {
 			q := h.Loader[name]
 			fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", name, strings.Join(q.Reads, ", "), strings.Join(q.Refuses, ", "), src(q.Source))
 		}
 	}
 	b.WriteString("\nSources:\n\n")
-	for _, id := range rules.SortedMapKeys(h.Sources) {
+	for _, id := range slices.Sorted(maps.Keys(h.Sources)) {
 		s := h.Sources[id]
 		fmt.Fprintf(b, "- `%s`: <%s>, read %s\n", id, s.URL, s.Read)
 	}

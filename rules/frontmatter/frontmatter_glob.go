@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/hostview"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 	"go.yaml.in/yaml/v3"
@@ -59,7 +61,7 @@ func checkFrontmatterGlob(p *rules.Pass) {
 	// A rule kept where the host does not load it (a library of Cursor
 	// rules in rules/, for users to copy) is applied only once copied: its
 	// globs are read against the repo it is copied into, not this one.
-	loaded := rules.LoadedHere(p)
+	loaded := loadedHere(p)
 	m := parser.MemoIndex(p.Index, globMatcherKey, func() *globMatcher {
 		gm := &globMatcher{files: p.Index.Files()}
 		gm.left.Store(globWork)
@@ -83,7 +85,7 @@ func checkFrontmatterGlob(p *rules.Pass) {
 			}
 			for _, g := range parts {
 				if g = strings.TrimSpace(g); g != "" {
-					globs = append(globs, keyGlob{g, k.ValueOffset, rules.ValueEnd(d, k)})
+					globs = append(globs, keyGlob{g, k.ValueOffset, d.ValueSpanEnd(k)})
 				}
 			}
 		case yaml.SequenceNode:
@@ -121,7 +123,7 @@ type keyGlob struct {
 // a repo may have, `**/*.test.*, **/__tests__/**`, is not wrong for
 // lacking some of them here). A negated glob (`!**/dist/**`) leaves files
 // out rather than taking them in: matching nothing is no fault of it.
-func checkGlobs(p *rules.Pass, m *globMatcher, s *rules.KindSchema, key string, globs []keyGlob, loaded bool) {
+func checkGlobs(p *rules.Pass, m *globMatcher, s *hostview.Schema, key string, globs []keyGlob, loaded bool) {
 	var takes []keyGlob // the valid globs that take files in
 	for _, kg := range globs {
 		g, negated := strings.CutPrefix(kg.g, "!")
@@ -213,4 +215,25 @@ func (m *globMatcher) match(g string) (found, ok bool) {
 		}
 	}
 	return false, true
+}
+
+// loadedHere reports whether a host that reads the pass's file where its
+// kind says it loads such files (`loads`) loads it from this path: a
+// Cursor rule kept in rules/ for users to copy is one, and Cursor applies
+// it only once it is in .cursor/rules/. Where no reader of the kind says
+// where it loads from, the file counts as loaded.
+func loadedHere(p *rules.Pass) bool {
+	some := false
+	for _, hk := range p.Settings.View().Readers[p.Doc.Kind] {
+		for _, g := range hk.Kind.Loads {
+			if strings.HasPrefix(g, hosts.LoadsPluginPrefix) {
+				return true // from a plugin's root: not decided here
+			}
+			some = true
+			if ok, _ := doublestar.Match(g, p.Doc.Path); ok {
+				return true
+			}
+		}
+	}
+	return !some
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mdcontract/mdcontract/internal/yamledit"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -45,10 +46,10 @@ func checkFrontmatterOrder(p *rules.Pass) {
 // orderFix reorders the frontmatter's top-level keys, each with the comment
 // and blank lines above it and the lines that continue its value.
 func orderFix(src []byte, start, end int, order []string) []rules.Edit {
-	blocks, tail, ok := rules.SplitKeyBlocks(src, start, end, rules.TopKey)
+	blocks, tail, ok := yamledit.SplitKeyBlocks(src, start, end, yamledit.TopKey)
 	if !ok || len(blocks) == 0 {
 		return nil
 	}
-	text := rules.ReorderBlocks(blocks, order, parser.EOLOf(src[start:end])) + tail
+	text := yamledit.ReorderBlocks(blocks, order, parser.EOLOf(src[start:end])) + tail
 	return []rules.Edit{{Start: start, End: end, New: text}}
 }

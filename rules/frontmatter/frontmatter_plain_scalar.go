@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/hostview"
+	"github.com/mdcontract/mdcontract/internal/yamledit"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
@@ -50,8 +52,8 @@ func checkFrontmatterPlainScalar(p *rules.Pass) {
 	// (under the key holding the anchor): each node is checked once, as a
 	// top-level key's value first.
 	seen := map[*yaml.Node]bool{}
-	var walk func(s *rules.KindSchema, key string, n *yaml.Node)
-	walk = func(s *rules.KindSchema, key string, n *yaml.Node) {
+	var walk func(s *hostview.Schema, key string, n *yaml.Node)
+	walk = func(s *hostview.Schema, key string, n *yaml.Node) {
 		if seen[n] {
 			return
 		}
@@ -80,7 +82,7 @@ func checkFrontmatterPlainScalar(p *rules.Pass) {
 	}
 }
 
-func checkPlain(report func(rules.Diagnostic), d *parser.Document, s *rules.KindSchema, key string, n *yaml.Node, firstLine int) {
+func checkPlain(report func(rules.Diagnostic), d *parser.Document, s *hostview.Schema, key string, n *yaml.Node, firstLine int) {
 	if n.Value == "" {
 		return // an empty value (a bare `-` item): no text to cut, and its position is its parent's
 	}
@@ -108,18 +110,18 @@ func checkPlain(report func(rules.Diagnostic), d *parser.Document, s *rules.Kind
 			report(rules.Diagnostic{Start: start + cut - 1, End: lineEnd,
 				Message: fmt.Sprintf("`%s` is cut short: YAML reads ` #` as the start of a comment, so the value ends at `%s` and `%s` is dropped; quote the whole value (\"…\")",
 					key, tail(kept, 40), head(dropped, 40)),
-				Fix: []rules.Edit{{Start: start, End: start + len(whole), New: rules.YamlQuote(whole)}}})
+				Fix: []rules.Edit{{Start: start, End: start + len(whole), New: yamledit.Quote(whole)}}})
 			return
 		}
 	}
 	if s == nil {
 		return
 	}
-	if f := s.Field(key); f != nil && (f.Type == rules.TString || f.Type == rules.TStringOrList) && n.Tag != "!!str" && n.Tag != "!!null" {
+	if f := s.Field(key); f != nil && (f.Type == hostview.TString || f.Type == hostview.TStringOrList) && n.Tag != "!!str" && n.Tag != "!!null" {
 		written := strings.TrimRight(cutComment(text), " \t")
 		report(rules.Diagnostic{Start: start, End: start + len(written),
 			Message: fmt.Sprintf("`%s` is written %q without quotes, which YAML reads as %s, not text; quote it (\"%s\")", key, n.Value, tagNoun(n.Tag), n.Value),
-			Fix:     []rules.Edit{{Start: start, End: start + len(written), New: rules.YamlQuote(written)}}})
+			Fix:     []rules.Edit{{Start: start, End: start + len(written), New: yamledit.Quote(written)}}})
 	}
 }
 

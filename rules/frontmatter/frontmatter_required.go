@@ -3,6 +3,7 @@ package frontmatter
 import (
 	"fmt"
 
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/rules"
 	"go.yaml.in/yaml/v3"
 )
@@ -27,21 +28,21 @@ func checkFrontmatterRequired(p *rules.Pass) {
 	for _, name := range s.Required {
 		k := fm.Get(name)
 		if k == nil {
-			p.Reportf(fm.Start, d.Lines().LineEnd(d.Src, 1), "frontmatter has no `%s`: %s requires it (%s)", name, rules.AKind(d.Kind), s.Source)
+			p.Reportf(fm.Start, d.Lines().LineEnd(d.Src, 1), "frontmatter has no `%s`: %s requires it (%s)", name, wording.AKind(d.Kind), s.Source)
 			continue
 		}
 		if isEmpty(k.Value) {
-			p.Reportf(k.Offset, k.Offset+len(k.Name), "frontmatter `%s` is empty: %s requires a value (%s)", name, rules.AKind(d.Kind), s.Source)
+			p.Reportf(k.Offset, k.Offset+len(k.Name), "frontmatter `%s` is empty: %s requires a value (%s)", name, wording.AKind(d.Kind), s.Source)
 		}
 	}
 	// keys a host loads the file without, but warns of: a warning
 	for _, name := range s.Wanted {
 		if k := fm.Get(name); k == nil {
 			p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: fm.Start, End: d.Lines().LineEnd(d.Src, 1), Message: fmt.Sprintf(
-				"frontmatter has no `%s`: %s loads without it but warns (%s); add it", name, rules.AKind(d.Kind), s.Source)})
+				"frontmatter has no `%s`: %s loads without it but warns (%s); add it", name, wording.AKind(d.Kind), s.Source)})
 		} else if isEmpty(k.Value) {
 			p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: k.Offset, End: k.Offset + len(k.Name), Message: fmt.Sprintf(
-				"frontmatter `%s` is empty: %s loads without a value but warns (%s); give it one", name, rules.AKind(d.Kind), s.Source)})
+				"frontmatter `%s` is empty: %s loads without a value but warns (%s); give it one", name, wording.AKind(d.Kind), s.Source)})
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/hostview"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
@@ -130,7 +132,7 @@ func flowProblem(p *rules.Pass, read bool, key, val, yamlMsg string) string {
 	}
 	fix := "quote the whole value (" + quoteValue(val) + ")"
 	if s := p.Schema(); s != nil {
-		if f := s.Field(key); f != nil && (f.Type == rules.TString || f.Type == rules.TStringOrList) {
+		if f := s.Field(key); f != nil && (f.Type == hostview.TString || f.Type == hostview.TStringOrList) {
 			fix = fmt.Sprintf("`%s` takes a string (%s): %s", key, s.Source, fix)
 		}
 	}
@@ -244,7 +246,7 @@ func quotedList(v string) string {
 }
 
 // fieldOf is s's field named n, or nil (also for no schema).
-func fieldOf(s *rules.KindSchema, n string) *rules.Field {
+func fieldOf(s *hostview.Schema, n string) *hostview.Field {
 	if s == nil {
 		return nil
 	}
@@ -258,13 +260,13 @@ func checkFrontmatterSyntax(p *rules.Pass) {
 		if s := p.Schema(); s != nil && s.Needs {
 			end := d.Lines().LineEnd(d.Src, 1)
 			p.Reportf(d.BodyStart, end, "%s has no frontmatter: %s must start with a `---` line, its YAML keys (%s), and a closing `---` line",
-				d.Path, rules.AKind(d.Kind), strings.Join(s.Required, ", "))
+				d.Path, wording.AKind(d.Kind), strings.Join(s.Required, ", "))
 		} else if s != nil && s.Wants {
 			// the host loads it, with what it makes of the file alone
 			end := d.Lines().LineEnd(d.Src, 1)
 			p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: d.BodyStart, End: end, Message: fmt.Sprintf(
 				"%s has no frontmatter: %s loads without it but warns (%s): start the file with a `---` line, its YAML keys (%s), and a closing `---` line",
-				d.Path, rules.AKind(d.Kind), s.Source, strings.Join(append(slices.Clone(s.Required), s.Wanted...), ", "))})
+				d.Path, wording.AKind(d.Kind), s.Source, strings.Join(append(slices.Clone(s.Required), s.Wanted...), ", "))})
 		}
 		return
 	}
@@ -336,7 +338,7 @@ func checkFrontmatterSyntax(p *rules.Pass) {
 		if t := strings.TrimSpace(string(d.Src[fm.Err.Offset:end])); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 			// a fence left in the frontmatter, as a description pasted
 			// with its code block's closing line
-			reportf(fm.Err.Offset, end, "invalid YAML in frontmatter: line %d, `` %s ``, is a code fence line, which YAML cannot read (%s); the frontmatter runs from the first `---` line to the next, so this fence is inside it: remove the fence line, or move it below the closing `---`", line, rules.Clip(t, 20), fm.Err.Msg)
+			reportf(fm.Err.Offset, end, "invalid YAML in frontmatter: line %d, `` %s ``, is a code fence line, which YAML cannot read (%s); the frontmatter runs from the first `---` line to the next, so this fence is inside it: remove the fence line, or move it below the closing `---`", line, wording.Clip(t, 20), fm.Err.Msg)
 			return
 		}
 		reportf(fm.Err.Offset, end, "invalid YAML in frontmatter: %s", fm.Err.Msg)

@@ -8,6 +8,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/hostview"
+	"github.com/mdcontract/mdcontract/internal/suggest"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 	"go.yaml.in/yaml/v3"
@@ -28,7 +31,7 @@ func checkFrontmatterType(p *rules.Pass) {
 		// a folder the host skips, whatever the file says
 		if folder := path.Base(path.Dir(d.Path)); hk.Kind.ReservedFolder.Match(folder) {
 			p.Reportf(0, d.Lines().LineEnd(d.Src, 1), "%s skips %s folder named `%s`, a name it reserves (%s): it does not load this file; rename the folder",
-				hk.Host.Name, rules.AKind(d.Kind), folder, hk.Kind.ReservedFolder.Why)
+				hk.Host.Name, wording.AKind(d.Kind), folder, hk.Kind.ReservedFolder.Why)
 		}
 	}
 	fm := d.Frontmatter
@@ -44,9 +47,9 @@ func checkFrontmatterType(p *rules.Pass) {
 		if f == nil || isEmpty(k.Value) {
 			continue
 		}
-		if f.Type == rules.TString && k.Value.Kind != yaml.ScalarNode && k.Value.Style&yaml.FlowStyle != 0 {
+		if f.Type == hostview.TString && k.Value.Kind != yaml.ScalarNode && k.Value.Style&yaml.FlowStyle != 0 {
 			// `description: [a, b]`: brackets meant as text
-			end := rules.ValueEnd(d, k)
+			end := d.ValueSpanEnd(k)
 			val, _ := parser.LineAt(d.Src[:end], k.ValueOffset)
 			noun, marks := "list", "brackets"
 			if k.Value.Kind == yaml.MappingNode {
@@ -60,18 +63,18 @@ func checkFrontmatterType(p *rules.Pass) {
 				k.Name, shown, noun, marks, k.Name, s.Source, quoted, marks)
 			continue
 		}
-		if f.Type == rules.TBool && k.Value.Kind == yaml.ScalarNode && boolWords[strings.ToLower(k.Value.Value)] {
+		if f.Type == hostview.TBool && k.Value.Kind == yaml.ScalarNode && boolWords[strings.ToLower(k.Value.Value)] {
 			if reads, _ := hosts.QuirkReaders("bool-words", d.Kind.String()); len(reads) > 0 {
 				// a host reads `yes` as true: the file loads there; YAML
 				// and the other hosts read the text
-				p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: k.ValueOffset, End: rules.ValueEnd(d, k), Message: fmt.Sprintf(
+				p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: k.ValueOffset, End: d.ValueSpanEnd(k), Message: fmt.Sprintf(
 					"`%s` is `%s`: %s reads it as a boolean (yes, no, on, off, 1 and 0 count there), but YAML and other hosts read %s, which is not true or false: write %s",
 					k.Name, k.Value.Value, strings.Join(reads, " and "), describe(k.Value), boolFix(k.Value.Value))})
 				continue
 			}
 		}
 		if f.Reserved != nil && k.Value.Kind == yaml.ScalarNode && f.Reserved.Match(k.Value.Value) {
-			p.Reportf(k.ValueOffset, rules.ValueEnd(d, k), "`%s` is %q, a name %s reserves (%s): it does not load this file; rename it",
+			p.Reportf(k.ValueOffset, d.ValueSpanEnd(k), "`%s` is %q, a name %s reserves (%s): it does not load this file; rename it",
 				k.Name, k.Value.Value, f.ReservedBy.Name, f.Reserved.Why)
 			continue
 		}
@@ -88,10 +91,10 @@ func checkFrontmatterType(p *rules.Pass) {
 		}
 		if msg, newer := typeProblem(f, k.Value, firstLine-1); newer {
 			// a value a newer release may know: the freshness policy
-			p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: k.ValueOffset, End: rules.ValueEnd(d, k), Message: fmt.Sprintf(
+			p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: k.ValueOffset, End: d.ValueSpanEnd(k), Message: fmt.Sprintf(
 				"`%s` %s (%s, %s); fix it, or, if a newer release added it, update mdcontract's host facts", k.Name, msg, s.Source, f.Host.AsOf())})
 		} else if msg != "" {
-			p.Reportf(k.ValueOffset, rules.ValueEnd(d, k), "`%s` %s (%s)", k.Name, msg, s.Source)
+			p.Reportf(k.ValueOffset, d.ValueSpanEnd(k), "`%s` %s (%s)", k.Name, msg, s.Source)
 		}
 	}
 }
@@ -118,11 +121,11 @@ func plainMisread(v *yaml.Node) bool {
 // and whether it is a value outside an enum the host may grow (a newer
 // release may know it: not a near miss of a known value, and the field a
 // host's). lineBase is added to YAML node lines to make them file lines.
-func typeProblem(f *rules.Field, v *yaml.Node, lineBase int) (string, bool) {
+func typeProblem(f *hostview.Field, v *yaml.Node, lineBase int) (string, bool) {
 	switch f.Type {
-	case rules.TAny:
+	case hostview.TAny:
 		return "", false
-	case rules.TString:
+	case hostview.TString:
 		if v.Kind != yaml.ScalarNode {
 			return fmt.Sprintf("must be %s, found %s", f.Type, nodeNoun(v)), false // a flow collection: checkFrontmatterType
 		}
@@ -130,22 +133,22 @@ func typeProblem(f *rules.Field, v *yaml.Node, lineBase int) (string, bool) {
 			return "", false // frontmatter-plain-scalar
 		}
 		return scalarProblem(f, v.Value)
-	case rules.TBool:
+	case hostview.TBool:
 		if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
 			return fmt.Sprintf("must be true or false, found %s", describe(v)), false
 		}
-	case rules.TInt:
+	case hostview.TInt:
 		if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
 			return fmt.Sprintf("must be an integer, found %s", describe(v)), false
 		}
-	case rules.TMap:
+	case hostview.TMap:
 		if v.Kind != yaml.MappingNode {
 			return fmt.Sprintf("must be a mapping of keys to values, found %s", describe(v)), false
 		}
-	case rules.TList, rules.TStringOrList:
+	case hostview.TList, hostview.TStringOrList:
 		switch v.Kind {
 		case yaml.ScalarNode:
-			if f.Type == rules.TList {
+			if f.Type == hostview.TList {
 				return fmt.Sprintf("must be a YAML list (one `- item` per line), found %s", describe(v)), false
 			}
 			if plainMisread(v) {
@@ -172,9 +175,9 @@ func typeProblem(f *rules.Field, v *yaml.Node, lineBase int) (string, bool) {
 	return "", false
 }
 
-func scalarProblem(f *rules.Field, s string) (string, bool) {
+func scalarProblem(f *hostview.Field, s string) (string, bool) {
 	if len(f.Enum) > 0 && !slices.Contains(f.Enum, s) {
-		switch near, newer := rules.Unknown(s, f.Enum, f.Host != nil && !f.Fixed); {
+		switch near, newer := judgeUnknown(s, f.Enum, f.Host != nil && !f.Fixed); {
 		case near != "":
 			return fmt.Sprintf("is %q (did you mean %q?); expected one of: %s", s, near, strings.Join(f.Enum, ", ")), false
 		case newer:
@@ -221,4 +224,16 @@ func describe(v *yaml.Node) string {
 		return "nothing"
 	}
 	return fmt.Sprintf("the text %q", v.Value)
+}
+
+// judgeUnknown judges a value outside the known ones of a host's list by the
+// freshness policy (hosts/README.md, "How current the facts are"): near
+// is the known value it surely misspells (suggest.NearMiss), an error;
+// else newer reports whether a newer release of the host may know it (a
+// list it may grow), a warning; neither: the host refuses it, an error.
+func judgeUnknown(value string, known []string, growable bool) (near string, newer bool) {
+	if n, ok := suggest.NearMiss(value, known); ok {
+		return n, false
+	}
+	return "", growable
 }

@@ -5,7 +5,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mdcontract/mdcontract/hostview"
 	"github.com/mdcontract/mdcontract/internal/suggest"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/rules"
 
 	"github.com/mdcontract/mdcontract/parser"
@@ -50,7 +52,7 @@ func checkFrontmatterUnknownKey(p *rules.Pass) {
 		k := &fm.Keys[i]
 		if f := s.Field(k.Name); f != nil && f.PluginIgnored != "" && inPlugin && f.Host != nil {
 			// a key the host reads in a project's file, and drops in a plugin's
-			p.Reportf(k.Offset, k.Offset+len(k.Name), "%s ignores `%s` in a plugin's %s: %s", f.Host.Name, k.Name, rules.KindNoun(d.Kind), f.PluginIgnored)
+			p.Reportf(k.Offset, k.Offset+len(k.Name), "%s ignores `%s` in a plugin's %s: %s", f.Host.Name, k.Name, wording.KindNoun(d.Kind), f.PluginIgnored)
 			continue
 		}
 		if k.NotString || s.Field(k.Name) != nil { // frontmatter-syntax reports a key that is not a name
@@ -62,10 +64,10 @@ func checkFrontmatterUnknownKey(p *rules.Pass) {
 		if p.Settings.View().Foreign[d.Kind][k.Name] {
 			continue // another host's key, for a file written for several hosts (hosts/*.yaml)
 		}
-		if rules.RefusedByTarget(p, k.Name) {
+		if refusedByTarget(p, k.Name) {
 			continue // host-rejects-key reports it: a target refuses the file
 		}
-		msg := "`" + k.Name + "` is not " + rules.AKind(d.Kind) + " frontmatter key (" + s.Source + asOf(p) + "); the host ignores it"
+		msg := "`" + k.Name + "` is not " + wording.AKind(d.Kind) + " frontmatter key (" + s.Source + asOf(p) + "); the host ignores it"
 		switch near, other := closestField(s, k.Name, k.Value), kindDefining(k.Name, k.Value, d.Kind); {
 		case other != "" && near != "":
 			msg += "; it is " + other + " key, and does nothing here: did you mean `" + near + "`?"
@@ -137,8 +139,8 @@ func kindDefining(n string, v *yaml.Node, self parser.Kind) string {
 		return ""
 	}
 	var kinds []parser.Kind
-	for k, s := range rules.BuiltinSchemas() {
-		if k == self || k.ByHostPaths() && !rules.ShareHost(k, self) {
+	for k, s := range hostview.BuiltinSchemas() {
+		if k == self || k.ByHostPaths() && !hostview.ShareHost(k, self) {
 			continue
 		}
 		if f := s.Field(n); f != nil && shapeFits(f.Type, v) {
@@ -149,7 +151,7 @@ func kindDefining(n string, v *yaml.Node, self parser.Kind) string {
 		return ""
 	}
 	sort.Slice(kinds, func(i, j int) bool { return kinds[i] < kinds[j] })
-	return rules.AKind(kinds[0])
+	return wording.AKind(kinds[0])
 }
 
 // describing reports whether key n is one of the words nearly every kind
@@ -164,7 +166,7 @@ func describing(n string) bool {
 
 var describingKeys = sync.OnceValue(func() map[string]bool {
 	count := map[string]int{}
-	all := rules.BuiltinSchemas()
+	all := hostview.BuiltinSchemas()
 	for _, s := range all {
 		for _, f := range s.Fields {
 			count[f.Name]++
@@ -182,7 +184,7 @@ var describingKeys = sync.OnceValue(func() map[string]bool {
 // shapeFits reports whether value v (nil or empty: no shape to judge)
 // has the shape of a field of type t: a mapping for a map, a list for a
 // list, a scalar for the rest.
-func shapeFits(t rules.FieldType, v *yaml.Node) bool {
+func shapeFits(t hostview.FieldType, v *yaml.Node) bool {
 	if v == nil {
 		return true
 	}
@@ -193,13 +195,13 @@ func shapeFits(t rules.FieldType, v *yaml.Node) bool {
 		return true
 	}
 	switch t {
-	case rules.TAny:
+	case hostview.TAny:
 		return true
-	case rules.TMap:
+	case hostview.TMap:
 		return v.Kind == yaml.MappingNode
-	case rules.TList:
+	case hostview.TList:
 		return v.Kind == yaml.SequenceNode
-	case rules.TStringOrList:
+	case hostview.TStringOrList:
 		return v.Kind == yaml.SequenceNode || v.Kind == yaml.ScalarNode
 	}
 	return v.Kind == yaml.ScalarNode
@@ -210,7 +212,7 @@ var keySeparators = strings.NewReplacer("-", "", "_", "")
 // closestField suggests a defined key that differs from n only by case,
 // separators or a small typo, and takes a value of v's shape: `agents: [a,
 // b]`, a list, is the author's own field, not a misspelt `agent` (a name).
-func closestField(s *rules.KindSchema, n string, v *yaml.Node) string {
+func closestField(s *hostview.Schema, n string, v *yaml.Node) string {
 	norm := func(x string) string {
 		return keySeparators.Replace(strings.ToLower(x))
 	}
@@ -241,4 +243,15 @@ func closestField(s *rules.KindSchema, n string, v *yaml.Node) string {
 var toolListAliases = map[string]bool{
 	"toolaccess": true, "toolsaccess": true, "availabletools": true, "toollist": true,
 	"toolsallowed": true, "permittedtools": true, "allowtools": true, "enabledtools": true,
+}
+
+// refusedByTarget reports whether a strict target refuses key name in the
+// pass's file.
+func refusedByTarget(p *rules.Pass, name string) bool {
+	for _, hk := range p.Settings.View().Strict[p.Doc.Kind] {
+		if hk.Kind.Field(name) == nil {
+			return true
+		}
+	}
+	return false
 }

@@ -43,7 +43,7 @@ func checkHostRelease(p *rules.Pass) {
 		}
 		for i := range fm.Keys {
 			k := &fm.Keys[i]
-			f := rules.HostField(hk.Kind, k.Name)
+			f := hk.Kind.Field(k.Name)
 			if f == nil || k.NotString {
 				continue
 			}
@@ -53,7 +53,7 @@ func checkHostRelease(p *rules.Pass) {
 			}
 			if k.Value != nil && k.Value.Kind == yaml.ScalarNode {
 				if since := f.ValuesSince[k.Value.Value]; since != "" && hosts.CompareVersions(since, oldest) > 0 {
-					newer(k.ValueOffset, rules.ValueEnd(d, k), fmt.Sprintf("`%s: %s`", k.Name, k.Value.Value), since)
+					newer(k.ValueOffset, d.ValueSpanEnd(k), fmt.Sprintf("`%s: %s`", k.Name, k.Value.Value), since)
 				}
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/hostview"
 	"github.com/mdcontract/mdcontract/internal/suggest"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
@@ -52,7 +53,7 @@ func checkShapes(p *rules.Pass, mode walkMode) {
 	if !d.Kind.IsJSON() {
 		return
 	}
-	shapes := rules.JSONShapes(p.Index, d)
+	shapes := hostview.JSONShapes(p.Index, d)
 	refused := false // a host refuses a key of its own given twice: json-shape's error
 	for _, hs := range shapes {
 		// a host that reads the file with a shape of its own (Codex reads a
@@ -227,7 +228,7 @@ func (w *shapeWalk) unknown(start, end int, name string, known []string, fixed b
 	if w.mode != faults {
 		return
 	}
-	near, newer := rules.Unknown(name, known, !fixed)
+	near, newer := judgeUnknown(name, known, !fixed)
 	if !newer {
 		hint := didYouMean(name, known)
 		if near != "" {

@@ -38,7 +38,7 @@ func checkNameMatchesPath(p *rules.Pass) {
 		return
 	}
 	if k.Value.Value != want && !formOnly(p, k.Value.Value, want) {
-		p.Reportf(k.ValueOffset, rules.ValueEnd(d, k),
+		p.Reportf(k.ValueOffset, d.ValueSpanEnd(k),
 			"`name: %s` does not match %s `%s`: the Agent Skills specification requires a skill's name to be its folder; Claude Code loads it under its name, but runtimes that enforce the specification (Microsoft's Agent Framework validates the match) reject it, and a host that names skills by folder shows another command; rename the folder or the name so they agree", k.Value.Value, what, want)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
@@ -143,5 +144,5 @@ func byteCount(n int) string {
 	for i := len(s) - 3; i > 0; i -= 3 {
 		s = s[:i] + "," + s[i:]
 	}
-	return s + " " + rules.Plural(n, "byte", "bytes")
+	return s + " " + wording.Plural(n, "byte", "bytes")
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/hostview"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
@@ -99,7 +101,7 @@ func limitTakes(l *hosts.Limit, rel string) bool {
 
 // measure counts what a limit counts in d, in its unit, and says where
 // it stands and what it is.
-func measure(d *parser.Document, hl rules.HostCap) (n, start, end int, what string) {
+func measure(d *parser.Document, hl hostview.HostCap) (n, start, end int, what string) {
 	count := func(s string) int {
 		if hl.Limit.Unit == "bytes" {
 			return len(s)
@@ -119,7 +121,7 @@ func measure(d *parser.Document, hl rules.HostCap) (n, start, end int, what stri
 				n += count(k.Value.Value)
 				keys = append(keys, "`"+name+"`")
 				if start == 0 {
-					start, end = k.Offset, rules.ValueEnd(d, k)
+					start, end = k.Offset, d.ValueSpanEnd(k)
 				}
 			}
 		}
@@ -151,7 +153,7 @@ func amount(n int, unit string) string {
 	return s + " " + unit
 }
 
-func aKindPlural(k parser.Kind) string { return rules.KindNoun(k) + " files" }
+func aKindPlural(k parser.Kind) string { return wording.KindNoun(k) + " files" }
 
 func clipList(xs []string, n int) []string {
 	if len(xs) <= n {

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/hostview"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/rules"
 	"go.yaml.in/yaml/v3"
 )
@@ -40,21 +42,21 @@ func checkHostRejectsKey(p *rules.Pass) {
 			if k.NotString {
 				continue
 			}
-			f := rules.HostField(hk.Kind, k.Name)
+			f := hk.Kind.Field(k.Name)
 			if f == nil {
 				p.Reportf(k.Offset, k.Offset+len(k.Name), "%s refuses key `%s` in %s: %s fails (it accepts only %s); remove the key, or drop `%s` from the targets",
-					hk.Host.Name, k.Name, rules.AKind(d.Kind), uploadOf(hk), strings.Join(allowed, ", "), hk.Host.ID)
+					hk.Host.Name, k.Name, wording.AKind(d.Kind), uploadOf(hk), strings.Join(allowed, ", "), hk.Host.ID)
 				continue
 			}
 			if why := refused(f, k.Value); why != "" {
-				p.Reportf(k.ValueOffset, rules.ValueEnd(d, k), "%s refuses this `%s`: %s; %s fails (%s)", hk.Host.Name, k.Name, why, uploadOf(hk), hk.Kind.Title)
+				p.Reportf(k.ValueOffset, d.ValueSpanEnd(k), "%s refuses this `%s`: %s; %s fails (%s)", hk.Host.Name, k.Name, why, uploadOf(hk), hk.Kind.Title)
 			}
 		}
 	}
 }
 
 // uploadOf names what fails when the host refuses the file.
-func uploadOf(hk rules.HostKind) string {
+func uploadOf(hk hostview.HostKind) string {
 	if hk.Host.ID == "claude-ai" {
 		return "the upload"
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/internal/suggest"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -35,7 +36,7 @@ func checkTOMLCommand(p *rules.Pass) {
 			continue // a commands/ folder of no extension: no host loads it
 		}
 		// "Gemini CLI command (.toml)" loads a command
-		what := strings.TrimPrefix(strings.TrimSuffix(rules.KindNoun(d.Kind), " (.toml)"), hk.Host.Name+" ")
+		what := strings.TrimPrefix(strings.TrimSuffix(wording.KindNoun(d.Kind), " (.toml)"), hk.Host.Name+" ")
 		skipped := fmt.Sprintf("%s skips the file, so no %s is loaded from it", hk.Host.Name, what)
 		if e := d.TOML.Err; e != nil {
 			p.Reportf(e.Start, e.End, "not valid TOML: %s; %s", e.Msg, skipped)
@@ -44,11 +45,11 @@ func checkTOMLCommand(p *rules.Pass) {
 		for _, name := range hk.Kind.Required {
 			if d.TOML.Key(name) == nil {
 				p.Reportf(0, d.Lines().LineEnd(d.Src, 1), "this %s has no `%s` key, which %s requires; %s: add `%s = \"…\"`",
-					rules.KindNoun(d.Kind), name, hk.Host.Name, skipped, name)
+					wording.KindNoun(d.Kind), name, hk.Host.Name, skipped, name)
 			}
 		}
 		for _, k := range d.TOML.Keys {
-			f := rules.HostField(hk.Kind, k.Name)
+			f := hk.Kind.Field(k.Name)
 			if f == nil {
 				continue
 			}

@@ -3,6 +3,7 @@ package markup
 import (
 	"bytes"
 
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
@@ -31,6 +32,6 @@ func checkCommentUnclosed(p *rules.Pass) {
 		last, _ := d.Position(max(c.Start, len(d.Src)-1))
 		p.Reportf(c.Start, c.Start+4,
 			"`<!--` on line %d is never closed: %s %s hidden inside the comment, from readers and agents alike; add `-->` where the comment should end",
-			line, rules.LineRange(line, last), rules.Plural(last-line+1, "is", "are"))
+			line, wording.LineRange(line, last), wording.Plural(last-line+1, "is", "are"))
 	}
 }

@@ -3,7 +3,7 @@
 //
 // Each rule is one file, registered with the framework in package rules
 // at init, and documented in docs/<name>.md beside it; package
-// rules/builtin imports every family.
+// builtin imports every family.
 package markup
 
 import (

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
@@ -27,12 +28,12 @@ func checkFenceNesting(p *rules.Pass) {
 		return // an example's or the past's text: its fences are its own
 	}
 	src := d.Src
-	for _, nest := range refs.Nestings(d) {
+	for _, nest := range d.Nestings() {
 		f := &d.Fences()[nest.Fence]
 		ls, le, how := nest.LS, nest.LE, nest.How
-		mark, n, _ := refs.FenceMarker(src[f.Start:f.ContentStart])
+		mark, n, _ := parser.FenceMarker(src[f.Start:f.ContentStart])
 		line := bytes.TrimRight(src[ls:le], "\r\n")
-		t := refs.FenceLineText(line)
+		t := parser.FenceLineText(line)
 		open, _ := d.Position(f.Start)
 		at, _ := d.Position(ls)
 		closing := "the block's end"
@@ -41,22 +42,22 @@ func checkFenceNesting(p *rules.Pass) {
 			closing = fmt.Sprintf("line %d", cl)
 		}
 		fence := strings.Repeat(string(mark), n)
-		if how == refs.NestShown {
+		if how == parser.NestShown {
 			p.Reportf(ls+len(line)-len(t), ls+len(line),
 				"line %d, `` %s ``, is a line of the code block that opens at line %d (a fence of %d %s cannot hold another), and shows as text in its code (the fences after it pair up as the parser reads them, so it opens no block): remove whichever of the two fence lines is stray, or close the block before this line",
-				at, rules.Clip(string(t), 40), open, n, refs.MarkName(mark))
+				at, wording.Clip(string(t), 40), open, n, wording.MarkName(mark))
 			continue
 		}
-		if info := bytes.TrimSpace(bytes.TrimLeft(t, string(mark))); how == refs.NestStray {
+		if info := bytes.TrimSpace(bytes.TrimLeft(t, string(mark))); how == parser.NestStray {
 			// ```" : a closing fence with a stray character after it,
 			// not a block of a language
 			p.Reportf(ls+len(line)-len(t), ls+len(line),
 				"line %d, `` %s ``, looks meant to close the code block that opens at line %d, but a closing fence holds nothing after its %s: the `%s` after it makes it a line of the block, so the block runs on to %s; delete the text after the fence",
-				at, rules.Clip(string(t), 40), open, refs.MarkName(mark), rules.Clip(string(info), 20), closing)
+				at, wording.Clip(string(t), 40), open, wording.MarkName(mark), wording.Clip(string(info), 20), closing)
 			continue
 		}
 		p.Reportf(ls+len(line)-len(t), ls+len(line),
 			"line %d, `` %s ``, opens no block inside the code block that opens at line %d: a fence of %d %s cannot hold another, so the fence line meant to close this one (%s) closes the outer block, and the text after it is read as the file's own, while the outer block's closing fence opens a new one; fence the outer block with more %s (`` %s%c ``), or close it before this line",
-			at, rules.Clip(string(t), 40), open, n, refs.MarkName(mark), closing, refs.MarkName(mark), fence, mark)
+			at, wording.Clip(string(t), 40), open, n, wording.MarkName(mark), closing, wording.MarkName(mark), fence, mark)
 	}
 }

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/refs"
-	"github.com/mdcontract/mdcontract/rules"
 )
 
 // What section-ref and link-fragment add to a finding when the heading
@@ -40,7 +40,7 @@ func fencedHint(d *parser.Document, h refs.FencedHead) string {
 	if h.Opener >= 0 {
 		ol, _ := d.Position(h.Opener)
 		msg += fmt.Sprintf(": that block holds line %d, %s, which was meant to open a block of its own, so this file's code fences pair up other than written; close each block where it ends, or fence an outer one with more %s",
-			ol, lineText(src, h.Opener), refs.MarkName(h.Mark))
+			ol, lineText(src, h.Opener), wording.MarkName(h.Mark))
 	}
 	return msg
 }
@@ -50,7 +50,7 @@ func fencedHint(d *parser.Document, h refs.FencedHead) string {
 // fence line).
 func lineText(src []byte, ls int) string {
 	_, le := parser.LineBounds(src, ls)
-	t := rules.Clip(strings.TrimSpace(string(refs.FenceLineText(src[ls:le]))), 60)
+	t := wording.Clip(strings.TrimSpace(string(parser.FenceLineText(src[ls:le]))), 60)
 	if strings.Contains(t, "`") {
 		return "`` " + t + " ``"
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
@@ -128,7 +129,7 @@ func (g *importGraph) follow(d *parser.Document) []*parser.Document {
 		}
 		if hops >= g.limit {
 			g.report(d, imp, rules.Warning, "`@%s` is not followed: this file is %s from %s (%s), and %s follows imports at most %s deep; import `%s` from a file nearer it, or put its text here",
-				imp.Path, rules.Count(hops, "hop", "hops"), "`"+g.rootOf(d.Path)+"`", g.chain(d.Path), g.host.Name, rules.Count(g.limit, "hop", "hops"), imp.Path)
+				imp.Path, wording.Count(hops, "hop", "hops"), "`"+g.rootOf(d.Path)+"`", g.chain(d.Path), g.host.Name, wording.Count(g.limit, "hop", "hops"), imp.Path)
 			continue
 		}
 		if t := g.idx.Doc(rel); t != nil && t.Kind != parser.KindManifest && strings.HasSuffix(strings.ToLower(t.Path), ".md") {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
@@ -53,7 +54,7 @@ func sectionFile(p *rules.Pass, r refs.SectionRef) (target *parser.Document, ok 
 		}
 		p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: r.At, End: r.End, Message: fmt.Sprintf(
 			"`%s § %s` could mean any of %d files named %s: %s; write the path from the repo or plugin root",
-			r.File, rules.Clip(r.Title, 40), len(cands), path.Base(r.File), strings.Join(where, ", "))})
+			r.File, wording.Clip(r.Title, 40), len(cands), path.Base(r.File), strings.Join(where, ", "))})
 		return nil, false
 	}
 	if target == nil {
@@ -63,9 +64,9 @@ func sectionFile(p *rules.Pass, r refs.SectionRef) (target *parser.Document, ok 
 		if refs.MadeFile(p.Index, r.File) {
 			return nil, false // a file the workflow makes, in the user's project (refs/made.go)
 		}
-		msg := fmt.Sprintf("`%s § %s` cites %s, which does not exist", r.File, rules.Clip(r.Title, 40), r.File)
+		msg := fmt.Sprintf("`%s § %s` cites %s, which does not exist", r.File, wording.Clip(r.Title, 40), r.File)
 		if refs.BareInSkill(p.Index, d, r.File) {
-			msg = fmt.Sprintf("`%s § %s` cites %s, which is not in this skill's folder (nor this file's, nor at the plugin or repo root), where a model reading the skill looks for it", r.File, rules.Clip(r.Title, 40), r.File)
+			msg = fmt.Sprintf("`%s § %s` cites %s, which is not in this skill's folder (nor this file's, nor at the plugin or repo root), where a model reading the skill looks for it", r.File, wording.Clip(r.Title, 40), r.File)
 		}
 		if others := p.Index.ByBase(path.Base(r.File)); len(others) > 0 && len(others) <= 3 {
 			var where []string
@@ -114,14 +115,14 @@ func checkTitles(p *rules.Pass, target *parser.Document, r refs.SectionRef, budg
 			cited := strings.TrimRight(strings.Join(words[:min(n, len(words))], " "), ".,;:)!?")
 			p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: at, End: to, Target: other, Message: fmt.Sprintf(
 				"§ `%s` names no heading in %s exactly; the heading `%s` holds those words: cite it as it reads",
-				rules.Clip(cited, 60), name, headingLabel(near))})
+				wording.Clip(cited, 60), name, headingLabel(near))})
 			return false
 		}
 		// the words cited, not the prose run on after them (the hints
 		// below still weigh all of it)
 		cited := refs.FirstSentence(title)
 		to = min(r.End, r.At+len("§")+len(cited)+1)
-		msg := fmt.Sprintf("§ `%s` matches no heading or bold label in %s", rules.Clip(cited, 60), name)
+		msg := fmt.Sprintf("§ `%s` matches no heading or bold label in %s", wording.Clip(cited, 60), name)
 		if hint := titleHint(target, title); hint != "" {
 			msg += hint
 		} else if near := refs.ClosestHeading(target, title, budget); near != nil {
@@ -159,7 +160,7 @@ func reportLoose(p *rules.Pass, d, target *parser.Document, r refs.SectionRef, h
 		n++
 	}
 	words := strings.Fields(refs.FirstSentence(h.Title))
-	cited := rules.Clip(strings.TrimRight(strings.Join(words[:min(n, len(words))], " "), ".,;:)!?"), 60)
+	cited := wording.Clip(strings.TrimRight(strings.Join(words[:min(n, len(words))], " "), ".,;:)!?"), 60)
 	at, to := r.At, min(r.End, r.At+len("§")+len(cited)+1)
 	var msg string
 	if h.Loose.Fork {
@@ -179,5 +180,5 @@ func reportLoose(p *rules.Pass, d, target *parser.Document, r refs.SectionRef, h
 // headingLabel writes a heading as cited in a message: its #s and its
 // text, clipped.
 func headingLabel(h *parser.Heading) string {
-	return strings.Repeat("#", h.Level) + " " + rules.Clip(h.Text, 80)
+	return strings.Repeat("#", h.Level) + " " + wording.Clip(h.Text, 80)
 }

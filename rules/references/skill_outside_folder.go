@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
@@ -74,4 +75,4 @@ func checkSkillOutsideFolder(p *rules.Pass) {
 }
 
 // clipRef shortens a cited span for a message.
-func clipRef(s string) string { return rules.Clip(strings.TrimSpace(s), 60) }
+func clipRef(s string) string { return wording.Clip(strings.TrimSpace(s), 60) }

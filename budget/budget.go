@@ -1,4 +1,9 @@
-package rules
+// Package budget measures what each host loads from a repo, as the host
+// counts it: the always-on cost (what it lists of every skill, agent and
+// command at start, and the memory files it adds to every request) and
+// the on-invoke cost (the bodies, loaded when one is used). `check
+// --format budget` reports it.
+package budget
 
 import (
 	"path"
@@ -6,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/hostview"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/refs"
 )
@@ -29,12 +35,11 @@ type Budget struct {
 	LargestChars         int
 }
 
-// Budgets returns the budget of each target host that reads a file of
-// idx (the targets of s, and the hosts whose own kind of file idx holds),
-// in the order of the host files. Quoted files (examples, templates) are
-// not counted.
-func Budgets(idx *parser.Index, s *Settings) []Budget {
-	v := s.View()
+// Of returns the budget of each host of view v that reads a file of idx
+// (its targets, and the hosts whose own kind of file idx holds), in the
+// order of the host files. Quoted files (examples, templates) are not
+// counted.
+func Of(idx *parser.Index, v *hostview.View) []Budget {
 	byHost := map[string]*Budget{}
 	var order []string
 	get := func(id, name string) *Budget {
@@ -108,10 +113,10 @@ func Budgets(idx *parser.Index, s *Settings) []Budget {
 // hostsOf lists the hosts a view reads for: its targets, and, when the
 // targets are the layout's, every host whose memory files the repo may
 // hold (a repo with a GEMINI.md ships to Gemini CLI).
-func hostsOf(v *HostView) []*hosts.Host {
+func hostsOf(v *hostview.View) []*hosts.Host {
 	var out []*hosts.Host
 	for _, h := range hosts.All() {
-		if slices.Contains(v.targets, h.ID) || v == defaultView && h.Memory != nil {
+		if slices.Contains(v.Targets(), h.ID) || v == hostview.Default() && h.Memory != nil {
 			out = append(out, h)
 		}
 	}

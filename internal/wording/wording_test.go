@@ -1,4 +1,4 @@
-package rules
+package wording
 
 import "testing"
 

@@ -1,4 +1,9 @@
-package rules
+// Package yamledit builds the text of edits to YAML blocks of `key:
+// value` entries, as fixes write them: a block cut into its keys (each
+// with the comments above it and the lines that continue its value),
+// the keys put in an order, and a scalar quoted. It reads lines, not
+// YAML: what it is given is a block the parser has already read.
+package yamledit
 
 import (
 	"strconv"
@@ -7,9 +12,9 @@ import (
 	"github.com/mdcontract/mdcontract/parser"
 )
 
-// keyBlock is a key's lines: the comment and blank lines just above it,
+// Block is a key's lines: the comment and blank lines just above it,
 // its own line, and the lines that continue its value.
-type keyBlock struct {
+type Block struct {
 	name string
 	text string
 }
@@ -18,9 +23,9 @@ type keyBlock struct {
 // isKey reports a key (returning its name), and a tail of lines after the
 // last key that belong to none. ok is false when something precedes the
 // first key that is not a comment or blank line.
-func SplitKeyBlocks(src []byte, start, end int, isKey func(lineStart int, line string) (string, bool)) (blocks []keyBlock, tail string, ok bool) {
+func SplitKeyBlocks(src []byte, start, end int, isKey func(lineStart int, line string) (string, bool)) (blocks []Block, tail string, ok bool) {
 	var pending strings.Builder // comments and blank lines waiting for a key
-	var cur *keyBlock
+	var cur *Block
 	ok = true
 	for ls := start; ls < end; {
 		b, next := parser.LineAt(src[:end], ls)
@@ -31,7 +36,7 @@ func SplitKeyBlocks(src []byte, start, end int, isKey func(lineStart int, line s
 			if cur != nil {
 				blocks = append(blocks, *cur)
 			}
-			cur = &keyBlock{name: name, text: pending.String() + line}
+			cur = &Block{name: name, text: pending.String() + line}
 			pending.Reset()
 		} else if t == "" || strings.HasPrefix(t, "#") {
 			pending.WriteString(line)
@@ -54,14 +59,14 @@ func SplitKeyBlocks(src []byte, start, end int, isKey func(lineStart int, line s
 // ReorderBlocks returns the text of blocks rearranged so that keys named in
 // order come in that order, each in the slot of a key of the order; other
 // keys keep their slots. The last block gains a line end if it lacks one.
-func ReorderBlocks(blocks []keyBlock, order []string, eol string) string {
+func ReorderBlocks(blocks []Block, order []string, eol string) string {
 	rank := map[string]int{}
 	for i, k := range order {
 		if _, dup := rank[k]; !dup {
 			rank[k] = i
 		}
 	}
-	var listed []keyBlock
+	var listed []Block
 	for _, b := range blocks {
 		if _, ok := rank[b.name]; ok {
 			listed = append(listed, b)
@@ -108,13 +113,10 @@ func TopKey(_ int, line string) (string, bool) {
 	return name, true
 }
 
-// isEOL reports whether r ends a line.
-func isEOL(r rune) bool { return r == '\n' || r == '\r' }
-
 var yamlEscapes = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\t", `\t`)
 
-// YamlQuote writes s as a YAML double-quoted scalar.
-func YamlQuote(s string) string {
+// Quote writes s as a YAML double-quoted scalar.
+func Quote(s string) string {
 	return `"` + yamlEscapes.Replace(s) + `"`
 }
 

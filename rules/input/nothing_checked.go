@@ -1,9 +1,13 @@
-package rules
+package input
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
 )
 
 // NothingChecked reports a run that checks nothing, or config that selects
@@ -11,15 +15,15 @@ import (
 // check, an `include` glob or a configured kind that matches no file.
 // (A contract whose selectors select nothing is reported at the contract:
 // see contract/selects.go.)
-var NothingChecked = Register(&Rule{
+var NothingChecked = family.Register(&rules.Rule{
 	ID:        "MC005",
 	Name:      "nothing-checked",
 	Summary:   "a run that checks no file, or an include glob or configured kind that matches none",
-	Severity:  Warning,
+	Severity:  rules.Warning,
 	CheckRepo: checkNothingChecked,
 })
 
-func checkNothingChecked(p *Pass) {
+func checkNothingChecked(p *rules.Pass) {
 	idx := p.Index
 	cfg := p.Settings.Config
 	if len(idx.Docs) == 0 && len(idx.Errors) == 0 {
@@ -31,7 +35,7 @@ func checkNothingChecked(p *Pass) {
 		if cfg != nil && len(cfg.Include) > 0 {
 			msg = "nothing to check: no file of the repo matches the config's `include` globs, so this run checked nothing"
 		}
-		p.Report(Diagnostic{Path: where, Line: line, Column: 1, EndLine: line, EndColumn: 1, Message: msg})
+		p.Report(rules.Diagnostic{Path: where, Line: line, Column: 1, EndLine: line, EndColumn: 1, Message: msg})
 		return
 	}
 	if cfg == nil || cfg.Name == "" {
@@ -42,14 +46,14 @@ func checkNothingChecked(p *Pass) {
 			reportAt(p, cfg.Name, cfg.IncludePos[i], "`include` glob `"+g+"` matches no file of the repo: it checks nothing; fix the glob or remove it")
 		}
 	}
-	for _, name := range SortedMapKeys(cfg.Kinds) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Kinds)) {
 		k := cfg.Kinds[name]
 		if len(k.Match) == 0 {
 			continue
 		}
 		hit := false
 		for _, d := range idx.Docs {
-			if GlobMatch(k.Match, k.Exclude, d.Path) {
+			if parser.GlobMatch(k.Match, k.Exclude, d.Path) {
 				hit = true
 				break
 			}
@@ -69,6 +73,6 @@ func anyDocMatches(idx *parser.Index, glob string) bool {
 	return false
 }
 
-func reportAt(p *Pass, file string, pos config.Pos, msg string) {
-	p.Report(Diagnostic{Path: file, Line: pos.Line, Column: pos.Col, EndLine: pos.Line, EndColumn: pos.Col, Message: msg})
+func reportAt(p *rules.Pass, file string, pos config.Pos, msg string) {
+	p.Report(rules.Diagnostic{Path: file, Line: pos.Line, Column: pos.Col, EndLine: pos.Line, EndColumn: pos.Col, Message: msg})
 }

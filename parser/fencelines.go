@@ -1,25 +1,23 @@
-package refs
+package parser
 
 import (
 	"bytes"
 	"slices"
 	"sort"
 	"strings"
-
-	"github.com/mdcontract/mdcontract/parser"
-)
-
-// The views this file derives once (see parser.ViewKey).
-var (
-	nestingsKey  = parser.NewViewKey[[]Nesting]("fences/nestings")
-	writtenKey   = parser.NewViewKey[*writtenFences]("fences/written")
-	misnestedKey = parser.NewViewKey[[]misnested]("fences/misnested")
 )
 
 // Fence lines, read as CommonMark reads them, for the rules that look
 // inside a fenced code block for a line that would open another
 // (markup's fence-nesting, and the hints of section-ref and
 // link-fragment about a heading such a block swallowed).
+
+// The views this file derives once (see ViewKey).
+var (
+	nestingsKey  = NewViewKey[[]Nesting]("fences/nestings")
+	writtenKey   = NewViewKey[*writtenFences]("fences/written")
+	misnestedKey = NewViewKey[[]misnested]("fences/misnested")
+)
 
 // FenceMarker returns the character and length of the fence that opens a
 // block, read from its opening line, and how far in the fence stands
@@ -82,20 +80,12 @@ func StrayAfterFence(info []byte) bool {
 	return len(info) > 0 && bytes.IndexByte([]byte("\"')]},;:.!?"), info[0]) >= 0
 }
 
-// MarkName names a fence's character in a message.
-func MarkName(mark byte) string {
-	if mark == '~' {
-		return "tildes"
-	}
-	return "backticks"
-}
-
-// InnerOpener finds the first line of fenced block f that opens a block
+// innerOpener finds the first line of fenced block f that opens a block
 // of its own (OpensFence), which makes the blocks after it pair up other
 // than written; ok is false when there is none, or when f opens with a
 // bare fence (which may be a closing fence read as an opening one: the
 // nesting is then not what went wrong) or is past the parsed part.
-func InnerOpener(d *parser.Document, f *parser.Fence) (ls, le int, ok bool) {
+func (d *Document) innerOpener(f *Fence) (ls, le int, ok bool) {
 	src := d.Src
 	if f.Indented || f.Info == "" || f.Start >= d.ParsedEnd() || f.ContentEnd > len(src) || f.ContentStart >= f.ContentEnd {
 		return 0, 0, false
@@ -104,7 +94,7 @@ func InnerOpener(d *parser.Document, f *parser.Fence) (ls, le int, ok bool) {
 	if n == 0 {
 		return 0, 0, false
 	}
-	parser.ForLines(src, f.ContentStart, f.ContentEnd, func(s, e int) bool {
+	ForLines(src, f.ContentStart, f.ContentEnd, func(s, e int) bool {
 		if OpensFence(src[s:e], mark, n, indent) {
 			ls, le, ok = s, e, true
 			return false
@@ -115,7 +105,7 @@ func InnerOpener(d *parser.Document, f *parser.Fence) (ls, le int, ok bool) {
 }
 
 // How a line inside a fenced block that opens a block of its own
-// (InnerOpener) breaks the file (Nesting.How).
+// (innerOpener) breaks the file (Nesting.How).
 const (
 	// NestCutsShort: read as written (each fence line with a language
 	// opens a block, each bare one closes the innermost), the fences
@@ -141,7 +131,7 @@ const (
 var documentLangs = map[string]bool{"markdown": true, "md": true, "mdx": true, "text": true, "txt": true, "plain": true, "plaintext": true}
 
 // Nesting is a line inside a fenced block that opens a block of its own
-// (InnerOpener) and breaks the file, and how (NestCutsShort, NestStray or
+// (innerOpener) and breaks the file, and how (NestCutsShort, NestStray or
 // NestShown).
 type Nesting struct {
 	Fence  int // the block, an index of the document's Fences
@@ -152,12 +142,12 @@ type Nesting struct {
 // Nestings returns d's nestings that break it, in order, found once per
 // document: fence-nesting reports them, and the fences read as written
 // (misnestedRegions) start at the first that cuts a block short.
-func Nestings(d *parser.Document) []Nesting {
-	return parser.Memo(d, nestingsKey, func() []Nesting {
+func (d *Document) Nestings() []Nesting {
+	return Memo(d, nestingsKey, func() []Nesting {
 		var out []Nesting
 		for i := range d.Fences() {
 			f := &d.Fences()[i]
-			ls, le, ok := InnerOpener(d, f)
+			ls, le, ok := d.innerOpener(f)
 			if !ok {
 				continue
 			}
@@ -197,13 +187,13 @@ type writtenLine struct {
 }
 
 // writtenOf reads d's fence lines as written, once per document.
-func writtenOf(d *parser.Document) *writtenFences {
-	return parser.Memo(d, writtenKey, func() *writtenFences {
+func writtenOf(d *Document) *writtenFences {
+	return Memo(d, writtenKey, func() *writtenFences {
 		var w writtenFences
 		var depth []int // the count of open blocks before each line, as written
 		n := 0
 		src := d.Src
-		parser.ForLines(src, 0, d.ParsedEnd(), func(ls, le int) bool {
+		ForLines(src, 0, d.ParsedEnd(), func(ls, le int) bool {
 			line := bytes.TrimRight(src[ls:le], "\r\n")
 			mark, k, _ := FenceMarker(line)
 			if k == 0 {
@@ -254,22 +244,22 @@ func (w *writtenFences) closes(start int) bool {
 }
 
 // misnested is a fenced block as its author wrote it, in a file whose
-// fences pair up other than written: from the first block a nesting cuts
-// short (Nestings) on, each fence line with an info string opens a block,
-// and each bare one closes the innermost open one (or opens one, where
-// none is open). The text of such a block that the parse left outside
+// fences pair up other than written: from the first block a nesting
+// cuts short (Document.Nestings) on, each fence line with an info string
+// opens a block, and each bare one closes the innermost open one (or
+// opens one, where none is open). The text of such a block that the parse left outside
 // every code block is the block's, not the file's own.
 type misnested struct {
 	start, end int
-	outer      parser.Fence // the outermost block as written
+	outer      Fence // the outermost block as written
 }
 
 // misnestedRegions returns d's blocks as written, in order, once its
 // fences pair up other than written; none when they do not.
-func misnestedRegions(d *parser.Document) []misnested {
-	return parser.Memo(d, misnestedKey, func() []misnested {
+func misnestedRegions(d *Document) []misnested {
+	return Memo(d, misnestedKey, func() []misnested {
 		first := -1
-		for _, n := range Nestings(d) {
+		for _, n := range d.Nestings() {
 			if n.How != NestShown {
 				first = n.Fence
 				break
@@ -282,15 +272,15 @@ func misnestedRegions(d *parser.Document) []misnested {
 		k, _ := w.at(d.Fences()[first].Start)
 		var out []misnested
 		depth := 0
-		var outer parser.Fence
+		var outer Fence
 		src := d.Src
 		for _, l := range w.lines[k:] {
 			switch {
 			case l.opens || depth == 0:
 				if depth == 0 {
 					lang, _, _ := strings.Cut(l.info, " ")
-					_, next := parser.LineAt(src, l.ls) // the content starts on the next line
-					outer = parser.Fence{Start: l.ls, ContentStart: next, Info: l.info, Lang: lang}
+					_, next := LineAt(src, l.ls) // the content starts on the next line
+					outer = Fence{Start: l.ls, ContentStart: next, Info: l.info, Lang: lang}
 				}
 				depth++
 			default:
@@ -309,10 +299,10 @@ func misnestedRegions(d *parser.Document) []misnested {
 	})
 }
 
-// misnestedAt returns the fenced block, as its author wrote it, that
+// MisnestedAt returns the fenced block, as its author wrote it, that
 // holds the text at off, when the file's fences pair up other than
 // written; nil otherwise.
-func misnestedAt(d *parser.Document, off int) *parser.Fence {
+func (d *Document) MisnestedAt(off int) *Fence {
 	rs := misnestedRegions(d)
 	i := sort.Search(len(rs), func(i int) bool { return rs[i].end > off })
 	if i < len(rs) && rs[i].start <= off {

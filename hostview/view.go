@@ -1,14 +1,19 @@
-package rules
+// Package hostview is what a set of target hosts read, from the host
+// files (package hosts) and the kinds of file (package parser): for each
+// kind, the frontmatter schema the targets agree on, the keys other hosts
+// read, the hosts that refuse an unknown key or install a file with its
+// folder alone, and the caps they put on a file. The framework's settings
+// hold the view of a repo's targets; the rule families read it.
+package hostview
 
 import (
+	"fmt"
+	"maps"
 	"regexp"
 	"slices"
-	"strings"
 
-	"github.com/bmatcuk/doublestar/v4"
-
+	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/hosts"
-	"github.com/mdcontract/mdcontract/internal/suggest"
 
 	"github.com/mdcontract/mdcontract/parser"
 )
@@ -65,8 +70,8 @@ type Field struct {
 	ValuesString  bool
 }
 
-// KindSchema is the frontmatter a kind of file takes.
-type KindSchema struct {
+// Schema is the frontmatter a kind of file takes.
+type Schema struct {
 	// Needs is true when files of the kind must have frontmatter; Wants
 	// when a host loads one without but warns.
 	Needs    bool
@@ -83,7 +88,7 @@ type KindSchema struct {
 }
 
 // Field returns the field named n, or nil.
-func (s *KindSchema) Field(n string) *Field {
+func (s *Schema) Field(n string) *Field {
 	for i := range s.Fields {
 		if s.Fields[i].Name == n {
 			return &s.Fields[i]
@@ -92,14 +97,14 @@ func (s *KindSchema) Field(n string) *Field {
 	return nil
 }
 
-// HostView is what a set of target hosts read: each kind's schema, merged
+// View is what a set of target hosts read: each kind's schema, merged
 // from the targets that read it (the first host's declaration of a key
 // wins, with the smallest length limit of any; required keys are the
 // union; frontmatter is needed when any target says so), and the keys
 // other hosts read in files of each kind.
-type HostView struct {
+type View struct {
 	targets []string
-	schemas map[parser.Kind]*KindSchema
+	schemas map[parser.Kind]*Schema
 	Foreign map[parser.Kind]map[string]bool
 	// strict are, per kind, the targets that refuse a file holding a key
 	// they do not list (claude.ai's upload)
@@ -128,10 +133,15 @@ type HostKind struct {
 }
 
 // defaultView is the view of the hosts a repo's layout implies.
-var defaultView = viewOf(hosts.Defaults())
+var defaultView = Of(hosts.Defaults())
 
-func viewOf(targets []string) *HostView {
-	v := &HostView{targets: targets, schemas: map[parser.Kind]*KindSchema{}, Foreign: map[parser.Kind]map[string]bool{},
+// Default is the view of the hosts a repo's layout implies, when it names
+// no targets.
+func Default() *View { return defaultView }
+
+// Of is the view of the target hosts, by id.
+func Of(targets []string) *View {
+	v := &View{targets: targets, schemas: map[parser.Kind]*Schema{}, Foreign: map[parser.Kind]map[string]bool{},
 		Strict: map[parser.Kind][]HostKind{}, SelfContained: map[parser.Kind][]*hosts.Host{},
 		Limits: map[parser.Kind][]HostCap{}, Readers: map[parser.Kind][]HostKind{}}
 	for _, h := range hosts.All() {
@@ -142,7 +152,7 @@ func viewOf(targets []string) *HostView {
 			// them.
 			return targeted || len(hk.Paths) > 0
 		}
-		for _, kname := range SortedMapKeys(h.Kinds) {
+		for _, kname := range slices.Sorted(maps.Keys(h.Kinds)) {
 			hk := h.Kinds[kname]
 			kind, ok := parser.KindByName(kname)
 			if !ok {
@@ -159,7 +169,7 @@ func viewOf(targets []string) *HostView {
 				continue
 			}
 			v.Readers[kind] = append(v.Readers[kind], HostKind{h, hk})
-			for _, name := range SortedMapKeys(h.Limits) {
+			for _, name := range slices.Sorted(maps.Keys(h.Limits)) {
 				if l := h.Limits[name]; l.Kind == kname {
 					v.Limits[kind] = append(v.Limits[kind], HostCap{h, name, l})
 				}
@@ -178,7 +188,7 @@ func viewOf(targets []string) *HostView {
 			}
 			s := v.schemas[kind]
 			if s == nil {
-				s = &KindSchema{}
+				s = &Schema{}
 				v.schemas[kind] = s
 			}
 			addHostKind(s, h, hk)
@@ -187,9 +197,15 @@ func viewOf(targets []string) *HostView {
 	return v
 }
 
+// Targets are the hosts the view reads for, by id.
+func (v *View) Targets() []string { return v.targets }
+
+// Schema is the frontmatter schema the view gives kind k, or nil.
+func (v *View) Schema(k parser.Kind) *Schema { return v.schemas[k] }
+
 // addForeign records fields as keys another host reads in files of kind:
 // a plugin writes them so that one file serves that host too.
-func (v *HostView) addForeign(kind parser.Kind, fields []*hosts.Field) {
+func (v *View) addForeign(kind parser.Kind, fields []*hosts.Field) {
 	if v.Foreign[kind] == nil {
 		v.Foreign[kind] = map[string]bool{}
 	}
@@ -198,12 +214,77 @@ func (v *HostView) addForeign(kind parser.Kind, fields []*hosts.Field) {
 	}
 }
 
+// ConfiguredSchema lays kind name of the config (`kinds:`) over base, the
+// schema of the built-in kind it overrides or starts from (nil: none).
+func ConfiguredSchema(base *Schema, k *config.Kind, name string) *Schema {
+	out := &Schema{Source: fmt.Sprintf("kind `%s` in the config", name)}
+	if base != nil {
+		*out = *base
+		out.Fields = append([]Field(nil), base.Fields...)
+		out.Source = fmt.Sprintf("kind `%s` in the config, over %s", name, base.Source)
+	}
+	if len(k.Required) > 0 {
+		out.Required = k.Required
+		out.Needs = true
+	}
+	if len(k.Order) > 0 {
+		out.Order = k.Order
+	}
+	for _, fname := range slices.Sorted(maps.Keys(k.Fields)) {
+		cf := k.Fields[fname]
+		f := Field{Name: fname, Type: TAny}
+		if existing := out.Field(fname); existing != nil {
+			f = *existing
+		}
+		if cf.Type != "" {
+			f.Type = fieldType(cf.Type)
+		}
+		if len(cf.Enum) > 0 {
+			f.Enum = cf.Enum
+		}
+		if cf.Regexp != nil {
+			f.Pattern = cf.Regexp
+			f.PatternHint = cf.Message
+			if f.PatternHint == "" {
+				f.PatternHint = "text matching /" + cf.Pattern + "/"
+			}
+		}
+		if cf.MaxLength > 0 {
+			f.MaxLen = cf.MaxLength
+		}
+		if existing := out.Field(fname); existing != nil {
+			*existing = f
+		} else {
+			out.Fields = append(out.Fields, f)
+		}
+	}
+	return out
+}
+
+func fieldType(s string) FieldType {
+	switch s {
+	case "string":
+		return TString
+	case "bool":
+		return TBool
+	case "int":
+		return TInt
+	case "list":
+		return TList
+	case "string-or-list":
+		return TStringOrList
+	case "map":
+		return TMap
+	}
+	return TAny
+}
+
 // BuiltinSchemas are the per-kind defaults, read from the host files
 // (package hosts) of the hosts a repo's layout implies.
-func BuiltinSchemas() map[parser.Kind]*KindSchema { return defaultView.schemas }
+func BuiltinSchemas() map[parser.Kind]*Schema { return defaultView.schemas }
 
 // addHostKind lays one host's reading of a kind over s.
-func addHostKind(s *KindSchema, h *hosts.Host, hk *hosts.Kind) {
+func addHostKind(s *Schema, h *hosts.Host, hk *hosts.Kind) {
 	switch {
 	case hk.Title == "": // where the host loads the kind from, no frontmatter
 	case s.Source == "":
@@ -271,56 +352,8 @@ func ShareHost(a, b parser.Kind) bool {
 	return false
 }
 
-var (
-	builtinSchemas = BuiltinSchemas()
-	kindReaders    = readers()
-)
-
-// Schema returns the frontmatter schema for the pass's document: a
-// configured kind's, else the built-in one of its kind, or nil.
-func (p *Pass) Schema() *KindSchema { return p.Settings.SchemaFor(p.Doc) }
-
-// RefusedByTarget reports whether a strict target refuses key name in the
-// pass's file.
-func RefusedByTarget(p *Pass, name string) bool {
-	for _, hk := range p.Settings.View().Strict[p.Doc.Kind] {
-		if HostField(hk.Kind, name) == nil {
-			return true
-		}
-	}
-	return false
-}
-
-// LoadedHere reports whether a host that reads the pass's file where its
-// kind says it loads such files (`loads`) loads it from this path: a
-// Cursor rule kept in rules/ for users to copy is one, and Cursor applies
-// it only once it is in .cursor/rules/. Where no reader of the kind says
-// where it loads from, the file counts as loaded.
-func LoadedHere(p *Pass) bool {
-	some := false
-	for _, hk := range p.Settings.View().Readers[p.Doc.Kind] {
-		for _, g := range hk.Kind.Loads {
-			if strings.HasPrefix(g, hosts.LoadsPluginPrefix) {
-				return true // from a plugin's root: not decided here
-			}
-			some = true
-			if ok, _ := doublestar.Match(g, p.Doc.Path); ok {
-				return true
-			}
-		}
-	}
-	return !some
-}
-
-// HostField is the field of a host's kind named name, or nil.
-func HostField(k *hosts.Kind, name string) *hosts.Field {
-	for _, f := range k.Fields {
-		if f.Name == name {
-			return f
-		}
-	}
-	return nil
-}
+// kindReaders are, per kind, the hosts that read its frontmatter.
+var kindReaders = readers()
 
 // JSONShapes are the shapes the hosts give JSON document d of idx: those
 // whose entry takes its path (hosts.JSONShapesOf) and whose `if` its
@@ -362,16 +395,4 @@ func ReportedKind(idx *parser.Index, d *parser.Document) parser.Kind {
 		}
 	}
 	return parser.KindOther
-}
-
-// Unknown judges a value outside the known ones of a host's list by the
-// freshness policy (hosts/README.md, "How current the facts are"): near
-// is the known value it surely misspells (suggest.NearMiss), an error;
-// else newer reports whether a newer release of the host may know it (a
-// list it may grow), a warning; neither: the host refuses it, an error.
-func Unknown(value string, known []string, growable bool) (near string, newer bool) {
-	if n, ok := suggest.NearMiss(value, known); ok {
-		return n, false
-	}
-	return "", growable
 }

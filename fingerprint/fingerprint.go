@@ -1,4 +1,9 @@
-package rules
+// Package fingerprint identifies a finding across edits that move lines,
+// as a baseline records it and SARIF's partialFingerprints carry it: a
+// hash of the rule, the path and the text of the finding's first line
+// with its whitespace collapsed. A fingerprint is part of the baseline
+// file's format: changing how it is made breaks every baseline written.
+package fingerprint
 
 import (
 	"bytes"
@@ -7,22 +12,23 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/rules"
 )
 
-// Fingerprint identifies a finding across edits that move lines: the rule,
+// Of identifies finding d of idx across edits that move lines: the rule,
 // the path and the text of the finding's first line with its whitespace
 // collapsed. Two findings of one rule on equal lines share a fingerprint;
 // baselines count them.
-func Fingerprint(idx *parser.Index, d Diagnostic) string {
+func Of(idx *parser.Index, d rules.Diagnostic) string {
 	if doc := idx.Doc(d.Path); doc != nil {
 		return fingerprint(doc.Lines(), doc.Src, d)
 	}
 	return fingerprint(parser.LineIndex{}, nil, d)
 }
 
-// FingerprintSrc is Fingerprint for a finding in a file whose bytes are
-// src (nil when the file was not read), without its parsed model.
-func FingerprintSrc(src []byte, d Diagnostic) string {
+// OfSrc is Of for a finding in a file whose bytes are src (nil when the
+// file was not read), without its parsed model.
+func OfSrc(src []byte, d rules.Diagnostic) string {
 	if src == nil {
 		return fingerprint(parser.LineIndex{}, nil, d)
 	}
@@ -33,7 +39,7 @@ func FingerprintSrc(src []byte, d Diagnostic) string {
 	return fingerprint(parser.NewLineIndex(src, bom), src, d)
 }
 
-func fingerprint(lines parser.LineIndex, src []byte, d Diagnostic) string {
+func fingerprint(lines parser.LineIndex, src []byte, d rules.Diagnostic) string {
 	text := ""
 	if src != nil && d.Line > 0 {
 		s, e := lines.LineStart(d.Line), lines.LineEnd(src, d.Line)

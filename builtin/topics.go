@@ -1,16 +1,24 @@
-package rules
+package builtin
 
 import (
+	"embed"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/hosts"
+	"github.com/mdcontract/mdcontract/internal/wording"
+	"github.com/mdcontract/mdcontract/rules"
 )
 
+//go:embed docs/*.md
+var docs embed.FS
+
 func init() {
-	RegisterTopicText("hosts", hostsTopic)
-	RegisterTopic("matrix", docs) // `mdcontract hosts`, documented in docs/matrix.md
+	rules.RegisterTopicText("hosts", hostsTopic)
+	rules.RegisterTopic("matrix", docs) // `mdcontract hosts`, documented in docs/matrix.md
 }
 
 // hostsTopic lists the hosts of the host files, for `explain hosts`.
@@ -42,13 +50,13 @@ func hostsTopic() string {
 				notes = append(notes, "loaded from "+strings.Join(k.Loads, ", "))
 			}
 			if len(k.Fields) > 0 {
-				notes = append(notes, fmt.Sprintf("%d %s", len(k.Fields), Plural(len(k.Fields), "key", "keys")))
+				notes = append(notes, fmt.Sprintf("%d %s", len(k.Fields), wording.Plural(len(k.Fields), "key", "keys")))
 			}
 			if len(notes) == 0 && k.Format == "" && len(k.JSON) == 0 {
 				notes = append(notes, "where it is loaded from is not established")
 			}
 			if len(k.JSON) > 0 {
-				notes = append(notes, fmt.Sprintf("JSON checked by json-shape (%d %s)", len(k.JSON), Plural(len(k.JSON), "shape", "shapes")))
+				notes = append(notes, fmt.Sprintf("JSON checked by json-shape (%d %s)", len(k.JSON), wording.Plural(len(k.JSON), "shape", "shapes")))
 			}
 			if k.Strict {
 				notes = append(notes, "any other key is refused")
@@ -58,7 +66,7 @@ func hostsTopic() string {
 			}
 			fmt.Fprintf(&b, "  - %s: %s\n", name, strings.Join(notes, "; "))
 		}
-		for _, name := range SortedMapKeys(h.Limits) {
+		for _, name := range slices.Sorted(maps.Keys(h.Limits)) {
 			l := h.Limits[name]
 			fmt.Fprintf(&b, "  - limit %s: %d %s of %s\n", name, l.Value, l.Unit, l.Of)
 		}
