@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/engine"
 	"github.com/mdcontract/mdcontract/graph"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
@@ -77,7 +78,7 @@ func build(t *testing.T, ar *txtar.Archive) *graph.Graph {
 		t.Fatalf("fixture config: %v", err)
 	}
 	idx := parser.Load(root, load)
-	res := rules.Run(idx, rules.Options{Settings: settings})
+	res := engine.Run(idx, rules.All(), rules.Options{Settings: settings})
 	return graph.Build(idx, settings, res.Diagnostics)
 }
 

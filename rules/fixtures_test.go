@@ -13,6 +13,7 @@ import (
 	_ "github.com/mdcontract/mdcontract/rules/builtin" // every built-in rule registers
 
 	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/engine"
 	"github.com/mdcontract/mdcontract/internal/ruledoc"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
@@ -153,7 +154,7 @@ func runArchive(t *testing.T, ar *txtar.Archive, r *rules.Rule, cr bool) (string
 		t.Fatalf("archive config: %v", err)
 	}
 	idx := parser.Load(root, lo)
-	res := rules.Run(idx, rules.Options{Settings: settings})
+	res := engine.Run(idx, rules.All(), rules.Options{Settings: settings})
 	var lines []string
 	for _, d := range res.Diagnostics {
 		if r != nil && d.Rule != r {

@@ -12,31 +12,44 @@ import (
 )
 
 // Suppression reports suppression comments that give no reason, name an
-// unknown rule, or suppress nothing.
+// unknown rule, or suppress nothing. The comments that are wrong in
+// themselves it finds in each file; those that suppress nothing the
+// engine finds, which drops the findings the comments suppress
+// (engine/suppress.go).
 var Suppression = Register(&Rule{
 	ID:       "MC002",
 	Name:     "suppression",
 	Summary:  "a suppression comment without a reason, for an unknown rule, or that suppresses nothing",
 	Severity: Warning,
+	Check:    checkDirectives,
 })
 
-// directive is one `<!-- mdcontract-disable-… RULE -- reason -->` comment.
-type directive struct {
-	doc        *parser.Document
-	comment    *parser.Comment
-	file       bool     // disable-file, else disable-next-line
-	rules      []*Rule  // the rules it names
-	unknown    []string // names that are no rule
-	reason     string
-	used       map[*Rule]bool // nil until one is used
-	targetLine int            // the line a next-line directive applies to
+// Directive is one `<!-- mdcontract-disable-… RULE -- reason -->` comment.
+type Directive struct {
+	Comment *parser.Comment
+	File    bool     // disable-file, else disable-next-line
+	Rules   []*Rule  // the rules it names
+	Unknown []string // names that are no rule
+	Reason  string
+	// Line is the line a next-line directive applies to: the next one
+	// that holds something.
+	Line int
+}
+
+// Name is how the directive is written: mdcontract-disable-file or
+// mdcontract-disable-next-line.
+func (dir *Directive) Name() string {
+	if dir.File {
+		return "mdcontract-disable-file"
+	}
+	return "mdcontract-disable-next-line"
 }
 
 var directiveRe = regexp.MustCompile(`^mdcontract-disable-(next-line|file)\b\s*(.*)$`)
 
-// directives reads the suppression comments of d.
-func directives(d *parser.Document) []*directive {
-	var out []*directive
+// Directives reads the suppression comments of d.
+func Directives(d *parser.Document) []*Directive {
+	var out []*Directive
 	nextLine := map[int]int{} // the next line holding something, by line
 	for i := range d.Comments() {
 		c := &d.Comments()[i]
@@ -47,20 +60,20 @@ func directives(d *parser.Document) []*directive {
 		if m == nil {
 			continue
 		}
-		dir := &directive{doc: d, comment: c, file: c.Text[m[2]:m[3]] == "file"}
+		dir := &Directive{Comment: c, File: c.Text[m[2]:m[3]] == "file"}
 		body := c.Text[m[4]:m[5]]
 		if j := strings.Index(body, "--"); j >= 0 {
-			dir.reason = strings.TrimSpace(body[j+2:])
+			dir.Reason = strings.TrimSpace(body[j+2:])
 			body = body[:j]
 		}
 		for _, name := range strings.FieldsFunc(body, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || isEOL(r) }) {
 			if r := Lookup(name); r != nil {
-				dir.rules = append(dir.rules, r)
+				dir.Rules = append(dir.Rules, r)
 			} else {
-				dir.unknown = append(dir.unknown, name)
+				dir.Unknown = append(dir.Unknown, name)
 			}
 		}
-		if !dir.file {
+		if !dir.File {
 			// the next line that holds something
 			line, _ := d.Position(c.End)
 			next, ok := nextLine[line]
@@ -75,140 +88,45 @@ func directives(d *parser.Document) []*directive {
 				}
 				nextLine[line] = next
 			}
-			dir.targetLine = next
+			dir.Line = next
 		}
 		out = append(out, dir)
 	}
 	return out
 }
 
-// applySuppressions drops the findings that directives suppress, and adds
-// findings for the directives that are wrong or unused.
-func applySuppressions(idx *parser.Index, ds []Diagnostic, reported []*parser.Document, sev func(*Rule) Severity) []Diagnostic {
-	byPath := map[string][]*directive{}
-	index := map[string]*dirIndex{}
-	for _, d := range reported {
-		if dirs := directives(d); len(dirs) > 0 {
-			byPath[d.Path] = dirs
-			index[d.Path] = indexDirectives(dirs)
+// checkDirectives reports the suppression comments of the pass's document
+// that name no rule, name an unknown one, or give no reason.
+func checkDirectives(p *Pass) {
+	var sg suggest.Budget // the first names of a file get suggestions
+	var ruleNames []string
+	for _, dir := range Directives(p.Doc) {
+		report := func(msg string) {
+			p.Report(Diagnostic{Start: dir.Comment.Start, End: dir.Comment.End, Message: msg})
 		}
-	}
-	if len(byPath) == 0 {
-		return ds
-	}
-	out := ds[:0]
-	for i := range ds {
-		d := &ds[i]
-		if ix := index[d.Path]; ix != nil && ix.suppressed(d) {
-			continue
-		}
-		out = append(out, *d)
-	}
-	if sev(Suppression) == Off {
-		return out
-	}
-	ruleNames := Names()
-	for _, path := range SortedMapKeys(byPath) {
-		var sg suggest.Budget // the first names of a file get suggestions
-		for _, dir := range byPath[path] {
-			report := func(msg string) {
-				d := Diagnostic{Path: path, Start: dir.comment.Start, End: dir.comment.End,
-					Rule: Suppression, Severity: sev(Suppression), Message: msg}
-				locate(idx, &d)
-				out = append(out, d)
+		kind := dir.Name()
+		switch {
+		case len(dir.Rules) == 0 && len(dir.Unknown) == 0:
+			report(fmt.Sprintf("`%s` names no rule: write `<!-- %s RULE -- reason -->`", kind, kind))
+		case len(dir.Unknown) > 0:
+			if ruleNames == nil {
+				ruleNames = Names()
 			}
-			kind := "mdcontract-disable-next-line"
-			if dir.file {
-				kind = "mdcontract-disable-file"
-			}
-			switch {
-			case len(dir.rules) == 0 && len(dir.unknown) == 0:
-				report(fmt.Sprintf("`%s` names no rule: write `<!-- %s RULE -- reason -->`", kind, kind))
-			case len(dir.unknown) > 0:
-				unknown := make([]string, len(dir.unknown))
-				for i, u := range dir.unknown {
-					unknown[i] = u
-					if near, ok := sg.Closest(u, ruleNames); ok {
-						unknown[i] += fmt.Sprintf(" (did you mean `%s`?)", near)
-					}
-				}
-				what := "which is no rule"
-				if len(unknown) > 1 {
-					what = "which are no rules"
-				}
-				report(fmt.Sprintf("`%s` names %s, %s (`mdcontract rules` lists them)", kind, strings.Join(unknown, ", "), what))
-			}
-			if dir.reason == "" {
-				report(fmt.Sprintf("`%s` gives no reason: add ` -- why this is fine` before `-->`, so the next reader knows", kind))
-			}
-			var names []string
-			for _, r := range dir.rules {
-				if !dir.used[r] {
-					names = append(names, r.Name)
+			unknown := make([]string, len(dir.Unknown))
+			for i, u := range dir.Unknown {
+				unknown[i] = u
+				if near, ok := sg.Closest(u, ruleNames); ok {
+					unknown[i] += fmt.Sprintf(" (did you mean `%s`?)", near)
 				}
 			}
-			if len(names) > 0 {
-				where := fmt.Sprintf("on line %d", dir.targetLine)
-				if dir.file {
-					where = "in this file"
-				}
-				report(fmt.Sprintf("`%s %s` suppresses nothing: there is no such finding %s; remove the comment", kind, strings.Join(names, " "), where))
+			what := "which is no rule"
+			if len(unknown) > 1 {
+				what = "which are no rules"
 			}
+			report(fmt.Sprintf("`%s` names %s, %s (`mdcontract rules` lists them)", kind, strings.Join(unknown, ", "), what))
+		}
+		if dir.Reason == "" {
+			report(fmt.Sprintf("`%s` gives no reason: add ` -- why this is fine` before `-->`, so the next reader knows", kind))
 		}
 	}
-	return out
-}
-
-// dirIndex finds the directives that suppress a finding by its rule and
-// line, so a file of many findings and many directives is matched in
-// linear time.
-type dirIndex struct {
-	byRule map[dirKey][]*directive // line 0: disable-file
-	marked map[dirKey]bool         // the directives of the key are marked used
-}
-
-type dirKey struct {
-	rule *Rule
-	line int
-}
-
-func indexDirectives(dirs []*directive) *dirIndex {
-	ix := &dirIndex{byRule: map[dirKey][]*directive{}, marked: map[dirKey]bool{}}
-	for _, dir := range dirs {
-		line := dir.targetLine
-		if dir.file {
-			line = 0
-		}
-		for _, r := range dir.rules {
-			k := dirKey{r, line}
-			ix.byRule[k] = append(ix.byRule[k], dir)
-		}
-	}
-	return ix
-}
-
-// suppressed reports whether a directive suppresses d, and marks the
-// directives that do as used.
-func (ix *dirIndex) suppressed(d *Diagnostic) bool {
-	if d.Rule == Suppression || d.Rule == ReadError {
-		return false
-	}
-	hit := false
-	for _, k := range []dirKey{{d.Rule, 0}, {d.Rule, d.Line}} {
-		dirs := ix.byRule[k]
-		if len(dirs) == 0 {
-			continue
-		}
-		hit = true
-		if !ix.marked[k] {
-			for _, dir := range dirs {
-				if dir.used == nil {
-					dir.used = map[*Rule]bool{}
-				}
-				dir.used[d.Rule] = true
-			}
-			ix.marked[k] = true
-		}
-	}
-	return hit
 }

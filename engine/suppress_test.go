@@ -1,4 +1,4 @@
-package rules_test
+package engine
 
 import (
 	"fmt"
@@ -27,7 +27,7 @@ func TestSuppressionSuggestBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := rules.Run(parser.Load(dir, parser.LoadOptions{Classify: settings.Classify}), rules.Options{Settings: settings})
+	res := Run(parser.Load(dir, parser.LoadOptions{Classify: settings.Classify}), rules.All(), rules.Options{Settings: settings})
 	named, suggested := 0, 0
 	for _, d := range res.Diagnostics {
 		if d.Rule == rules.Suppression && strings.Contains(d.Message, "which is no rule") {
