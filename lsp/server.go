@@ -87,6 +87,8 @@ type server struct {
 	idx      *parser.Index
 	sess     *engine.Session // what the index was loaded and is checked through
 	maxSize  int64           // the config's max-file-size, 0 for the default
+	// baseline is the repo's baseline (baselineFile), nil when none.
+	baseline *engine.Baseline
 	// maxPerFile caps the findings of one rule in one file (the config's
 	// max-per-file; 0: no cap).
 	maxPerFile int
@@ -424,6 +426,7 @@ func (s *server) initialize(p *initializeParams) initializeResult {
 
 // load reads the config and indexes the repo, then puts the open buffers
 // back into the index. A config with errors is reported and left out.
+// The repo's baseline, when it has one, is read too.
 func (s *server) load() {
 	var warnings []string
 	sess, _ := engine.Open(s.root, engine.Options{Lenient: true, Read: s.opt.Read, Cache: s.opt.Cache}) // lenient: never fails
@@ -436,6 +439,15 @@ func (s *server) load() {
 	s.maxSize = sess.Load.MaxFileSize
 	s.maxPerFile = sess.MaxPerFile()
 	s.loadIndex(sess)
+	s.baseline = nil
+	if p := filepath.Join(s.root, baselineFile); fileExists(p) {
+		b := engine.NewBaseline(p)
+		if err := b.Read(s.root); err != nil {
+			warnings = append(warnings, "mdcontract: the baseline "+textsafe.Line(err.Error())+"; findings are shown without it")
+		} else {
+			s.baseline = b
+		}
+	}
 	s.indexed = map[string]bool{}
 	for _, d := range s.idx.Docs {
 		s.indexed[d.Path] = true
@@ -456,6 +468,16 @@ func (s *server) load() {
 		}
 		s.after = append(s.after, showMessage{Type: messageError, Message: w})
 	}
+}
+
+// baselineFile is the baseline the server applies, as a check with
+// `--baseline .mdcontract-baseline.json` does (the file docs/usage.md
+// writes it to): the editor shows the findings CI fails on.
+const baselineFile = ".mdcontract-baseline.json"
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // loadIndex indexes the repo through sess: the one place the server reads
@@ -775,9 +797,14 @@ func (s *server) check() {
 	}
 	res := &engine.Result{}
 	if len(open) > 0 {
-		// as a check: suppressions, the cap (an editor, too, shows at
-		// most maxPerFile of one rule in a file)
-		res, _ = s.sess.Check(engine.CheckOptions{Index: s.idx, Only: open, MaxPerFile: s.maxPerFile}) // no baseline: no error
+		// as CI checks: suppressions, the baseline, the cap (an editor,
+		// too, shows at most maxPerFile of one rule in a file)
+		var err error
+		res, err = s.sess.Check(engine.CheckOptions{Index: s.idx, Only: open, Baseline: s.baseline, MaxPerFile: s.maxPerFile})
+		if err != nil { // the baseline was read at start-up: not met
+			s.logf("mdcontract: %s", err)
+			res = &engine.Result{}
+		}
 		for _, msg := range res.Internal {
 			s.logf("%s", msg)
 			s.notify("window/logMessage", logMessage{Type: messageError, Message: textsafe.Line(msg)})
