@@ -41,3 +41,28 @@ func TestSuppressionSuggestBudget(t *testing.T) {
 		t.Errorf("%d directives naming no rule, %d with a suggestion; want %d and %d", named, suggested, suggest.PerInput+5, suggest.PerInput)
 	}
 }
+
+// A directive silences its rule's findings on the next line with text, or
+// in the whole file; one that silences nothing is reported, at the
+// suppression rule's severity, and none when that rule is off.
+func TestSuppress(t *testing.T) {
+	src := "# A\n\n<!-- mdcontract-disable-next-line link-target -- moved soon -->\n\nSee [x](x.md).\n\n" +
+		"<!-- mdcontract-disable-next-line section-ref -- nothing here -->\nSee [y](y.md).\n"
+	idx := parser.NewIndex(t.TempDir(), []*parser.Document{parser.Parse("a.md", parser.KindOther, []byte(src))})
+	res := Run(idx, rules.All(), rules.Options{})
+	var got []string
+	for _, d := range res.Diagnostics {
+		got = append(got, fmt.Sprintf("%d %s %s: %s", d.Line, d.Rule.Name, d.Severity, d.Message))
+	}
+	want := []string{
+		"7 suppression warning: `mdcontract-disable-next-line section-ref` suppresses nothing: there is no such finding on line 8; remove the comment",
+		"8 link-target error: link target `y.md` does not exist",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	off := Run(idx, rules.All(), rules.Options{Severity: map[string]rules.Severity{rules.Suppression.ID: rules.Off}})
+	if len(off.Diagnostics) != 1 || off.Diagnostics[0].Rule.Name != "link-target" {
+		t.Errorf("with the suppression rule off: %+v", off.Diagnostics)
+	}
+}
