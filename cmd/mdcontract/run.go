@@ -353,6 +353,13 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		sayf(notes, "mdcontract: wrote %s to %s", rules.Count(len(res.All), "finding", "findings"), o.writeBaseline)
 		return exitOK, nil
 	}
+	return printCheck(o, outs, sess, res, staged, stdout, stderr, notes)
+}
+
+// printCheck writes the reports of res and the notes after them, and
+// returns the exit status: findings are the errors (and with --strict
+// the warnings) shown.
+func printCheck(o *checkOptions, outs []output, sess *engine.Session, res *engine.Result, staged *engine.Staged, stdout, stderr, notes io.Writer) (int, error) {
 	r := &report.Run{
 		Tool:        report.Tool{Name: "mdcontract", Version: toolVersion(), URI: "https://github.com/mdcontract/mdcontract"},
 		Files:       res.Files,
