@@ -1,11 +1,11 @@
 package references
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/mdcontract/mdcontract/engine"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
@@ -27,7 +27,7 @@ func TestIsPlaceholder(t *testing.T) {
 		"Documents/Design/x-y-Z2.md": false,
 		"step-Xa.md":                 false,
 	} {
-		if got := rules.IsPlaceholder(s); got != want {
+		if got := refs.IsPlaceholder(s); got != want {
 			t.Errorf("IsPlaceholder(%q) = %v, want %v", s, got, want)
 		}
 	}
@@ -52,18 +52,6 @@ func TestReportAtMost(t *testing.T) {
 			if d.Severity != want[i] {
 				t.Errorf("configured %v: finding %q is %v, want %v", cfg, d.Message, d.Severity, want[i])
 			}
-		}
-	}
-}
-
-// norm's one pass over ASCII titles agrees with the general form.
-func TestNormASCII(t *testing.T) {
-	slow := func(s string) string {
-		return strings.ToLower(strings.Join(strings.Fields(titleMarkup.Replace(s)), " "))
-	}
-	for _, s := range []string{"", " ", "A", "  Step  One ", "**Bold** _x_", "a*b", "a * b", "`Code`\tX\r\nY", "__init__", "a\vb\fc", "MiXeD_case-Word!", "é Z"} {
-		if got, want := norm(s), slow(s); got != want {
-			t.Errorf("norm(%q) = %q, want %q", s, got, want)
 		}
 	}
 }
