@@ -10,13 +10,15 @@ import (
 	"testing"
 
 	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/engine"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
-// check loads and checks the repo at root.
-func check(t *testing.T, root string) (*parser.Index, *rules.Result, rules.Options) {
+// check loads and checks the repo at root, and returns what checks it
+// again in memory.
+func check(t *testing.T, root string) (*parser.Index, *rules.Result, func(*parser.Index) []rules.Diagnostic) {
 	t.Helper()
 	var cfg *config.Config
 	if p := filepath.Join(root, config.FileName); fileExists(p) {
@@ -31,7 +33,7 @@ func check(t *testing.T, root string) (*parser.Index, *rules.Result, rules.Optio
 	}
 	idx := parser.Load(root, parser.LoadOptions{Classify: s.Classify})
 	opt := rules.Options{Settings: s}
-	return idx, rules.Run(idx, opt), opt
+	return idx, engine.Run(idx, rules.All(), opt), func(idx *parser.Index) []rules.Diagnostic { return engine.Run(idx, rules.All(), opt).Diagnostics }
 }
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
@@ -93,8 +95,8 @@ func TestFixtures(t *testing.T) {
 				}
 			}
 			for round := 1; round <= 2; round++ {
-				idx, res, opt := check(t, root)
-				for _, ff := range Settle(idx, res.Diagnostics, opt, Aliases(idx)) {
+				idx, res, again := check(t, root)
+				for _, ff := range Settle(idx, res.Diagnostics, again, Aliases(idx)) {
 					for _, m := range ff.Skipped {
 						t.Errorf("round %d: %s", round, m)
 					}

@@ -12,8 +12,9 @@ import (
 const MaxRounds = 5
 
 // Settle applies the fixes of ds to the documents of idx, then checks the
-// fixed documents again in memory, round after round, until no fix applies
-// or MaxRounds rounds have been applied. A fix left out because it overlaps
+// fixed documents again in memory with check (engine.Run, as the fixes'
+// check ran), round after round, until no fix applies or MaxRounds rounds
+// have been applied. A fix left out because it overlaps
 // another is so applied in the next round, on the fixed text, and one
 // --fix reaches the state a second one would.
 //
@@ -23,7 +24,7 @@ const MaxRounds = 5
 // order, each file a fix changes or that has fixes left out: its content
 // as read and as fixed, the findings fixed over all rounds, and what was
 // left out in the end.
-func Settle(idx *parser.Index, ds []rules.Diagnostic, opt rules.Options, same map[string]string) []*FileFix {
+func Settle(idx *parser.Index, ds []rules.Diagnostic, check func(*parser.Index) []rules.Diagnostic, same map[string]string) []*FileFix {
 	key := func(p string) string {
 		if k, ok := same[p]; ok {
 			return k
@@ -107,7 +108,7 @@ func Settle(idx *parser.Index, ds []rules.Diagnostic, opt rules.Options, same ma
 			break
 		}
 		cur = replaceDocs(cur, docs)
-		ds = rules.Run(cur, opt).Diagnostics
+		ds = check(cur)
 	}
 	var out []*FileFix
 	for _, f := range files {

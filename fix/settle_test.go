@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdcontract/mdcontract/engine"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -33,8 +34,10 @@ func settle(t *testing.T, files map[string]string, same map[string]string) []*Fi
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := rules.Options{Settings: s}
-	return Settle(idx, rules.Run(idx, opt).Diagnostics, opt, same)
+	check := func(idx *parser.Index) []rules.Diagnostic {
+		return engine.Run(idx, rules.All(), rules.Options{Settings: s}).Diagnostics
+	}
+	return Settle(idx, check(idx), check, same)
 }
 
 // Fixes that undo each other (the text comes back) are not applied at

@@ -16,6 +16,7 @@ import (
 	_ "github.com/mdcontract/mdcontract/builtin" // every built-in rule registers
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/contract"
+	"github.com/mdcontract/mdcontract/engine"
 	"github.com/mdcontract/mdcontract/graph"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
@@ -68,7 +69,7 @@ func build(t *testing.T, ar *txtar.Archive) *graph.Graph {
 		t.Fatalf("fixture config: %v", err)
 	}
 	idx := parser.Load(root, load)
-	res := rules.Run(idx, rules.Options{Settings: settings})
+	res := engine.Run(idx, rules.All(), rules.Options{Settings: settings})
 	return graph.Build(idx, settings, res.Diagnostics)
 }
 

@@ -22,6 +22,7 @@ import (
 
 	_ "github.com/mdcontract/mdcontract/builtin" // every built-in rule registers
 	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/engine"
 	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
@@ -85,8 +86,10 @@ type server struct {
 	include  []string
 	exclude  []string
 	idx      *parser.Index
-	cache    *parser.Cache // the one the index was loaded with (nil: none)
-	maxSize  int64         // the config's max-file-size, 0 for the default
+	sess     *engine.Session // what the index was loaded and is checked through
+	maxSize  int64           // the config's max-file-size, 0 for the default
+	// baseline is the repo's baseline (baselineFile), nil when none.
+	baseline *engine.Baseline
 	// maxPerFile caps the findings of one rule in one file (the config's
 	// max-per-file; 0: no cap).
 	maxPerFile int
@@ -424,34 +427,28 @@ func (s *server) initialize(p *initializeParams) initializeResult {
 
 // load reads the config and indexes the repo, then puts the open buffers
 // back into the index. A config with errors is reported and left out.
+// The repo's baseline, when it has one, is read too.
 func (s *server) load() {
 	var warnings []string
-	var cfg *config.Config
-	s.configPath = config.Find(s.root, s.root, "")
-	if s.configPath != "" {
-		c, err := config.Load(s.configPath, s.root)
-		if err != nil {
-			warnings = append(warnings, "mdcontract: the config has errors, checking without it:\n"+configErrorText(err))
+	sess, _ := engine.Open(s.root, engine.Options{Lenient: true, Read: s.opt.Read, Cache: s.opt.Cache}) // lenient: never fails
+	s.configPath = sess.ConfigPath
+	if sess.ConfigErr != nil {
+		warnings = append(warnings, "mdcontract: the config has errors, checking without it:\n"+configErrorText(sess.ConfigErr))
+	}
+	s.settings = sess.Settings
+	s.include, s.exclude = sess.Load.Include, sess.Load.Exclude
+	s.maxSize = sess.Load.MaxFileSize
+	s.maxPerFile = sess.MaxPerFile()
+	s.loadIndex(sess)
+	s.baseline = nil
+	if p := filepath.Join(s.root, baselineFile); fileExists(p) {
+		b := engine.NewBaseline(p)
+		if err := b.Read(s.root); err != nil {
+			warnings = append(warnings, "mdcontract: the baseline "+textsafe.Line(err.Error())+"; findings are shown without it")
 		} else {
-			cfg = c
+			s.baseline = b
 		}
 	}
-	settings, err := rules.Setup(cfg)
-	if err != nil {
-		warnings = append(warnings, "mdcontract: the config has errors, checking without it:\n"+configErrorText(err))
-		cfg = nil
-		settings, _ = rules.Setup(nil)
-	}
-	s.settings = settings
-	load := rules.LoadOptionsFor(cfg, settings)
-	load.Read = s.opt.Read
-	s.include, s.exclude = load.Include, load.Exclude
-	s.maxSize = load.MaxFileSize
-	s.maxPerFile = rules.DefaultMaxPerFile
-	if cfg != nil && cfg.MaxPerFile != nil {
-		s.maxPerFile = int(*cfg.MaxPerFile)
-	}
-	s.idx = s.loadIndex(load)
 	s.indexed = map[string]bool{}
 	for _, d := range s.idx.Docs {
 		s.indexed[d.Path] = true
@@ -474,33 +471,37 @@ func (s *server) load() {
 	}
 }
 
-// loadIndex indexes the repo: the one place the server reads and parses
-// it (at start-up and when the config changes), so that a cache of parsed
-// files serves both.
-func (s *server) loadIndex(opt parser.LoadOptions) *parser.Index {
+// baselineFile is the baseline the server applies, as a check with
+// `--baseline .mdcontract-baseline.json` does (the file docs/usage.md
+// writes it to): the editor shows the findings CI fails on.
+const baselineFile = ".mdcontract-baseline.json"
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// loadIndex indexes the repo through sess: the one place the server reads
+// and parses it (at start-up and when the config changes), so that a
+// cache of parsed files serves both.
+func (s *server) loadIndex(sess *engine.Session) {
 	if s.opt.Indexing != nil {
 		defer s.opt.Indexing()()
 	}
-	if s.opt.Cache == nil {
-		return parser.Load(s.root, opt)
-	}
-	c := s.opt.Cache(s.root)
-	opt.Cache = c
-	idx := parser.Load(s.root, opt) // files the cache knows are not read
-	s.saveCache()                   // the cache this replaces, with the facts derived since
-	s.cache = c
+	s.idx = sess.Index() // files the cache knows are not read
+	s.saveCache()        // the cache this replaces, with the facts derived since
+	s.sess = sess
 	s.saveCache()
-	return idx
 }
 
 // saveCache writes the cache the index was loaded with: once loaded, and
 // again at shutdown (or when the config changes), with the facts the
 // rules derived meanwhile (parser.Document.Fact).
 func (s *server) saveCache() {
-	if s.cache == nil {
+	if s.sess == nil {
 		return
 	}
-	if err := s.cache.Save(); err != nil && s.opt.Log != nil {
+	if err := s.sess.SaveCache(); err != nil && s.opt.Log != nil {
 		fmt.Fprintf(s.opt.Log, "mdcontract: the cache of parsed files was not saved: %s\n", textsafe.Line(err.Error()))
 	}
 }
@@ -795,9 +796,16 @@ func (s *server) check() {
 			open = append(open, rel)
 		}
 	}
-	var res *rules.Result
+	res := &engine.Result{}
 	if len(open) > 0 {
-		res = rules.Run(s.idx, rules.Options{Only: open, Settings: s.settings})
+		// as CI checks: suppressions, the baseline, the cap (an editor,
+		// too, shows at most maxPerFile of one rule in a file)
+		var err error
+		res, err = s.sess.Check(engine.CheckOptions{Index: s.idx, Only: open, Baseline: s.baseline, MaxPerFile: s.maxPerFile})
+		if err != nil { // the baseline was read at start-up: not met
+			s.logf("mdcontract: %s", err)
+			res = &engine.Result{}
+		}
 		for _, msg := range res.Internal {
 			s.logf("%s", msg)
 			s.notify("window/logMessage", logMessage{Type: messageError, Message: textsafe.Line(msg)})
@@ -807,11 +815,7 @@ func (s *server) check() {
 			s.logf("%s", msg)
 			s.notify("window/logMessage", logMessage{Type: messageError, Message: msg})
 		}
-	} else {
-		res = &rules.Result{}
 	}
-	// An editor, too, shows at most maxPerFile of one rule in a file.
-	res.Diagnostics, _ = rules.CapPerFile(res.Diagnostics, s.maxPerFile)
 	byPath := map[string][]rules.Diagnostic{}
 	for _, d := range res.Diagnostics {
 		byPath[d.Path] = append(byPath[d.Path], d)

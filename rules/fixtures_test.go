@@ -14,6 +14,7 @@ import (
 	"github.com/mdcontract/mdcontract/rules/input"
 
 	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/engine"
 	"github.com/mdcontract/mdcontract/internal/ruledoc"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
@@ -154,7 +155,7 @@ func runArchive(t *testing.T, ar *txtar.Archive, r *rules.Rule, cr bool) (string
 		t.Fatalf("archive config: %v", err)
 	}
 	idx := parser.Load(root, lo)
-	res := rules.Run(idx, rules.Options{Settings: settings})
+	res := engine.Run(idx, rules.All(), rules.Options{Settings: settings})
 	var lines []string
 	for _, d := range res.Diagnostics {
 		if r != nil && d.Rule != r {

@@ -6,6 +6,7 @@ import (
 
 	_ "github.com/mdcontract/mdcontract/builtin" // every built-in rule registers
 
+	"github.com/mdcontract/mdcontract/engine"
 	"github.com/mdcontract/mdcontract/fix"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
@@ -27,8 +28,8 @@ func FuzzFix(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		idx, s := RepoFromFuzz(data)
 		opt := rules.Options{Settings: s}
-		res := rules.Run(idx, opt)
-		plans := fix.Settle(idx, res.Diagnostics, opt, nil)
+		check := func(idx *parser.Index) []rules.Diagnostic { return engine.Run(idx, rules.All(), opt).Diagnostics }
+		plans := fix.Settle(idx, check(idx), check, nil)
 		if len(plans) == 0 {
 			return
 		}
@@ -41,11 +42,11 @@ func FuzzFix(f *testing.F) {
 			}
 		}
 		fixed := parser.NewIndex("", docs)
-		res2 := rules.Run(fixed, opt)
+		res2 := engine.Run(fixed, rules.All(), opt)
 		for _, msg := range res2.Internal {
 			t.Fatal(msg)
 		}
-		for _, ff := range fix.Settle(fixed, res2.Diagnostics, opt, nil) {
+		for _, ff := range fix.Settle(fixed, res2.Diagnostics, check, nil) {
 			if string(ff.New) != string(ff.Old) {
 				t.Fatalf("a second fix changes %s:\n%s", ff.Path, fix.Unified(ff.Path, ff.Old, ff.New))
 			}

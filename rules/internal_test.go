@@ -6,6 +6,7 @@ import (
 
 	_ "github.com/mdcontract/mdcontract/builtin" // every built-in rule registers
 	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/engine"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 	"github.com/mdcontract/mdcontract/rules/markup"
@@ -72,7 +73,7 @@ func TestNothingReportedPastTheMarkupBound(t *testing.T) {
 	tail := "See § Missing heading.\n\n<!-- open begin -->\n\n<!-- never closed\n"
 	src := "[before](missing-before.md)\n\n" + strings.Repeat("x\n", 300_000) + tail
 	idx := parser.NewIndex(t.TempDir(), []*parser.Document{parser.Parse("a.md", parser.KindOther, []byte(src))})
-	res := rules.RunRules(idx, rules.All(), rules.Options{})
+	res := engine.Run(idx, rules.All(), rules.Options{})
 	var got []string
 	for _, d := range res.Diagnostics {
 		got = append(got, d.Rule.Name)

@@ -28,6 +28,20 @@ type Options struct {
 	Settings *Settings
 }
 
+// SeverityOf is the severity of rule r in a run with these options: the
+// override of Severity, else the config's, else the rule's default.
+func (o Options) SeverityOf(r *Rule) Severity {
+	if s, ok := o.Severity[r.ID]; ok {
+		return s
+	}
+	if o.Settings != nil {
+		if s, ok := o.Settings.Severity[r.ID]; ok {
+			return s
+		}
+	}
+	return r.Severity
+}
+
 // Result is the outcome of a run.
 type Result struct {
 	Files int
@@ -42,22 +56,20 @@ type Result struct {
 	ConfigErrors config.Errors
 }
 
-// The rules of package rules/input the framework itself refers to, by
-// ID: suppression reports the suppression comments as they are applied,
-// a read error is never suppressed, and too-complex alone reports in the
-// part of a file past the markup bound.
-const (
-	readErrorID   = "MC001"
-	suppressionID = "MC002"
-	tooComplexID  = "MC004"
-)
+// tooComplexID is the rule of package rules/input that the framework
+// itself refers to, by ID: too-complex alone reports in the part of a
+// file past the markup bound.
+const tooComplexID = "MC004"
 
 // Run checks the index with every registered rule.
 func Run(idx *parser.Index, opt Options) *Result {
 	return RunRules(idx, All(), opt)
 }
 
-// RunRules checks the index with the given rules.
+// RunRules checks the index with the given rules. The findings are
+// located (lines and columns) and come in no particular order, those that
+// suppression comments silence included: engine.Run passes them through
+// suppressions and sorts them, and is what a front end calls.
 func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 	// Test fixtures are inputs to tests, broken on purpose: never reported
 	// (quoted.go), though indexed like every file.
@@ -80,17 +92,7 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 		inner := reported
 		reported = func(p string) bool { return only[p] && inner(p) }
 	}
-	sev := func(r *Rule) Severity {
-		if s, ok := opt.Severity[r.ID]; ok {
-			return s
-		}
-		if opt.Settings != nil {
-			if s, ok := opt.Settings.Severity[r.ID]; ok {
-				return s
-			}
-		}
-		return r.Severity
-	}
+	sev := opt.SeverityOf
 	var active []*Rule
 	for _, r := range rules {
 		if sev(r) != Off {
@@ -231,9 +233,6 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 	for i := range res.Diagnostics {
 		locate(idx, &res.Diagnostics[i])
 	}
-	res.Diagnostics = applySuppressions(idx, res.Diagnostics, docs, sev)
-	res.Diagnostics = dropLinkedRepeats(idx, res.Diagnostics)
-	SortDiagnostics(res.Diagnostics)
 	sort.Strings(res.Internal)
 	sort.SliceStable(res.ConfigErrors, func(i, j int) bool {
 		a, b := res.ConfigErrors[i], res.ConfigErrors[j]
@@ -243,44 +242,6 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 		return a.Msg < b.Msg
 	})
 	return res
-}
-
-// dropLinkedRepeats drops a finding at a symlinked file when the file it
-// resolves to, also reported, has the same finding at the same place: the
-// two paths are one file, which its author edits at the target. A finding
-// only the link's path gives (a relative link read from the link's
-// folder, a key its kind does not know) stays, for the host that reads
-// the file there.
-func dropLinkedRepeats(idx *parser.Index, ds []Diagnostic) []Diagnostic {
-	linked := false
-	for i := range ds {
-		if idx.LinkTarget(ds[i].Path) != "" {
-			linked = true
-			break
-		}
-	}
-	if !linked {
-		return ds
-	}
-	type place struct {
-		path       string
-		rule       *Rule
-		start, end int
-		msg        string
-	}
-	at := make(map[place]bool, len(ds))
-	for i := range ds {
-		d := &ds[i]
-		at[place{d.Path, d.Rule, d.Start, d.End, d.Message}] = true
-	}
-	out := ds[:0]
-	for _, d := range ds {
-		if t := idx.LinkTarget(d.Path); t != "" && at[place{t, d.Rule, d.Start, d.End, d.Message}] {
-			continue
-		}
-		out = append(out, d)
-	}
-	return out
 }
 
 // unparsed reports whether d lies in the part of its file past the markup
@@ -317,30 +278,6 @@ func locate(idx *parser.Index, d *Diagnostic) {
 			r.Line, r.Column = rd.Position(r.Start)
 		}
 	}
-}
-
-// SortDiagnostics orders findings by path, offset, rule and message, so
-// output is byte-stable from run to run.
-func SortDiagnostics(ds []Diagnostic) {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i], ds[j]
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		if a.Start != b.Start {
-			return a.Start < b.Start
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Rule.ID != b.Rule.ID {
-			return a.Rule.ID < b.Rule.ID
-		}
-		if a.Message != b.Message {
-			return a.Message < b.Message
-		}
-		return a.End < b.End
-	})
 }
 
 // panicSite finds the source line that panicked: the first frame of the

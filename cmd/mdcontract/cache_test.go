@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mdcontract/mdcontract/engine"
 	"github.com/mdcontract/mdcontract/internal/testcorpus"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
@@ -28,11 +29,12 @@ func runOut(t *testing.T, args ...string) []byte {
 // says how many files were parsed rather than taken from the cache.
 func cacheMisses(t *testing.T, root string) (hits, misses int) {
 	t.Helper()
-	_, _, load, err := openRepo(root, root, "", nil)
+	sess, err := openRepo(root, root, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	load.Cache = openCache(root)
+	load := sess.Load
+	load.Cache = engine.UserCache(toolVersion())(root)
 	parser.Load(root, load)
 	return load.Cache.Stats()
 }
@@ -180,13 +182,14 @@ func TestCacheKnownCorpora(t *testing.T) {
 			if none := runOut(t, append(args, "--no-cache")...); !bytes.Equal(warm, none) {
 				t.Errorf("the reports with the files' bytes from the cache and without the cache differ")
 			}
-			_, settings, load, err := openRepo(root, root, "", nil)
+			sess, err := openRepo(root, root, "", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			load.Cache = openCache(root)
+			load := sess.Load
+			load.Cache = engine.UserCache(toolVersion())(root)
 			idx := parser.Load(root, load)
-			rules.Run(idx, rules.Options{Settings: settings})
+			engine.Run(idx, rules.All(), rules.Options{Settings: sess.Settings})
 			if n := load.Cache.Derived(); n != 0 {
 				t.Errorf("the rules derived %d facts again: the check before did not keep them", n)
 			}

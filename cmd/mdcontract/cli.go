@@ -365,3 +365,13 @@ func writeAtomic(file string, data []byte) error {
 	}
 	return os.Rename(tmp.Name(), file)
 }
+
+// cleanPathErr is err without the path an *os.PathError repeats: the
+// message names the file already.
+func cleanPathErr(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

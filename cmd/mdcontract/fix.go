@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/mdcontract/mdcontract/engine"
 	"github.com/mdcontract/mdcontract/fix"
 	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
@@ -12,15 +13,14 @@ import (
 	"github.com/mdcontract/mdcontract/textsafe"
 )
 
-// plan settles the fixes of res in the files opt reports (see
-// fix.Settle): `check --changed` reports findings in other files that it
-// does not fix.
-func plan(idx *parser.Index, res *rules.Result, opt rules.Options) []*fix.FileFix {
+// plan settles the fixes of res in the files named (see fix.Settle):
+// `check --changed` reports findings in other files that it does not fix.
+func plan(res *engine.Result, settings *rules.Settings) []*fix.FileFix {
 	ds := res.Diagnostics
-	if opt.Report != nil {
+	if res.Report != nil {
 		ds = nil
 		for _, d := range res.Diagnostics {
-			if opt.Report(d.Path) {
+			if res.Report(d.Path) {
 				ds = append(ds, d)
 			}
 		}
@@ -28,17 +28,19 @@ func plan(idx *parser.Index, res *rules.Result, opt rules.Options) []*fix.FileFi
 	var same map[string]string
 	for _, d := range ds {
 		if len(d.Fix) > 0 {
-			same = fix.Aliases(idx)
+			same = fix.Aliases(res.Index)
 			break
 		}
 	}
-	return fix.Settle(idx, ds, opt, same)
+	opt := rules.Options{Settings: settings, Report: res.Report}
+	again := func(idx *parser.Index) []rules.Diagnostic { return engine.Run(idx, rules.All(), opt).Diagnostics }
+	return fix.Settle(res.Index, ds, again, same)
 }
 
 // showDiff prints every fix as a unified diff and writes nothing. The exit
 // status is that of the check.
-func showDiff(idx *parser.Index, res *rules.Result, opt rules.Options, stdout, stderr, notes io.Writer) int {
-	plans := plan(idx, res, opt)
+func showDiff(res *engine.Result, settings *rules.Settings, stdout, stderr, notes io.Writer) int {
+	plans := plan(res, settings)
 	n, files := 0, 0
 	for _, ff := range plans {
 		// The diff quotes the file: a block through the gate, its path on
@@ -68,8 +70,8 @@ var afterPlan func()
 // applyFixes writes the fixed files; it returns how many findings it fixed.
 // A file that cannot be written safely (see fix.Write) is left as it is,
 // with a message on stderr; notes gets the count fixed.
-func applyFixes(idx *parser.Index, res *rules.Result, opt rules.Options, stderr, notes io.Writer) (int, error) {
-	plans := plan(idx, res, opt)
+func applyFixes(res *engine.Result, settings *rules.Settings, stderr, notes io.Writer) (int, error) {
+	plans := plan(res, settings)
 	if afterPlan != nil {
 		afterPlan()
 	}
@@ -82,7 +84,7 @@ func applyFixes(idx *parser.Index, res *rules.Result, opt rules.Options, stderr,
 		if string(ff.New) == string(ff.Old) {
 			continue
 		}
-		if err := fix.Write(idx.Root, ff.Path, ff.Old, ff.New); err != nil {
+		if err := fix.Write(res.Index.Root, ff.Path, ff.Old, ff.New); err != nil {
 			var skip *fix.Skip
 			if errors.As(err, &skip) {
 				sayf(stderr, "mdcontract: %s", skip)

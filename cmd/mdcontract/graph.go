@@ -6,15 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/mattn/go-isatty"
+	"github.com/mdcontract/mdcontract/engine"
 	"github.com/mdcontract/mdcontract/graph"
 	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
-	"github.com/mdcontract/mdcontract/rules"
 )
 
 type graphOptions struct {
@@ -67,55 +66,38 @@ func graphCmd(args []string, stdout, stderr io.Writer) error {
 		}
 		links = l
 	}
-	rp, err := openRoot(o.root, o.config, o.targets)
+	sess, cwd, err := openRoot(o.root, o.config, o.targets, false)
 	if err != nil {
 		return err
 	}
-	root, cwd, settings, load := rp.root, rp.cwd, rp.settings, rp.load
-	var want []target
-	for _, p := range paths {
-		rel, err := relToRoot(root, cwd, p)
-		if err != nil {
-			return err
-		}
-		st, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
-		if err != nil {
-			return usageError{fmt.Sprintf("%s: no such file or folder", p)}
-		}
-		want = append(want, target{rel: rel, dir: st.IsDir()})
+	want, err := namedPaths(sess.Root, cwd, paths, false)
+	if err != nil {
+		return err
 	}
-	idx := parser.Load(root, load)
-	named := func(p string) bool {
-		for _, t := range want {
-			if t.match(p) {
-				return true
-			}
-		}
-		return false
-	}
+	idx := sess.Index()
+	copt := engine.CheckOptions{Paths: want, Changed: o.changed} // a graph reads no .git: moves are guessed from names
 	if o.base != "" {
 		if st, err := os.Stat(o.base); err != nil || !st.IsDir() {
 			return usageError{fmt.Sprintf("--base %s: not a folder", o.base)}
 		}
-		named = differs(idx, parser.Load(o.base, load))
+		copt.Paths, copt.Changed = differs(idx, parser.Load(o.base, sess.Load)), true
 	}
-	res := rules.Run(idx, rules.Options{Settings: settings})
+	res, err := sess.Check(copt)
+	if err != nil {
+		return err
+	}
 	if len(res.ConfigErrors) > 0 {
 		return res.ConfigErrors
 	}
 	for _, msg := range res.Internal {
 		printFatal(stderr, msg, false)
 	}
-	focused := o.changed || o.base != ""
-	if focused {
-		newChange(idx, named, nil, parser.DefaultMaxFileSize).narrow(res) // a graph reads no .git: moves are guessed from names
-	}
-	g := graph.Build(idx, settings, res.Diagnostics)
-	if focused {
-		g = g.Focus(named)
+	g := graph.Build(idx, sess.Settings, res.Diagnostics)
+	if copt.Changed {
+		g = g.Focus(res.Report)
 	}
 	if links == nil {
-		links = graph.RepoLinks(root)
+		links = graph.RepoLinks(sess.Root)
 	}
 	g.Links = links
 	var buf bytes.Buffer
@@ -139,19 +121,19 @@ func graphCmd(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// differs returns whether a path of idx is new or changed since base (a
-// checkout of the base), or was in base and is gone.
-func differs(idx, base *parser.Index) func(string) bool {
-	changed := map[string]bool{}
+// differs returns the paths of idx that are new or changed since base (a
+// checkout of the base), and those that were in base and are gone.
+func differs(idx, base *parser.Index) []engine.Path {
+	changed := []engine.Path{}
 	for _, d := range idx.Docs {
 		if b := base.Doc(d.Path); b == nil || !bytes.Equal(b.Src, d.Src) {
-			changed[d.Path] = true
+			changed = append(changed, engine.Path{Rel: d.Path})
 		}
 	}
 	for _, b := range base.Docs {
 		if idx.Doc(b.Path) == nil {
-			changed[b.Path] = true
+			changed = append(changed, engine.Path{Rel: b.Path})
 		}
 	}
-	return func(p string) bool { return changed[p] }
+	return changed
 }

@@ -23,7 +23,6 @@ import (
 	"time"
 
 	"github.com/mdcontract/mdcontract/internal/testcorpus"
-	"github.com/mdcontract/mdcontract/parser"
 )
 
 // The graph page, opened in a real browser: headless Chromium loads the
@@ -167,11 +166,11 @@ func TestGraphBrowser(t *testing.T) {
 	page := writeGraph(t, dir)
 	p := openPage(t, bin, page)
 
-	_, _, load, err := openRepo(dir, dir, "", nil)
+	sess, err := openRepo(dir, dir, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	idx := parser.Load(dir, load)
+	idx := sess.Index()
 	missing := 0
 	for _, d := range idx.Docs {
 		if !p.nodes[d.Path] {

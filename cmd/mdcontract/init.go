@@ -96,11 +96,12 @@ func initConfig(args []string, stdout io.Writer) error {
 	path := filepath.Join(root, config.FileName)
 	text := starterConfig
 	if infer {
-		cfg, settings, load, err := openRepo(root, cwd, "", nil)
+		sess, err := openRepo(root, cwd, "", nil)
 		if err != nil {
 			return err
 		}
-		inf := contract.Infer(parser.Load(root, load), settings)
+		cfg := sess.Config
+		inf := contract.Infer(sess.Index(), sess.Settings)
 		for _, s := range inf.Skipped {
 			sayf(stdout, "not written: %s", s)
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 
+	"github.com/mdcontract/mdcontract/engine"
 	"github.com/mdcontract/mdcontract/lsp"
 )
 
@@ -12,5 +13,5 @@ import (
 // a long-running process (memory.go).
 func runLSP(stdin io.Reader, stdout, stderr io.Writer) int {
 	defer setupServerGC()()
-	return lsp.Serve(stdin, stdout, lsp.Options{Version: toolVersion(), Log: stderr, Read: sizeMemory, Cache: openCache, Indexing: serverIndexing})
+	return lsp.Serve(stdin, stdout, lsp.Options{Version: toolVersion(), Log: stderr, Read: sizeMemory, Cache: engine.UserCache(toolVersion()), Indexing: serverIndexing})
 }

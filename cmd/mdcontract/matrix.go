@@ -14,6 +14,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/engine"
 	"github.com/mdcontract/mdcontract/hosts"
 	"github.com/mdcontract/mdcontract/hostview"
 	"github.com/mdcontract/mdcontract/internal/wording"
@@ -113,31 +114,33 @@ func hostsMatrix(args []string, stdout io.Writer) error {
 	if o.facts {
 		return hostFacts(stdout, o.format, time.Now())
 	}
-	rp, err := openRoot(o.root, o.config, o.targets)
+	sess, cwd, err := openRoot(o.root, o.config, o.targets, false)
 	if err != nil {
 		return err
 	}
-	root, cwd, settings, load := rp.root, rp.cwd, rp.settings, rp.load
-	idx := parser.Load(root, load)
+	idx := sess.Index()
 	m := matrix{Counts: map[string]*matrixCount{}}
-	for _, id := range settings.LayoutTargets(idx) {
+	for _, id := range sess.Settings.LayoutTargets(idx) {
 		// of the layout's hosts, those that load files: a specification
 		// (the Agent Skills one) says what a file holds, not where it is
 		// read from
-		if o.targets != "" || settings.Config != nil && len(settings.Config.Targets) > 0 || isLoader(hosts.Get(id)) {
+		if o.targets != "" || sess.Settings.Config != nil && len(sess.Settings.Config.Targets) > 0 || isLoader(hosts.Get(id)) {
 			m.Hosts = append(m.Hosts, id)
 		}
 	}
-	// One check run per host, with that host as the only target: the
-	// findings are the ones that host's reading gives (its required keys,
-	// its strictness), from the rules themselves.
+	// One check per host, with that host as the only target, of the one
+	// index: the findings are the ones that host's reading gives (its
+	// required keys, its strictness), from the rules themselves.
 	found := map[string]map[string][]rules.Diagnostic{}
 	for _, h := range m.Hosts {
-		_, s, _, err := openRepo(root, cwd, o.config, []string{h})
+		hs, err := openRepo(sess.Root, cwd, o.config, []string{h})
 		if err != nil {
 			return err
 		}
-		res := rules.Run(idx, rules.Options{Settings: s})
+		res, err := hs.Check(engine.CheckOptions{Index: idx})
+		if err != nil {
+			return err
+		}
 		if len(res.ConfigErrors) > 0 {
 			return res.ConfigErrors
 		}

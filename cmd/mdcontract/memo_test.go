@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mdcontract/mdcontract/engine"
 	"github.com/mdcontract/mdcontract/internal/testcorpus"
 	"github.com/mdcontract/mdcontract/parser"
 )
@@ -19,9 +20,10 @@ import (
 // memo.
 func checkReplayed(t *testing.T, args ...string) ([]byte, bool) {
 	t.Helper()
-	before := memoReplays.Load()
+	before, _ := engine.MemoStats()
 	out := runOut(t, args...)
-	return out, memoReplays.Load() > before
+	after, _ := engine.MemoStats()
+	return out, after > before
 }
 
 // TestMemoCorpora: on each corpus, a check run again is reported from the
@@ -129,11 +131,12 @@ func TestMemoInputs(t *testing.T) {
 	step("with a memo whose checksum fails", false, "")
 	write(".mdcontract.yaml", "version: 1\n")
 	step("a new memo", false, "gone.md")
-	forged := rewriteMemos(t, cache, func(r *memoResult) bool {
-		for i := range r.Diagnostics {
-			r.Diagnostics[i].Start, r.Diagnostics[i].End = 1<<30, 1<<30+5
+	forged := rewriteMemos(t, cache, func(r map[string]any) bool {
+		ds, _ := r["diagnostics"].([]any)
+		for _, d := range ds {
+			d.(map[string]any)["Start"], d.(map[string]any)["End"] = 1<<30, 1<<30+5
 		}
-		return len(r.Diagnostics) > 0
+		return len(ds) > 0
 	})
 	if forged == 0 {
 		t.Fatal("no memo with findings to forge")
@@ -142,9 +145,10 @@ func TestMemoInputs(t *testing.T) {
 	step("again", true, "gone.md")
 }
 
-// rewriteMemos changes every memo in the cache folder with edit (which
-// says whether it changed it), keeping it whole, and says how many.
-func rewriteMemos(t *testing.T, cache string, edit func(*memoResult) bool) int {
+// rewriteMemos changes every memo in the cache folder with edit (given its
+// JSON part, numbers as json.Number; it says whether it changed it),
+// keeping it whole, and says how many.
+func rewriteMemos(t *testing.T, cache string, edit func(map[string]any) bool) int {
 	t.Helper()
 	memos, _ := filepath.Glob(filepath.Join(cache, "*.memo"))
 	n := 0
@@ -153,14 +157,16 @@ func rewriteMemos(t *testing.T, cache string, edit func(*memoResult) bool) int {
 		if err != nil {
 			t.Fatal(err)
 		}
-		head := len(memoMagic) + sha256.Size
+		head := len(parser.MemoMagic) + sha256.Size
 		rest := buf[head : len(buf)-sha256.Size]
 		size, w := binary.Uvarint(rest)
-		var r memoResult
-		if w <= 0 || json.Unmarshal(rest[w:w+int(size)], &r) != nil || !edit(&r) {
+		var r map[string]any
+		dec := json.NewDecoder(bytes.NewReader(rest[w : w+int(size)]))
+		dec.UseNumber()
+		if w <= 0 || dec.Decode(&r) != nil || !edit(r) {
 			continue
 		}
-		body, _ := json.Marshal(&r)
+		body, _ := json.Marshal(r)
 		out := binary.AppendUvarint(append([]byte{}, buf[:head]...), uint64(len(body)))
 		out = append(append(out, body...), rest[w+int(size):]...)
 		sum := sha256.Sum256(out)
@@ -199,16 +205,20 @@ func TestMemoStamps(t *testing.T) {
 	if _, replayed := checkReplayed(t, args...); !replayed {
 		t.Fatal("the check run again was not reported from its memo")
 	}
-	if n := memoUnread.Load(); n != 0 {
+	if _, n := engine.MemoStats(); n != 0 {
 		t.Errorf("%d files changed within seconds of the check were not read again", n)
 	}
 	// as if the check had begun long after the files were written
-	later := func(r *memoResult) bool { r.Began += int64(time.Hour); return true }
+	later := func(r map[string]any) bool {
+		began, err := r["began"].(json.Number).Int64()
+		r["began"] = began + int64(time.Hour)
+		return err == nil
+	}
 	rewriteMemos(t, cache, later)
 	if _, replayed := checkReplayed(t, args...); !replayed {
 		t.Fatal("not reported from the memo")
 	}
-	if n := memoUnread.Load(); n != int64(len(files)) {
+	if _, n := engine.MemoStats(); n != int64(len(files)) {
 		t.Errorf("%d files were known by their stamps, want %d", n, len(files))
 	}
 	// the same size, the same times, other bytes
@@ -228,7 +238,7 @@ func TestMemoStamps(t *testing.T) {
 	if replayed || !bytes.Contains(out, []byte("READMX.md")) {
 		t.Errorf("a file rewritten with its old size and times was not read again (from the memo: %t):\n%s", replayed, out)
 	}
-	if n := memoUnread.Load(); n != 1 {
+	if _, n := engine.MemoStats(); n != 1 {
 		t.Errorf("%d files were known by their stamps, want 1 (README.md)", n)
 	}
 }

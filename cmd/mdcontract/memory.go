@@ -3,11 +3,12 @@ package main
 import (
 	"os"
 
-	"github.com/mdcontract/mdcontract/parser"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+
+	"github.com/mdcontract/mdcontract/parser"
 )
 
 // The garbage collector's settings for a run. A run collects when its

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mdcontract/mdcontract/internal/release"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mdcontract/mdcontract/internal/release"
 )
 
 // The tests of the npm packages (npm/, scripts/npm-pack.sh): the real

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"github.com/mdcontract/mdcontract/internal/release"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -18,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mdcontract/mdcontract/internal/release"
 
 	"go.yaml.in/yaml/v3"
 )

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/mdcontract/mdcontract/budget"
 	"github.com/mdcontract/mdcontract/internal/ruledoc"
@@ -22,6 +21,7 @@ import (
 	"github.com/mattn/go-isatty"
 	_ "github.com/mdcontract/mdcontract/builtin" // every built-in rule registers
 	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/engine"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/report"
 	"github.com/mdcontract/mdcontract/rules"
@@ -264,7 +264,7 @@ func checkFlags() (*flag.FlagSet, *checkOptions) {
 	fs.BoolVar(&o.diff, "diff", false, "print the fixes as a unified diff and write nothing")
 	fs.StringVar(&o.baseline, "baseline", "", "findings recorded in this baseline `FILE` pass; new ones fail")
 	fs.StringVar(&o.writeBaseline, "write-baseline", "", "record every finding in this `FILE` (then a check with --baseline FILE passes)")
-	fs.IntVar(&o.maxPerFile, "max-per-file", rules.DefaultMaxPerFile, "report at most `N` findings of one rule in one file, and one more that counts the rest (at the first left out, as severe as the most severe of them: the exit status is the same); 0 reports every finding. Overrides max-per-file in the config; --write-baseline and --fix always see every finding")
+	fs.IntVar(&o.maxPerFile, "max-per-file", engine.DefaultMaxPerFile, "report at most `N` findings of one rule in one file, and one more that counts the rest (at the first left out, as severe as the most severe of them: the exit status is the same); 0 reports every finding. Overrides max-per-file in the config; --write-baseline and --fix always see every finding")
 	fs.BoolVar(&o.changed, "changed", false, "the PATHs are a change (the pre-commit hook's staged files): besides their findings, report those the change causes in other files (a link, § reference or name there that cites a changed file, or a file the index removes from HEAD, and no longer resolves), marked 'caused by the change to PATH' or 'caused by the removal of PATH'; with no PATHs the change is only the removals; --fix and --diff fix only the PATHs")
 	fs.BoolVar(&o.noCache, "no-cache", false, "parse and check every file, neither reading nor writing the cache of parsed files and of results (kept in $MDCONTRACT_CACHE_DIR, by default the user's cache folder, e.g. ~/.cache/mdcontract)")
 	fs.StringVar(&o.maxMemory, "max-memory", "", "the run's memory budget `SIZE` (default 1GiB; e.g. 2GiB, 512MiB): what the files checked are estimated to take together, from their size and markup; past it, files are reported as skipped (read-error), in path order, rather than the run growing. Overrides max-memory in the config")
@@ -283,25 +283,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 	if err != nil {
 		return exitUsage, err
 	}
-	if o.maxPerFile < 0 {
-		return exitUsage, usageError{fmt.Sprintf("--max-per-file %d: give 0 (report every finding) or the most findings of one rule to report in one file", o.maxPerFile)}
-	}
-	if o.fix && o.diff {
-		return exitUsage, usageError{"--fix and --diff do not go together: --diff shows the fixes, --fix applies them"}
-	}
-	if o.fix && o.stdinFilename != "" {
-		return exitUsage, usageError{"--fix rewrites files on disk; with --stdin-filename use --diff"}
-	}
-	if o.noColor {
-		if flagSet(fs, "color") && o.color != "never" {
-			return exitUsage, usageError{fmt.Sprintf("--no-color and --color %s contradict each other; give one", o.color)}
-		}
-		o.color = "never"
-	}
-	if _, ok := report.Lookup(o.format); !ok {
-		return exitUsage, usageError{unknownFormat(o.format)}
-	}
-	outs, err := planOutputs(o, flagSet(fs, "format"))
+	outs, err := checkUsage(fs, o)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -309,194 +291,89 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 	if o.quiet {
 		notes = io.Discard
 	}
-	rp, err := openRoot(o.root, o.config, o.targets)
+	sess, cwd, err := openRoot(o.root, o.config, o.targets, !o.noCache)
 	if err != nil {
 		return exitUsage, err
 	}
-	root, cwd, cfg, settings, load := rp.root, rp.cwd, rp.cfg, rp.settings, rp.load
 	if o.maxMemory != "" {
-		if load.MaxMemory, err = config.ParseMemory(o.maxMemory); err != nil {
+		if sess.Load.MaxMemory, err = config.ParseMemory(o.maxMemory); err != nil {
 			return exitUsage, usageError{"--" + err.Error()}
 		}
 	}
-	capMemory(load.MaxMemory)
-	if cfg != nil && cfg.MaxPerFile != nil && !flagSet(fs, "max-per-file") {
-		o.maxPerFile = int(*cfg.MaxPerFile)
+	capMemory(sess.Load.MaxMemory)
+	if !flagSet(fs, "max-per-file") {
+		o.maxPerFile = sess.MaxPerFile()
 	}
-	var want []target
-	if o.stdinFilename != "" {
-		if len(paths) != 1 || paths[0] != "-" {
-			return exitUsage, usageError{"--stdin-filename reads the file from standard input: give `-` as the only path"}
-		}
-		rel, err := relToRoot(root, cwd, o.stdinFilename)
-		if err != nil {
-			return exitUsage, err
-		}
-		buf, err := parser.ReadLimited(stdin, load.MaxFileSize)
-		var tl *parser.TooLargeError
-		if errors.As(err, &tl) {
-			return exitUsage, fmt.Errorf("--stdin-filename %s: standard input is %s (max-file-size in the config); not checked", o.stdinFilename, tl.Error())
-		}
-		if err != nil {
-			return exitUsage, fmt.Errorf("reading standard input: %w", err)
-		}
-		load.Overlay = map[string][]byte{rel: buf}
-		want = []target{{rel: rel}}
-	} else {
-		for _, p := range paths {
-			if p == "-" {
-				return exitUsage, usageError{"`-` (standard input) needs --stdin-filename PATH to say which file it is"}
-			}
-			rel, err := relToRoot(root, cwd, p)
-			if err != nil {
-				return exitUsage, err
-			}
-			abs := filepath.Join(root, filepath.FromSlash(rel))
-			st, err := os.Stat(abs)
-			if err != nil {
-				return exitUsage, usageError{fmt.Sprintf("%s: no such file or folder", p)}
-			}
-			want = append(want, target{rel: rel, dir: st.IsDir()})
-		}
+	want, err := checkPaths(sess, cwd, o.stdinFilename, paths, stdin)
+	if err != nil {
+		return exitUsage, err
 	}
-
-	var git *staged // what .git says the commit removes
+	var staged *engine.Staged // what .git says the commit removes
 	if o.changed {
-		var err error
-		if git, err = readStaged(root); err != nil {
+		if s, err := engine.ReadStaged(sess.Root); err != nil {
 			sayf(notes, "mdcontract: --changed: the files the commit removes are not known (%v), so the findings their removal causes in other files are not reported; moves are guessed from the base names", err)
 		} else {
-			defer git.repo.Close()
+			staged = s
+			defer staged.Close()
 		}
-		if want == nil && (git == nil || len(git.paths) == 0) {
+		if want == nil && (staged == nil || staged.Removed() == 0) {
 			sayf(notes, "mdcontract: --changed: no changed files given and none removed: nothing to check")
 			return exitOK, nil
 		}
 	}
-	named := func(p string) bool {
-		for _, t := range want {
-			if t.match(p) {
-				return true
-			}
-		}
-		return false
-	}
-	// A check whose result is all it reports may have it from the memo
-	// of the same check of the same files (memo.go).
-	var m *memo
-	if !o.noCache && !o.fix && !o.diff && o.baseline == "" && o.writeBaseline == "" && !o.changed && o.stdinFilename == "" && o.maxMemory == "" && !wantsBudget(outs) {
-		m = openMemo(root, config.Find(root, cwd, o.config), o.targets, want)
-	}
-	var idx *parser.Index
-	var res *rules.Result
-	var view checkView
-	began := time.Now()
-	if m != nil && m.stored != nil {
-		// the cache's folder listings serve the scan, and it knows by
-		// their stamps the files the memo does not
-		load.Cache = openCache(root)
-		scan := load
-		scan.Known = m.known(load.Cache.Known)
-		snap := parser.Scan(root, scan)
-		if r := m.replay(snap); r != nil {
-			res, view = r.result(snap)
-		} else {
-			idx = snap.Load(load)
-		}
-	} else {
-		if !o.noCache {
-			load.Cache = openCache(root)
-		}
-		idx = parser.Load(root, load)
-	}
-	opt := rules.Options{Settings: settings}
-	fixOpt := opt // what --fix and --diff fix: the files named
-	if want != nil || o.changed {
-		fixOpt.Report = named
-		if !o.changed { // --changed checks the whole repo, then narrows
-			opt.Report = named
-		}
-	}
-	maxSize := load.MaxFileSize
-	if maxSize <= 0 {
-		maxSize = parser.DefaultMaxFileSize
-	}
-	runRules := func() *rules.Result {
-		res := rules.Run(idx, opt)
-		if o.changed {
-			newChange(idx, named, git, maxSize).narrow(res)
-		}
-		return res
-	}
-	if res == nil {
-		if m != nil {
-			idx.RecordProbes()
-		}
-		res = runRules()
-		// the cache is written once the rules have run: the facts they
-		// derived (parser.Document.Fact) are kept with the models
-		defer saveCache(load.Cache)() // written as the report is
-		if m != nil {
-			defer m.save(idx, began, res, settings)() // written as the report is
-		}
-		view = indexView(idx, settings)
-	}
-	if len(res.ConfigErrors) > 0 {
-		return exitUsage, res.ConfigErrors // a contract the repo shows is wrong
-	}
-	if o.diff {
-		return showDiff(idx, res, fixOpt, stdout, stderr, notes), nil
+	defer sess.Close() // the cache and the memo are written as the report is
+	copt := engine.CheckOptions{Paths: want, Changed: o.changed, Staged: staged, MaxPerFile: o.maxPerFile,
+		// a check whose result is all it reports may have it from the memo
+		Memo: !o.diff && o.writeBaseline == "" && o.stdinFilename == "" && o.maxMemory == "" && !wantsBudget(outs)}
+	switch {
+	case o.diff: // every finding, as the rules report them
+		copt.MaxPerFile = 0
+	case o.baseline != "":
+		copt.Baseline = engine.NewBaseline(o.baseline)
 	}
 	if o.fix {
-		fixed, err := applyFixes(idx, res, fixOpt, stderr, notes)
-		if err != nil {
-			return exitUsage, err
-		}
-		if fixed > 0 {
-			// report what remains, from the files as now written (read
-			// and parsed: the cache is being written meanwhile)
-			load.Cache = nil
-			idx = parser.Load(root, load)
-			res = runRules()
-			view = indexView(idx, settings)
+		copt.Fix = func(res *engine.Result) (bool, error) {
+			fixed, err := applyFixes(res, sess.Settings, stderr, notes)
+			return fixed > 0, err
 		}
 	}
-	known := 0
-	if o.baseline != "" {
-		if res.Diagnostics, known, err = applyBaseline(o.baseline, idx, res.Diagnostics); err != nil {
+	res, err := sess.Check(copt)
+	var be *engine.BaselineError
+	switch {
+	case errors.As(err, &be):
+		return exitUsage, usageError{"--baseline " + be.Error()}
+	case err != nil:
+		return exitUsage, err
+	case len(res.ConfigErrors) > 0:
+		return exitUsage, res.ConfigErrors // a contract the repo shows is wrong
+	case o.diff:
+		return showDiff(res, sess.Settings, stdout, stderr, notes), nil
+	case o.writeBaseline != "":
+		if err := writeBaseline(o.writeBaseline, res); err != nil {
 			return exitUsage, err
 		}
-	}
-	if o.writeBaseline != "" {
-		if err := writeBaseline(o.writeBaseline, idx, res.Diagnostics); err != nil {
-			return exitUsage, err
-		}
-		sayf(notes, "mdcontract: wrote %s to %s", wording.Count(len(res.Diagnostics), "finding", "findings"), o.writeBaseline)
+		sayf(notes, "mdcontract: wrote %s to %s", wording.Count(len(res.All), "finding", "findings"), o.writeBaseline)
 		return exitOK, nil
 	}
-	// Last, so that a finding suppressed or baselined never counts, and
-	// the baseline and the fixes above saw every finding.
-	all := res.Diagnostics
-	var capped int
-	res.Diagnostics, capped = rules.CapPerFile(all, o.maxPerFile)
+	return printCheck(o, outs, sess, res, staged, stdout, stderr, notes)
+}
+
+// printCheck writes the reports of res and the notes after them, and
+// returns the exit status: findings are the errors (and with --strict
+// the warnings) shown.
+func printCheck(o *checkOptions, outs []output, sess *engine.Session, res *engine.Result, staged *engine.Staged, stdout, stderr, notes io.Writer) (int, error) {
 	r := &report.Run{
 		Tool:        report.Tool{Name: "mdcontract", Version: toolVersion(), URI: "https://github.com/mdcontract/mdcontract"},
 		Files:       res.Files,
 		Paths:       res.Paths,
 		Diagnostics: res.Diagnostics,
-		Source:      view.source,
-		Fingerprint: view.fingerprint,
+		Source:      res.Source,
+		Fingerprint: res.Fingerprint,
 		OneLine:     o.oneline,
 	}
 	if wantsBudget(outs) {
-		r.Budgets = budget.Of(idx, settings.View())
-		if o.base != "" {
-			if fi, err := os.Stat(o.base); err != nil || !fi.IsDir() {
-				return exitUsage, fmt.Errorf("--base %s: not a folder", o.base)
-			}
-			baseLoad := load
-			baseLoad.Cache = nil // the cache is the repo's
-			r.BaseBudgets = budget.Of(parser.Load(o.base, baseLoad), settings.View())
+		if err := budgets(r, res, sess, o.base); err != nil {
+			return exitUsage, err
 		}
 	}
 	for _, out := range outs {
@@ -507,27 +384,11 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 	if wantsFormat(outs, "github") {
 		// every finding, shown or not, counts in the job summary
 		rr := *r
-		rr.Diagnostics = all
+		rr.Diagnostics = res.All
 		appendStepSummary(&rr, stderr)
 	}
 	if outs[0].format == "text" {
-		// every finding, shown or not
-		line := report.SummaryLine(&report.Run{Files: r.Files, Diagnostics: all})
-		if n := causedCount(all); n > 0 {
-			line += fmt.Sprintf(" (%d of them in other files, caused by the change)", n)
-		}
-		if known > 0 {
-			line += fmt.Sprintf(" (%d more in the baseline)", known)
-		}
-		if capped > 0 {
-			line += fmt.Sprintf(" (%d of them only counted, past %d of one rule in a file; `--max-per-file 0` shows each)", capped, o.maxPerFile)
-		}
-		sayf(notes, "mdcontract: %s", line)
-		removed := 0
-		if git != nil {
-			removed = len(git.paths)
-		}
-		sayf(notes, "mdcontract: %s", checkedAs(view.kind, res.Paths, removed, view.targets))
+		summarize(notes, res, staged, o.maxPerFile)
 	}
 	for _, msg := range res.Internal {
 		printFatal(stderr, msg, o.format == "github")
@@ -542,18 +403,135 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 	return exitOK, nil
 }
 
-// saveCache writes the cache c (nil: none) as the report is written, and
-// returns what waits for it. A cache that cannot be written is no cache.
-func saveCache(c *parser.Cache) (wait func()) {
-	if c == nil {
-		return func() {}
+// checkUsage checks the flags of check that go together, and returns the
+// reports to write.
+func checkUsage(fs *flag.FlagSet, o *checkOptions) ([]output, error) {
+	if o.maxPerFile < 0 {
+		return nil, usageError{fmt.Sprintf("--max-per-file %d: give 0 (report every finding) or the most findings of one rule to report in one file", o.maxPerFile)}
 	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = c.Save()
-	}()
-	return func() { <-done }
+	if o.fix && o.diff {
+		return nil, usageError{"--fix and --diff do not go together: --diff shows the fixes, --fix applies them"}
+	}
+	if o.fix && o.stdinFilename != "" {
+		return nil, usageError{"--fix rewrites files on disk; with --stdin-filename use --diff"}
+	}
+	if o.noColor {
+		if flagSet(fs, "color") && o.color != "never" {
+			return nil, usageError{fmt.Sprintf("--no-color and --color %s contradict each other; give one", o.color)}
+		}
+		o.color = "never"
+	}
+	if _, ok := report.Lookup(o.format); !ok {
+		return nil, usageError{unknownFormat(o.format)}
+	}
+	return planOutputs(o, flagSet(fs, "format"))
+}
+
+// checkPaths are the paths named on the command line, relative to the
+// root; with --stdin-filename, standard input is read as the one named,
+// into the session's load overlay. nil: none named.
+func checkPaths(sess *engine.Session, cwd, stdinFilename string, paths []string, stdin io.Reader) ([]engine.Path, error) {
+	if stdinFilename != "" {
+		if len(paths) != 1 || paths[0] != "-" {
+			return nil, usageError{"--stdin-filename reads the file from standard input: give `-` as the only path"}
+		}
+		rel, err := relToRoot(sess.Root, cwd, stdinFilename)
+		if err != nil {
+			return nil, err
+		}
+		buf, err := parser.ReadLimited(stdin, sess.Load.MaxFileSize)
+		var tl *parser.TooLargeError
+		if errors.As(err, &tl) {
+			return nil, fmt.Errorf("--stdin-filename %s: standard input is %s (max-file-size in the config); not checked", stdinFilename, tl.Error())
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading standard input: %w", err)
+		}
+		sess.Load.Overlay = map[string][]byte{rel: buf}
+		return []engine.Path{{Rel: rel}}, nil
+	}
+	return namedPaths(sess.Root, cwd, paths, true)
+}
+
+// namedPaths are the paths named on the command line, files or folders
+// that exist, relative to root; nil: none named. With stdin, `-` names
+// standard input, which needs --stdin-filename.
+func namedPaths(root, cwd string, paths []string, stdin bool) ([]engine.Path, error) {
+	var want []engine.Path
+	for _, p := range paths {
+		if stdin && p == "-" {
+			return nil, usageError{"`-` (standard input) needs --stdin-filename PATH to say which file it is"}
+		}
+		rel, err := relToRoot(root, cwd, p)
+		if err != nil {
+			return nil, err
+		}
+		st, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			return nil, usageError{fmt.Sprintf("%s: no such file or folder", p)}
+		}
+		want = append(want, engine.Path{Rel: rel, Dir: st.IsDir()})
+	}
+	return want, nil
+}
+
+// budgets adds the budget table's rows to r: of the repo checked, and
+// with --base of the base checkout, loaded as the repo is but without its
+// cache.
+func budgets(r *report.Run, res *engine.Result, sess *engine.Session, base string) error {
+	r.Budgets = budget.Of(res.Index, sess.Settings.View())
+	if base == "" {
+		return nil
+	}
+	if fi, err := os.Stat(base); err != nil || !fi.IsDir() {
+		return fmt.Errorf("--base %s: not a folder", base)
+	}
+	r.BaseBudgets = budget.Of(parser.Load(base, sess.Load), sess.Settings.View())
+	return nil
+}
+
+// summarize says, after a text report, how many findings there are (every
+// one, shown or not) and what was checked.
+func summarize(notes io.Writer, res *engine.Result, staged *engine.Staged, maxPerFile int) {
+	line := report.SummaryLine(&report.Run{Files: res.Files, Diagnostics: res.All})
+	if n := causedCount(res.All); n > 0 {
+		line += fmt.Sprintf(" (%d of them in other files, caused by the change)", n)
+	}
+	if res.Baselined > 0 {
+		line += fmt.Sprintf(" (%d more in the baseline)", res.Baselined)
+	}
+	if res.Capped > 0 {
+		line += fmt.Sprintf(" (%d of them only counted, past %d of one rule in a file; `--max-per-file 0` shows each)", res.Capped, maxPerFile)
+	}
+	sayf(notes, "mdcontract: %s", line)
+	removed := 0
+	if staged != nil {
+		removed = staged.Removed()
+	}
+	sayf(notes, "mdcontract: %s", checkedAs(res.Kind, res.Paths, removed, res.Targets()))
+}
+
+// causedCount is how many of ds a change causes in other files.
+func causedCount(ds []rules.Diagnostic) int {
+	n := 0
+	for _, d := range ds {
+		if d.CausedBy != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// writeBaseline records every finding of res in file (atomically).
+func writeBaseline(file string, res *engine.Result) error {
+	data, err := engine.EncodeBaseline(res.Index, res.All)
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(file, data); err != nil {
+		return fmt.Errorf("writing the baseline: %w", err)
+	}
+	return nil
 }
 
 // wantsBudget reports whether one of the outputs is the budget table.
@@ -597,19 +575,6 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
-}
-
-// target is a path named on the command line.
-type target struct {
-	rel string
-	dir bool
-}
-
-func (t target) match(p string) bool {
-	if !t.dir {
-		return p == t.rel
-	}
-	return t.rel == "." || p == t.rel || strings.HasPrefix(p, t.rel+"/")
 }
 
 // relToRoot turns a command-line path into a slash path relative to root.
@@ -697,30 +662,23 @@ func useColor(w io.Writer, mode colorMode) bool {
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
 
-// repo is the repo a command works on, as its flags name it.
-type repo struct {
-	root, cwd string // absolute
-	cfg       *config.Config
-	settings  *rules.Settings
-	load      parser.LoadOptions
-}
-
 // openRoot finds the repo (--root, else the one holding the working
-// folder), reads its config (--config, else the one found) and applies
-// --target, a comma-separated list of hosts.
-func openRoot(rootFlag, configFlag, targetsFlag string) (*repo, error) {
+// folder) and opens it with its config (--config, else the one found)
+// and --target, a comma-separated list of hosts; with cache, through the
+// user's cache. It returns the working folder too.
+func openRoot(rootFlag, configFlag, targetsFlag string, cache bool) (*engine.Session, string, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	root := rootFlag
 	if root == "" {
 		root = parser.FindRoot(cwd)
 	} else if st, err := os.Stat(root); err != nil || !st.IsDir() {
-		return nil, usageError{fmt.Sprintf("--root %s: not a folder", root)}
+		return nil, "", usageError{fmt.Sprintf("--root %s: not a folder", root)}
 	}
 	if root, err = filepath.Abs(root); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	var targets []string
 	if targetsFlag != "" {
@@ -728,20 +686,20 @@ func openRoot(rootFlag, configFlag, targetsFlag string) (*repo, error) {
 			targets = append(targets, strings.TrimSpace(t))
 		}
 		if err := config.CheckTargets(targets); err != nil {
-			return nil, fmt.Errorf("--target: %w", err)
+			return nil, "", fmt.Errorf("--target: %w", err)
 		}
 	}
-	cfg, settings, load, err := openRepo(root, cwd, configFlag, targets)
-	if err != nil {
-		return nil, err
+	opt := engine.Options{Cwd: cwd, Config: configFlag, Targets: targets, Read: sizeMemory, Version: toolVersion()}
+	if cache {
+		opt.Cache = engine.UserCache(toolVersion())
 	}
-	return &repo{root: root, cwd: cwd, cfg: cfg, settings: settings, load: load}, nil
+	sess, err := engine.Open(root, opt)
+	return sess, cwd, err
 }
 
-// openRepo loads the config that applies at cwd in the repo at root (the
-// one named by explicit, if given) and says how to load the repo's files.
-func openRepo(root, cwd, explicit string, targets []string) (*config.Config, *rules.Settings, parser.LoadOptions, error) {
-	cfg, settings, load, err := rules.Open(config.Find(root, cwd, explicit), root, targets)
-	load.Read = sizeMemory
-	return cfg, settings, load, err
+// openRepo opens the repo at root with the config that applies at cwd
+// (the one named by explicit, if given), for targets (nil: the config's),
+// without a cache.
+func openRepo(root, cwd, explicit string, targets []string) (*engine.Session, error) {
+	return engine.Open(root, engine.Options{Cwd: cwd, Config: explicit, Targets: targets, Read: sizeMemory})
 }

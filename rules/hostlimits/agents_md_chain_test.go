@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mdcontract/mdcontract/engine"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -33,7 +34,7 @@ func TestAgentsMdChainBudget(t *testing.T) {
 	for p, s := range files {
 		docs = append(docs, parser.Parse(p, parser.KindOf(p, nil), []byte(s)))
 	}
-	res := rules.RunRules(parser.NewIndex("", docs), []*rules.Rule{AgentsMdChain}, rules.Options{})
+	res := engine.Run(parser.NewIndex("", docs), []*rules.Rule{AgentsMdChain}, rules.Options{})
 	var got []string
 	for _, d := range res.Diagnostics {
 		got = append(got, fmt.Sprintf("%s:%d:%d: %s: %s", d.Path, d.Line, d.Column, d.Severity, d.Message))

@@ -3,6 +3,7 @@ package references
 import (
 	"testing"
 
+	"github.com/mdcontract/mdcontract/engine"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -18,7 +19,7 @@ func TestReportAtMost(t *testing.T) {
 		rules.Warning: {rules.Warning, rules.Warning},
 		rules.Info:    {rules.Info, rules.Info},
 	} {
-		res := rules.RunRules(idx, []*rules.Rule{SectionRef}, rules.Options{Severity: map[string]rules.Severity{"MC303": cfg}})
+		res := engine.Run(idx, []*rules.Rule{SectionRef}, rules.Options{Severity: map[string]rules.Severity{"MC303": cfg}})
 		if len(res.Diagnostics) != 2 {
 			t.Fatalf("%v: %d findings, want 2: %+v", cfg, len(res.Diagnostics), res.Diagnostics)
 		}

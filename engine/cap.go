@@ -1,26 +1,27 @@
-package rules
+package engine
 
 import (
 	"fmt"
 
 	"github.com/mdcontract/mdcontract/internal/wording"
+	"github.com/mdcontract/mdcontract/rules"
 )
 
-// DefaultMaxPerFile is how many findings of one rule in one file a run
+// DefaultMaxPerFile is how many findings of one rule in one file a check
 // reports unless told otherwise (--max-per-file, max-per-file in the
 // config): a file with thousands of broken links still makes a readable
 // report, and a SARIF upload within code scanning's limits.
 const DefaultMaxPerFile = 100
 
-// CapPerFile keeps the first max findings of each rule in each file of ds
-// (sorted, as Run returns them) and replaces the rest of each by one
-// finding of the same rule, at the first omitted finding's place and the
-// highest severity among the omitted ones, saying how many are not shown.
-// So the run's exit status is the same with or without the cap. max <= 0
-// keeps everything. It returns the findings, sorted, and how many were
-// omitted. Apply it last: after suppressions and the baseline, never to
-// what a baseline records or --fix applies.
-func CapPerFile(ds []Diagnostic, max int) ([]Diagnostic, int) {
+// capPerFile keeps the first max findings of each rule in each file of ds
+// (sorted) and replaces the rest of each by one finding of the same rule,
+// at the first omitted finding's place and the highest severity among the
+// omitted ones, saying how many are not shown. So the run's exit status is
+// the same with or without the cap. max <= 0 keeps everything. It returns
+// the findings, sorted, and how many were omitted. It is the last step:
+// after suppressions and the baseline, never applied to what a baseline
+// records or --fix applies.
+func capPerFile(ds []rules.Diagnostic, max int) ([]rules.Diagnostic, int) {
 	if max <= 0 {
 		return ds, 0
 	}
@@ -37,7 +38,7 @@ func CapPerFile(ds []Diagnostic, max int) ([]Diagnostic, int) {
 	}
 	seen := map[key]int{}
 	summary := map[key]int{} // the index in out of each key's summary
-	out := make([]Diagnostic, 0, len(ds))
+	out := make([]rules.Diagnostic, 0, len(ds))
 	omitted := 0
 	for _, d := range ds {
 		k := key{d.Path, d.Rule.ID}
@@ -50,7 +51,7 @@ func CapPerFile(ds []Diagnostic, max int) ([]Diagnostic, int) {
 		i, ok := summary[k]
 		if !ok {
 			n := count[k] - max
-			out = append(out, Diagnostic{
+			out = append(out, rules.Diagnostic{
 				Path: d.Path, Start: d.Start, End: d.End,
 				Line: d.Line, Column: d.Column, EndLine: d.EndLine, EndColumn: d.EndColumn,
 				Rule: d.Rule, Severity: d.Severity, Contract: d.Contract,
@@ -68,6 +69,6 @@ func CapPerFile(ds []Diagnostic, max int) ([]Diagnostic, int) {
 			s.Contract = ""
 		}
 	}
-	SortDiagnostics(out)
+	sortFindings(out)
 	return out, omitted
 }

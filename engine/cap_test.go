@@ -1,4 +1,4 @@
-package rules_test
+package engine
 
 import (
 	"fmt"
@@ -34,10 +34,10 @@ func TestCapPerFile(t *testing.T) {
 	for line := 1; line <= 3; line++ {
 		ds = append(ds, at("y.md", a, line, rules.Info, ""))
 	}
-	rules.SortDiagnostics(ds)
+	sortFindings(ds)
 	all := append([]rules.Diagnostic(nil), ds...)
 
-	got, omitted := rules.CapPerFile(ds, 3)
+	got, omitted := capPerFile(ds, 3)
 	if omitted != 2 {
 		t.Errorf("omitted = %d, want 2", omitted)
 	}
@@ -66,21 +66,21 @@ func TestCapPerFile(t *testing.T) {
 
 	// One omitted: singular; omitted findings of two contracts: none named.
 	ds[5].Contract = "other" // x.md:5 test-a (sorted: a1 a2 b2 a3 a4 a5 b7 …)
-	got, omitted = rules.CapPerFile(ds, 4)
+	got, omitted = capPerFile(ds, 4)
 	if omitted != 1 || len(got) != len(ds) {
 		t.Fatalf("capped at 4: omitted %d, %d findings", omitted, len(got))
 	}
 	if !strings.HasPrefix(got[5].Message, "1 more test-a finding in this file is not shown (mdcontract reports at most 4 ") || got[5].Severity != rules.Warning || got[5].Contract != "other" {
 		t.Errorf("capped at 4: %+v", got[5])
 	}
-	got, _ = rules.CapPerFile(ds, 3)
+	got, _ = capPerFile(ds, 3)
 	if got[4].Contract != "" {
 		t.Errorf("the summary of two contracts' findings names %q", got[4].Contract)
 	}
 
 	// No cap, or a cap nothing reaches: every finding, untouched.
 	for _, max := range []int{0, -1, 5} {
-		got, omitted := rules.CapPerFile(ds, max)
+		got, omitted := capPerFile(ds, max)
 		if omitted != 0 || len(got) != len(all) {
 			t.Errorf("max %d: omitted %d, %d of %d findings", max, omitted, len(got), len(all))
 		}

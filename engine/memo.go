@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -45,8 +46,13 @@ import (
 
 // memoReplays counts the checks reported from a memo, and memoUnread is
 // how many files the last check that had a memo knew by their stamps
-// and did not read (for the tests).
+// and did not read (MemoStats).
 var memoReplays, memoUnread atomic.Int64
+
+// MemoStats says how many checks this process reported from a memo, and
+// how many files the last check that had a memo knew by their stamps and
+// did not read.
+func MemoStats() (replays, unread int64) { return memoReplays.Load(), memoUnread.Load() }
 
 // memoFormat is the memo's format version: change it with memoResult.
 const memoFormat = 1
@@ -194,16 +200,17 @@ type memo struct {
 	stored *memoResult // nil: none, or none that could be used
 }
 
-// openMemo finds the memo of a check of the repo at root: with the config
-// at cfgPath ("" for none), the --target value targets and the paths
-// named want. It returns nil when there is no cache folder to use.
-func openMemo(root, cfgPath, targets string, want []target) *memo {
-	dir, tool, ok := cacheHome()
+// openMemo finds the memo of a check of the repo at root by the build
+// version: with the config at cfgPath ("" for none), the hosts targets
+// given over the config's and the paths named want. It returns nil when
+// there is no cache folder to use.
+func openMemo(version, root, cfgPath string, targets []string, want []Path) *memo {
+	dir, tool, ok := cacheHome(version)
 	if !ok {
 		return nil
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "memo %d\ntool %q\nroot %q\ntargets %q\nconfig %q\n", memoFormat, tool, root, targets, cfgPath)
+	fmt.Fprintf(h, "memo %d\ntool %q\nroot %q\ntargets %q\nconfig %q\n", memoFormat, tool, root, strings.Join(targets, ","), cfgPath)
 	if cfgPath != "" {
 		data, err := parser.ReadNamed(root, cfgPath, parser.DefaultMaxFileSize)
 		if err != nil {
@@ -214,7 +221,7 @@ func openMemo(root, cfgPath, targets string, want []target) *memo {
 	}
 	names := make([]string, len(want))
 	for i, t := range want {
-		names[i] = fmt.Sprintf("%t %q", t.dir, t.rel)
+		names[i] = fmt.Sprintf("%t %q", t.Dir, t.Rel)
 	}
 	sort.Strings(names)
 	for _, n := range names {
@@ -309,7 +316,7 @@ func inside(d memoFinding, n int) bool {
 //
 // What the memo keeps is gathered at once; it is encoded and written on a
 // goroutine while the report is written, and wait returns once it is.
-func (m *memo) save(idx *parser.Index, began time.Time, res *rules.Result, settings *rules.Settings) (wait func()) {
+func (m *memo) save(idx *parser.Index, began time.Time, res *Result, settings *rules.Settings) (wait func()) {
 	if len(res.Internal) > 0 || len(res.ConfigErrors) > 0 {
 		return func() {}
 	}
@@ -349,10 +356,10 @@ func (m *memo) save(idx *parser.Index, began time.Time, res *rules.Result, setti
 	return func() { <-done }
 }
 
-// result is the stored result as a run's, and what its report reads,
+// result is the stored result as a run's, with what its report reads
 // from snap: the files as read.
-func (r *memoResult) result(snap *parser.Snapshot) (*rules.Result, checkView) {
-	res := &rules.Result{Files: r.Files, Paths: r.Paths}
+func (r *memoResult) result(snap *parser.Snapshot) *Result {
+	res := &Result{Files: r.Files, Paths: r.Paths}
 	if len(r.Diagnostics) > 0 {
 		res.Diagnostics = make([]rules.Diagnostic, len(r.Diagnostics))
 		for i, f := range r.Diagnostics {
@@ -363,43 +370,14 @@ func (r *memoResult) result(snap *parser.Snapshot) (*rules.Result, checkView) {
 	for i, p := range r.Paths {
 		kinds[p] = r.Kinds[i]
 	}
-	return res, checkView{
+	res.view = view{
 		source:      snap.Source,
 		fingerprint: func(d rules.Diagnostic) string { return fingerprint.OfSrc(snap.Source(d.Path), d) },
 		kind: func(p string) (parser.Kind, bool) {
 			k, ok := kinds[p]
 			return k, ok
 		},
-		targets: r.Targets,
+		targets: func() []string { return r.Targets },
 	}
-}
-
-// checkView is what a check's report reads besides the findings: the
-// files' bytes, the findings' fingerprints, the kind of each file
-// checked, and the hosts it was checked for.
-type checkView struct {
-	source      func(p string) []byte
-	fingerprint func(d rules.Diagnostic) string
-	kind        func(p string) (parser.Kind, bool)
-	targets     []string
-}
-
-// indexView is the view of a check of idx.
-func indexView(idx *parser.Index, settings *rules.Settings) checkView {
-	return checkView{
-		source: func(p string) []byte {
-			if d := idx.Doc(p); d != nil {
-				return d.Src
-			}
-			return nil
-		},
-		fingerprint: func(d rules.Diagnostic) string { return fingerprint.Of(idx, d) },
-		kind: func(p string) (parser.Kind, bool) {
-			if d := idx.Doc(p); d != nil {
-				return hostview.ReportedKind(idx, d), true
-			}
-			return 0, false
-		},
-		targets: settings.LayoutTargets(idx),
-	}
+	return res
 }

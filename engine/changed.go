@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"fmt"
@@ -13,7 +13,8 @@ import (
 	"github.com/mdcontract/mdcontract/rules"
 )
 
-// change is what `check --changed [PATH…]` names: the files of a change
+// change is what a check with CheckOptions.Changed (`check --changed
+// [PATH…]`) names: the files of a change
 // (the pre-commit hook's staged files), whose findings are reported, with
 // the findings the change causes in the files that cite them; and what
 // the repo's .git says the commit removes.
@@ -25,12 +26,13 @@ type change struct {
 	// git is what .git says of HEAD and the index; nil when it was not
 	// read (not a git repo, or one gitdata does not read), and then the
 	// moves and renames are guessed (see cause)
-	git     *staged
+	git     *Staged
 	maxSize int64
 }
 
-// staged is what the commit would do, as read from .git.
-type staged struct {
+// Staged is what the commit would do, as read from .git: the paths HEAD
+// has and the index does not (ReadStaged).
+type Staged struct {
 	repo    *gitdata.Repo
 	removed map[string]gitdata.Removal // by path
 	paths   []string                   // the removed paths, sorted
@@ -55,9 +57,10 @@ type parsedKey struct {
 	ext  string
 }
 
-// readStaged reads from root's .git the paths HEAD has and the index does
+// ReadStaged reads from root's .git the paths HEAD has and the index does
 // not: the files the commit deletes, and the old paths of those it moves.
-func readStaged(root string) (*staged, error) {
+// Close it when the check is done.
+func ReadStaged(root string) (*Staged, error) {
 	repo, err := gitdata.Open(root)
 	if err != nil {
 		return nil, err
@@ -67,7 +70,7 @@ func readStaged(root string) (*staged, error) {
 		repo.Close()
 		return nil, err
 	}
-	s := &staged{repo: repo, removed: map[string]gitdata.Removal{}, headNames: map[string][]string{}, fmNames: map[parsedKey]fmName{}}
+	s := &Staged{repo: repo, removed: map[string]gitdata.Removal{}, headNames: map[string][]string{}, fmNames: map[parsedKey]fmName{}}
 	for _, rm := range rms {
 		s.removed[rm.Path] = rm
 		s.paths = append(s.paths, rm.Path)
@@ -75,7 +78,13 @@ func readStaged(root string) (*staged, error) {
 	return s, nil
 }
 
-func newChange(idx *parser.Index, named func(string) bool, git *staged, maxSize int64) *change {
+// Removed is how many paths the commit removes.
+func (s *Staged) Removed() int { return len(s.paths) }
+
+// Close releases the repo's files.
+func (s *Staged) Close() error { return s.repo.Close() }
+
+func newChange(idx *parser.Index, named func(string) bool, git *Staged, maxSize int64) *change {
 	c := &change{idx: idx, named: named, byBase: map[string][]string{}, byKind: map[parser.Kind][]string{}, git: git, maxSize: maxSize}
 	for _, d := range idx.Docs { // sorted by path
 		if !named(d.Path) {
@@ -96,7 +105,7 @@ func newChange(idx *parser.Index, named func(string) bool, git *staged, maxSize 
 // files and those the change causes in other files (see cause), marked:
 // CausedBy set and the message prefixed. The files counted and listed are
 // the changed ones.
-func (c *change) narrow(res *rules.Result) {
+func (c *change) narrow(res *Result) {
 	kept := res.Diagnostics[:0]
 	for _, d := range res.Diagnostics {
 		if !c.named(d.Path) {
@@ -191,7 +200,7 @@ func removal(rm gitdata.Removal) string {
 
 // removedAt returns the removal of path t, or the first of those under the
 // folder t.
-func (s *staged) removedAt(t string) (gitdata.Removal, bool) {
+func (s *Staged) removedAt(t string) (gitdata.Removal, bool) {
 	t = strings.TrimSuffix(t, "/")
 	if rm, ok := s.removed[t]; ok {
 		return rm, true
@@ -299,15 +308,4 @@ func kindWord(k parser.Kind) string {
 		return "skill"
 	}
 	return "agent"
-}
-
-// causedCount is how many of ds a change causes in other files.
-func causedCount(ds []rules.Diagnostic) int {
-	n := 0
-	for _, d := range ds {
-		if d.CausedBy != "" {
-			n++
-		}
-	}
-	return n
 }
