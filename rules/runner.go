@@ -71,120 +71,155 @@ func Run(idx *parser.Index, opt Options) *Result {
 // suppression comments silence included: engine.Run passes them through
 // suppressions and sorts them, and is what a front end calls.
 func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
-	// Test fixtures are inputs to tests, broken on purpose: never reported
-	// (quoted.go), though indexed like every file.
-	reported := func(p string) bool { return !refs.IsTestFixture(p) }
-	if opt.Report != nil {
-		reported = func(p string) bool { return !refs.IsTestFixture(p) && opt.Report(p) }
+	if opt.Settings == nil {
+		opt.Settings = &Settings{}
 	}
-	// The documents that may be reported: every one, or those of Only.
-	candidates := idx.Docs
+	r := &run{idx: idx, opt: opt, sev: opt.SeverityOf, res: &Result{}}
+	r.scope()
+	var active []*Rule
+	for _, rule := range rules {
+		if r.sev(rule) != Off {
+			active = append(active, rule)
+		}
+	}
+	r.check(active)
+	r.finish()
+	return r.res
+}
+
+// run is one RunRules: the documents it reports on, and the findings,
+// internal errors and config errors its rules make, gathered from many
+// goroutines.
+type run struct {
+	idx *parser.Index
+	opt Options
+	sev func(*Rule) Severity
+	// reported says whether a path's findings are wanted; docReported
+	// holds the answer for each candidate document, asked once per path
+	// rather than once per finding; docs are the documents reported, by
+	// path.
+	reported    func(string) bool
+	docReported map[string]bool
+	docs        []*parser.Document
+	mu          sync.Mutex
+	chunks      [][]Diagnostic
+	res         *Result
+}
+
+// chunkSize is how many findings gather in one chunk: a file of a
+// hundred thousand findings never copies them as one slice grows, and
+// the first chunk grows as it fills, so that an editor's run over one
+// file, a few findings, allocates for those only.
+const chunkSize = 1024
+
+// scope finds the documents the run reports on: every one, or those of
+// Only, narrowed by Report. Test fixtures are inputs to tests, broken on
+// purpose: never reported (refs/voice.go), though indexed like every
+// file.
+func (r *run) scope() {
+	opt := r.opt
+	r.reported = func(p string) bool { return !refs.IsTestFixture(p) }
+	if opt.Report != nil {
+		r.reported = func(p string) bool { return !refs.IsTestFixture(p) && opt.Report(p) }
+	}
+	candidates := r.idx.Docs
 	if opt.Only != nil {
 		only := make(map[string]bool, len(opt.Only))
 		candidates = nil
 		for _, p := range opt.Only {
-			if d := idx.Doc(p); d != nil && !only[p] {
+			if d := r.idx.Doc(p); d != nil && !only[p] {
 				candidates = append(candidates, d)
 			}
 			only[p] = true
 		}
 		sort.Slice(candidates, func(i, j int) bool { return candidates[i].Path < candidates[j].Path })
-		inner := reported
-		reported = func(p string) bool { return only[p] && inner(p) }
+		inner := r.reported
+		r.reported = func(p string) bool { return only[p] && inner(p) }
 	}
-	sev := opt.SeverityOf
-	var active []*Rule
-	for _, r := range rules {
-		if sev(r) != Off {
-			active = append(active, r)
-		}
-	}
-	if opt.Settings == nil {
-		opt.Settings = &Settings{}
-	}
-	res := &Result{}
-	var mu sync.Mutex
-	// Whether each document's findings are wanted, asked once per path
-	// rather than once per finding.
-	docReported := make(map[string]bool, len(candidates))
+	r.docReported = make(map[string]bool, len(candidates))
 	for _, d := range candidates {
-		docReported[d.Path] = reported(d.Path)
+		r.docReported[d.Path] = r.reported(d.Path)
 	}
-	// Findings gather in chunks of a fixed size, so that a file of a
-	// hundred thousand findings never copies them as one slice grows; the
-	// first grows as it fills, so that an editor's run over one file, a
-	// few findings, allocates for those only.
-	const chunkSize = 1024
-	var chunks [][]Diagnostic
-	collect := func(d Diagnostic) {
-		want, ok := docReported[d.Path]
-		if !ok {
-			want = reported(d.Path)
+	for _, d := range candidates {
+		if r.docReported[d.Path] {
+			r.docs = append(r.docs, d)
 		}
-		if !want || unparsed(idx, &d) {
+	}
+	r.res.Files = len(r.docs)
+	for _, d := range r.docs {
+		r.res.Paths = append(r.res.Paths, d.Path)
+	}
+}
+
+// collect keeps finding d when its file is reported, at its severity.
+func (r *run) collect(d Diagnostic) {
+	want, ok := r.docReported[d.Path]
+	if !ok {
+		want = r.reported(d.Path)
+	}
+	if !want || unparsed(r.idx, &d) {
+		return
+	}
+	d.Severity = r.sev(d.Rule)
+	if d.sev != nil {
+		d.Severity = *d.sev
+		if d.Severity == Off {
 			return
 		}
-		d.Severity = sev(d.Rule)
-		if d.sev != nil {
-			d.Severity = *d.sev
-			if d.Severity == Off {
-				return
-			}
-		}
-		if d.Severity < d.atMost {
-			d.Severity = d.atMost
-		}
-		mu.Lock()
-		switch n := len(chunks); {
-		case n == 0:
-			chunks = append(chunks, nil)
-		case len(chunks[n-1]) == chunkSize:
-			chunks = append(chunks, make([]Diagnostic, 0, chunkSize))
-		}
-		last := &chunks[len(chunks)-1]
-		*last = append(*last, d)
-		mu.Unlock()
 	}
-	internal := func(r *Rule, path string, v any) {
-		mu.Lock()
-		defer mu.Unlock()
-		where := "the repo"
-		if path != "" {
-			where = path
-		}
-		res.Internal = append(res.Internal, fmt.Sprintf("internal error in rule %s/%s on %s: %v (%s); the other rules ran — please report this with the file", r.ID, r.Name, where, v, panicSite(debug.Stack())))
+	if d.Severity < d.atMost {
+		d.Severity = d.atMost
 	}
-	configErr := func(e *config.Error) {
-		mu.Lock()
-		defer mu.Unlock()
-		res.ConfigErrors = append(res.ConfigErrors, e)
+	r.mu.Lock()
+	switch n := len(r.chunks); {
+	case n == 0:
+		r.chunks = append(r.chunks, nil)
+	case len(r.chunks[n-1]) == chunkSize:
+		r.chunks = append(r.chunks, make([]Diagnostic, 0, chunkSize))
 	}
-	var docs []*parser.Document // the documents reported, by path
-	runOne := func(r *Rule, d *parser.Document, fn func(*Pass)) {
-		defer func() {
-			if v := recover(); v != nil {
-				p := ""
-				if d != nil {
-					p = d.Path
-				}
-				internal(r, p, v)
-			}
-		}()
-		fn(&Pass{Rule: r, Doc: d, Index: idx, Settings: opt.Settings, Reported: reported, reportedDocs: docs, report: collect, configErr: configErr})
-	}
+	last := &r.chunks[len(r.chunks)-1]
+	*last = append(*last, d)
+	r.mu.Unlock()
+}
 
-	for _, d := range candidates {
-		if docReported[d.Path] {
-			docs = append(docs, d)
+// internal records a rule's panic: the other rules run on.
+func (r *run) internal(rule *Rule, path string, v any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	where := "the repo"
+	if path != "" {
+		where = path
+	}
+	r.res.Internal = append(r.res.Internal, fmt.Sprintf("internal error in rule %s/%s on %s: %v (%s); the other rules ran — please report this with the file", rule.ID, rule.Name, where, v, panicSite(debug.Stack())))
+}
+
+// configErr records a config error a rule found.
+func (r *run) configErr(e *config.Error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.res.ConfigErrors = append(r.res.ConfigErrors, e)
+}
+
+// runOne runs fn, a check of rule on d (nil: the repo), recovering from
+// its panic.
+func (r *run) runOne(rule *Rule, d *parser.Document, fn func(*Pass)) {
+	defer func() {
+		if v := recover(); v != nil {
+			p := ""
+			if d != nil {
+				p = d.Path
+			}
+			r.internal(rule, p, v)
 		}
-	}
-	res.Files = len(docs)
-	for _, d := range docs {
-		res.Paths = append(res.Paths, d.Path)
-	}
-	// One pool of workers, as many as there are CPUs, takes the repo
-	// rules and then the documents: a goroutine per rule would grow a
-	// stack per rule on every run (an editor's run, on every keystroke).
+	}()
+	fn(&Pass{Rule: rule, Doc: d, Index: r.idx, Settings: r.opt.Settings, Reported: r.reported, reportedDocs: r.docs, report: r.collect, configErr: r.configErr})
+}
+
+// check runs the active rules: one pool of workers, as many as there are
+// CPUs, takes the repo rules and then the documents (a goroutine per rule
+// would grow a stack per rule on every run: an editor's run, on every
+// keystroke).
+func (r *run) check(active []*Rule) {
 	var wg sync.WaitGroup
 	type job struct {
 		repo *Rule
@@ -197,41 +232,46 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 			defer wg.Done()
 			for j := range work {
 				if j.repo != nil {
-					runOne(j.repo, nil, j.repo.CheckRepo)
+					r.runOne(j.repo, nil, j.repo.CheckRepo)
 					continue
 				}
-				for _, r := range active {
-					if r.Check != nil {
-						runOne(r, j.doc, r.Check)
+				for _, rule := range active {
+					if rule.Check != nil {
+						r.runOne(rule, j.doc, rule.Check)
 					}
 				}
 			}
 		}()
 	}
-	for _, r := range active {
-		if r.CheckRepo != nil {
-			work <- job{repo: r}
+	for _, rule := range active {
+		if rule.CheckRepo != nil {
+			work <- job{repo: rule}
 		}
 	}
-	for _, d := range docs {
+	for _, d := range r.docs {
 		work <- job{doc: d}
 	}
 	close(work)
 	wg.Wait()
+}
+
+// finish joins the chunks into the result's findings, located, and sorts
+// the internal and config errors.
+func (r *run) finish() {
+	res := r.res
 	n := 0
-	for _, c := range chunks {
+	for _, c := range r.chunks {
 		n += len(c)
 	}
 	if n > 0 {
 		res.Diagnostics = make([]Diagnostic, 0, n)
-		for _, c := range chunks {
+		for _, c := range r.chunks {
 			res.Diagnostics = append(res.Diagnostics, c...)
 		}
 	}
-	chunks = nil
-
+	r.chunks = nil
 	for i := range res.Diagnostics {
-		locate(idx, &res.Diagnostics[i])
+		locate(r.idx, &res.Diagnostics[i])
 	}
 	sort.Strings(res.Internal)
 	sort.SliceStable(res.ConfigErrors, func(i, j int) bool {
@@ -241,7 +281,6 @@ func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 		}
 		return a.Msg < b.Msg
 	})
-	return res
 }
 
 // unparsed reports whether d lies in the part of its file past the markup
