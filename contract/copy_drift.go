@@ -1794,7 +1794,7 @@ func coveredByContracts(idx *parser.Index, cts []*config.Contract) func(b *block
 	// read without reporting: copy-identical reports a contract's problems
 	srcs := make([]*parser.Document, len(cts))
 	for i, ct := range cts {
-		srcs[i], _ = contractFile(idx, ct, ct.Copy.Source.File)
+		srcs[i], _ = contractFile(idx, ct, ct.Spec.(*copySpec).Source.File)
 	}
 	// the copies a contract names in a file, kept with the file for the
 	// next run (an editor's next keystroke asks about the same files)
@@ -1804,7 +1804,7 @@ func coveredByContracts(idx *parser.Index, cts []*config.Contract) func(b *block
 	}
 	spansFor := func(d *parser.Document, ct *config.Contract, src *parser.Document) []span {
 		var sp []span
-		cp := ct.Copy
+		cp := ct.Spec.(*copySpec)
 		if d == src {
 			for _, pt := range Select(d, &cp.Source) {
 				sp = append(sp, span{pt.Start, pt.End})
