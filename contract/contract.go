@@ -19,10 +19,13 @@ import (
 
 // docsMatching returns the documents whose paths match include and not
 // exclude (all documents when include is empty), in path order.
+// matchingKey is the paths docsMatching picks, by include and exclude.
+var matchingKey = parser.NewViewKey[[]string]("contract/matching")
+
 func docsMatching(idx *parser.Index, include, exclude []string) []*parser.Document {
 	// The paths that match follow the index from edit to edit: an edit
 	// changes a file's content, not its path.
-	match := func() any {
+	match := func() []string {
 		var out []string
 		for _, d := range idx.Docs {
 			if !d.Kind.IsJSON() && rules.GlobMatch(include, exclude, d.Path) {
@@ -31,13 +34,13 @@ func docsMatching(idx *parser.Index, include, exclude []string) []*parser.Docume
 		}
 		return out
 	}
-	key := "contract/matching\x00" + strings.Join(include, "\x00") + "\x01" + strings.Join(exclude, "\x00")
-	paths := idx.Follow(key, match, func(prev any, old, doc *parser.Document) any {
+	key := matchingKey.With(strings.Join(include, "\x00") + "\x01" + strings.Join(exclude, "\x00"))
+	paths := parser.Follow(idx, key, match, func(prev []string, old, doc *parser.Document) []string {
 		if old.Kind.IsJSON() != doc.Kind.IsJSON() {
 			return match()
 		}
 		return prev
-	}).([]string)
+	})
 	out := make([]*parser.Document, len(paths))
 	for i, p := range paths {
 		out[i] = idx.Doc(p)
@@ -181,7 +184,8 @@ func oneFile(p *rules.Pass, ct *config.Contract, what, file string) (*parser.Doc
 }
 
 func prepare[T any](p *rules.Pass, ct *config.Contract, fn func() (T, string)) (T, bool) {
-	r := p.Index.Cached("contract:"+strings.Join(ct.Kinds(), ",")+":"+ct.ID, func() any {
+	key := parser.NewViewKey[prepResult[T]]("contract").With(strings.Join(ct.Kinds(), ",") + ":" + ct.ID)
+	r := parser.MemoIndex(p.Index, key, func() prepResult[T] {
 		v, problem := fn()
 		if problem == reportedAsConfigError {
 			return prepResult[T]{}
@@ -191,7 +195,7 @@ func prepare[T any](p *rules.Pass, ct *config.Contract, fn func() (T, string)) (
 			return prepResult[T]{}
 		}
 		return prepResult[T]{v, true}
-	}).(prepResult[T])
+	})
 	return r.v, r.ok
 }
 

@@ -1,6 +1,10 @@
 package contract
 
 import (
+	"cmp"
+	"slices"
+	"strings"
+
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
@@ -21,9 +25,13 @@ type Copy struct {
 	Contract, Why string
 }
 
+// copiesKey is the copies a repo holds that no contract covers.
+var copiesKey = parser.NewViewKey[[]*driftGroup]("contract/copies")
+
 // Copies lists the copies of idx that the copy contracts of s and
-// copy-drift know, the contracts' first. A block that is a canonical copy
-// is not listed as a copy of itself.
+// copy-drift know, the contracts' first, each part in order of its
+// canonical copy and then its own place. A block that is a canonical
+// copy is not listed as a copy of itself.
 func Copies(idx *parser.Index, s *rules.Settings) []Copy { return copiesIn(idx, s, nil) }
 
 // CopiesIn is Copies of the blocks of one document: an editor's question
@@ -67,12 +75,13 @@ func copiesIn(idx *parser.Index, s *rules.Settings, doc *parser.Document) []Copy
 	}
 	var groups []*driftGroup
 	if doc == nil {
-		groups = idx.Cached("contract/copies", func() any {
+		groups = parser.MemoIndex(idx, copiesKey, func() []*driftGroup {
 			return discoverCopies(idx, coveredByContracts(idx, s.ContractsOf("copy", idx)), true)
-		}).([]*driftGroup)
+		})
 	} else {
 		groups = copiesOf(idx).groupsOf(idx, []*parser.Document{doc}, coveredByContracts(idx, s.ContractsOf("copy", idx)), true)
 	}
+	contracts := len(out)
 	for _, g := range groups {
 		c := g.Canon
 		for _, m := range append(append([]*block{}, g.Identical...), g.Drifted...) {
@@ -83,5 +92,11 @@ func copiesIn(idx *parser.Index, s *rules.Settings, doc *parser.Document) []Copy
 				Canon: c.doc, CanonStart: int(c.start), CanonEnd: int(c.end), CanonAnchor: int(c.anchor), Why: g.Why})
 		}
 	}
+	// copy-drift's groups come in no fixed order: the graph and the
+	// editor list them the same on every run
+	slices.SortStableFunc(out[contracts:], func(a, b Copy) int {
+		return cmp.Or(strings.Compare(a.Canon.Path, b.Canon.Path), cmp.Compare(a.CanonStart, b.CanonStart),
+			strings.Compare(a.Path, b.Path), cmp.Compare(a.Start, b.Start))
+	})
 	return out
 }

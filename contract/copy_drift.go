@@ -20,7 +20,19 @@ import (
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/hosts"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
+)
+
+// The views this file derives once (see parser.ViewKey).
+var (
+	paramsKey    = parser.NewViewKey[*docParams]("copy-drift:params")
+	sectionsKey  = parser.NewViewKey[[]textStats]("copy-drift:sections")
+	linkLinesKey = parser.NewViewKey[[]int]("copy-drift:link-lines")
+	twinOfKey    = parser.NewViewKey[twinKey]("copy-drift:twin")
+	copiesOfKey  = parser.NewViewKey[*contractCopies]("copy-drift:copies-of") // by contract ID
+	blocksKey    = parser.NewViewKey[[]*block]("copy-drift:blocks")
+	copyIndexKey = parser.NewViewKey[*copyIndex]("contract/copy-index")
 )
 
 // CopyDrift finds, with no contract declared, the blocks that are copies
@@ -188,10 +200,10 @@ type docParams struct {
 }
 
 func paramsOf(d *parser.Document) *docParams {
-	return d.Cached("copy-drift:params", func() any {
+	return parser.Memo(d, paramsKey, func() *docParams {
 		p := fileParams(d)
 		return &docParams{p, paramReplacers(p)}
-	}).(*docParams)
+	})
 }
 
 // prepare hashes the block's text, once, as it streams past (no copy):
@@ -297,7 +309,7 @@ func paramLine(line []byte, reps []paramReplacer) []byte {
 // subsection) are hashed once, and a section's hash combines them with
 // its subsections' hashes, in order.
 func sectionStats(d *parser.Document) []textStats {
-	return d.Cached("copy-drift:sections", func() any {
+	return parser.Memo(d, sectionsKey, func() []textStats {
 		reps := paramsOf(d).reps
 		out := make([]textStats, len(d.Sections()))
 		secs := d.Sections()
@@ -334,7 +346,7 @@ func sectionStats(d *parser.Document) []textStats {
 			out[i] = st
 		}
 		return out
-	}).([]textStats)
+	})
 }
 
 func writeUint(h *maphash.Hash, v uint64) {
@@ -528,8 +540,8 @@ func nameChar(c byte) bool {
 // and kept in the cache with the file's model (a check of one file reads
 // every other file's blocks, and need not decode their models for it).
 func driftBlocks(d *parser.Document) []*block {
-	return d.Fact("copy-drift:blocks", func() any { return findBlocks(d) }, encodeBlocks,
-		func(r *parser.FactDecoder) (any, bool) { return decodeBlocks(d, r) }).([]*block)
+	return parser.Fact(d, blocksKey, func() []*block { return findBlocks(d) }, encodeBlocks,
+		func(r *parser.FactDecoder) ([]*block, bool) { return decodeBlocks(d, r) })
 }
 
 // blockKinds are the kinds of block, by their number in the cache.
@@ -538,8 +550,7 @@ var blockKinds = [...]string{"section", "fence", "region", "paragraph"}
 // encodeBlocks writes a file's blocks for the cache: their kinds, places
 // and names (a paragraph's name is its hash, of this run only: read again
 // from its text).
-func encodeBlocks(w *parser.FactEncoder, v any) {
-	bs := v.([]*block)
+func encodeBlocks(w *parser.FactEncoder, bs []*block) {
 	w.Int(len(bs))
 	for _, b := range bs {
 		w.Int(int(b.kind))
@@ -642,14 +653,14 @@ func tocLike(d *parser.Document, pt Part, lines int) bool {
 // linkLines returns the starts of the lines that hold a link, sorted,
 // each once; computed once per file.
 func linkLines(d *parser.Document) []int {
-	return d.Cached("copy-drift:link-lines", func() any {
+	return parser.Memo(d, linkLinesKey, func() []int {
 		var out []int
 		for _, l := range d.Links() {
 			out = append(out, parser.LineStartAt(d.Src, l.Start))
 		}
 		sort.Ints(out)
 		return slices.Compact(out)
-	}).([]int)
+	})
 }
 
 // paragraphs returns d's paragraphs outside code, lists, tables and
@@ -697,7 +708,7 @@ func discoverCopies(idx *parser.Index, covered func(b *block) bool, all bool) []
 
 // copyCandidate reports whether d's blocks take part in copy groups: the
 // copies that matter are the ones a host loads as instructions.
-func copyCandidate(d *parser.Document) bool { return rules.HostLoaded(d.Kind) && rules.OwnDoc(d) }
+func copyCandidate(d *parser.Document) bool { return refs.HostLoaded(d.Kind) && refs.OwnDoc(d) }
 
 // copyIndex is the candidate blocks of the repo by key, and the groups
 // made of them so far. It follows the index from change to change
@@ -731,6 +742,17 @@ type citeVote struct {
 	cites int
 }
 
+// contractCopies is the copies a contract names in a file, kept with the
+// file for the next run (an editor's next keystroke asks about the same
+// files).
+type contractCopies struct {
+	ct    *config.Contract
+	spans []span
+}
+
+// span is a stretch of a file's bytes.
+type span struct{ start, end int }
+
 // groupSlot names a group made: its key, and whether groups of one text
 // were kept (all).
 type groupSlot struct {
@@ -739,13 +761,12 @@ type groupSlot struct {
 }
 
 func copiesOf(idx *parser.Index) *copyIndex {
-	return idx.Follow("contract/copy-index", func() any { return buildCopyIndex(idx) }, func(prev any, old, doc *parser.Document) any {
-		ci := prev.(*copyIndex)
+	return parser.Follow(idx, copyIndexKey, func() *copyIndex { return buildCopyIndex(idx) }, func(ci *copyIndex, old, doc *parser.Document) *copyIndex {
 		ci.mu.Lock()
 		defer ci.mu.Unlock()
 		ci.update(old, doc)
 		return ci
-	}).(*copyIndex)
+	})
 }
 
 // update puts doc's blocks in place of old's. A group keeps what it
@@ -1072,10 +1093,10 @@ type twinKey struct {
 
 // twinKeyOf is d's twinKey, made once.
 func twinKeyOf(d *parser.Document) twinKey {
-	return d.Cached("copy-drift:twin", func() any {
+	return parser.Memo(d, twinOfKey, func() twinKey {
 		p := paramsOf(d).params
 		return twinKey{maphash.Bytes(hashSeed, d.Src), p["{stem}"] + "\x00" + p["{name}"]}
-	}).(twinKey)
+	})
 }
 
 // parallel calls fn(0) … fn(n-1) on as many goroutines as there are CPUs.
@@ -1787,7 +1808,6 @@ func isWord(w string) bool {
 // asked about, so a run over a few files reads only theirs; the function
 // is for one goroutine.
 func coveredByContracts(idx *parser.Index, cts []*config.Contract) func(b *block) bool {
-	type span struct{ start, end int }
 	if len(cts) == 0 {
 		return func(*block) bool { return false }
 	}
@@ -1795,12 +1815,6 @@ func coveredByContracts(idx *parser.Index, cts []*config.Contract) func(b *block
 	srcs := make([]*parser.Document, len(cts))
 	for i, ct := range cts {
 		srcs[i], _ = contractFile(idx, ct, ct.Spec.(*copySpec).Source.File)
-	}
-	// the copies a contract names in a file, kept with the file for the
-	// next run (an editor's next keystroke asks about the same files)
-	type copiesIn struct {
-		ct    *config.Contract
-		spans []span
 	}
 	spansFor := func(d *parser.Document, ct *config.Contract, src *parser.Document) []span {
 		var sp []span
@@ -1810,8 +1824,8 @@ func coveredByContracts(idx *parser.Index, cts []*config.Contract) func(b *block
 				sp = append(sp, span{pt.Start, pt.End})
 			}
 		}
-		find := func() *copiesIn {
-			c := &copiesIn{ct: ct}
+		find := func() *contractCopies {
+			c := &contractCopies{ct: ct}
 			if d.Kind.IsJSON() || !rules.GlobMatch(cp.Copies, cp.Exclude, d.Path) {
 				return c
 			}
@@ -1821,7 +1835,7 @@ func coveredByContracts(idx *parser.Index, cts []*config.Contract) func(b *block
 			}
 			return c
 		}
-		c := d.Cached("copy-drift:copies-of:"+ct.ID, func() any { return find() }).(*copiesIn)
+		c := parser.Memo(d, copiesOfKey.With(ct.ID), find)
 		if c.ct != ct {
 			c = find() // another config's contract of the same id: not kept
 		}

@@ -200,6 +200,9 @@ func copyIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 	}
 }
 
+// canonicalPartsKey is the canonical parts of the copy contracts, by canonical file.
+var canonicalPartsKey = parser.NewViewKey[map[*parser.Document][]Part]("copy-identical/canonical-parts")
+
 // holdsCanonical reports whether part holds the canonical part of some
 // copy contract. Such a part is never rewritten by a fix: two contracts
 // that disagree would otherwise trade texts on every --fix. A copy inside
@@ -207,7 +210,7 @@ func copyIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 // the canonical part then follows it, and its own copies in the next
 // round.
 func holdsCanonical(p *rules.Pass, part Part) bool {
-	canon := p.Index.Cached("copy-identical/canonical-parts", func() any {
+	canon := parser.MemoIndex(p.Index, canonicalPartsKey, func() map[*parser.Document][]Part {
 		m := map[*parser.Document][]Part{}
 		for _, ct := range contractsOf(p, "copy") {
 			if c, ok := prepareCopy(p, ct); ok {
@@ -215,7 +218,7 @@ func holdsCanonical(p *rules.Pass, part Part) bool {
 			}
 		}
 		return m
-	}).(map[*parser.Document][]Part)
+	})
 	for _, c := range canon[part.Doc] {
 		if part.Start <= c.Start && c.End <= part.End {
 			return true

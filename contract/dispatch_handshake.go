@@ -12,7 +12,17 @@ import (
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
+)
+
+// The views this file derives once (see parser.ViewKey).
+var (
+	citedKey        = parser.NewViewKey[[]citeRef]("cited")
+	citedDestsKey   = parser.NewViewKey[[]citeRef]("contract:cited")
+	citedCacheKey   = parser.NewViewKey[*citedCache]("contract/cited")
+	evidenceKey     = parser.NewViewKey[evidence]("dispatch-evidence") // by contract
+	dispatchPrepKey = parser.NewViewKey[*dispatchPrep]("contract/dispatch-prep")
 )
 
 // DispatchHandshake checks that every dispatch of a target agent carries
@@ -150,7 +160,7 @@ func (dp *dispatchPrep) has(d *parser.Document) bool {
 }
 
 func (dp *dispatchPrep) evidenceOf(d *parser.Document) evidence {
-	return d.Cached(fmt.Sprintf("dispatch-evidence:%p", dp), func() any {
+	return parser.Memo(d, evidenceKey.With(fmt.Sprintf("%p", dp)), func() evidence {
 		text := d.Text()
 		if strings.IndexByte(text, '\r') >= 0 { // `$` and `^` see "\n" line ends only
 			text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
@@ -162,7 +172,7 @@ func (dp *dispatchPrep) evidenceOf(d *parser.Document) evidence {
 			}
 		}
 		return evidence{m: m}
-	}).(evidence)
+	})
 }
 
 // prepareDispatch returns what contract ct knows of the whole repo. It
@@ -175,32 +185,31 @@ func prepareDispatch(p *rules.Pass, ct *config.Contract) *dispatchPrep {
 	// one of the files they are read from
 	names := func(d *parser.Document) ([]string, bool) {
 		if len(dh.Targets) > 0 {
-			return rules.AgentNames(d), d.Kind == parser.KindAgent
+			return refs.AgentNames(d), d.Kind == parser.KindAgent
 		}
 		if dh.TargetFiles != nil {
 			sel := &config.Selector{FileSet: *dh.TargetFiles}
 			if picked(p, sel, false, d) && holds(d, sel.Picked().Holding) {
-				return rules.AgentNames(d), true
+				return refs.AgentNames(d), true
 			}
 		}
 		return nil, false
 	}
-	build := func() any { return buildDispatch(p, ct) }
-	key := fmt.Sprintf("contract/dispatch-prep\x00%p\x00%s", ct, ct.ID)
-	return p.Index.Follow(key, build, func(prev any, old, doc *parser.Document) any {
+	build := func() *dispatchPrep { return buildDispatch(p, ct) }
+	key := dispatchPrepKey.With(fmt.Sprintf("%p\x00%s", ct, ct.ID))
+	return parser.Follow(p.Index, key, build, func(dp *dispatchPrep, old, doc *parser.Document) *dispatchPrep {
 		on, oin := names(old)
 		nn, nin := names(doc)
 		if old.Kind != doc.Kind || oin != nin || oin && !slices.Equal(on, nn) {
 			return build()
 		}
-		dp := prev.(*dispatchPrep)
 		for n, t := range dp.targets {
 			if t == old {
 				dp.targets[n] = doc
 			}
 		}
 		return dp
-	}).(*dispatchPrep)
+	})
 }
 
 // buildDispatch makes what contract ct knows of the whole repo afresh.
@@ -212,7 +221,7 @@ func buildDispatch(p *rules.Pass, ct *config.Contract) *dispatchPrep {
 			dp.targets[strings.ToLower(t)] = nil
 		}
 		for _, d := range p.Index.ByKind(parser.KindAgent) {
-			for _, n := range rules.AgentNames(d) {
+			for _, n := range refs.AgentNames(d) {
 				if _, ok := dp.targets[n]; ok {
 					dp.targets[n] = d
 				}
@@ -220,7 +229,7 @@ func buildDispatch(p *rules.Pass, ct *config.Contract) *dispatchPrep {
 		}
 	} else if dh.TargetFiles != nil {
 		for _, d := range setDocs(p, dh.TargetFiles) {
-			for _, n := range rules.AgentNames(d) {
+			for _, n := range refs.AgentNames(d) {
 				dp.targets[n] = d
 			}
 		}
@@ -249,12 +258,12 @@ func dispatchIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 	if dp == nil || len(dp.targets) == 0 {
 		return
 	}
-	if !rules.HostLoaded(d.Kind) || !rules.OwnDoc(d) {
+	if !refs.HostLoaded(d.Kind) || !refs.OwnDoc(d) {
 		return // docs, READMEs and history quote dispatches; they make none (quoted.go)
 	}
 	var sites []dispatchSite
 	for _, s := range dispatchSites(d, dp.targets, dp.names) {
-		if rules.OwnAt(d, s.off) {
+		if refs.OwnAt(d, s.off) {
 			sites = append(sites, s)
 		}
 	}
@@ -391,9 +400,9 @@ func dispatchSites(d *parser.Document, targets map[string]*parser.Document, name
 	// the agent's own names: its invocation lines are not dispatches
 	own := map[string]bool{}
 	if d.Kind == parser.KindAgent || d.Kind == parser.KindAgentBody {
-		mine := rules.AgentNames(d)
+		mine := refs.AgentNames(d)
 		for n, td := range targets {
-			if td == d || (td != nil && slices.ContainsFunc(rules.AgentNames(td), func(x string) bool { return slices.Contains(mine, x) })) {
+			if td == d || (td != nil && slices.ContainsFunc(refs.AgentNames(td), func(x string) bool { return slices.Contains(mine, x) })) {
 				own[n] = true
 			}
 		}
@@ -428,7 +437,7 @@ func dispatchSites(d *parser.Document, targets map[string]*parser.Document, name
 		if isRow && isMappingTable(tableHeader(src, ls), line) {
 			return true
 		}
-		for _, m := range rules.SubagentTypeRe.FindAllStringSubmatchIndex(line, -1) {
+		for _, m := range refs.SubagentTypeRe.FindAllStringSubmatchIndex(line, -1) {
 			name := line[m[2]:m[3]]
 			if _, ok := targets[strings.ToLower(name)]; ok && !ownInvocation(line) {
 				add(ls+m[0], name, "`subagent_type: "+name+"`")
@@ -566,13 +575,12 @@ func citedPaths(idx *parser.Index, d *parser.Document) []string {
 	// in), and kept from edit to edit: what a file cites resolves to the
 	// same paths while the repo's paths stay the same, unless it is the
 	// file edited
-	cc := idx.Follow("contract/cited", func() any { return &citedCache{paths: map[string][]string{}} }, func(prev any, old, _ *parser.Document) any {
-		cc := prev.(*citedCache)
+	cc := parser.Follow(idx, citedCacheKey, func() *citedCache { return &citedCache{paths: map[string][]string{}} }, func(cc *citedCache, old, _ *parser.Document) *citedCache {
 		cc.mu.Lock()
 		delete(cc.paths, old.Path)
 		cc.mu.Unlock()
 		return cc
-	}).(*citedCache)
+	})
 	cc.mu.Lock()
 	paths, ok := cc.paths[d.Path]
 	cc.mu.Unlock()
@@ -596,7 +604,7 @@ type citedCache struct {
 // citeRefs returns the paths d cites, read once per file: what it links
 // to (citedDests), the relative ones joined to its folder.
 func citeRefs(d *parser.Document) []citeRef {
-	return d.Cached("cited", func() any {
+	return parser.Memo(d, citedKey, func() []citeRef {
 		dests := citedDests(d)
 		out := make([]citeRef, len(dests))
 		for i, r := range dests {
@@ -606,7 +614,7 @@ func citeRefs(d *parser.Document) []citeRef {
 			}
 		}
 		return out
-	}).([]citeRef)
+	})
 }
 
 // citedDests are the destinations d cites as written (its links' without
@@ -615,7 +623,7 @@ func citeRefs(d *parser.Document) []citeRef {
 // kept in the cache, so that the files copy-drift's votes read are not
 // decoded for their links.
 func citedDests(d *parser.Document) []citeRef {
-	return d.Fact("contract:cited", func() any {
+	return parser.Fact(d, citedDestsKey, func() []citeRef {
 		var out []citeRef
 		for _, l := range d.Links() {
 			dest := l.Destination
@@ -637,8 +645,7 @@ func citedDests(d *parser.Document) []citeRef {
 			}
 		}
 		return out
-	}, func(w *parser.FactEncoder, v any) {
-		refs := v.([]citeRef)
+	}, func(w *parser.FactEncoder, refs []citeRef) {
 		w.Int(len(refs))
 		for _, r := range refs {
 			rooted := 0
@@ -648,7 +655,7 @@ func citedDests(d *parser.Document) []citeRef {
 			w.Int(rooted)
 			w.Str(r.path, r.lo, r.hi)
 		}
-	}, func(r *parser.FactDecoder) (any, bool) {
+	}, func(r *parser.FactDecoder) ([]citeRef, bool) {
 		n := r.Count()
 		out := make([]citeRef, 0, n)
 		for range n {
@@ -659,11 +666,11 @@ func citedDests(d *parser.Document) []citeRef {
 			}
 		}
 		return out, !r.Bad()
-	}).([]citeRef)
+	})
 }
 
 func resolveCited(idx *parser.Index, d *parser.Document) []*parser.Document {
-	refs := citeRefs(d)
+	cited := citeRefs(d)
 	var out []*parser.Document
 	seen := map[*parser.Document]bool{}
 	add := func(c string) {
@@ -672,12 +679,12 @@ func resolveCited(idx *parser.Index, d *parser.Document) []*parser.Document {
 			out = append(out, t)
 		}
 	}
-	for _, r := range refs {
+	for _, r := range cited {
 		if !r.rooted {
 			add(r.path)
 			continue
 		}
-		for _, c := range rules.FromRoots(idx, d.Path, r.path) {
+		for _, c := range refs.FromRoots(idx, d.Path, r.path) {
 			add(c)
 		}
 	}

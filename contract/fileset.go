@@ -58,12 +58,15 @@ func selDocs(p *rules.Pass, s *config.Selector) []*parser.Document {
 
 // pickDocs is selDocs; with anyFile, markdown and JSON files alike (for
 // values read from the paths of the files picked).
+// pickedKey is the paths a selector picks.
+var pickedKey = parser.NewViewKey[[]string]("contract/picked")
+
 func pickDocs(p *rules.Pass, s *config.Selector, anyFile bool) []*parser.Document {
 	set := s.Picked()
 	// The files the set's globs and kinds pick follow the index from edit
 	// to edit (an edit changes a file's content, not its path or kind);
 	// what a file holds is asked of each one picked.
-	byPath := func() any {
+	byPath := func() []string {
 		var out []string
 		for _, d := range p.Index.Docs {
 			if picked(p, s, anyFile, d) {
@@ -72,13 +75,13 @@ func pickDocs(p *rules.Pass, s *config.Selector, anyFile bool) []*parser.Documen
 		}
 		return out
 	}
-	key := fmt.Sprintf("contract/picked\x00%p\x00%t\x00%t\x00%q\x00%q\x00%q", p.Settings, anyFile, s.JSON != "", set.Files, set.Exclude, set.Kinds)
-	paths := p.Index.Follow(key, byPath, func(prev any, old, doc *parser.Document) any {
+	key := pickedKey.With(fmt.Sprintf("%p\x00%t\x00%t\x00%q\x00%q\x00%q", p.Settings, anyFile, s.JSON != "", set.Files, set.Exclude, set.Kinds))
+	paths := parser.Follow(p.Index, key, byPath, func(prev []string, old, doc *parser.Document) []string {
 		if old.Kind != doc.Kind {
 			return byPath()
 		}
 		return prev
-	}).([]string)
+	})
 	var out []*parser.Document
 	for _, path := range paths {
 		if d := p.Index.Doc(path); holds(d, set.Holding) {

@@ -25,6 +25,10 @@ func init() {
 
 // loadProfile reads one profile file. A profile that does not load is a
 // programming error, caught by any test.
+
+// profileAppliesKey is a file a profile applies to, by profile name.
+var profileAppliesKey = parser.NewViewKey[*applyWitness]("contract/profile-applies")
+
 func loadProfile(data []byte, name string) *rules.Profile {
 	cfg, err := config.ParseProfile(data, name)
 	if err != nil {
@@ -55,7 +59,7 @@ func loadProfile(data []byte, name string) *rules.Profile {
 		// and kept from edit to edit: an editor asks on every keystroke,
 		// and most profiles apply to no file. Only an edit that takes the
 		// witness out looks again.
-		scan := func() any {
+		scan := func() *applyWitness {
 			for _, d := range idx.Docs {
 				if applies(s, d) {
 					return &applyWitness{s: s, path: d.Path}
@@ -63,8 +67,7 @@ func loadProfile(data []byte, name string) *rules.Profile {
 			}
 			return &applyWitness{s: s}
 		}
-		w := idx.Follow("contract/profile-applies:"+name, scan, func(prev any, old, doc *parser.Document) any {
-			w := prev.(*applyWitness)
+		w := parser.Follow(idx, profileAppliesKey.With(name), scan, func(w *applyWitness, old, doc *parser.Document) *applyWitness {
 			switch {
 			case w.s != s:
 				return scan()
@@ -74,9 +77,9 @@ func loadProfile(data []byte, name string) *rules.Profile {
 				return scan() // the witness no longer is one
 			}
 			return w
-		}).(*applyWitness)
+		})
 		if w.s != s {
-			w = scan().(*applyWitness) // other settings than the index was asked with
+			w = scan() // other settings than the index was asked with
 		}
 		return w.path != ""
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/internal/suggest"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
@@ -17,13 +18,16 @@ import (
 // declaration that names the selector, never a silent pass. (A built-in
 // profile's contracts apply only where their files exist: ReportConfig
 // keeps them silent.)
+// selectsCheckedKey marks a contract whose selectors were checked, by kind and ID.
+var selectsCheckedKey = parser.NewViewKey[bool]("selects")
+
 func contractsOf(p *rules.Pass, kind string) []*config.Contract {
 	cts := p.Contracts(kind)
 	for _, ct := range cts {
 		if ct.Builtin != "" {
 			continue
 		}
-		p.Index.Cached("selects:"+kind+":"+ct.ID, func() any {
+		parser.MemoIndex(p.Index, selectsCheckedKey.With(kind+":"+ct.ID), func() bool {
 			checkSelects(p, ct)
 			return true
 		})
@@ -183,7 +187,7 @@ func setWords(f *config.FileSet) string {
 func checkTargets(p *rules.Pass, ct *config.Contract) {
 	names := map[string]bool{}
 	for _, d := range p.Index.ByKind(parser.KindAgent) {
-		for _, n := range rules.AgentNames(d) {
+		for _, n := range refs.AgentNames(d) {
 			names[n] = true
 		}
 	}

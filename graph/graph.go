@@ -14,8 +14,8 @@ import (
 
 	"github.com/mdcontract/mdcontract/contract"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
-	"github.com/mdcontract/mdcontract/rules/references"
 	"github.com/mdcontract/mdcontract/textsafe"
 )
 
@@ -184,7 +184,7 @@ const groupDepth = 3
 
 // groupOf is the folder a document is drawn in.
 func groupOf(idx *parser.Index, d *parser.Document) string {
-	if dir := rules.SkillDir(idx, d); dir != "" {
+	if dir := refs.SkillDir(idx, d); dir != "" {
 		return dir
 	}
 	return groupOfPath(idx.PluginRootOf(d.Path), d.Path)
@@ -263,7 +263,7 @@ func (g *Graph) edge(idx *parser.Index, e Edge) int {
 // references adds the edges d writes: links, § references, names,
 // manifest entries.
 func (g *Graph) references(idx *parser.Index, d *parser.Document) {
-	for _, l := range references.LinkRefs(idx, d) {
+	for _, l := range refs.LinkRefs(idx, d) {
 		to := l.Path
 		if l.Target != nil {
 			to = l.Target.Path // a folder's README
@@ -273,7 +273,7 @@ func (g *Graph) references(idx *parser.Index, d *parser.Document) {
 		}
 		g.edge(idx, Edge{From: d.Path, To: to, Kind: EdgeLink, Path: d.Path, Label: l.Link.Destination, start: l.Link.Start, end: l.Link.End})
 	}
-	for _, r := range references.CitedSections(idx, d) {
+	for _, r := range refs.CitedSections(idx, d) {
 		if r.Target == nil || r.Target == d {
 			continue // a file none or several match: its finding draws it
 		}
@@ -289,8 +289,8 @@ func (g *Graph) references(idx *parser.Index, d *parser.Document) {
 		}
 		g.edge(idx, Edge{From: d.Path, To: r.Target.Path, Kind: EdgeSection, Path: d.Path, Label: label, start: r.Start, end: r.End})
 	}
-	for _, n := range references.CitedNames(d) {
-		ts := references.NameTargets(idx, d, n.Name, n.Skill)
+	for _, n := range refs.CitedNames(d) {
+		ts := refs.NameTargets(idx, d, n.Name, n.Skill)
 		if len(ts) == 0 {
 			continue // an undefined name: its finding draws it, a host's own agent none
 		}
@@ -300,7 +300,7 @@ func (g *Graph) references(idx *parser.Index, d *parser.Document) {
 		}
 		g.edge(idx, Edge{From: d.Path, To: ts[0].Path, Kind: kind, Path: d.Path, Label: n.Name + " (" + n.How + ")", start: n.Start, end: n.End})
 	}
-	for _, m := range references.ManifestRefs(idx, d) {
+	for _, m := range refs.ManifestRefs(idx, d) {
 		e := Edge{From: d.Path, Kind: EdgeManifest, Path: d.Path, Label: m.Field + ": " + m.Written, start: m.Start, end: m.End}
 		if !m.Exists {
 			e.To = m.Path
@@ -317,7 +317,7 @@ func (g *Graph) references(idx *parser.Index, d *parser.Document) {
 // components are the files a manifest entry that exists stands for: the
 // file, or the files a host loads in the folder (a marketplace's plugin
 // folder: its manifest, else the folder).
-func components(idx *parser.Index, m references.ManifestRef) []string {
+func components(idx *parser.Index, m refs.ManifestRef) []string {
 	if ok, dir := idx.Exists(m.Path); ok && !dir {
 		return []string{m.Path}
 	}
@@ -334,7 +334,7 @@ func components(idx *parser.Index, m references.ManifestRef) []string {
 	prefix := m.Path + "/"
 	i := sort.Search(len(idx.Docs), func(i int) bool { return idx.Docs[i].Path >= prefix })
 	for ; i < len(idx.Docs) && strings.HasPrefix(idx.Docs[i].Path, prefix); i++ {
-		if k := idx.Docs[i].Kind; rules.HostLoaded(k) && k != parser.KindSkillResource || k.IsJSON() {
+		if k := idx.Docs[i].Kind; refs.HostLoaded(k) && k != parser.KindSkillResource || k.IsJSON() {
 			out = append(out, idx.Docs[i].Path)
 		}
 	}

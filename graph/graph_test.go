@@ -2,16 +2,19 @@ package graph_test
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/mdcontract/mdcontract/config"
+	"github.com/mdcontract/mdcontract/contract"
 	"github.com/mdcontract/mdcontract/graph"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
@@ -59,6 +62,19 @@ func TestFixtures(t *testing.T) {
 // build writes the archive's files to a folder and builds their graph.
 func build(t *testing.T, ar *txtar.Archive) *graph.Graph {
 	t.Helper()
+	root := writeArchive(t, ar)
+	_, settings, load, err := rules.Open(config.Find(root, root, ""), root, nil)
+	if err != nil {
+		t.Fatalf("fixture config: %v", err)
+	}
+	idx := parser.Load(root, load)
+	res := rules.Run(idx, rules.Options{Settings: settings})
+	return graph.Build(idx, settings, res.Diagnostics)
+}
+
+// writeArchive writes the files of ar (but its want) to a new folder.
+func writeArchive(t *testing.T, ar *txtar.Archive) string {
+	t.Helper()
 	root := t.TempDir()
 	for _, f := range ar.Files {
 		if f.Name == "want" {
@@ -72,13 +88,7 @@ func build(t *testing.T, ar *txtar.Archive) *graph.Graph {
 			t.Fatal(err)
 		}
 	}
-	_, settings, load, err := rules.Open(config.Find(root, root, ""), root, nil)
-	if err != nil {
-		t.Fatalf("fixture config: %v", err)
-	}
-	idx := parser.Load(root, load)
-	res := rules.Run(idx, rules.Options{Settings: settings})
-	return graph.Build(idx, settings, res.Diagnostics)
+	return root
 }
 
 // describe writes a graph one node and one edge a line, sorted:
@@ -228,5 +238,36 @@ func TestRepoName(t *testing.T) {
 	g = build(t, txtar.Parse([]byte("-- a.md --\n# A\n")))
 	if g.Root == "" || strings.ContainsAny(g.Root, "/\\") {
 		t.Errorf("root = %q, want the root folder's name", g.Root)
+	}
+}
+
+// TestCopiesOrdered: the copies copy-drift finds are listed in order of
+// their canonical copy, then of their own place. A paragraph's group is
+// keyed by a hash seeded anew by each process: listed in the order of its
+// keys, `graph --format json` differed from run to run.
+func TestCopiesOrdered(t *testing.T) {
+	ar := &txtar.Archive{}
+	var body strings.Builder
+	for i := range 8 {
+		fmt.Fprintf(&body, "Rule%d says to check every input of the run before it starts, whatever its source,\nand never to skip a step of the review, even when the change looks small to you;\nreport each finding with its file and line, and the words the author needs.\n\n", i)
+	}
+	for _, name := range []string{"a", "b", "c"} {
+		ar.Files = append(ar.Files, txtar.File{Name: "agents/" + name + ".md",
+			Data: []byte(fmt.Sprintf("---\nname: %s\ndescription: Agent %s.\n---\n\n%s", name, name, body.String()))})
+	}
+	root := writeArchive(t, ar)
+	_, settings, load, err := rules.Open(config.Find(root, root, ""), root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copies := contract.Copies(parser.Load(root, load), settings)
+	if len(copies) < 8 {
+		t.Fatalf("%d copies, want a group a paragraph at least: the fixture no longer makes copy-drift groups", len(copies))
+	}
+	if !slices.IsSortedFunc(copies, func(a, b contract.Copy) int {
+		return cmp.Or(strings.Compare(a.Canon.Path, b.Canon.Path), cmp.Compare(a.CanonStart, b.CanonStart),
+			strings.Compare(a.Path, b.Path), cmp.Compare(a.Start, b.Start))
+	}) {
+		t.Errorf("copies not in order of canonical copy, then place: %+v", copies)
 	}
 }

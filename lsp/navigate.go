@@ -6,8 +6,8 @@ import (
 
 	"github.com/mdcontract/mdcontract/contract"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
-	"github.com/mdcontract/mdcontract/rules/references"
 	"github.com/mdcontract/mdcontract/textsafe"
 )
 
@@ -62,12 +62,12 @@ func (s *server) docAt(uri string, pos Position) (*parser.Document, int) {
 // them reads the whole repo).
 func (s *server) hitAt(d *parser.Document, off int, copies bool) *hit {
 	in := func(a, b int) bool { return a <= off && off <= b }
-	for _, r := range references.CitedSections(s.idx, d) {
+	for _, r := range refs.CitedSections(s.idx, d) {
 		if onFile := r.FileStart >= 0 && in(r.FileStart, r.FileEnd); !onFile && !in(r.Start, r.End) {
 			continue
 		}
 		if r.Skill && r.FileStart >= 0 && in(r.FileStart, r.FileEnd) {
-			if t := references.SectionSkillTarget(s.idx, d, r.File); t != nil {
+			if t := refs.SectionSkillTarget(s.idx, d, r.File); t != nil {
 				return &hit{kind: hitName, doc: d, start: r.FileStart, end: r.FileEnd, name: r.File, skill: true, target: t, targets: []*parser.Document{t}}
 			}
 		}
@@ -87,9 +87,9 @@ func (s *server) hitAt(d *parser.Document, off int, copies bool) *hit {
 		}
 		return h
 	}
-	for _, n := range references.CitedNames(d) {
+	for _, n := range refs.CitedNames(d) {
 		if in(n.Start, n.End) {
-			ts := references.NameTargets(s.idx, d, n.Name, n.Skill)
+			ts := refs.NameTargets(s.idx, d, n.Name, n.Skill)
 			h := &hit{kind: hitName, doc: d, start: n.Start, end: n.End, name: n.Name, skill: n.Skill, targets: ts}
 			if len(ts) > 0 {
 				h.target = ts[0]
@@ -97,7 +97,7 @@ func (s *server) hitAt(d *parser.Document, off int, copies bool) *hit {
 			return h
 		}
 	}
-	for _, l := range references.LinkRefs(s.idx, d) {
+	for _, l := range refs.LinkRefs(s.idx, d) {
 		if !in(l.Link.Start, l.Link.End) || l.Path == "" {
 			continue
 		}
@@ -109,7 +109,7 @@ func (s *server) hitAt(d *parser.Document, off int, copies bool) *hit {
 			h.target = &parser.Document{Path: l.Path}
 		}
 		if l.Target != nil && l.Fragment != "" {
-			if hd := references.AnchorHeading(l.Target, l.Anchor); hd != nil {
+			if hd := refs.AnchorHeading(l.Target, l.Anchor); hd != nil {
 				h.heading = hd
 				h.sstart, h.send = sectionOf(l.Target, hd)
 			}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/mdcontract/mdcontract/fix"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
-	"github.com/mdcontract/mdcontract/rules/references"
 	"github.com/mdcontract/mdcontract/textsafe"
 )
 
@@ -187,7 +187,7 @@ func (s *server) renameHeading(t *parser.Document, hd *parser.Heading, newName s
 		if d.Src == nil || d.Kind.IsJSON() {
 			continue
 		}
-		for _, r := range references.CitedSections(s.idx, d) {
+		for _, r := range refs.CitedSections(s.idx, d) {
 			th := hds[r.Target]
 			if th == nil {
 				continue
@@ -211,8 +211,8 @@ func (s *server) renameHeading(t *parser.Document, hd *parser.Heading, newName s
 		if oldAnchors[hi] == newAnchors[hi] {
 			continue
 		}
-		for _, l := range references.LinkRefs(s.idx, d) {
-			if th := hds[l.Target]; th == nil || l.Fragment == "" || references.AnchorHeading(l.Target, l.Anchor) != th {
+		for _, l := range refs.LinkRefs(s.idx, d) {
+			if th := hds[l.Target]; th == nil || l.Fragment == "" || refs.AnchorHeading(l.Target, l.Anchor) != th {
 				continue
 			}
 			i := strings.LastIndex(string(d.Src[l.Link.Start:l.Link.End]), "#"+l.Fragment)
@@ -262,13 +262,13 @@ func (s *server) renameName(h *hit, newName string) (any, *rpcError) {
 		what = "skill"
 	}
 	old := strings.ToLower(h.name)
-	if !references.SkillNameRe.MatchString(newName) {
+	if !refs.SkillNameRe.MatchString(newName) {
 		return nil, renameError(fmt.Sprintf("`%s` is not a valid %s name: lower-case letters, digits and single hyphens (`my-%s`)", textsafe.Line(newName), what, what))
 	}
 	if newName == old {
 		return nil, renameError("the new name is the old one")
 	}
-	for _, o := range references.NameTargets(s.idx, &parser.Document{Path: t.Path}, newName, what == "skill") {
+	for _, o := range refs.NameTargets(s.idx, &parser.Document{Path: t.Path}, newName, what == "skill") {
 		if o != t {
 			return nil, renameError(fmt.Sprintf("the name `%s` is taken: %s defines it", newName, textsafe.Line(o.Path)))
 		}
@@ -302,7 +302,7 @@ func (s *server) renameName(h *hit, newName string) (any, *rpcError) {
 		if d.Src == nil {
 			continue
 		}
-		for _, n := range references.CitedNames(d) {
+		for _, n := range refs.CitedNames(d) {
 			bare := n.Name
 			at := n.Start
 			if i := strings.LastIndexByte(bare, ':'); i >= 0 {
@@ -311,7 +311,7 @@ func (s *server) renameName(h *hit, newName string) (any, *rpcError) {
 			if strings.ToLower(bare) != old || n.Skill != (what == "skill") {
 				continue
 			}
-			ts := references.NameTargets(s.idx, d, n.Name, n.Skill)
+			ts := refs.NameTargets(s.idx, d, n.Name, n.Skill)
 			if !containsDoc(ts, t) {
 				continue
 			}
@@ -321,9 +321,9 @@ func (s *server) renameName(h *hit, newName string) (any, *rpcError) {
 			}
 			e.add(d.Path, at, at+len(bare), newName)
 		}
-		for _, r := range references.CitedSections(s.idx, d) {
+		for _, r := range refs.CitedSections(s.idx, d) {
 			switch {
-			case r.Skill && strings.ToLower(r.File) == old && references.SectionSkillTarget(s.idx, d, r.File) == t:
+			case r.Skill && strings.ToLower(r.File) == old && refs.SectionSkillTarget(s.idx, d, r.File) == t:
 				if r.FileStart < 0 {
 					blocked = append(blocked, where(d, r.Start))
 				} else {
@@ -334,7 +334,7 @@ func (s *server) renameName(h *hit, newName string) (any, *rpcError) {
 			}
 		}
 		if len(moves) > 0 {
-			for _, l := range references.LinkRefs(s.idx, d) {
+			for _, l := range refs.LinkRefs(s.idx, d) {
 				if l.Path != d.Path && under(l.Path, moves[0][0]) {
 					blocked = append(blocked, where(d, l.Link.Start)+" (a link by path)")
 				}

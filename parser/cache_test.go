@@ -828,19 +828,19 @@ func TestCacheFacts(t *testing.T) {
 		first string
 	}
 	derived := 0
-	fact := func(d *Document, dec func(*FactDecoder) (any, bool)) headings {
-		return d.Fact("test:headings", func() any {
+	key := NewViewKey[headings]("test:headings")
+	fact := func(d *Document, dec func(*FactDecoder) (headings, bool)) headings {
+		return Fact(d, key, func() headings {
 			derived++
 			h := d.Headings()
 			return headings{len(h), h[0].Text}
-		}, func(w *FactEncoder, v any) {
-			h := v.(headings)
+		}, func(w *FactEncoder, h headings) {
 			w.Int(h.n)
 			w.Str(h.first, 0, len(d.Src))
-		}, dec).(headings)
+		}, dec)
 	}
-	dec := func(r *FactDecoder) (any, bool) { return headings{r.Int(), r.Str()}, true }
-	run := func(ask bool, dec func(*FactDecoder) (any, bool)) (headings, *Document) {
+	dec := func(r *FactDecoder) (headings, bool) { return headings{r.Int(), r.Str()}, true }
+	run := func(ask bool, dec func(*FactDecoder) (headings, bool)) (headings, *Document) {
 		t.Helper()
 		dir := filepath.Join(t.TempDir(), "..", "facts") // one folder for every run
 		c := OpenCache(dir, "v1", "root")
@@ -869,7 +869,7 @@ func TestCacheFacts(t *testing.T) {
 	if h, _ := run(true, dec); h != want || derived != 1 {
 		t.Errorf("after a run that did not ask for it: %+v, derived %d times; want it kept", h, derived)
 	}
-	bad := func(r *FactDecoder) (any, bool) { r.Offset(); r.Offset(); return nil, true } // reads past it
+	bad := func(r *FactDecoder) (headings, bool) { r.Offset(); r.Offset(); return headings{}, true } // reads past it
 	if h, _ := run(true, bad); h != want || derived != 2 {
 		t.Errorf("a fact that does not decode: %+v, derived %d times; want derived again", h, derived)
 	}

@@ -160,11 +160,6 @@ func (d *Document) Text() string {
 	return unsafe.String(unsafe.SliceData(d.Src), len(d.Src))
 }
 
-// Cached returns the value stored under key for this document, computing
-// it once with fn. Rules keep derived views of a file here (its citable
-// titles, say); they go away with the document.
-func (d *Document) Cached(key string, fn func() any) any { return d.cache.get(key, fn) }
-
 // onceCache holds values computed once per key, safely from many
 // goroutines. A document holds a handful of keys: a map under a lock costs
 // it less, in time and memory, than a sync.Map.
@@ -480,7 +475,7 @@ func (d *Document) parseBody() {
 
 // Fit returns s with no room to spare: s itself when it has little, else
 // a copy. What is kept with a document for the whole run (its lists, the
-// facts rules keep with Cached) is kept so: a list grown by doubling holds
+// values rules keep with Memo) is kept so: a list grown by doubling holds
 // up to twice its length.
 func Fit[T any](s []T) []T {
 	if cap(s)-len(s) <= len(s)/8 {

@@ -60,13 +60,10 @@ func (r *FactDecoder) Fail() { r.r.bad = true }
 // Bad reports whether a value was out of bounds.
 func (r *FactDecoder) Bad() bool { return r.r.bad }
 
-// Fact returns the fact name of the document, derived once (as Cached
-// does) by derive, or decoded from the cache by dec when the cache kept
-// it for these bytes; a fact derived is encoded by enc for the next run.
-// derive must read the document alone (its bytes, kind and model), and
-// the same bytes and kind must give the same fact.
-func (d *Document) Fact(name string, derive func() any, enc func(*FactEncoder, any), dec func(*FactDecoder) (any, bool)) any {
-	return d.Cached(name, func() any {
+// fact is Fact (key.go) without its type: the fact name of the document,
+// derived, or decoded from the cache.
+func (d *Document) fact(name string, derive func() any, enc func(*FactEncoder, any), dec func(*FactDecoder) (any, bool)) any {
+	return d.cache.get(name, func() any {
 		c := d.from
 		if c == nil {
 			return derive()

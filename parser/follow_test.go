@@ -80,19 +80,18 @@ func TestFollow(t *testing.T) {
 	var updates []string
 	// the fact: the headings of the repo, by path
 	get := func(idx *Index) map[string]string {
-		return idx.Follow("headings", func() any {
+		return Follow(idx, NewViewKey[map[string]string]("headings"), func() map[string]string {
 			builds++
 			m := map[string]string{}
 			for _, d := range idx.Docs {
 				m[d.Path] = d.Headings()[0].Text
 			}
 			return m
-		}, func(prev any, old, doc *Document) any {
+		}, func(m map[string]string, old, doc *Document) map[string]string {
 			updates = append(updates, old.Headings()[0].Text+">"+doc.Headings()[0].Text)
-			m := prev.(map[string]string)
 			m[doc.Path] = doc.Headings()[0].Text
 			return m
-		}).(map[string]string)
+		})
 	}
 	if m := get(idx); builds != 1 || m["a.md"] != "A" {
 		t.Fatalf("first: %v, %d builds", m, builds)

@@ -37,7 +37,7 @@ type Index struct {
 	resOnce sync.Once
 	// byBase maps a file name to the documents of that name
 	byBase map[string][]*Document
-	// cache holds values derived from the whole index (see Cached);
+	// cache holds values derived from the whole index (see MemoIndex);
 	// follow the ones brought up to date from index to index (Follow)
 	cache  onceCache
 	follow followCache
@@ -63,6 +63,9 @@ type Index struct {
 // resolves to; "" when p is not one (or the index was not walked).
 func (idx *Index) LinkTarget(p string) string { return idx.links[p] }
 
+// linkedFromKey is the links to each target.
+var linkedFromKey = NewViewKey[map[string][]string]("parser/linked-from")
+
 // SamePaths returns the other paths of the index that are the file at p:
 // the file a symlink at p resolves to, and the symlinks that resolve to p.
 func (idx *Index) SamePaths(p string) []string {
@@ -71,7 +74,7 @@ func (idx *Index) SamePaths(p string) []string {
 	}
 	// the links to each target, made once: a lookup per file must not
 	// go over every link
-	from := idx.Cached("parser/linked-from", func() any {
+	from := MemoIndex(idx, linkedFromKey, func() map[string][]string {
 		m := map[string][]string{}
 		for l, t := range idx.links {
 			m[t] = append(m[t], l)
@@ -80,7 +83,7 @@ func (idx *Index) SamePaths(p string) []string {
 			sort.Strings(ls)
 		}
 		return m
-	}).(map[string][]string)
+	})
 	var out []string
 	if t := idx.links[p]; t != "" {
 		out = append(out, t)
@@ -103,11 +106,6 @@ func (idx *Index) Files() []string {
 	}
 	return out
 }
-
-// Cached returns the value stored under key, computing it once with fn.
-// Rules use it for repo-wide facts (the set of agent names, say) so that
-// per-file checks do not rebuild them for every file.
-func (idx *Index) Cached(key string, fn func() any) any { return idx.cache.get(key, fn) }
 
 // FileError is a file that was found but not parsed.
 type FileError struct {
@@ -559,22 +557,6 @@ func withDoc(docs []*Document, d *Document) []*Document {
 		return out
 	}
 	return slices.Insert(slices.Clone(docs), i, d)
-}
-
-// Follow is Cached for a repo-wide fact that an index made by Replace
-// brings up to date from the index it replaced instead of computing it
-// afresh: update is given the value of the replaced index, the document
-// that changed (old) and the one in its place (doc), and returns the
-// value for the new index. A fact follows only a change of one document's
-// content (the paths of the index and its plugin roots stay the same);
-// any other change computes it afresh with build.
-//
-// update may change prev in place and return it: the fact moves to the
-// new index, and the replaced index, if asked again, computes it afresh.
-// So a caller that keeps using a replaced index (an editor moves on to the
-// new one) must not read a followed fact from both at once.
-func (idx *Index) Follow(key string, build func() any, update func(prev any, old, doc *Document) any) any {
-	return idx.follow.get(key, build, update)
 }
 
 // change is one Replace: old gave its place to doc.

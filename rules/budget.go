@@ -7,6 +7,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/hosts"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 )
 
 // Budget is what one host loads from a repo, as the host counts it: the
@@ -46,7 +47,7 @@ func Budgets(idx *parser.Index, s *Settings) []Budget {
 		return b
 	}
 	for _, d := range idx.Docs {
-		if !OwnDoc(d) {
+		if !refs.OwnDoc(d) {
 			continue
 		}
 		for _, hk := range v.Readers[d.Kind] {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 )
 
 // Options configure a run.
@@ -58,9 +59,9 @@ func Run(idx *parser.Index, opt Options) *Result {
 func RunRules(idx *parser.Index, rules []*Rule, opt Options) *Result {
 	// Test fixtures are inputs to tests, broken on purpose: never reported
 	// (quoted.go), though indexed like every file.
-	reported := func(p string) bool { return !isTestFixture(p) }
+	reported := func(p string) bool { return !refs.IsTestFixture(p) }
 	if opt.Report != nil {
-		reported = func(p string) bool { return !isTestFixture(p) && opt.Report(p) }
+		reported = func(p string) bool { return !refs.IsTestFixture(p) && opt.Report(p) }
 	}
 	// The documents that may be reported: every one, or those of Only.
 	candidates := idx.Docs

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/internal/gitdata"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
@@ -272,7 +273,7 @@ func (c *change) headNames(p string, kind parser.Kind) []string {
 			ns = append(ns, strings.ToLower(fm.name))
 		}
 	default:
-		ns = rules.AgentNamesAt(p, fm.name)
+		ns = refs.AgentNamesAt(p, fm.name)
 	}
 	c.git.headNames[p] = ns
 	return ns

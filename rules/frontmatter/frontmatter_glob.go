@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 	"go.yaml.in/yaml/v3"
 )
@@ -38,6 +39,9 @@ const (
 )
 
 // globMatcher answers, once per distinct glob, whether it matches a file.
+// globMatcherKey is the repo's glob matcher, once per index.
+var globMatcherKey = parser.NewViewKey[*globMatcher]("frontmatter-glob")
+
 type globMatcher struct {
 	files []string
 	left  atomic.Int64
@@ -56,11 +60,11 @@ func checkFrontmatterGlob(p *rules.Pass) {
 	// rules in rules/, for users to copy) is applied only once copied: its
 	// globs are read against the repo it is copied into, not this one.
 	loaded := rules.LoadedHere(p)
-	m := p.Index.Cached("frontmatter-glob", func() any {
+	m := parser.MemoIndex(p.Index, globMatcherKey, func() *globMatcher {
 		gm := &globMatcher{files: p.Index.Files()}
 		gm.left.Store(globWork)
 		return gm
-	}).(*globMatcher)
+	})
 	for i := range fm.Keys {
 		k := &fm.Keys[i]
 		f := s.Field(k.Name)

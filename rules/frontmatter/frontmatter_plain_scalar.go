@@ -6,6 +6,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/hosts"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 	"go.yaml.in/yaml/v3"
 )
@@ -35,7 +36,7 @@ func checkFrontmatterPlainScalar(p *rules.Pass) {
 	// would load: a warning, as frontmatter-syntax gives; in quoted text,
 	// the frontmatter of the file a template makes: not reported.
 	read := s != nil || hosts.ReadsFrontmatter(d.Kind.String())
-	if !read && !rules.OwnDoc(d) {
+	if !read && !refs.OwnDoc(d) {
 		return
 	}
 	report := p.Report

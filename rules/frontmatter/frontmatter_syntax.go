@@ -9,6 +9,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/hosts"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 	"go.yaml.in/yaml/v3"
 )
@@ -273,7 +274,7 @@ func checkFrontmatterSyntax(p *rules.Pass) {
 	// template, an example), it is the text of the file a template makes,
 	// placeholders and all: not reported.
 	read := p.Schema() != nil || hosts.ReadsFrontmatter(d.Kind.String())
-	if !read && !rules.OwnDoc(d) {
+	if !read && !refs.OwnDoc(d) {
 		return
 	}
 	warnOnly := !read // no host loads the file wrong

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/hosts"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
@@ -34,10 +35,10 @@ type chainFile struct {
 
 func checkAgentsMdChain(p *rules.Pass) {
 	d := p.Doc
-	if !rules.OwnDoc(d) {
+	if !refs.OwnDoc(d) {
 		return // an example's or a test's AGENTS.md: no one runs Codex there
 	}
-	if rules.SkillDir(p.Index, d) != "" {
+	if refs.SkillDir(p.Index, d) != "" {
 		// a skill's own file (its compiled guide, say), which the model
 		// reads when the skill points to it: no one runs Codex in a
 		// skill's folder, so no chain of project docs ends there

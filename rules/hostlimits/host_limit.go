@@ -9,6 +9,7 @@ import (
 
 	"github.com/mdcontract/mdcontract/hosts"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
@@ -29,7 +30,7 @@ var HostLimit = family.Register(&rules.Rule{
 
 func checkHostLimit(p *rules.Pass) {
 	d := p.Doc
-	if !rules.OwnDoc(d) {
+	if !refs.OwnDoc(d) {
 		return
 	}
 	for _, hl := range p.Settings.View().Limits[d.Kind] {
@@ -66,7 +67,7 @@ func checkHostLimitAll(p *rules.Pass) {
 			total := 0
 			var names []string
 			for _, d := range p.Index.ByKind(kind) {
-				if !rules.OwnDoc(d) || !limitTakes(hl.Limit, d.Path) {
+				if !refs.OwnDoc(d) || !limitTakes(hl.Limit, d.Path) {
 					continue
 				}
 				n, start, end, _ := measure(d, hl)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/internal/suggest"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
@@ -26,7 +27,7 @@ var TOMLCommand = family.Register(&rules.Rule{
 
 func checkTOMLCommand(p *rules.Pass) {
 	d := p.Doc
-	if d.TOML == nil || !rules.OwnDoc(d) {
+	if d.TOML == nil || !refs.OwnDoc(d) {
 		return
 	}
 	for _, hk := range p.Settings.View().Readers[d.Kind] {

@@ -37,7 +37,7 @@ func checkAnchorBalance(p *rules.Pass) {
 // idx (parser.RegionOpeners), kept from edit to edit while an edit leaves
 // a file's openers as they were.
 func repoOpeners(idx *parser.Index) map[string]bool {
-	build := func() any {
+	build := func() map[string]bool {
 		set := map[string]bool{}
 		for _, d := range idx.Docs {
 			for _, n := range openersOf(d) {
@@ -46,14 +46,20 @@ func repoOpeners(idx *parser.Index) map[string]bool {
 		}
 		return set
 	}
-	return idx.Follow("anchor-balance/openers", build, func(prev any, old, doc *parser.Document) any {
+	return parser.Follow(idx, repoOpenersKey, build, func(prev map[string]bool, old, doc *parser.Document) map[string]bool {
 		if slices.Equal(openersOf(old), openersOf(doc)) {
 			return prev
 		}
 		return build()
-	}).(map[string]bool)
+	})
 }
 
+// The region openers, of the repo and of one file.
+var (
+	repoOpenersKey = parser.NewViewKey[map[string]bool]("anchor-balance/openers")
+	openersKey     = parser.NewViewKey[[]string]("anchor-balance/openers")
+)
+
 func openersOf(d *parser.Document) []string {
-	return d.Cached("anchor-balance/openers", func() any { return parser.RegionOpeners(d) }).([]string)
+	return parser.Memo(d, openersKey, func() []string { return parser.RegionOpeners(d) })
 }

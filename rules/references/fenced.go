@@ -1,109 +1,30 @@
 package references
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
-// A reference that finds no heading may name a line that reads as one
-// but stands inside a fenced code block: a heading of a template, or,
-// more often, a heading of the file whose fences pair up other than the
-// author wrote them (a block left open turns the next fence line into
-// its end and the text after into code). The author sees the heading in
-// the file and not why it does not count, so section-ref and
-// link-fragment say where it stands (fencedHeadingHint).
-
-// fencedHead is a line inside a fenced code block that reads as a
-// heading: where it starts, where its block opens, and the first line of
-// that block that opens a block of its own (-1: none), a sign that the
-// file's fences are mispaired.
-type fencedHead struct {
-	at, open, opener int
-	mark             byte
-}
-
-// fencedHeads indexes a document's fencedHeads by what a reference names:
-// a fragment by its slug, a § title by its normalised forms (as
-// buildTitleCands makes them); each maps to the first such line.
-type fencedHeads struct {
-	heads   []fencedHead
-	bySlug  map[string]int
-	byTitle map[string]int
-}
-
-// fencedHeadsOf reads d's fenced code blocks once, in time linear in the
-// file, only when a finding asks.
-func fencedHeadsOf(d *parser.Document) *fencedHeads {
-	return d.Cached("references/fenced-heads", func() any {
-		x := &fencedHeads{bySlug: map[string]int{}, byTitle: map[string]int{}}
-		src := d.Src
-		for i := range d.Fences() {
-			f := &d.Fences()[i]
-			if f.Indented || f.ContentEnd > len(src) || f.Start >= d.ParsedEnd() {
-				continue
-			}
-			mark, n, indent := rules.FenceMarker(src[f.Start:min(f.ContentStart, len(src))])
-			if n == 0 {
-				continue
-			}
-			first, opener := len(x.heads), -1
-			parser.ForLines(src, f.ContentStart, f.ContentEnd, func(ls, le int) bool {
-				line := rules.FenceLineText(src[ls:le])
-				if opener < 0 && rules.OpensFence(src[ls:le], mark, n, indent) {
-					opener = ls
-				}
-				text, ok := atxText(line)
-				if !ok {
-					return true
-				}
-				k := len(x.heads)
-				x.heads = append(x.heads, fencedHead{at: ls, open: f.Start, opener: -1, mark: mark})
-				if sl := parser.Slug(text); !hasKey(x.bySlug, sl) {
-					x.bySlug[sl] = k
-				}
-				t := norm(headingNumberRe.ReplaceAllString(text, ""))
-				for _, form := range []string{t, headingCore(t)} {
-					if form != "" && !hasKey(x.byTitle, form) {
-						x.byTitle[form] = k
-					}
-				}
-				return true
-			})
-			for j := first; j < len(x.heads); j++ {
-				x.heads[j].opener = opener
-			}
-		}
-		return x
-	}).(*fencedHeads)
-}
+// What section-ref and link-fragment add to a finding when the heading
+// a reference names stands inside a code block (refs.FencedSlug,
+// refs.FencedTitle): where it stands, and why it is no heading.
 
 // slugHint is fencedHint for the heading line whose slug is frag.
 func slugHint(d *parser.Document, frag string) string {
-	x := fencedHeadsOf(d)
-	if k, ok := x.bySlug[frag]; ok {
-		return fencedHint(d, x.heads[k])
+	if h, ok := refs.FencedSlug(d, frag); ok {
+		return fencedHint(d, h)
 	}
 	return ""
 }
 
-// titleHint is fencedHint for the heading line a cited § title names:
-// the whole title, or (a run-on citation) its longest prefix that ends at
-// a word.
+// titleHint is fencedHint for the heading line a cited § title names.
 func titleHint(d *parser.Document, title string) string {
-	x := fencedHeadsOf(d)
-	if len(x.heads) == 0 {
-		return ""
-	}
-	c := norm(strings.TrimRight(title, ".,;:)!?"))
-	for end := len(c); end > 0; {
-		if k, ok := x.byTitle[c[:end]]; ok {
-			return fencedHint(d, x.heads[k])
-		}
-		end = strings.LastIndexByte(c[:end], ' ')
+	if h, ok := refs.FencedTitle(d, title); ok {
+		return fencedHint(d, h)
 	}
 	return ""
 }
@@ -111,43 +32,17 @@ func titleHint(d *parser.Document, title string) string {
 // fencedHint is what a message adds about a heading line h that stands
 // inside a code block: where it stands, and, when the block holds a line
 // that opens another block, that line and the fix.
-func fencedHint(d *parser.Document, h fencedHead) string {
+func fencedHint(d *parser.Document, h refs.FencedHead) string {
 	src := d.Src
-	hl, _ := d.Position(h.at)
-	fl, _ := d.Position(h.open)
-	msg := fmt.Sprintf("; line %d, %s, stands inside the code block that opens at line %d, so it is not a heading", hl, lineText(src, h.at), fl)
-	if h.opener >= 0 {
-		ol, _ := d.Position(h.opener)
+	hl, _ := d.Position(h.At)
+	fl, _ := d.Position(h.Open)
+	msg := fmt.Sprintf("; line %d, %s, stands inside the code block that opens at line %d, so it is not a heading", hl, lineText(src, h.At), fl)
+	if h.Opener >= 0 {
+		ol, _ := d.Position(h.Opener)
 		msg += fmt.Sprintf(": that block holds line %d, %s, which was meant to open a block of its own, so this file's code fences pair up other than written; close each block where it ends, or fence an outer one with more %s",
-			ol, lineText(src, h.opener), rules.MarkName(h.mark))
+			ol, lineText(src, h.Opener), refs.MarkName(h.Mark))
 	}
 	return msg
-}
-
-// atxText returns the text of a line that reads as an ATX heading: one
-// to six `#`, a space, the text (a closing run of `#` dropped).
-func atxText(line []byte) (string, bool) {
-	i := 0
-	for i < len(line) && line[i] == '#' {
-		i++
-	}
-	if i == 0 || i > 6 || i < len(line) && line[i] != ' ' && line[i] != '\t' {
-		return "", false
-	}
-	t := bytes.TrimSpace(line[i:])
-	if j := len(t); j > 0 {
-		k := j
-		for k > 0 && t[k-1] == '#' {
-			k--
-		}
-		if k == 0 || t[k-1] == ' ' || t[k-1] == '\t' {
-			t = bytes.TrimSpace(t[:k])
-		}
-	}
-	if len(t) == 0 {
-		return "", false
-	}
-	return string(t), true
 }
 
 // lineText is the line that starts at ls, as a message quotes it: in
@@ -155,7 +50,7 @@ func atxText(line []byte) (string, bool) {
 // fence line).
 func lineText(src []byte, ls int) string {
 	_, le := parser.LineBounds(src, ls)
-	t := rules.Clip(strings.TrimSpace(string(rules.FenceLineText(src[ls:le]))), 60)
+	t := rules.Clip(strings.TrimSpace(string(refs.FenceLineText(src[ls:le]))), 60)
 	if strings.Contains(t, "`") {
 		return "`` " + t + " ``"
 	}

@@ -2,17 +2,13 @@ package references
 
 import (
 	"fmt"
-	"net/url"
-	"path"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 
-	"github.com/mdcontract/mdcontract/internal/suggest"
-	"github.com/mdcontract/mdcontract/rules"
-
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
+	"github.com/mdcontract/mdcontract/rules"
 )
 
 // LinkFragment checks that `#fragment`s name a heading or anchor.
@@ -24,55 +20,34 @@ var LinkFragment = family.Register(&rules.Rule{
 	Check:    checkLinkFragment,
 })
 
-var lineFragRe = regexp.MustCompile(`^L\d+(?:C\d+)?(?:-L\d+(?:C\d+)?)?$`)
-
+// checkLinkFragment reports the fragments of the file's links
+// (refs.LinkRefs) that name no heading or anchor of the markdown file
+// they reach, with the heading likely meant.
 func checkLinkFragment(p *rules.Pass) {
 	d := p.Doc
-	if !rules.OwnDoc(d) {
-		return // examples, templates and history cite what was (quoted.go)
+	if !refs.OwnDoc(d) {
+		return // examples, templates and history cite what was (refs/voice.go)
 	}
-	sg := &suggester{budget: fragmentSuggestBudget}
-	for _, l := range d.Links() {
-		kind, target, frag := rules.ClassifyDest(l.Destination)
-		if frag == "" || (kind != rules.DestLocal && kind != rules.DestFragment) || lineFragRe.MatchString(frag) || !rules.OwnAt(d, l.Start) {
+	sg := refs.NewFragmentSuggester()
+	for _, l := range refs.LinkRefs(p.Index, d) {
+		if l.Fragment == "" || refs.LineFragment(l.Fragment) || !refs.OwnAt(d, l.Link.Start) {
 			continue
 		}
-		td := d
-		if kind == rules.DestLocal && target != "" {
-			rel, escapes := rules.ResolveIn(p.Index, d.Path, target)
-			if escapes {
-				continue
-			}
-			td = p.Index.Doc(rel)
-			if td == nil {
-				// a folder: GitHub shows its README
-				if ok, dir := p.Index.Exists(rel); ok && dir {
-					td = p.Index.Doc(path.Join(rel, "README.md"))
-				}
-			}
-			if td == nil || !strings.HasSuffix(strings.ToLower(td.Path), ".md") {
-				continue // missing (link-target's finding) or not markdown
-			}
-		}
-		f := frag
-		if u, err := url.PathUnescape(f); err == nil {
-			f = u
-		}
-		anchors := td.Anchors()
-		if anchors[f] || anchors[strings.ToLower(f)] {
-			continue
+		td := l.Target
+		if td == nil || l.Found() {
+			continue // missing (link-target's finding) or not markdown, or found
 		}
 		where, target := "this file", "" // target: another file's
 		if td != d {
 			where, target = td.Path, td.Path
 		}
-		msg := fmt.Sprintf("`#%s` matches no heading or anchor in %s", frag, where)
-		if hint := slugHint(td, strings.ToLower(f)); hint != "" {
+		msg := fmt.Sprintf("`#%s` matches no heading or anchor in %s", l.Fragment, where)
+		if hint := slugHint(td, strings.ToLower(l.Anchor)); hint != "" {
 			msg += hint
-		} else if near := sg.closest(td, strings.ToLower(f)); near != "" {
+		} else if near := sg.Closest(td, strings.ToLower(l.Anchor)); near != "" {
 			msg += fmt.Sprintf("; did you mean `#%s` (%s)?%s", near, headingFor(td, near), invisibleIn(near))
 		}
-		p.Report(rules.Diagnostic{Start: l.Start, End: l.End, Message: msg, Target: target})
+		p.Report(rules.Diagnostic{Start: l.Link.Start, End: l.Link.End, Message: msg, Target: target})
 	}
 }
 
@@ -94,93 +69,9 @@ func invisibleIn(s string) string {
 }
 
 // headingFor names the heading whose slug is s, for messages.
-func headingFor(d *parser.Document, s string) string {
-	// the first heading of each slug, found once per document
-	first := d.Cached("link-fragment/heading-slugs", func() any {
-		m := map[string]int{}
-		for i, h := range d.Headings() {
-			if sl := parser.Slug(h.Text); !hasKey(m, sl) {
-				m[sl] = i
-			}
-		}
-		return m
-	}).(map[string]int)
-	if i, ok := first[s]; ok {
-		h := d.Headings()[i]
+func headingFor(td *parser.Document, s string) string {
+	if h := refs.SlugHeading(td, s); h != nil {
 		return "`" + strings.Repeat("#", h.Level) + " " + h.Text + "`"
 	}
 	return "an anchor"
-}
-
-func hasKey[T any](m map[string]T, k string) bool {
-	_, ok := m[k]
-	return ok
-}
-
-// fragmentSuggestBudget bounds the work of finding "did you mean"
-// anchors for the broken fragments of one file, in characters compared:
-// a file of a hundred thousand broken fragments into a file of thousands
-// of headings would otherwise compare each with each. Past it, findings
-// carry no suggestion (rules/docs/link-fragment.md).
-const fragmentSuggestBudget = 1 << 22
-
-// suggester finds the anchor nearest a broken fragment within one file's
-// budget: each target's anchors sorted once, and nothing once the budget
-// is spent (links are read in source order, so which findings have a
-// suggestion is the same on every run).
-type suggester struct {
-	budget int
-	sorted map[*parser.Document][]string
-}
-
-func (sg *suggester) closest(td *parser.Document, frag string) string {
-	if sg.budget <= 0 {
-		return ""
-	}
-	if sg.sorted == nil {
-		sg.sorted = map[*parser.Document][]string{}
-	}
-	keys, ok := sg.sorted[td]
-	if !ok {
-		keys = rules.SortedMapKeys(td.Anchors())
-		sg.sorted[td] = keys
-	}
-	return sg.search(frag, keys)
-}
-
-// search finds the anchor within a third of frag's length in edits
-// (the first in sorted order of the least distance), else the first that
-// is a prefix of frag or has it as a prefix (for frag of 4 or more), over sorted keys, paying for its comparisons
-// out of the budget; "" once the budget is spent.
-func (sg *suggester) search(frag string, keys []string) string {
-	if sg.budget <= 0 {
-		return ""
-	}
-	best, bestD := "", len(frag)/3+1
-	for _, a := range keys {
-		sg.budget--
-		// the distance is at least the difference in length
-		if diff := len(a) - len(frag); diff >= bestD || -diff >= bestD {
-			continue
-		}
-		sg.budget -= len(frag) * len(a)
-		if d := suggest.Distance(frag, a); d < bestD {
-			best, bestD = a, d
-		}
-		if sg.budget <= 0 {
-			return ""
-		}
-	}
-	if best == "" && len(frag) >= 4 {
-		for _, a := range keys {
-			sg.budget -= min(len(a), len(frag)) + 1
-			if sg.budget <= 0 {
-				return ""
-			}
-			if strings.HasPrefix(a, frag) || strings.HasPrefix(frag, a) {
-				return a
-			}
-		}
-	}
-	return best
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
@@ -18,11 +19,6 @@ var ManifestPath = family.Register(&rules.Rule{
 	Severity: rules.Error,
 	Check:    checkManifestPath,
 })
-
-// componentFields are the manifest keys whose value is a path from the
-// plugin root, or a list of them; hooks, mcpServers and lspServers may
-// instead be inline objects, which hold no path to check here.
-var componentFields = []string{"commands", "agents", "skills", "hooks", "mcpServers", "outputStyles", "lspServers"}
 
 func checkManifestPath(p *rules.Pass) {
 	d := p.Doc
@@ -73,29 +69,11 @@ func folderName(dir string) string {
 // checkComponentPaths checks the component fields of obj (a plugin
 // manifest, or a marketplace entry) against the plugin folder root.
 func checkComponentPaths(p *rules.Pass, obj *parser.JSONValue, root, rootName string) {
-	forComponentPaths(obj, func(field string, v *parser.JSONValue) {
+	refs.ForComponentPaths(obj, func(field string, v *parser.JSONValue) {
 		if v.Kind == parser.JSONString {
 			checkComponentPath(p, field, v, root, rootName)
 		}
 	})
-}
-
-// forComponentPaths calls f with each value of obj's component fields
-// (one value, or each item of a list).
-func forComponentPaths(obj *parser.JSONValue, f func(field string, v *parser.JSONValue)) {
-	for _, field := range componentFields {
-		v := obj.Get(field)
-		if v == nil {
-			continue
-		}
-		vals := []*parser.JSONValue{v}
-		if v.Kind == parser.JSONArray {
-			vals = v.Items
-		}
-		for _, s := range vals {
-			f(field, s)
-		}
-	}
 }
 
 func checkComponentPath(p *rules.Pass, field string, v *parser.JSONValue, root, rootName string) {
@@ -106,14 +84,14 @@ func checkComponentPath(p *rules.Pass, field string, v *parser.JSONValue, root, 
 // the plugin folder root.
 func checkPluginPath(p *rules.Pass, field string, v *parser.JSONValue, root, rootName, host string) {
 	written := v.Str
-	if notAPath(written) {
+	if refs.NotAPath(written) {
 		return
 	}
 	c := path.Clean(written)
 	rel := path.Join(root, c)
-	if climbs(c) {
+	if refs.Climbs(c) {
 		where := "`" + rel + "`"
-		if climbs(rel) {
+		if refs.Climbs(rel) {
 			where = "a path outside the repo"
 		}
 		p.Reportf(v.Start, v.End, "`%s` lists `%s`, which leaves %s (it resolves to %s): %s copies an installed plugin into its cache, where a path outside the plugin breaks; move the files into the plugin and list them from its root", field, written, rootName, where, host)
@@ -146,7 +124,7 @@ func checkMarketplaceSources(p *rules.Pass, m *parser.JSONValue, root, installer
 	// metadata.pluginRoot is the folder a bare source name (`formatter`,
 	// not `./formatter`) may be written from; found under it, it counts.
 	base := ""
-	if pr := m.Get("metadata").Get("pluginRoot"); pr != nil && pr.Kind == parser.JSONString && !notAPath(pr.Str) && !climbs(path.Clean(pr.Str)) {
+	if pr := m.Get("metadata").Get("pluginRoot"); pr != nil && pr.Kind == parser.JSONString && !refs.NotAPath(pr.Str) && !refs.Climbs(path.Clean(pr.Str)) {
 		base = path.Join(root, path.Clean(pr.Str))
 	}
 	// A marketplace most of whose sources are missing (ten, a hundred) is
@@ -179,7 +157,7 @@ func checkMarketplaceSources(p *rules.Pass, m *parser.JSONValue, root, installer
 	}()
 	for _, e := range plugins.Items {
 		src := e.Get("source")
-		if src == nil || src.Kind != parser.JSONString || notAPath(src.Str) {
+		if src == nil || src.Kind != parser.JSONString || refs.NotAPath(src.Str) {
 			continue // a git, github or url source object, or a URL
 		}
 		relative++
@@ -188,7 +166,7 @@ func checkMarketplaceSources(p *rules.Pass, m *parser.JSONValue, root, installer
 			name = "plugin `" + n.Str + "`"
 		}
 		c := path.Clean(src.Str)
-		if climbs(c) {
+		if refs.Climbs(c) {
 			p.Reportf(src.Start, src.End, "the `source` of %s, `%s`, leaves the marketplace root %s: `claude plugin validate` rejects a path with `..`; keep the plugin's folder inside the marketplace's", name, src.Str, folderName(root))
 			continue
 		}
@@ -231,48 +209,3 @@ func checkMarketplaceSources(p *rules.Pass, m *parser.JSONValue, root, installer
 // minStale is how many missing sources, more than half of a
 // marketplace's, make it one finding.
 const minStale = 5
-
-// notAPath reports values that are not plugin-relative paths: empty,
-// absolute, URLs, and anything with a variable (`${CLAUDE_PLUGIN_ROOT}`).
-func notAPath(s string) bool {
-	return s == "" || strings.ContainsAny(s[:1], `/\~`) || strings.Contains(s, "$") ||
-		strings.Contains(s, "://") || rules.HasScheme(s) || strings.HasPrefix(s, "git@")
-}
-
-// climbs reports whether a cleaned relative path leaves its folder.
-func climbs(c string) bool { return c == ".." || strings.HasPrefix(c, "../") }
-
-// checkContextFiles checks the `contextFileName` of a Gemini CLI
-// extension (gemini-extension.json): each file it names, from the
-// extension's folder dir, must exist. `gemini extensions validate` fails
-// on a missing one, and the loader drops it without a word, so the
-// extension loads without the context its author wrote.
-func checkContextFiles(p *rules.Pass, m *parser.JSONValue, dir string) {
-	v := m.Get("contextFileName")
-	if v == nil {
-		return // GEMINI.md, if there is one: absent is no fault
-	}
-	vals := []*parser.JSONValue{v}
-	if v.Kind == parser.JSONArray {
-		vals = v.Items
-	}
-	if dir == "." {
-		dir = ""
-	}
-	for _, s := range vals {
-		if s.Kind != parser.JSONString || notAPath(s.Str) {
-			continue // json-shape reports a value that is not a string
-		}
-		c := path.Clean(s.Str)
-		if climbs(c) || strings.Contains(s.Str, "..") {
-			p.Reportf(s.Start, s.End, "`contextFileName` names `%s`, which leaves the extension's folder %s: Gemini CLI refuses a path with `..` and loads nothing from it; keep the file inside the extension", s.Str, folderName(dir))
-			continue
-		}
-		rel := path.Join(dir, c)
-		if ok, _ := p.Index.Exists(rel); ok {
-			continue
-		}
-		p.Report(rules.Diagnostic{Start: s.Start, End: s.End, Target: rel, Message: fmt.Sprintf(
-			"`contextFileName` names `%s`, which does not exist: it resolves to `%s` from the extension's folder %s; Gemini CLI loads no context from it (and `gemini extensions validate` fails): fix the name, or add the file", s.Str, rel, folderName(dir))})
-	}
-}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
@@ -88,7 +89,7 @@ func checkCodexMarketplace(p *rules.Pass, m *parser.JSONValue, root string) {
 	rootName := folderName(root)
 	for _, e := range plugins.Items {
 		src := parser.LocalSource(e)
-		if src == nil || src.Str == "" || notAPath(src.Str) && !strings.HasPrefix(src.Str, "/") {
+		if src == nil || src.Str == "" || refs.NotAPath(src.Str) && !strings.HasPrefix(src.Str, "/") {
 			continue // a git or npm source, or a URL
 		}
 		name := "a plugin"
@@ -100,12 +101,12 @@ func checkCodexMarketplace(p *rules.Pass, m *parser.JSONValue, root string) {
 		switch {
 		case !strings.HasPrefix(written, "./"):
 			fix := "`./" + strings.TrimPrefix(c, "/") + "`"
-			if strings.HasPrefix(written, "/") || climbs(c) {
+			if strings.HasPrefix(written, "/") || refs.Climbs(c) {
 				fix = "a path inside the marketplace's folder, starting with `./`"
 			}
 			p.Reportf(src.Start, src.End, "the source of %s, `%s`, does not start with `./`: Codex skips the entry, so the plugin is not listed; write %s (a local source is a path from the marketplace's root %s, the folder holding `.agents/`)", name, written, fix, rootName)
 			continue
-		case climbs(c) || slices.Contains(strings.Split(written, "/")[1:], ".."):
+		case refs.Climbs(c) || slices.Contains(strings.Split(written, "/")[1:], ".."):
 			p.Reportf(src.Start, src.End, "the source of %s, `%s`, climbs with `..`: Codex skips the entry, so the plugin is not listed; keep the plugin's folder inside the marketplace's folder %s", name, written, rootName)
 			continue
 		}

@@ -1,36 +1,11 @@
 package references
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 )
-
-func TestIsPlaceholder(t *testing.T) {
-	for s, want := range map[string]bool{
-		"<name>.md":                  true,
-		"{x}.md":                     true,
-		"testing-N.md":               true,
-		"phases/phase-N.md":          true,
-		"step-X.md":                  true,
-		"step-N-notes.md":            true,
-		"runs/run_K/log.md":          true,
-		"skills/x/SKILL.md":          false,
-		"README.md":                  false,
-		"A.md":                       false,
-		"docs/README-A.md":           false,
-		"stage-contracts.md":         false,
-		"phase-2.md":                 false,
-		"Documents/Design/x-y-Z2.md": false,
-		"step-Xa.md":                 false,
-	} {
-		if got := rules.IsPlaceholder(s); got != want {
-			t.Errorf("IsPlaceholder(%q) = %v, want %v", s, got, want)
-		}
-	}
-}
 
 // A finding reported at most as a warning follows the configured severity
 // down (info stays info) but never above the cap.
@@ -51,18 +26,6 @@ func TestReportAtMost(t *testing.T) {
 			if d.Severity != want[i] {
 				t.Errorf("configured %v: finding %q is %v, want %v", cfg, d.Message, d.Severity, want[i])
 			}
-		}
-	}
-}
-
-// norm's one pass over ASCII titles agrees with the general form.
-func TestNormASCII(t *testing.T) {
-	slow := func(s string) string {
-		return strings.ToLower(strings.Join(strings.Fields(titleMarkup.Replace(s)), " "))
-	}
-	for _, s := range []string{"", " ", "A", "  Step  One ", "**Bold** _x_", "a*b", "a * b", "`Code`\tX\r\nY", "__init__", "a\vb\fc", "MiXeD_case-Word!", "é Z"} {
-		if got, want := norm(s), slow(s); got != want {
-			t.Errorf("norm(%q) = %q, want %q", s, got, want)
 		}
 	}
 }

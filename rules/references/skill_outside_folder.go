@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
 )
 
@@ -23,11 +24,11 @@ var SkillOutsideFolder = family.Register(&rules.Rule{
 
 func checkSkillOutsideFolder(p *rules.Pass) {
 	d := p.Doc
-	if d.Kind != parser.KindSkill && d.Kind != parser.KindSkillResource || !rules.OwnDoc(d) {
+	if d.Kind != parser.KindSkill && d.Kind != parser.KindSkillResource || !refs.OwnDoc(d) {
 		return
 	}
 	installers := p.Settings.View().SelfContained[parser.KindSkill]
-	dir := rules.SkillDir(p.Index, d)
+	dir := refs.SkillDir(p.Index, d)
 	if len(installers) == 0 || dir == "" {
 		return
 	}
@@ -38,11 +39,11 @@ func checkSkillOutsideFolder(p *rules.Pass) {
 			what, clipRef(d.Text()[start:end]), target, dir, install)
 	}
 	for _, l := range d.Links() {
-		kind, target, _ := rules.ClassifyDest(l.Destination)
-		if kind != rules.DestLocal || target == "" || !rules.OwnAt(d, l.Start) {
+		kind, target, _ := refs.ClassifyDest(l.Destination)
+		if kind != refs.DestLocal || target == "" || !refs.OwnAt(d, l.Start) {
 			continue
 		}
-		rel, escapes := rules.ResolveIn(p.Index, d.Path, target)
+		rel, escapes := refs.ResolveIn(p.Index, d.Path, target)
 		if escapes {
 			continue // link-target reports a link that leaves the repo
 		}
@@ -52,29 +53,22 @@ func checkSkillOutsideFolder(p *rules.Pass) {
 			}
 		}
 	}
-	for _, m := range envPathRe.FindAllSubmatchIndex(d.Src, -1) {
-		if !rules.OwnAt(d, m[0]) {
+	for _, e := range refs.EnvPaths(d) {
+		if e.Var == "CLAUDE_PLUGIN_ROOT" {
+			p.Reportf(e.Start, e.End, "`%s` names the plugin's root, which a skill installed on its own (%s) does not have; use `${CLAUDE_SKILL_DIR}` and keep the file in the skill's folder `%s`",
+				clipRef(d.Text()[e.Start:e.End]), install, dir)
 			continue
 		}
-		v, rest := string(d.Src[m[2]:m[3]]), strings.TrimRight(string(d.Src[m[4]:m[5]]), ".:")
-		if rules.IsPlaceholder(rest) {
-			continue
-		}
-		if v == "CLAUDE_PLUGIN_ROOT" {
-			p.Reportf(m[0], m[5], "`%s` names the plugin's root, which a skill installed on its own (%s) does not have; use `${CLAUDE_SKILL_DIR}` and keep the file in the skill's folder `%s`",
-				clipRef(d.Text()[m[0]:m[5]]), install, dir)
-			continue
-		}
-		if rel := path.Join(dir, strings.TrimPrefix(rest, "/")); outside(rel) {
-			report(m[0], m[5], "path", rel)
+		if rel := path.Join(dir, strings.TrimPrefix(e.Rest, "/")); outside(rel) {
+			report(e.Start, e.End, "path", rel)
 		}
 	}
-	for _, r := range findSectionRefs(d) {
-		if r.file == "" || !rules.OwnAt(d, r.at) {
+	for _, r := range refs.FindSectionRefs(d) {
+		if r.File == "" || !refs.OwnAt(d, r.At) {
 			continue
 		}
-		if t, _ := refTarget(p.Index, d, r); t != nil && outside(t.Path) {
-			report(r.at, r.end, "reference", t.Path)
+		if t, _ := r.FileTarget(p.Index, d); t != nil && outside(t.Path) {
+			report(r.At, r.End, "reference", t.Path)
 		}
 	}
 }

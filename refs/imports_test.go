@@ -1,4 +1,4 @@
-package references
+package refs
 
 import (
 	"bytes"

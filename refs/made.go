@@ -1,4 +1,4 @@
-package rules
+package refs
 
 import (
 	"bytes"
@@ -8,12 +8,18 @@ import (
 	"github.com/mdcontract/mdcontract/parser"
 )
 
+// The views this file derives once (see parser.ViewKey).
+var (
+	madeFilesKey = parser.NewViewKey[map[string]bool]("rules/made-files")
+	madeBasesKey = parser.NewViewKey[map[string][]string]("rules/made-bases")
+)
+
 // A file the workflow makes is the user's project's file, not this repo's.
 // A skill, a course or a spec that has its reader write a file
 // (`docs/business_problem.md`, which the learner writes in their own
 // workspace) cites that file's sections before it exists: the citation
 // resolves in the project the workflow runs in, the way a skill
-// template's links resolve where it is copied (quoted.go). A file counts
+// template's links resolve where it is copied (voice.go). A file counts
 // as made when some text of the repo names its path as something to
 // make, in the same sentence: after a verb that makes it ("write",
 // "create", "produce", "generate", "save", the label "Output:", a `>`
@@ -70,7 +76,7 @@ const maxMadeSuffixes = 8
 // (heldByRepo): a file of the user's project, not a missing file of this
 // repo. The repo's text is read once per index.
 func MadeFile(idx *parser.Index, p string) bool {
-	made := idx.Cached("rules/made-files", func() any { return madeFiles(idx) }).(map[string]bool)
+	made := parser.MemoIndex(idx, madeFilesKey, func() map[string]bool { return madeFiles(idx) })
 	if len(made) == 0 {
 		return false
 	}
@@ -89,13 +95,13 @@ func heldByRepo(idx *parser.Index, k string) bool {
 	if ok, _ := idx.Exists(k); ok {
 		return true
 	}
-	byBase := idx.Cached("rules/made-bases", func() any {
+	byBase := parser.MemoIndex(idx, madeBasesKey, func() map[string][]string {
 		m := map[string][]string{}
 		for _, f := range idx.Files() {
 			m[path.Base(f)] = append(m[path.Base(f)], f)
 		}
 		return m
-	}).(map[string][]string)
+	})
 	for _, f := range byBase[path.Base(k)] {
 		if strings.HasSuffix("/"+f, "/"+k) {
 			return true

@@ -1,4 +1,4 @@
-package rules
+package refs
 
 import (
 	"bytes"
@@ -9,6 +9,12 @@ import (
 	"sync"
 
 	"github.com/mdcontract/mdcontract/parser"
+)
+
+// The views this file derives once (see parser.ViewKey).
+var (
+	voiceKey     = parser.NewViewKey[voice]("voice")
+	lineTestsKey = parser.NewViewKey[*lineTests]("line-tests") // by the caller's key
 )
 
 // Whose words a stretch of text is. The reference rules (link-target,
@@ -44,15 +50,15 @@ import (
 // The facts are below as data; docs/checks.md § What is checked says the same for
 // users.
 
-// Voice is whose words a stretch of text is.
-type Voice int
+// voice is whose words a stretch of text is.
+type voice int
 
-// Voices.
+// The voices.
 const (
-	VoiceOwn     Voice = iota // the file's own instruction: checked
-	VoiceQuoted               // a fence showing another file
-	VoiceExample              // a file of an examples or templates folder
-	VoiceHistory              // a changelog, release notes, a dated plan
+	voiceOwn     voice = iota // the file's own instruction: checked
+	voiceQuoted               // a fence showing another file
+	voiceExample              // a file of an examples or templates folder
+	voiceHistory              // a changelog, release notes, a dated plan
 )
 
 // commandLangs are the fence languages that hold commands a model runs.
@@ -78,9 +84,9 @@ var fixtureDirs = map[string]bool{
 	"backup": true, "backups": true,
 }
 
-// isTestFixture reports whether repo-relative path p lies in a test-fixture
+// IsTestFixture reports whether repo-relative path p lies in a test-fixture
 // (or backup) folder.
-func isTestFixture(p string) bool {
+func IsTestFixture(p string) bool {
 	for {
 		i := strings.IndexByte(p, '/')
 		if i < 0 {
@@ -108,13 +114,13 @@ var historyNames = []string{"changelog", "changes", "history", "releasenotes", "
 var nameSeparators = strings.NewReplacer("-", "", "_", "", " ", "", ".", "")
 
 // docVoice is the voice of a whole document: its folder and name decide.
-func docVoice(d *parser.Document) Voice {
-	return d.Cached("voice", func() any {
+func docVoice(d *parser.Document) voice {
+	return parser.Memo(d, voiceKey, func() voice {
 		if d.Kind == parser.KindSkillResource && skillAsset(d) {
-			return VoiceExample
+			return voiceExample
 		}
 		return pathVoice(d.Path)
-	}).(Voice)
+	})
 }
 
 // skillAsset reports whether d lies in an assets/ folder of its skill,
@@ -132,31 +138,31 @@ func skillAsset(d *parser.Document) bool {
 	return i >= 0 && strings.Contains(d.Path[i:], "/assets/")
 }
 
-func pathVoice(p string) Voice {
+func pathVoice(p string) voice {
 	parts := strings.Split(p, "/")
 	for _, dir := range parts[:len(parts)-1] {
 		dir = strings.ToLower(dir)
 		if exampleDirs[dir] {
-			return VoiceExample
+			return voiceExample
 		}
 		if historyDirs[dir] || holdsDate(dir) {
-			return VoiceHistory // a folder named for a day (sprint-11-05-2025, 2026-02-19-launch) keeps that day's record
+			return voiceHistory // a folder named for a day (sprint-11-05-2025, 2026-02-19-launch) keeps that day's record
 		}
 	}
 	base := strings.ToLower(strings.TrimSuffix(path.Base(p), path.Ext(p)))
 	if base == "llms" || strings.HasPrefix(base, "llms-") || strings.HasPrefix(base, "llms_") {
-		return VoiceQuoted // a site's docs saved for models (llmstxt.org): its links are the site's
+		return voiceQuoted // a site's docs saved for models (llmstxt.org): its links are the site's
 	}
 	if isDated(base) {
-		return VoiceHistory
+		return voiceHistory
 	}
 	flat := nameSeparators.Replace(base)
 	for _, h := range historyNames {
 		if flat == h || (strings.HasPrefix(flat, h) && h != "news" && h != "changes") {
-			return VoiceHistory
+			return voiceHistory
 		}
 	}
-	return VoiceOwn
+	return voiceOwn
 }
 
 // isDated reports whether s starts with a YYYY-MM-DD date.
@@ -206,7 +212,7 @@ var templateVarRe = regexp.MustCompile(`\$\{[A-Z_][A-Z0-9_]*\}|\{\{[^{}\n]{1,80}
 // placeholder: the line is text of the file a template makes (a README
 // a command writes), and its links resolve there.
 func TemplateLine(d *parser.Document, off int) bool {
-	return LineHas(d, "quoted/template-line", off, func(line []byte) bool {
+	return lineHas(d, "quoted/template-line", off, func(line []byte) bool {
 		if !bytes.Contains(line, []byte("${")) && !bytes.Contains(line, []byte("{{")) {
 			return false
 		}
@@ -226,15 +232,17 @@ func LineBounds(d *parser.Document, off int) (int, int) {
 	return d.Lines().LineStart(line), d.Lines().LineEnd(d.Src, line)
 }
 
-// LineHas reports whether the line holding off satisfies test, which runs
+// lineTests is what one test of lineHas said of each line asked.
+type lineTests struct {
+	mu    sync.Mutex
+	lines map[int]bool
+}
+
+// lineHas reports whether the line holding off satisfies test, which runs
 // once per line and key for the document's life: a line with many links
 // or code spans is read once, so a check stays linear in the file.
-func LineHas(d *parser.Document, key string, off int, test func(line []byte) bool) bool {
-	type memo struct {
-		mu    sync.Mutex
-		lines map[int]bool
-	}
-	m := d.Cached(key, func() any { return &memo{lines: map[int]bool{}} }).(*memo)
+func lineHas(d *parser.Document, key string, off int, test func(line []byte) bool) bool {
+	m := parser.Memo(d, lineTestsKey.With(key), func() *lineTests { return &lineTests{lines: map[int]bool{}} })
 	line, _ := d.Position(off)
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -247,27 +255,27 @@ func LineHas(d *parser.Document, key string, off int, test func(line []byte) boo
 }
 
 // voiceAt is the voice of the text at offset off of d.
-func voiceAt(d *parser.Document, off int) Voice {
-	if v := docVoice(d); v != VoiceOwn {
+func voiceAt(d *parser.Document, off int) voice {
+	if v := docVoice(d); v != voiceOwn {
 		return v
 	}
 	if f := fenceAt(d, off); f != nil && quotesFile(d, f) {
-		return VoiceQuoted
+		return voiceQuoted
 	}
 	// text meant for a fence that quotes a file, read as the file's own
 	// only because a block inside it cut it short (fence-nesting reports
 	// that): its references are the quoted file's
 	if f := misnestedAt(d, off); f != nil && quotesFile(d, f) {
-		return VoiceQuoted
+		return voiceQuoted
 	}
-	return VoiceOwn
+	return voiceOwn
 }
 
 // OwnDoc reports whether d is, as a whole, its own author's instruction.
-func OwnDoc(d *parser.Document) bool { return docVoice(d) == VoiceOwn }
+func OwnDoc(d *parser.Document) bool { return docVoice(d) == voiceOwn }
 
 // OwnAt reports whether the text at off is the file's own instruction.
-func OwnAt(d *parser.Document, off int) bool { return voiceAt(d, off) == VoiceOwn }
+func OwnAt(d *parser.Document, off int) bool { return voiceAt(d, off) == voiceOwn }
 
 // fenceAt returns the fenced or indented code block holding off, or nil.
 func fenceAt(d *parser.Document, off int) *parser.Fence {

@@ -1,4 +1,9 @@
-package rules
+package refs
+
+// Link destinations: what a link's destination is (a path in the repo,
+// a fragment, a URL, a web route, a template's blank), and where a path
+// resolves: from the file's folder as GitHub resolves it, from a nested
+// plugin's root for a root-relative path, or from a skill's folder.
 
 import (
 	"net/url"
@@ -40,7 +45,7 @@ func ClassifyDest(dest string) (DestKind, string, string) {
 		return destPlaceholder, "", ""
 	case strings.HasPrefix(dest, "#"):
 		return DestFragment, "", dest[1:]
-	case strings.HasPrefix(dest, "//") || HasScheme(dest):
+	case strings.HasPrefix(dest, "//") || hasScheme(dest):
 		return destExternal, "", ""
 	case strings.HasPrefix(dest, "../") && webRouteRe.MatchString(dest):
 		return destWebRoute, "", ""
@@ -69,9 +74,9 @@ func IsPlaceholder(s string) bool {
 		strings.Contains(s, "$") || strings.Contains(s, "*") || hasLetterNumber(s)
 }
 
-// HasScheme reports whether dest starts with a URL scheme and its colon
+// hasScheme reports whether dest starts with a URL scheme and its colon
 // (`https:`, `mailto:`): a letter, then letters, digits, '+', '.' or '-'.
-func HasScheme(dest string) bool {
+func hasScheme(dest string) bool {
 	for i := 0; i < len(dest); i++ {
 		c := dest[i]
 		switch {

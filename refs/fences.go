@@ -1,4 +1,4 @@
-package rules
+package refs
 
 import (
 	"bytes"
@@ -7,6 +7,13 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/parser"
+)
+
+// The views this file derives once (see parser.ViewKey).
+var (
+	nestingsKey  = parser.NewViewKey[[]Nesting]("fences/nestings")
+	writtenKey   = parser.NewViewKey[*writtenFences]("fences/written")
+	misnestedKey = parser.NewViewKey[[]misnested]("fences/misnested")
 )
 
 // Fence lines, read as CommonMark reads them, for the rules that look
@@ -146,7 +153,7 @@ type Nesting struct {
 // document: fence-nesting reports them, and the fences read as written
 // (misnestedRegions) start at the first that cuts a block short.
 func Nestings(d *parser.Document) []Nesting {
-	return d.Cached("fences/nestings", func() any {
+	return parser.Memo(d, nestingsKey, func() []Nesting {
 		var out []Nesting
 		for i := range d.Fences() {
 			f := &d.Fences()[i]
@@ -170,7 +177,7 @@ func Nestings(d *parser.Document) []Nesting {
 			out = append(out, Nesting{Fence: i, LS: ls, LE: le, How: how})
 		}
 		return out
-	}).([]Nesting)
+	})
 }
 
 // writtenFences is a document's fence lines read as written: where each
@@ -191,7 +198,7 @@ type writtenLine struct {
 
 // writtenOf reads d's fence lines as written, once per document.
 func writtenOf(d *parser.Document) *writtenFences {
-	return d.Cached("fences/written", func() any {
+	return parser.Memo(d, writtenKey, func() *writtenFences {
 		var w writtenFences
 		var depth []int // the count of open blocks before each line, as written
 		n := 0
@@ -231,7 +238,7 @@ func writtenOf(d *parser.Document) *writtenFences {
 			last[depth[k]] = k
 		}
 		return &w
-	}).(*writtenFences)
+	})
 }
 
 // at returns the index of the fence line that starts at start.
@@ -260,7 +267,7 @@ type misnested struct {
 // misnestedRegions returns d's blocks as written, in order, once its
 // fences pair up other than written; none when they do not.
 func misnestedRegions(d *parser.Document) []misnested {
-	return d.Cached("fences/misnested", func() any {
+	return parser.Memo(d, misnestedKey, func() []misnested {
 		first := -1
 		for _, n := range Nestings(d) {
 			if n.How != NestShown {
@@ -299,7 +306,7 @@ func misnestedRegions(d *parser.Document) []misnested {
 			out = append(out, misnested{start: outer.Start, end: len(src), outer: outer})
 		}
 		return out
-	}).([]misnested)
+	})
 }
 
 // misnestedAt returns the fenced block, as its author wrote it, that

@@ -1,4 +1,4 @@
-package references
+package refs
 
 import (
 	"strings"
@@ -9,7 +9,7 @@ import (
 // budget is spent, and an anchor of a very different length costs no
 // comparison.
 func TestFragmentSuggestBudget(t *testing.T) {
-	sg := &suggester{budget: 60}
+	sg := &FragmentSuggester{budget: 60}
 	keys := []string{"install", "installing", strings.Repeat("x", 1000)}
 	if got := sg.search("instal", keys); got != "install" {
 		t.Fatalf("search = %q, want install", got)

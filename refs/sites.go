@@ -1,4 +1,4 @@
-package references
+package refs
 
 import (
 	"path"
@@ -43,9 +43,10 @@ import (
 // not hold) serves the repo's `docs/` too: `docs/` is taken as a content
 // folder of every site.
 
-// docsSite is one site's folders, repo-relative.
-type docsSite struct {
-	static, content []string
+// DocsSite is one site's folders, repo-relative: those it serves static
+// files from, and those it serves pages from.
+type DocsSite struct {
+	Static, Content []string
 }
 
 // siteMarkers name a site's config files (or its folder) and the folders,
@@ -64,12 +65,15 @@ var siteMarkers = []struct {
 	{names: []string{"mkdocs.yml", "mkdocs.yaml"}, static: []string{"docs"}, content: []string{"docs"}},
 }
 
+// sitesKey is the docs sites of the repo.
+var sitesKey = parser.NewViewKey[[]DocsSite]("refs/link-sites")
+
 // sitesOf returns the docs sites of the repo, found once per index.
 // The sites follow the index from edit to edit (an edit changes a
 // file's content, not the paths).
-func sitesOf(idx *parser.Index) []docsSite {
-	return idx.Follow("link-target/sites", func() any {
-		var out []docsSite
+func sitesOf(idx *parser.Index) []DocsSite {
+	return parser.Follow(idx, sitesKey, func() []DocsSite {
+		var out []DocsSite
 		seen := map[string]bool{}
 		for _, f := range idx.Files() {
 			for mi, m := range siteMarkers {
@@ -86,25 +90,25 @@ func sitesOf(idx *parser.Index) []docsSite {
 					continue
 				}
 				seen[key] = true
-				s := docsSite{content: []string{"docs"}}
+				s := DocsSite{Content: []string{"docs"}}
 				for _, st := range m.static {
-					s.static = append(s.static, path.Join(dir, st))
+					s.Static = append(s.Static, path.Join(dir, st))
 				}
 				for _, c := range m.content {
-					s.content = append(s.content, path.Join(dir, c))
+					s.Content = append(s.Content, path.Join(dir, c))
 				}
 				out = append(out, s)
 			}
 		}
-		sort.Slice(out, func(i, j int) bool { return strings.Join(out[i].content, ",") < strings.Join(out[j].content, ",") })
+		sort.Slice(out, func(i, j int) bool { return strings.Join(out[i].Content, ",") < strings.Join(out[j].Content, ",") })
 		return out
-	}, samePaths).([]docsSite)
+	}, samePaths)
 }
 
-// siteRoute reports whether target, a root path (`/x/y`) that the repo
+// SiteRoute reports whether target, a root path (`/x/y`) that the repo
 // root does not hold, is, in d, a page of a docs site, a file the site
 // serves from its static folder or a page of its content.
-func siteRoute(idx *parser.Index, d *parser.Document, target string) bool {
+func SiteRoute(idx *parser.Index, d *parser.Document, target string) bool {
 	for _, s := range sitesOf(idx) {
 		if s.holds(d.Path) {
 			if _, ok := s.serves(idx, target); ok {
@@ -115,10 +119,10 @@ func siteRoute(idx *parser.Index, d *parser.Document, target string) bool {
 	return false
 }
 
-// siteServed returns the repo path of the file or page a docs site of
+// SiteServed returns the repo path of the file or page a docs site of
 // the repo serves at target, a root path, or "" (for a message about a
 // link outside the site's pages).
-func siteServed(idx *parser.Index, target string) string {
+func SiteServed(idx *parser.Index, target string) string {
 	for _, s := range sitesOf(idx) {
 		if p, ok := s.serves(idx, target); ok {
 			return p
@@ -127,8 +131,8 @@ func siteServed(idx *parser.Index, target string) string {
 	return ""
 }
 
-// pageSite returns the docs site whose page d is, or nil.
-func pageSite(idx *parser.Index, d *parser.Document) *docsSite {
+// PageSite returns the docs site whose page d is, or nil.
+func PageSite(idx *parser.Index, d *parser.Document) *DocsSite {
 	sites := sitesOf(idx)
 	for i := range sites {
 		if sites[i].holds(d.Path) {
@@ -140,14 +144,14 @@ func pageSite(idx *parser.Index, d *parser.Document) *docsSite {
 
 // serves returns the repo path of the file of the site's static folders,
 // or the page of its content, that the site serves at target.
-func (s docsSite) serves(idx *parser.Index, target string) (string, bool) {
+func (s DocsSite) serves(idx *parser.Index, target string) (string, bool) {
 	t := strings.Trim(path.Clean(target), "/")
-	for _, st := range s.static {
+	for _, st := range s.Static {
 		if p := path.Join(st, t); exists(idx, p) {
 			return p, true
 		}
 	}
-	for _, c := range s.content {
+	for _, c := range s.Content {
 		p := path.Join(c, t)
 		for _, cand := range []string{p, p + ".md", p + ".mdx", p + "/index.md", p + "/index.mdx", p + "/README.md"} {
 			if exists(idx, cand) {
@@ -164,8 +168,8 @@ func exists(idx *parser.Index, p string) bool {
 }
 
 // holds reports whether the file at repo path p is a page of the site.
-func (s docsSite) holds(p string) bool {
-	for _, c := range s.content {
+func (s DocsSite) holds(p string) bool {
+	for _, c := range s.Content {
 		if c == "." || strings.HasPrefix(p, c+"/") {
 			return true
 		}
@@ -173,15 +177,15 @@ func (s docsSite) holds(p string) bool {
 	return false
 }
 
-// sitePageLink reports whether rel, the repo path a relative link of d
+// SitePageLink reports whether rel, the repo path a relative link of d
 // resolves to, names without its extension a page of a docs site that
 // holds d (`./roadmap` for roadmap.mdx beside it), as site generators
 // write page links.
-func sitePageLink(idx *parser.Index, d *parser.Document, rel string) bool {
+func SitePageLink(idx *parser.Index, d *parser.Document, rel string) bool {
 	if path.Ext(rel) != "" {
 		return false
 	}
-	if pageSite(idx, d) == nil {
+	if PageSite(idx, d) == nil {
 		return false
 	}
 	rel = strings.TrimSuffix(rel, "/")
@@ -192,7 +196,3 @@ func sitePageLink(idx *parser.Index, d *parser.Document, rel string) bool {
 	}
 	return false
 }
-
-// samePaths is the update of a fact of the repo's paths alone, which an
-// edit of a file's content leaves as it was.
-func samePaths(prev any, _, _ *parser.Document) any { return prev }

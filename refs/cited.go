@@ -1,4 +1,4 @@
-package rules
+package refs
 
 import (
 	"path"
@@ -7,6 +7,12 @@ import (
 	"strings"
 
 	"github.com/mdcontract/mdcontract/parser"
+)
+
+// The views this file derives once (see parser.ViewKey).
+var (
+	citedDocsKey = parser.NewViewKey[map[string]bool]("rules/cited-docs")
+	citationsKey = parser.NewViewKey[[]citation]("rules/citations")
 )
 
 // Files an instruction cites. A skill, agent or command that links to a
@@ -42,7 +48,7 @@ func InstructionDoc(idx *parser.Index, d *parser.Document) bool {
 // files of a citing kind cite, kept from edit to edit while an edit
 // leaves a file's citations (and its kind) as they were.
 func citedDocs(idx *parser.Index) map[string]bool {
-	build := func() any {
+	build := func() map[string]bool {
 		set := map[string]bool{}
 		for _, d := range idx.Docs {
 			if !citingKind(d.Kind) {
@@ -56,12 +62,12 @@ func citedDocs(idx *parser.Index) map[string]bool {
 		}
 		return set
 	}
-	return idx.Follow("rules/cited-docs", build, func(prev any, old, doc *parser.Document) any {
+	return parser.Follow(idx, citedDocsKey, build, func(prev map[string]bool, old, doc *parser.Document) map[string]bool {
 		if old.Kind == doc.Kind && (!citingKind(doc.Kind) || slices.Equal(citations(old), citations(doc))) {
 			return prev
 		}
 		return build()
-	}).(map[string]bool)
+	})
 }
 
 // citation is a path d cites: a link's (link true) or one in backticks.
@@ -80,7 +86,7 @@ const maxCitations = 256
 // citations returns the paths to markdown files d cites in its own voice,
 // as written: its local links, and the paths in backticks.
 func citations(d *parser.Document) []citation {
-	return d.Cached("rules/citations", func() any {
+	return parser.Memo(d, citationsKey, func() []citation {
 		if !OwnDoc(d) {
 			return []citation(nil)
 		}
@@ -98,7 +104,7 @@ func citations(d *parser.Document) []citation {
 			}
 		}
 		return out
-	}).([]citation)
+	})
 }
 
 // resolveCitation returns the repo path of the file c names, "" for none:
