@@ -133,7 +133,7 @@ func (c *Contract) decodeKinds(n *yaml.Node, err error) error {
 	}
 	values := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if v := n.Content[i+1]; !(v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null") {
+		if v := n.Content[i+1]; v.Kind != yaml.ScalarNode || v.ShortTag() != "!!null" {
 			values[n.Content[i].Value] = v
 		}
 	}

@@ -11,8 +11,8 @@ import (
 	"github.com/mdcontract/mdcontract/rules"
 )
 
-// anchorContractRule checks facts about anchored regions.
-var anchorContractRule = registerKind(&config.ContractKind{Name: "anchor-contract", New: func() config.KindSpec { return new(anchorSpec) }}, &rules.Rule{
+// The kind's rule checks facts about anchored regions.
+var _ = registerKind(&config.ContractKind{Name: "anchor-contract", New: func() config.KindSpec { return new(anchorSpec) }}, &rules.Rule{
 	ID:       "MC404",
 	Name:     "anchor-contract",
 	Summary:  "anchored regions: presence, count, placement, required or forbidden text",

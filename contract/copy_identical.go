@@ -13,8 +13,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// copyIdenticalRule checks declared copies against their canonical source.
-var copyIdenticalRule = registerKind(&config.ContractKind{Name: "copy", New: func() config.KindSpec { return new(copySpec) }}, &rules.Rule{
+// The kind's rule checks declared copies against their canonical source.
+var _ = registerKind(&config.ContractKind{Name: "copy", New: func() config.KindSpec { return new(copySpec) }}, &rules.Rule{
 	ID:       "MC401",
 	Name:     "copy-identical",
 	Summary:  "declared copies differ from their canonical source",

@@ -25,10 +25,10 @@ var (
 	dispatchPrepKey = parser.NewViewKey[*dispatchPrep]("contract/dispatch-prep")
 )
 
-// DispatchHandshake checks that every dispatch of a target agent carries
+// The kind's rule checks that every dispatch of a target agent carries
 // the construction the contract names (the environment handshake, in the
 // built-in profile), in its file or in a dispatcher it delegates to.
-var dispatchHandshakeRule = registerKind(&config.ContractKind{Name: "dispatch-handshake", New: func() config.KindSpec { return new(handshakeSpec) }}, &rules.Rule{
+var _ = registerKind(&config.ContractKind{Name: "dispatch-handshake", New: func() config.KindSpec { return new(handshakeSpec) }}, &rules.Rule{
 	ID:       "MC405",
 	Name:     "dispatch-handshake",
 	Summary:  "a dispatch of a target agent without the construction its contract asks for, in its file or its dispatcher",

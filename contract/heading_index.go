@@ -12,8 +12,8 @@ import (
 	"github.com/mdcontract/mdcontract/rules"
 )
 
-// headingIndexRule checks a line that enumerates another file's headings.
-var headingIndexRule = registerKind(&config.ContractKind{Name: "heading-index", New: func() config.KindSpec { return new(headingIndexSpec) }}, &rules.Rule{
+// The kind's rule checks a line that enumerates another file's headings.
+var _ = registerKind(&config.ContractKind{Name: "heading-index", New: func() config.KindSpec { return new(headingIndexSpec) }}, &rules.Rule{
 	ID:       "MC406",
 	Name:     "heading-index",
 	Summary:  "an enumeration of another file's headings that is incomplete or stale",

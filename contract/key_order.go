@@ -10,8 +10,8 @@ import (
 	"github.com/mdcontract/mdcontract/rules"
 )
 
-// keyOrderRule checks that instance blocks list a schema block's keys in order.
-var keyOrderRule = registerKind(&config.ContractKind{Name: "key-order", New: func() config.KindSpec { return new(keyOrderSpec) }}, &rules.Rule{
+// The kind's rule checks that instance blocks list a schema block's keys in order.
+var _ = registerKind(&config.ContractKind{Name: "key-order", New: func() config.KindSpec { return new(keyOrderSpec) }}, &rules.Rule{
 	ID:       "MC402",
 	Name:     "key-order",
 	Summary:  "key sequences in instance blocks differ from a schema block",

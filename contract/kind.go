@@ -16,8 +16,11 @@ import (
 
 // registerKind registers a contract kind: k, the value its key holds,
 // with the config, and r, the rule that checks it, whose ID orders the
-// kinds. It returns r.
-func registerKind(k *config.ContractKind, r *rules.Rule) *rules.Rule {
+// kinds. It returns r. A kind registers as a package variable
+// (`var _ = registerKind(…)`), which is set before any init function of
+// the package runs: the built-in profiles (profile.go) are read at init,
+// and their contracts are of the kinds.
+func registerKind(k *config.ContractKind, r *rules.Rule) *rules.Rule { //nolint:unparam // the value sets `var _`, before any init
 	k.Rule = r.ID
 	config.RegisterContractKind(k)
 	return rules.Register(r)

@@ -14,8 +14,8 @@ import (
 	"github.com/mdcontract/mdcontract/config"
 )
 
-// manifestSetRule checks a plugin manifest's list against the files it lists.
-var manifestSetRule = registerKind(&config.ContractKind{Name: "manifest-set", New: func() config.KindSpec { return new(manifestSetSpec) }}, &rules.Rule{
+// The kind's rule checks a plugin manifest's list against the files it lists.
+var _ = registerKind(&config.ContractKind{Name: "manifest-set", New: func() config.KindSpec { return new(manifestSetSpec) }}, &rules.Rule{
 	ID:        "MC407",
 	Name:      "manifest-set",
 	Summary:   "a plugin manifest list that differs from the files it must list",

@@ -17,8 +17,8 @@ import (
 	"github.com/mdcontract/mdcontract/rules"
 )
 
-// registryRule checks that values used across files are listed in a registry.
-var registryRule = registerKind(&config.ContractKind{Name: "registry", New: func() config.KindSpec { return new(registrySpec) }}, &rules.Rule{
+// The kind's rule checks that values used across files are listed in a registry.
+var _ = registerKind(&config.ContractKind{Name: "registry", New: func() config.KindSpec { return new(registrySpec) }}, &rules.Rule{
 	ID:        "MC408",
 	Name:      "registry",
 	Summary:   "a value used in one place that a registry list does not hold",

@@ -11,8 +11,8 @@ import (
 	"github.com/mdcontract/mdcontract/rules"
 )
 
-// requiredSectionRule checks that headings exist, in order and in place.
-var requiredSectionRule = registerKind(&config.ContractKind{Name: "required-section", New: func() config.KindSpec { return new(requiredSectionSpec) }}, &rules.Rule{
+// The kind's rule checks that headings exist, in order and in place.
+var _ = registerKind(&config.ContractKind{Name: "required-section", New: func() config.KindSpec { return new(requiredSectionSpec) }}, &rules.Rule{
 	ID:       "MC403",
 	Name:     "required-section",
 	Summary:  "required headings missing, misplaced or out of order",

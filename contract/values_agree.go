@@ -12,8 +12,8 @@ import (
 	"github.com/mdcontract/mdcontract/rules"
 )
 
-// valuesAgreeRule checks that two key→value maps agree on shared keys.
-var valuesAgreeRule = registerKind(&config.ContractKind{Name: "values-agree", New: func() config.KindSpec { return new(valuesAgreeSpec) }}, &rules.Rule{
+// The kind's rule checks that two key→value maps agree on shared keys.
+var _ = registerKind(&config.ContractKind{Name: "values-agree", New: func() config.KindSpec { return new(valuesAgreeSpec) }}, &rules.Rule{
 	ID:        "MC409",
 	Name:      "values-agree",
 	Summary:   "two tables or lists that disagree on the same key",

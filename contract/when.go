@@ -10,8 +10,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// whenRule checks conditional contracts: files that meet a condition hold another.
-var whenRule = registerKind(&config.ContractKind{Name: "when", Also: []string{"then"}, Without: "say which files it applies to with `when: {files: [...]}`", New: func() config.KindSpec { return new(whenSpec) }}, &rules.Rule{
+// The kind's rule checks conditional contracts: files that meet a condition hold another.
+var _ = registerKind(&config.ContractKind{Name: "when", Also: []string{"then"}, Without: "say which files it applies to with `when: {files: [...]}`", New: func() config.KindSpec { return new(whenSpec) }}, &rules.Rule{
 	ID:        "MC410",
 	Name:      "when",
 	Summary:   "a file that meets a contract's `when` lacks its `then`",
