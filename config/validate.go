@@ -321,6 +321,31 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 			}
 		}
 	}
+	v.fileKinds(c, top)
+	ids := map[string]Pos{}
+	for i, ct := range c.Contracts {
+		p := keyPos(top, "contracts", i)
+		if ct == nil {
+			v.errorf(p, "empty contract")
+			continue
+		}
+		if ct.ID == "" {
+			v.errorf(p, "a contract needs an `id`")
+		} else if prev, dup := ids[ct.ID]; dup {
+			v.errorf(p, "contract id `%s` is already used on line %d", ct.ID, prev.Line)
+		} else {
+			ids[ct.ID] = p
+		}
+		if ct.Severity != "" && !slices.Contains(severities, ct.Severity) {
+			v.errorf(keyPos(top, "contracts", i, "severity"), "%s", v.badSeverity(ct.Severity))
+		}
+		v.validateKind(top, i, ct)
+	}
+}
+
+// fileKinds checks the kinds of file the config declares: their globs,
+// field types and patterns.
+func (v *validator) fileKinds(c *Config, top *yaml.Node) {
 	for _, name := range sortedKeys(c.Kinds) {
 		k := c.Kinds[name]
 		if k == nil {
@@ -349,25 +374,6 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 				}
 			}
 		}
-	}
-	ids := map[string]Pos{}
-	for i, ct := range c.Contracts {
-		p := keyPos(top, "contracts", i)
-		if ct == nil {
-			v.errorf(p, "empty contract")
-			continue
-		}
-		if ct.ID == "" {
-			v.errorf(p, "a contract needs an `id`")
-		} else if prev, dup := ids[ct.ID]; dup {
-			v.errorf(p, "contract id `%s` is already used on line %d", ct.ID, prev.Line)
-		} else {
-			ids[ct.ID] = p
-		}
-		if ct.Severity != "" && !slices.Contains(severities, ct.Severity) {
-			v.errorf(keyPos(top, "contracts", i, "severity"), "%s", v.badSeverity(ct.Severity))
-		}
-		v.validateKind(top, i, ct)
 	}
 }
 
