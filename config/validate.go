@@ -71,7 +71,11 @@ func (v *validator) known(n *yaml.Node, t reflect.Type) {
 			v.errorf(Pos{n.Line, n.Column}, "expected a mapping of keys (%s), found %s", strings.Join(sortedKeys(yamlKeys(t)), ", "), nodeNoun(n))
 			return
 		}
-		v.knownKeys(n, yamlKeys(t), nil)
+		keys := yamlKeys(t)
+		if t == typeOfContract {
+			keys = contractKeys()
+		}
+		v.knownKeys(n, keys, nil)
 	case reflect.Map:
 		if n.Kind != yaml.MappingNode {
 			if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
@@ -317,6 +321,31 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 			}
 		}
 	}
+	v.fileKinds(c, top)
+	ids := map[string]Pos{}
+	for i, ct := range c.Contracts {
+		p := keyPos(top, "contracts", i)
+		if ct == nil {
+			v.errorf(p, "empty contract")
+			continue
+		}
+		if ct.ID == "" {
+			v.errorf(p, "a contract needs an `id`")
+		} else if prev, dup := ids[ct.ID]; dup {
+			v.errorf(p, "contract id `%s` is already used on line %d", ct.ID, prev.Line)
+		} else {
+			ids[ct.ID] = p
+		}
+		if ct.Severity != "" && !slices.Contains(severities, ct.Severity) {
+			v.errorf(keyPos(top, "contracts", i, "severity"), "%s", v.badSeverity(ct.Severity))
+		}
+		v.validateKind(top, i, ct)
+	}
+}
+
+// fileKinds checks the kinds of file the config declares: their globs,
+// field types and patterns.
+func (v *validator) fileKinds(c *Config, top *yaml.Node) {
 	for _, name := range sortedKeys(c.Kinds) {
 		k := c.Kinds[name]
 		if k == nil {
@@ -346,43 +375,6 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 			}
 		}
 	}
-	ids := map[string]Pos{}
-	for i, ct := range c.Contracts {
-		p := keyPos(top, "contracts", i)
-		if ct == nil {
-			v.errorf(p, "empty contract")
-			continue
-		}
-		if ct.ID == "" {
-			v.errorf(p, "a contract needs an `id`")
-		} else if prev, dup := ids[ct.ID]; dup {
-			v.errorf(p, "contract id `%s` is already used on line %d", ct.ID, prev.Line)
-		} else {
-			ids[ct.ID] = p
-		}
-		if ct.Severity != "" && !slices.Contains(severities, ct.Severity) {
-			v.errorf(keyPos(top, "contracts", i, "severity"), "%s", v.badSeverity(ct.Severity))
-		}
-		kinds := ct.Kinds()
-		switch len(kinds) {
-		case 0:
-			if ct.Then != nil {
-				v.errorf(keyPos(top, "contracts", i, "then"), "contract `%s` has a `then` but no `when`: say which files it applies to with `when: {files: [...]}`", ct.ID)
-				continue
-			}
-			v.errorf(p, "contract `%s` names no kind: give one of %s", ct.ID, strings.Join(ContractKinds, ", "))
-		case 1:
-			v.contract(ct, func(path ...any) Pos { return keyPos(top, append([]any{"contracts", i, kinds[0]}, path...)...) })
-			if ct.Then != nil && kinds[0] != "when" {
-				v.errorf(keyPos(top, "contracts", i, "then"), "contract `%s`: `then` belongs to a `when` contract, not to %s", ct.ID, kinds[0])
-			}
-			if ct.When != nil {
-				v.then(ct, func(path ...any) Pos { return keyPos(top, append([]any{"contracts", i, "then"}, path...)...) })
-			}
-		default:
-			v.errorf(p, "contract `%s` names several kinds (%s): one contract is one kind; split it", ct.ID, strings.Join(kinds, ", "))
-		}
-	}
 }
 
 // validRegionPattern checks a region name or path.Match pattern (`*`, `?`,
@@ -395,29 +387,6 @@ func validRegionPattern(p string) error {
 		return fmt.Errorf("pattern %q is not valid: `*` matches any run of characters but `/`, `?` one, `[…]` a class; close every `[`", p)
 	}
 	return nil
-}
-
-// ContractKinds are the contract kinds, by config key (and rule name).
-var ContractKinds = []string{"copy", "key-order", "required-section", "anchor-contract", "dispatch-handshake", "heading-index", "manifest-set", "registry", "values-agree", "when"}
-
-// Kinds returns the config keys of the kinds a contract sets.
-func (c *Contract) Kinds() []string {
-	var out []string
-	for _, k := range []struct {
-		set  bool
-		name string
-	}{
-		{c.Copy != nil, "copy"}, {c.KeyOrder != nil, "key-order"}, {c.RequiredSection != nil, "required-section"},
-		{c.AnchorContract != nil, "anchor-contract"}, {c.DispatchHandshake != nil, "dispatch-handshake"},
-		{c.HeadingIndex != nil, "heading-index"}, {c.ManifestSet != nil, "manifest-set"},
-		{c.Registry != nil, "registry"}, {c.ValuesAgree != nil, "values-agree"},
-		{c.When != nil, "when"},
-	} {
-		if k.set {
-			out = append(out, k.name)
-		}
-	}
-	return out
 }
 
 func (v *validator) glob(p Pos, g string) {
@@ -452,31 +421,22 @@ func (v *validator) regexp(p Pos, s string) *Pattern {
 	return re
 }
 
-// selectorUse says what a selector may pick where it stands.
-type selectorUse int
-
-const (
-	oneFile  selectorUse = iota // one file and a part: a copy's source, a key-order schema
-	partOnly                    // a part of the file at hand: a copy's `select`
-	fileSets                    // one file or a file set, and a part
-)
-
 // selector checks a selector: what it may pick where it stands, at most
 // one part, and its globs, headings and marker lines.
-func (v *validator) selector(p Pos, s *Selector, use selectorUse) {
+func (v *validator) selector(p Pos, s *Selector, use SelectorUse) {
 	switch use {
-	case oneFile:
+	case OneFile:
 		if s.File == "" {
 			v.errorf(p, "the selector needs a `file`: the one file it reads")
 		}
 		if s.Set() {
 			v.errorf(p, "the selector reads one `file`; `files`, `exclude`, `kinds` and `holding` pick several and do not apply here")
 		}
-	case partOnly:
+	case PartOnly:
 		if s.File != "" || s.Set() {
 			v.errorf(p, "this selector picks a part of the file at hand: drop `file`, `files`, `exclude`, `kinds` and `holding`")
 		}
-	case fileSets:
+	case FileSets:
 		if s.File != "" && (len(s.Files) > 0 || len(s.Kinds) > 0 || len(s.Holding) > 0) {
 			v.errorf(p, "give `file` (one file) or a file set (`files`, `kinds`, `holding`), not both")
 		}
@@ -518,222 +478,6 @@ func (v *validator) fileSet(p Pos, f *FileSet) {
 		if strings.TrimSpace(h) == "" {
 			v.errorf(p, "`holding` has an empty entry: each is a heading (`## Title`) or text a file must hold")
 		}
-	}
-}
-
-func (v *validator) contract(c *Contract, at func(path ...any) Pos) {
-	switch {
-	case c.Copy != nil:
-		cp := c.Copy
-		v.selector(at("source"), &cp.Source, oneFile)
-		if cp.Select != nil {
-			v.selector(at("select"), cp.Select, partOnly)
-		}
-		v.globs(at("copies"), cp.Copies)
-		v.globs(at("exclude"), cp.Exclude)
-		for _, n := range cp.Normalize {
-			if !slices.Contains([]string{"none", "eol", "trailing-space", "trim"}, n) {
-				v.errorf(at("normalize"), "normalize %q is not one of none, eol, trailing-space, trim", n)
-			}
-		}
-		for i := range cp.Params {
-			pr := &cp.Params[i]
-			if pr.Name == "" {
-				v.errorf(pr.Pos, "a param needs a `name`")
-			}
-			switch pr.From {
-			case "path", "content":
-				if pr.Pattern == "" {
-					v.errorf(pr.Pos, "param `%s` from %s needs a `pattern`", pr.Name, pr.From)
-				} else {
-					v.regexp(pr.Pos, pr.Pattern)
-				}
-			case "frontmatter":
-				if pr.Key == "" {
-					v.errorf(pr.Pos, "param `%s` from frontmatter needs a `key`", pr.Name)
-				}
-			default:
-				v.errorf(pr.Pos, "param `%s`: `from` must be path, frontmatter or content, found %q", pr.Name, pr.From)
-			}
-		}
-	case c.KeyOrder != nil:
-		v.selector(at("schema"), &c.KeyOrder.Schema, oneFile)
-		in := &c.KeyOrder.Instances.Selector
-		v.selector(at("instances"), in, fileSets)
-		if in.Part() == nil {
-			v.errorf(at("instances"), "instances need a part: a `region` marker name, two `between` marker lines, or another part key (see `mdcontract explain selectors`)")
-		}
-	case c.RequiredSection != nil:
-		rs := c.RequiredSection
-		v.fileSet(at(), &rs.FileSet)
-		if len(rs.Headings) == 0 {
-			v.errorf(at(), "required-section needs `headings`")
-		}
-		for _, h := range append(slices.Clone(rs.Headings), rs.Before) {
-			if h != "" && !strings.HasPrefix(h, "#") {
-				v.errorf(at("headings"), "heading %q must be written with its #s (e.g. `## %s`)", h, h)
-			}
-		}
-	case c.AnchorContract != nil:
-		ac := c.AnchorContract
-		v.selector(at(), &ac.Selector, fileSets)
-		if ac.Part() == nil {
-			v.errorf(at(), "anchor-contract needs the part its facts are about: a `region` name, two `between` marker lines, or another part key (`section`, `fence`, …)")
-		}
-		for i, f := range ac.Forbid {
-			v.regexp(at("forbid", i), f)
-		}
-	case c.DispatchHandshake != nil:
-		dh := c.DispatchHandshake
-		v.fileSet(at(), &dh.FileSet)
-		switch targets := len(dh.Targets) > 0 || dh.TargetFiles != nil; {
-		case targets && len(dh.Evidence) == 0:
-			v.errorf(at(), "dispatch-handshake needs `evidence`: the patterns one of which a file that dispatches the targets (or a dispatcher it cites) must match")
-		case !targets && len(dh.Capture) == 0:
-			v.errorf(at(), "dispatch-handshake needs `targets` (agent names) or `target-files`, with the `evidence` their dispatchers must hold, or `capture` rules")
-		}
-		if t := c.DispatchHandshake.TargetFiles; t != nil {
-			if len(c.DispatchHandshake.Targets) > 0 {
-				v.errorf(at("target-files"), "give `targets` (agent names) or `target-files` (the agents' files), not both")
-			}
-			if !t.Set() {
-				v.errorf(at("target-files"), "`target-files` picks no files: give `files`, `kinds` or `holding`")
-			}
-			v.fileSet(at("target-files"), t)
-		}
-		for i, e := range c.DispatchHandshake.Evidence {
-			v.regexp(at("evidence", i), e)
-		}
-		for i, cr := range c.DispatchHandshake.Capture {
-			if cr.Field == "" || (cr.Use == "") == (cr.Forbid == "") {
-				v.errorf(at("capture", i), "a capture rule names a `field` and one of `use` or `forbid`")
-			}
-			for _, re := range []string{cr.Use, cr.Forbid} {
-				if re != "" {
-					v.regexp(at("capture", i), re)
-				}
-			}
-		}
-	case c.HeadingIndex != nil:
-		hi := c.HeadingIndex
-		v.globs(at("files"), hi.Files)
-		if hi.Line == "" {
-			v.errorf(at(), "heading-index needs the `line` text that marks the enumerating line")
-		}
-		if hi.Level < 0 || hi.Level > 6 {
-			v.errorf(at("level"), "level must be 1 to 6")
-		}
-	case c.ManifestSet != nil:
-		ms := c.ManifestSet
-		if ms.Manifest == "" || ms.Key == "" {
-			v.errorf(at(), "manifest-set needs `manifest` and `key`")
-		}
-		if err := inRepo(ms.Manifest); ms.Manifest != "" && err != nil {
-			v.errorf(at("manifest"), "%v", err)
-		}
-		if len(ms.Files) == 0 {
-			v.errorf(at(), "manifest-set needs `files`: the globs of the files the list must hold")
-		}
-		v.fileSet(at(), &ms.FileSet)
-	case c.Registry != nil:
-		if cn := c.Registry.Canonical; cn != "" && cn != "registry" && cn != "uses" {
-			msg := fmt.Sprintf("`canonical` is `registry` or `uses`, the side the other copies, found %q", cn)
-			if near, ok := v.suggest.Closest(cn, []string{"registry", "uses"}); ok {
-				msg += fmt.Sprintf("; did you mean `%s`?", near)
-			}
-			v.errorf(at("canonical"), "%s", msg)
-		}
-		for _, x := range []struct {
-			e    *Extract
-			name string
-		}{{&c.Registry.Uses, "uses"}, {&c.Registry.Listed, "registry"}} {
-			v.selector(at(x.name), &x.e.Selector, fileSets)
-			values := x.e.JSON != "" || x.e.Frontmatter != "" || x.e.Column != "" || x.e.List
-			switch {
-			case x.e.Path != "" && (values || x.e.Part() != nil || x.e.Pattern != ""):
-				v.errorf(at(x.name, "path"), "`%s` reads its values from the files' paths with `path`: a part, `pattern` or another value key does not apply", x.name)
-			case x.e.Path != "":
-				v.regexp(at(x.name, "path"), x.e.Path)
-			case x.e.Pattern == "" && !values:
-				v.errorf(at(x.name), "`%s` needs a `pattern`, or a selector that picks values itself: `column`, `list`, `json`, `frontmatter` or `path`", x.name)
-			}
-			if x.e.Pattern != "" {
-				v.regexp(at(x.name, "pattern"), x.e.Pattern)
-			}
-			if x.e.In != "" && !slices.Contains([]string{"code", "text", "any"}, x.e.In) {
-				v.errorf(at(x.name, "in"), "`in` is code, text or any, found %q", x.e.In)
-			}
-		}
-	case c.When != nil:
-		w := c.When
-		if len(w.Files) == 0 && w.File == "" {
-			v.errorf(at(), "`when` needs `files`: the globs of the files the contract applies to")
-		}
-		v.selector(at(), &w.Selector, fileSets)
-		if w.Body != "" {
-			v.regexp(at("body"), w.Body)
-		}
-	case c.ValuesAgree != nil:
-		for _, x := range []struct {
-			t    *Table
-			name string
-		}{{&c.ValuesAgree.Left, "left"}, {&c.ValuesAgree.Right, "right"}} {
-			v.selector(at(x.name), &x.t.Selector, fileSets)
-			switch {
-			case x.t.File == "" && len(x.t.Files) == 0:
-				v.errorf(at(x.name), "`%s` needs a `file` (or `files`, globs whose files are each compared against the other side)", x.name)
-			case x.t.File != "":
-				if err := inRepo(x.t.File); err != nil {
-					v.errorf(at(x.name, "file"), "%v", err)
-				}
-			}
-			if x.t.Column != "" || x.t.JSON != "" || x.t.Frontmatter != "" {
-				v.errorf(at(x.name), "`%s` reads a table's `key` and `value` columns or `key: value` items: `column`, `json` and `frontmatter` do not apply", x.name)
-			}
-			if x.t.List {
-				if x.t.Pattern != "" || x.t.Key != "" || x.t.Value != "" {
-					v.errorf(at(x.name), "`%s` has `list: true`, which reads `key: value` list items itself: drop `pattern`, `key` and `value`", x.name)
-				}
-			} else if x.t.Pattern != "" {
-				if re := v.regexp(at(x.name, "pattern"), x.t.Pattern); re != nil && (re.SubexpIndex("key") < 0 || re.SubexpIndex("value") < 0) {
-					v.errorf(at(x.name, "pattern"), "`%s`'s pattern needs groups named key and value, as in `(?P<key>\\w+): (?P<value>\\w+)`", x.name)
-				}
-			} else if x.t.Key == "" || x.t.Value == "" {
-				v.errorf(at(x.name), "`%s` needs `key` and `value` columns, or a `pattern` with groups key and value", x.name)
-			}
-		}
-		if len(c.ValuesAgree.Left.Files) > 0 && len(c.ValuesAgree.Right.Files) > 0 {
-			v.errorf(at("right", "files"), "contract `%s`: only one side can be `files`: each of its files is compared against the other side, which is one `file`", c.ID)
-		}
-	}
-}
-
-// then checks a `when` contract's `then`.
-func (v *validator) then(c *Contract, at func(path ...any) Pos) {
-	t := c.Then
-	if t == nil {
-		v.errorf(at(), "contract `%s`: `when` needs a `then`: the `frontmatter` key (and the item it `has`) or the `body` pattern a matching file must hold", c.ID)
-		return
-	}
-	v.selector(at(), &t.Selector, partOnly)
-	n := 0
-	for _, set := range []bool{t.Part() != nil, t.Body != "", t.Forbid != "", t.Path != ""} {
-		if set {
-			n++
-		}
-	}
-	for _, re := range []struct{ key, re string }{{"forbid", t.Forbid}, {"path", t.Path}} {
-		if re.re != "" {
-			v.regexp(at(re.key), re.re)
-		}
-	}
-	switch {
-	case n != 1:
-		v.errorf(at(), "contract `%s`: `then` needs one of a part the file must hold (`frontmatter: key`, with `has` an item it lists; `section: \"## Usage\"`, …), `body` (a pattern a line must match), `forbid` (a pattern no line may match) or `path` (a pattern the file's path must match)", c.ID)
-	case t.Has != "" && t.Frontmatter == "":
-		v.errorf(at("has"), "contract `%s`: `has` is an item of a frontmatter key: name the key with `frontmatter`", c.ID)
-	case t.Body != "":
-		v.regexp(at("body"), t.Body)
 	}
 }
 

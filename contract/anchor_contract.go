@@ -12,8 +12,8 @@ import (
 	"github.com/mdcontract/mdcontract/rules"
 )
 
-// AnchorContract checks facts about anchored regions.
-var AnchorContract = rules.Register(&rules.Rule{
+// The kind's rule checks facts about anchored regions.
+var _ = registerKind(&config.ContractKind{Name: "anchor-contract", New: func() config.KindSpec { return new(anchorSpec) }}, &rules.Rule{
 	ID:       "MC404",
 	Name:     "anchor-contract",
 	Summary:  "anchored regions: presence, count, placement, required or forbidden text",
@@ -22,6 +22,54 @@ var AnchorContract = rules.Register(&rules.Rule{
 	Docs:     docs,
 	DocsDir:  "contract/docs",
 })
+
+// anchorSpec is an `anchor-contract` contract: facts about an anchored
+// region (or another part a selector picks).
+type anchorSpec struct {
+	// Selector picks the files and the part the facts are about: a
+	// region (`*` is every region), two marker lines, a section, ….
+	config.Selector `yaml:",inline"`
+	// Items are the first words of the region's list items, in order.
+	Items []string `yaml:"items"`
+	// Count is how many times the region must appear (default 1); Min and
+	// Max bound it instead.
+	Count    *int          `yaml:"count"`
+	Min      *int          `yaml:"min"`
+	Max      *int          `yaml:"max"`
+	NonEmpty bool          `yaml:"non-empty"`
+	Contains []string      `yaml:"contains"`
+	Forbid   []string      `yaml:"forbid"`
+	Within   *anchorWithin `yaml:"within"`
+	// Optional skips files that do not hold the region at all.
+	Optional bool `yaml:"optional"`
+}
+
+// anchorWithin places a region under a heading.
+type anchorWithin struct {
+	Heading string `yaml:"heading"`
+	Lines   int    `yaml:"lines"`
+}
+
+func (ac *anchorSpec) Validate(v *config.Validator) {
+	at := v.Under("anchor-contract")
+	v.Selector(at(), &ac.Selector, config.FileSets)
+	if ac.Part() == nil {
+		v.Errorf(at(), "anchor-contract needs the part its facts are about: a `region` name, two `between` marker lines, or another part key (`section`, `fence`, …)")
+	}
+	for i, f := range ac.Forbid {
+		v.Regexp(at("forbid", i), f)
+	}
+}
+
+func (ac *anchorSpec) FileSets() []*config.FileSet { return []*config.FileSet{&ac.FileSet} }
+
+func (ac *anchorSpec) sides(*rules.Pass, *config.Contract) []side {
+	sel := ac.Selector
+	if ac.Region == "*" {
+		sel.Region = "" // every region: the file set alone
+	}
+	return []side{{label: "the files", sel: &sel, partReported: !ac.Optional}}
+}
 
 var listItemRe = regexp.MustCompile(`^\s*(?:\d+[.)]|[-*+])\s+(\S+)`)
 
@@ -40,7 +88,7 @@ func checkAnchorContract(p *rules.Pass) {
 		return
 	}
 	for _, ct := range contractsOf(p, "anchor-contract") {
-		ac := ct.AnchorContract
+		ac := ct.Spec.(*anchorSpec)
 		if inSet(p, &ac.FileSet, d) {
 			anchorIn(p, ct, d)
 		}
@@ -48,7 +96,7 @@ func checkAnchorContract(p *rules.Pass) {
 }
 
 func anchorIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
-	ac := ct.AnchorContract
+	ac := ct.Spec.(*anchorSpec)
 	m := config.NewMeter() // the work of its `forbid` patterns in d
 	defer p.ReportMatchBudget(ct, d, m)
 	if ac.Region == "*" {
@@ -82,7 +130,7 @@ func anchorIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 // anchorRegion checks the contract for the region with the literal name
 // region (or the between markers).
 func anchorRegion(p *rules.Pass, m *config.Meter, ct *config.Contract, d *parser.Document, region string) {
-	ac := ct.AnchorContract
+	ac := ct.Spec.(*anchorSpec)
 	var regions []MarkerRegion
 	var name string
 	switch {
@@ -114,7 +162,7 @@ const regionBudgetPerByte = 16
 // returns false, having checked nothing, when their text would pass the
 // budget (bytes still to read; negative: no limit).
 func anchorRegions(p *rules.Pass, m *config.Meter, ct *config.Contract, d *parser.Document, name string, regions []MarkerRegion, budget *int) bool {
-	ac := ct.AnchorContract
+	ac := ct.Spec.(*anchorSpec)
 	if *budget >= 0 {
 		for _, r := range regions {
 			if r.Closed {
@@ -246,7 +294,7 @@ func orNone(xs []string) string {
 }
 
 func withinHeading(p *rules.Pass, ct *config.Contract, d *parser.Document, r MarkerRegion, name string) {
-	w := ct.AnchorContract.Within
+	w := ct.Spec.(*anchorSpec).Within
 	var under *parser.Section
 	for i := range d.Sections() {
 		s := &d.Sections()[i]

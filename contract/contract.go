@@ -82,7 +82,7 @@ func resolveFile(idx *parser.Index, file string) (*parser.Document, error) {
 
 // paramValue extracts a copy-contract parameter from a document, its
 // pattern's work counted by m.
-func paramValue(m *config.Meter, d *parser.Document, pr *config.Param) string {
+func paramValue(m *config.Meter, d *parser.Document, pr *copyParam) string {
 	switch pr.From {
 	case "path":
 		return groupValue(m.Find(compile(pr.Pattern), d.Path, 0), compile(pr.Pattern), d.Path, pr.Name)
@@ -158,7 +158,7 @@ func contractFile(idx *parser.Index, ct *config.Contract, file string) (*parser.
 
 // copySelector is the part each copy of contract cp holds: its `select`,
 // else the source's part (a selector without the source's file).
-func copySelector(cp *config.Copy) config.Selector {
+func copySelector(cp *copySpec) config.Selector {
 	if cp.Select != nil {
 		return *cp.Select
 	}

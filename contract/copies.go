@@ -45,7 +45,7 @@ func CopiesIn(idx *parser.Index, s *rules.Settings, doc *parser.Document) []Copy
 func copiesIn(idx *parser.Index, s *rules.Settings, doc *parser.Document) []Copy {
 	var out []Copy
 	for _, ct := range s.ContractsOf("copy", idx) {
-		cp := ct.Copy
+		cp := ct.Spec.(*copySpec)
 		src, err := contractFile(idx, ct, cp.Source.File)
 		if err != nil || src == nil {
 			continue

@@ -1815,11 +1815,11 @@ func coveredByContracts(idx *parser.Index, cts []*config.Contract) func(b *block
 	// read without reporting: copy-identical reports a contract's problems
 	srcs := make([]*parser.Document, len(cts))
 	for i, ct := range cts {
-		srcs[i], _ = contractFile(idx, ct, ct.Copy.Source.File)
+		srcs[i], _ = contractFile(idx, ct, ct.Spec.(*copySpec).Source.File)
 	}
 	spansFor := func(d *parser.Document, ct *config.Contract, src *parser.Document) []span {
 		var sp []span
-		cp := ct.Copy
+		cp := ct.Spec.(*copySpec)
 		if d == src {
 			for _, pt := range Select(d, &cp.Source) {
 				sp = append(sp, span{pt.Start, pt.End})

@@ -3,6 +3,7 @@ package contract
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -10,10 +11,11 @@ import (
 	"github.com/mdcontract/mdcontract/internal/wording"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
+	"go.yaml.in/yaml/v3"
 )
 
-// CopyIdentical checks declared copies against their canonical source.
-var CopyIdentical = rules.Register(&rules.Rule{
+// The kind's rule checks declared copies against their canonical source.
+var _ = registerKind(&config.ContractKind{Name: "copy", New: func() config.KindSpec { return new(copySpec) }}, &rules.Rule{
 	ID:       "MC401",
 	Name:     "copy-identical",
 	Summary:  "declared copies differ from their canonical source",
@@ -22,6 +24,89 @@ var CopyIdentical = rules.Register(&rules.Rule{
 	Docs:     docs,
 	DocsDir:  "contract/docs",
 })
+
+// copySpec is a `copy` contract: a canonical part and the copies that
+// must match it byte for byte.
+type copySpec struct {
+	Source config.Selector `yaml:"source"`
+	// Copies are globs of files that hold copies; every such file holding
+	// the selected part must match. Empty means every file in the repo.
+	Copies  config.StringList `yaml:"copies"`
+	Exclude config.StringList `yaml:"exclude"`
+	// Select finds the part in each copy; default: the source's selector
+	// without its file.
+	Select *config.Selector `yaml:"select"`
+	// Required makes a file matched by Copies that lacks the part a finding.
+	Required bool `yaml:"required"`
+	// Normalize is applied to both sides: none, eol, trailing-space, trim.
+	Normalize []string `yaml:"normalize"`
+	// Params are substituted: the source's value of each, where it appears
+	// in the canonical text, is replaced by the copy's value.
+	Params []copyParam `yaml:"params"`
+}
+
+// copyParam is a value taken from each file.
+type copyParam struct {
+	Name string `yaml:"name"`
+	// From is `path` (Pattern on the repo path), `frontmatter` (Key's
+	// value) or `content` (Pattern on the file's text). The value is the
+	// named group Name, else the first group, else the whole match.
+	From    string     `yaml:"from"`
+	Key     string     `yaml:"key"`
+	Pattern string     `yaml:"pattern"`
+	Pos     config.Pos `yaml:"-"`
+}
+
+// UnmarshalYAML records the position.
+func (p *copyParam) UnmarshalYAML(n *yaml.Node) error {
+	p.Pos = config.Pos{Line: n.Line, Col: n.Column}
+	type plain copyParam
+	return n.Decode((*plain)(p))
+}
+
+func (cp *copySpec) Validate(v *config.Validator) {
+	at := v.Under("copy")
+	v.Selector(at("source"), &cp.Source, config.OneFile)
+	if cp.Select != nil {
+		v.Selector(at("select"), cp.Select, config.PartOnly)
+	}
+	v.Globs(at("copies"), cp.Copies)
+	v.Globs(at("exclude"), cp.Exclude)
+	for _, n := range cp.Normalize {
+		if !slices.Contains([]string{"none", "eol", "trailing-space", "trim"}, n) {
+			v.Errorf(at("normalize"), "normalize %q is not one of none, eol, trailing-space, trim", n)
+		}
+	}
+	for i := range cp.Params {
+		pr := &cp.Params[i]
+		if pr.Name == "" {
+			v.Errorf(pr.Pos, "a param needs a `name`")
+		}
+		switch pr.From {
+		case "path", "content":
+			if pr.Pattern == "" {
+				v.Errorf(pr.Pos, "param `%s` from %s needs a `pattern`", pr.Name, pr.From)
+			} else {
+				v.Regexp(pr.Pos, pr.Pattern)
+			}
+		case "frontmatter":
+			if pr.Key == "" {
+				v.Errorf(pr.Pos, "param `%s` from frontmatter needs a `key`", pr.Name)
+			}
+		default:
+			v.Errorf(pr.Pos, "param `%s`: `from` must be path, frontmatter or content, found %q", pr.Name, pr.From)
+		}
+	}
+}
+
+func (cp *copySpec) FileSets() []*config.FileSet { return nil }
+
+func (cp *copySpec) sides(p *rules.Pass, _ *config.Contract) []side {
+	sel := copySelector(cp)
+	sel.File, sel.FileSet = "", config.FileSet{Files: cp.Copies, Exclude: cp.Exclude}
+	src, _ := resolveFile(p.Index, cp.Source.File)
+	return []side{{label: "the copies", sel: &sel, skip: src, partReported: cp.Required}}
+}
 
 func checkCopyIdentical(p *rules.Pass) {
 	for _, ct := range contractsOf(p, "copy") {
@@ -41,7 +126,7 @@ type copyPrep struct {
 
 func prepareCopy(p *rules.Pass, ct *config.Contract) (*copyPrep, bool) {
 	return prepare(p, ct, func() (*copyPrep, string) {
-		cp := ct.Copy
+		cp := ct.Spec.(*copySpec)
 		src, problem := oneFile(p, ct, "canonical source", cp.Source.File)
 		if src == nil {
 			return nil, problem
@@ -68,7 +153,7 @@ func prepareCopy(p *rules.Pass, ct *config.Contract) (*copyPrep, bool) {
 }
 
 func copyIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
-	cp := ct.Copy
+	cp := ct.Spec.(*copySpec)
 	if d.Kind.IsJSON() || !parser.GlobMatch(cp.Copies, cp.Exclude, d.Path) {
 		return
 	}
@@ -194,7 +279,7 @@ func describeLines(a, b string, hasA, hasB bool) (exp, fnd string) {
 
 func compareCopy(p *rules.Pass, ct *config.Contract, part Part, want, what, srcPath string, canonLine int, canon Part, fixable bool) {
 	got := string(part.Text())
-	norm := ct.Copy.Normalize
+	norm := ct.Spec.(*copySpec).Normalize
 	if normalize(got, norm) == normalize(want, norm) {
 		return
 	}

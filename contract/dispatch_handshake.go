@@ -25,10 +25,10 @@ var (
 	dispatchPrepKey = parser.NewViewKey[*dispatchPrep]("contract/dispatch-prep")
 )
 
-// DispatchHandshake checks that every dispatch of a target agent carries
+// The kind's rule checks that every dispatch of a target agent carries
 // the construction the contract names (the environment handshake, in the
 // built-in profile), in its file or in a dispatcher it delegates to.
-var DispatchHandshake = rules.Register(&rules.Rule{
+var _ = registerKind(&config.ContractKind{Name: "dispatch-handshake", New: func() config.KindSpec { return new(handshakeSpec) }}, &rules.Rule{
 	ID:       "MC405",
 	Name:     "dispatch-handshake",
 	Summary:  "a dispatch of a target agent without the construction its contract asks for, in its file or its dispatcher",
@@ -37,6 +37,86 @@ var DispatchHandshake = rules.Register(&rules.Rule{
 	Docs:     docs,
 	DocsDir:  "contract/docs",
 })
+
+// handshakeSpec is a `dispatch-handshake` contract: dispatches of
+// tree-claiming agents carry a handshake.
+type handshakeSpec struct {
+	config.FileSet `yaml:",inline"`
+	// Targets are the names of the agents whose dispatches must carry the
+	// construction; TargetFiles picks them by their files instead (every
+	// agent of those files, by its name and its file stem).
+	Targets     []string        `yaml:"targets"`
+	TargetFiles *config.FileSet `yaml:"target-files"`
+	// Evidence are regular expressions; one must match in the dispatching
+	// file or in a file it delegates to.
+	Evidence []string `yaml:"evidence"`
+	// Message, when set, is the finding's text; {target} and {how} stand
+	// for the dispatched agent and how it is dispatched.
+	Message string `yaml:"message"`
+	// Capture checks the shell code blocks that capture handshake fields.
+	Capture []captureRule `yaml:"capture"`
+}
+
+// captureRule says how a handshake field must (or must not) be captured
+// in a shell code block that mentions it.
+type captureRule struct {
+	Field string `yaml:"field"`
+	// Use is a pattern the block must match when it captures Field.
+	Use string `yaml:"use"`
+	// Forbid is a pattern the block must not match when it captures Field.
+	Forbid  string `yaml:"forbid"`
+	Message string `yaml:"message"`
+}
+
+func (dh *handshakeSpec) Validate(v *config.Validator) {
+	at := v.Under("dispatch-handshake")
+	v.FileSet(at(), &dh.FileSet)
+	switch targets := len(dh.Targets) > 0 || dh.TargetFiles != nil; {
+	case targets && len(dh.Evidence) == 0:
+		v.Errorf(at(), "dispatch-handshake needs `evidence`: the patterns one of which a file that dispatches the targets (or a dispatcher it cites) must match")
+	case !targets && len(dh.Capture) == 0:
+		v.Errorf(at(), "dispatch-handshake needs `targets` (agent names) or `target-files`, with the `evidence` their dispatchers must hold, or `capture` rules")
+	}
+	if t := dh.TargetFiles; t != nil {
+		if len(dh.Targets) > 0 {
+			v.Errorf(at("target-files"), "give `targets` (agent names) or `target-files` (the agents' files), not both")
+		}
+		if !t.Set() {
+			v.Errorf(at("target-files"), "`target-files` picks no files: give `files`, `kinds` or `holding`")
+		}
+		v.FileSet(at("target-files"), t)
+	}
+	for i, e := range dh.Evidence {
+		v.Regexp(at("evidence", i), e)
+	}
+	for i, cr := range dh.Capture {
+		if cr.Field == "" || (cr.Use == "") == (cr.Forbid == "") {
+			v.Errorf(at("capture", i), "a capture rule names a `field` and one of `use` or `forbid`")
+		}
+		for _, re := range []string{cr.Use, cr.Forbid} {
+			if re != "" {
+				v.Regexp(at("capture", i), re)
+			}
+		}
+	}
+}
+
+func (dh *handshakeSpec) FileSets() []*config.FileSet {
+	out := []*config.FileSet{&dh.FileSet}
+	if dh.TargetFiles != nil {
+		out = append(out, dh.TargetFiles)
+	}
+	return out
+}
+
+func (dh *handshakeSpec) sides(p *rules.Pass, ct *config.Contract) []side {
+	sides := []side{{label: "the dispatching files", sel: &config.Selector{FileSet: dh.FileSet}}}
+	if dh.TargetFiles != nil {
+		sides = append(sides, side{label: "`target-files`", sel: &config.Selector{FileSet: *dh.TargetFiles}})
+	}
+	checkTargets(p, ct)
+	return sides
+}
 
 // dispatchSite is one place that dispatches a target agent.
 type dispatchSite struct {
@@ -51,7 +131,7 @@ func checkDispatchHandshake(p *rules.Pass) {
 		return
 	}
 	for _, ct := range contractsOf(p, "dispatch-handshake") {
-		if inSet(p, &ct.DispatchHandshake.FileSet, d) {
+		if inSet(p, &ct.Spec.(*handshakeSpec).FileSet, d) {
 			dispatchIn(p, ct, d)
 		}
 	}
@@ -100,7 +180,7 @@ func (dp *dispatchPrep) evidenceOf(d *parser.Document) evidence {
 // leaves the target agents' names as they were (the usual keystroke)
 // keeps it, the edited file in place of its old self.
 func prepareDispatch(p *rules.Pass, ct *config.Contract) *dispatchPrep {
-	dh := ct.DispatchHandshake
+	dh := ct.Spec.(*handshakeSpec)
 	// names returns the names d adds to the targets, and whether it is
 	// one of the files they are read from
 	names := func(d *parser.Document) ([]string, bool) {
@@ -134,7 +214,7 @@ func prepareDispatch(p *rules.Pass, ct *config.Contract) *dispatchPrep {
 
 // buildDispatch makes what contract ct knows of the whole repo afresh.
 func buildDispatch(p *rules.Pass, ct *config.Contract) *dispatchPrep {
-	dh := ct.DispatchHandshake
+	dh := ct.Spec.(*handshakeSpec)
 	dp := &dispatchPrep{targets: map[string]*parser.Document{}}
 	if len(dh.Targets) > 0 {
 		for _, t := range dh.Targets {
@@ -172,7 +252,7 @@ func buildDispatch(p *rules.Pass, ct *config.Contract) *dispatchPrep {
 }
 
 func dispatchIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
-	dh := ct.DispatchHandshake
+	dh := ct.Spec.(*handshakeSpec)
 	checkCapture(p, ct, d)
 	dp := prepareDispatch(p, ct)
 	if dp == nil || len(dp.targets) == 0 {
@@ -212,7 +292,7 @@ var shellLangs = map[string]bool{"bash": true, "sh": true, "shell": true, "zsh":
 // checkCapture applies the contract's capture rules to the shell code
 // blocks of d that capture a handshake field.
 func checkCapture(p *rules.Pass, ct *config.Contract, d *parser.Document) {
-	caps := ct.DispatchHandshake.Capture
+	caps := ct.Spec.(*handshakeSpec).Capture
 	if len(caps) == 0 {
 		return
 	}
@@ -244,11 +324,11 @@ func checkCapture(p *rules.Pass, ct *config.Contract, d *parser.Document) {
 // forbidDefault is what a capture rule's `forbid` finding says when the
 // rule gives no message: the contract's own pattern (a message of the
 // built-in profile's would name its skill, which a repo's contract lacks).
-func forbidDefault(cr config.CaptureRule) string {
+func forbidDefault(cr captureRule) string {
 	return fmt.Sprintf("the contract forbids this form (/%s/); capture the field another way, or give the rule a `message`", cr.Forbid)
 }
 
-func captureMsg(cr config.CaptureRule, def string) string {
+func captureMsg(cr captureRule, def string) string {
 	if cr.Message != "" {
 		return cr.Message
 	}

@@ -12,8 +12,8 @@ import (
 	"github.com/mdcontract/mdcontract/rules"
 )
 
-// HeadingIndex checks a line that enumerates another file's headings.
-var HeadingIndex = rules.Register(&rules.Rule{
+// The kind's rule checks a line that enumerates another file's headings.
+var _ = registerKind(&config.ContractKind{Name: "heading-index", New: func() config.KindSpec { return new(headingIndexSpec) }}, &rules.Rule{
 	ID:       "MC406",
 	Name:     "heading-index",
 	Summary:  "an enumeration of another file's headings that is incomplete or stale",
@@ -22,6 +22,36 @@ var HeadingIndex = rules.Register(&rules.Rule{
 	Docs:     docs,
 	DocsDir:  "contract/docs",
 })
+
+// headingIndexSpec is a `heading-index` contract: a line that enumerates
+// another file's headings.
+type headingIndexSpec struct {
+	Files config.StringList `yaml:"files"`
+	// Line is the text the enumerating line contains.
+	Line string `yaml:"line"`
+	// Of names the other file; {stem} is the enumerating file's stem,
+	// matched case-insensitively. Empty: a path cited on the same line.
+	Of      string   `yaml:"of"`
+	Level   int      `yaml:"level"`
+	Exclude []string `yaml:"exclude"`
+}
+
+func (hi *headingIndexSpec) Validate(v *config.Validator) {
+	at := v.Under("heading-index")
+	v.Globs(at("files"), hi.Files)
+	if hi.Line == "" {
+		v.Errorf(at(), "heading-index needs the `line` text that marks the enumerating line")
+	}
+	if hi.Level < 0 || hi.Level > 6 {
+		v.Errorf(at("level"), "level must be 1 to 6")
+	}
+}
+
+func (hi *headingIndexSpec) FileSets() []*config.FileSet { return nil }
+
+func (hi *headingIndexSpec) sides(*rules.Pass, *config.Contract) []side {
+	return []side{{label: "the files", sel: &config.Selector{FileSet: config.FileSet{Files: hi.Files}}}}
+}
 
 var (
 	headingTokenRe = regexp.MustCompile("`(#{1,6}) ([^`]+)`")
@@ -33,14 +63,14 @@ func checkHeadingIndex(p *rules.Pass) {
 		return
 	}
 	for _, ct := range contractsOf(p, "heading-index") {
-		if parser.GlobMatch(ct.HeadingIndex.Files, nil, d.Path) {
+		if parser.GlobMatch(ct.Spec.(*headingIndexSpec).Files, nil, d.Path) {
 			headingIndexIn(p, ct, d)
 		}
 	}
 }
 
 func headingIndexIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
-	hi := ct.HeadingIndex
+	hi := ct.Spec.(*headingIndexSpec)
 	src := d.Src[:d.ParsedEnd()] // nothing past the markup bound is checked
 	// the target named by the contract, or cited anywhere in the file,
 	// is the same for every line: found once
@@ -183,7 +213,7 @@ func excluded(h string, ex []string) bool {
 	return false
 }
 
-func describeOf(d *parser.Document, hi *config.HeadingIndex) string {
+func describeOf(d *parser.Document, hi *headingIndexSpec) string {
 	if hi.Of == "" {
 		return "the file cited on the line"
 	}
@@ -196,7 +226,7 @@ func stemOf(p string) string {
 }
 
 // indexTarget finds the file a heading enumeration is about.
-func indexTarget(idx *parser.Index, d *parser.Document, hi *config.HeadingIndex, line string) *parser.Document {
+func indexTarget(idx *parser.Index, d *parser.Document, hi *headingIndexSpec, line string) *parser.Document {
 	if hi.Of != "" {
 		want := strings.ToLower(strings.ReplaceAll(hi.Of, "{stem}", stemOf(d.Path)))
 		for _, t := range idx.Docs {

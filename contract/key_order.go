@@ -12,8 +12,8 @@ import (
 	"github.com/mdcontract/mdcontract/rules"
 )
 
-// KeyOrder checks that instance blocks list a schema block's keys in order.
-var KeyOrder = rules.Register(&rules.Rule{
+// The kind's rule checks that instance blocks list a schema block's keys in order.
+var _ = registerKind(&config.ContractKind{Name: "key-order", New: func() config.KindSpec { return new(keyOrderSpec) }}, &rules.Rule{
 	ID:       "MC402",
 	Name:     "key-order",
 	Summary:  "key sequences in instance blocks differ from a schema block",
@@ -22,6 +22,37 @@ var KeyOrder = rules.Register(&rules.Rule{
 	Docs:     docs,
 	DocsDir:  "contract/docs",
 })
+
+// keyOrderSpec is a `key-order` contract: the key sequence of a schema
+// block against every instance block.
+type keyOrderSpec struct {
+	Schema    config.Selector   `yaml:"schema"`
+	Instances keyOrderInstances `yaml:"instances"`
+}
+
+// keyOrderInstances are blocks found in files: each part a selector picks
+// (a region opened by a marker, the lines between two marker lines, …).
+type keyOrderInstances struct {
+	config.Selector `yaml:",inline"`
+}
+
+func (ko *keyOrderSpec) Validate(v *config.Validator) {
+	at := v.Under("key-order")
+	v.Selector(at("schema"), &ko.Schema, config.OneFile)
+	in := &ko.Instances.Selector
+	v.Selector(at("instances"), in, config.FileSets)
+	if in.Part() == nil {
+		v.Errorf(at("instances"), "instances need a part: a `region` marker name, two `between` marker lines, or another part key (see `mdcontract explain selectors`)")
+	}
+}
+
+func (ko *keyOrderSpec) FileSets() []*config.FileSet {
+	return []*config.FileSet{&ko.Instances.FileSet}
+}
+
+func (ko *keyOrderSpec) sides(*rules.Pass, *config.Contract) []side {
+	return []side{{label: "the instances", sel: &ko.Instances.Selector}}
+}
 
 var blockKeyRe = regexp.MustCompile(`^\s*(?:-\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*:(?:\s|$)`)
 
@@ -72,7 +103,7 @@ type keyOrderPrep struct {
 func checkKeyOrder(p *rules.Pass) {
 	d := p.Doc
 	for _, ct := range contractsOf(p, "key-order") {
-		ko := ct.KeyOrder
+		ko := ct.Spec.(*keyOrderSpec)
 		if d.Kind.IsJSON() || !inSet(p, &ko.Instances.FileSet, d) {
 			continue
 		}
@@ -115,7 +146,7 @@ func checkKeyOrder(p *rules.Pass) {
 
 // instances returns [content start, content end, marker offset] of each
 // instance block in d.
-func instances(d *parser.Document, in *config.Instances) [][3]int {
+func instances(d *parser.Document, in *keyOrderInstances) [][3]int {
 	if in.Region != "" {
 		var out [][3]int
 		for _, r := range MarkerRegions(d, in.Region) {

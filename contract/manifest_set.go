@@ -14,8 +14,8 @@ import (
 	"github.com/mdcontract/mdcontract/config"
 )
 
-// ManifestSet checks a plugin manifest's list against the files it lists.
-var ManifestSet = rules.Register(&rules.Rule{
+// The kind's rule checks a plugin manifest's list against the files it lists.
+var _ = registerKind(&config.ContractKind{Name: "manifest-set", New: func() config.KindSpec { return new(manifestSetSpec) }}, &rules.Rule{
 	ID:        "MC407",
 	Name:      "manifest-set",
 	Summary:   "a plugin manifest list that differs from the files it must list",
@@ -25,6 +25,34 @@ var ManifestSet = rules.Register(&rules.Rule{
 	DocsDir:   "contract/docs",
 })
 
+// manifestSetSpec is a `manifest-set` contract: a JSON array in a
+// manifest equals a set of files.
+type manifestSetSpec struct {
+	config.FileSet `yaml:",inline"`
+	Manifest       string `yaml:"manifest"`
+	Key            string `yaml:"key"`
+}
+
+func (ms *manifestSetSpec) Validate(v *config.Validator) {
+	at := v.Under("manifest-set")
+	if ms.Manifest == "" || ms.Key == "" {
+		v.Errorf(at(), "manifest-set needs `manifest` and `key`")
+	}
+	if ms.Manifest != "" {
+		v.InRepo(at("manifest"), ms.Manifest)
+	}
+	if len(ms.Files) == 0 {
+		v.Errorf(at(), "manifest-set needs `files`: the globs of the files the list must hold")
+	}
+	v.FileSet(at(), &ms.FileSet)
+}
+
+func (ms *manifestSetSpec) FileSets() []*config.FileSet { return []*config.FileSet{&ms.FileSet} }
+
+func (ms *manifestSetSpec) sides(*rules.Pass, *config.Contract) []side {
+	return []side{{label: "the files", sel: &config.Selector{FileSet: ms.FileSet}}}
+}
+
 func checkManifestSet(p *rules.Pass) {
 	for _, ct := range contractsOf(p, "manifest-set") {
 		manifestSet(p, ct)
@@ -32,7 +60,7 @@ func checkManifestSet(p *rules.Pass) {
 }
 
 func manifestSet(p *rules.Pass, ct *config.Contract) {
-	ms := ct.ManifestSet
+	ms := ct.Spec.(*manifestSetSpec)
 	m := p.Index.Doc(ms.Manifest)
 	if m == nil {
 		p.ReportConfig(ct, "no manifest %s in the repo", ms.Manifest)

@@ -18,8 +18,8 @@ import (
 	"github.com/mdcontract/mdcontract/rules"
 )
 
-// RegistryRule checks that values used across files are listed in a registry.
-var RegistryRule = rules.Register(&rules.Rule{
+// The kind's rule checks that values used across files are listed in a registry.
+var _ = registerKind(&config.ContractKind{Name: "registry", New: func() config.KindSpec { return new(registrySpec) }}, &rules.Rule{
 	ID:        "MC408",
 	Name:      "registry",
 	Summary:   "a value used in one place that a registry list does not hold",
@@ -28,6 +28,79 @@ var RegistryRule = rules.Register(&rules.Rule{
 	Docs:      docs,
 	DocsDir:   "contract/docs",
 })
+
+// registrySpec is a `registry` contract: values used across files are
+// listed in a registry.
+type registrySpec struct {
+	Uses   extractSpec `yaml:"uses"`
+	Listed extractSpec `yaml:"registry"`
+	// Unused reports registry entries nothing uses.
+	Unused bool `yaml:"unused"`
+	// AllowDuplicates switches off the report of a value the registry
+	// lists twice (a registry that lists a value per place it applies).
+	AllowDuplicates bool `yaml:"allow-duplicates"`
+	// Canonical names the side that is the truth, `registry` or `uses`:
+	// the other is its copy, and a value one side lacks is blamed on the
+	// copy, in both directions ("": no side is, the default).
+	Canonical string `yaml:"canonical"`
+}
+
+// extractSpec pulls values out of files: the strings a selector picks
+// (table cells, list items, JSON strings, frontmatter values) or, in the
+// lines of the part it picks, the matches of a pattern.
+type extractSpec struct {
+	config.Selector `yaml:",inline"`
+	// Lines limits matching to lines containing this text.
+	Lines   string `yaml:"lines"`
+	Pattern string `yaml:"pattern"`
+	// In is `code` (fenced blocks only), `text` (outside them) or `any`.
+	In string `yaml:"in"`
+	// Path reads one value per file picked from its repo path: the
+	// pattern's group named value, else its first group, else the match
+	// (`^plugins/([^/]+)/` for the folder a plugin lives in).
+	Path string `yaml:"path"`
+}
+
+func (rg *registrySpec) Validate(v *config.Validator) {
+	at := v.Under("registry")
+	if cn := rg.Canonical; cn != "" && cn != "registry" && cn != "uses" {
+		msg := fmt.Sprintf("`canonical` is `registry` or `uses`, the side the other copies, found %q", cn)
+		if near, ok := v.Closest(cn, []string{"registry", "uses"}); ok {
+			msg += fmt.Sprintf("; did you mean `%s`?", near)
+		}
+		v.Errorf(at("canonical"), "%s", msg)
+	}
+	for _, x := range []struct {
+		e    *extractSpec
+		name string
+	}{{&rg.Uses, "uses"}, {&rg.Listed, "registry"}} {
+		v.Selector(at(x.name), &x.e.Selector, config.FileSets)
+		values := x.e.JSON != "" || x.e.Frontmatter != "" || x.e.Column != "" || x.e.List
+		switch {
+		case x.e.Path != "" && (values || x.e.Part() != nil || x.e.Pattern != ""):
+			v.Errorf(at(x.name, "path"), "`%s` reads its values from the files' paths with `path`: a part, `pattern` or another value key does not apply", x.name)
+		case x.e.Path != "":
+			v.Regexp(at(x.name, "path"), x.e.Path)
+		case x.e.Pattern == "" && !values:
+			v.Errorf(at(x.name), "`%s` needs a `pattern`, or a selector that picks values itself: `column`, `list`, `json`, `frontmatter` or `path`", x.name)
+		}
+		if x.e.Pattern != "" {
+			v.Regexp(at(x.name, "pattern"), x.e.Pattern)
+		}
+		if x.e.In != "" && !slices.Contains([]string{"code", "text", "any"}, x.e.In) {
+			v.Errorf(at(x.name, "in"), "`in` is code, text or any, found %q", x.e.In)
+		}
+	}
+}
+
+func (rg *registrySpec) FileSets() []*config.FileSet {
+	return []*config.FileSet{&rg.Uses.FileSet, &rg.Listed.FileSet}
+}
+
+func (rg *registrySpec) sides(*rules.Pass, *config.Contract) []side {
+	return []side{{label: "the registry", sel: &rg.Listed.Selector, anyFile: rg.Listed.Path != ""},
+		{label: "`uses`", sel: &rg.Uses.Selector, anyFile: rg.Uses.Path != ""}}
+}
 
 type extracted struct {
 	value string
@@ -43,7 +116,7 @@ type extracted struct {
 // Each file's matching is metered (config.Meter); a file whose matching
 // passes the budget is reported for contract ct and read no further, and
 // over says that one was.
-func extract(p *rules.Pass, ct *config.Contract, x *config.Extract) (out []extracted, selected, over bool) {
+func extract(p *rules.Pass, ct *config.Contract, x *extractSpec) (out []extracted, selected, over bool) {
 	if x.Path != "" {
 		pp := newValuePattern(x.Path)
 		seen := map[string]bool{} // a folder's name, once: from its first file
@@ -143,7 +216,7 @@ func checkRegistry(p *rules.Pass) {
 	// registry that lists it
 	dups := map[string]bool{}
 	for _, ct := range contractsOf(p, "registry") {
-		rg := ct.Registry
+		rg := ct.Spec.(*registrySpec)
 		listed, selected, listedOver := extract(p, ct, &rg.Listed)
 		if !selected && rg.Listed.Part() != nil {
 			continue // contractsOf reports a side that selects nothing
@@ -241,7 +314,7 @@ func checkRegistry(p *rules.Pass) {
 // the uses (its copy) lack, at the copy: the first use of the file of the
 // first use, with the entry as related location.
 func reportFromCopy(p *rules.Pass, ct *config.Contract, uses, unused []extracted, in string) {
-	where := setWords(ct.Registry.Uses.Picked())
+	where := setWords(ct.Spec.(*registrySpec).Uses.Picked())
 	for _, e := range unused {
 		at := extracted{doc: e.doc, off: e.off, value: e.value} // no use at all: the entry
 		if len(uses) > 0 {
@@ -264,7 +337,7 @@ func reportFromCopy(p *rules.Pass, ct *config.Contract, uses, unused []extracted
 // registry (the copy) lacks, at the registry's first entry with the use as
 // related location, and each entry no use holds, at the entry.
 func reportToCopy(p *rules.Pass, ct *config.Contract, uses []extracted, have map[string]extracted, unused []extracted, first extracted, in string) {
-	where := setWords(ct.Registry.Uses.Picked())
+	where := setWords(ct.Spec.(*registrySpec).Uses.Picked())
 	if p.Reported(first.doc.Path) {
 		for _, u := range unregistered(uses, have) {
 			line, _ := u.doc.Position(u.off)
@@ -406,7 +479,7 @@ func reportStaleCopy(p *rules.Pass, ct *config.Contract, uses, unused []extracte
 
 // registryPlace names where the registry is: its file, or when its entries
 // come from several files, the globs that find them.
-func registryPlace(listed []extracted, x *config.Extract) string {
+func registryPlace(listed []extracted, x *extractSpec) string {
 	for _, e := range listed {
 		if e.doc != listed[0].doc {
 			return strings.Join(x.Files, ", ")

@@ -3,6 +3,7 @@ package contract
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mdcontract/mdcontract/config"
@@ -10,8 +11,8 @@ import (
 	"github.com/mdcontract/mdcontract/rules"
 )
 
-// RequiredSection checks that headings exist, in order and in place.
-var RequiredSection = rules.Register(&rules.Rule{
+// The kind's rule checks that headings exist, in order and in place.
+var _ = registerKind(&config.ContractKind{Name: "required-section", New: func() config.KindSpec { return new(requiredSectionSpec) }}, &rules.Rule{
 	ID:       "MC403",
 	Name:     "required-section",
 	Summary:  "required headings missing, misplaced or out of order",
@@ -21,13 +22,48 @@ var RequiredSection = rules.Register(&rules.Rule{
 	DocsDir:  "contract/docs",
 })
 
+// requiredSectionSpec is a `required-section` contract: headings that
+// must exist, in order.
+type requiredSectionSpec struct {
+	config.FileSet `yaml:",inline"`
+	// Headings are written with their #s (`## Gotchas`).
+	Headings []string `yaml:"headings"`
+	// First: the (first) heading is the first of its level in the file.
+	First bool `yaml:"first"`
+	// Before: the headings stand before this heading.
+	Before string `yaml:"before"`
+	// Prefix lets headings match by prefix.
+	Prefix bool `yaml:"prefix"`
+	// When limits the check to files that contain this text or marker.
+	When string `yaml:"when"`
+}
+
+func (rs *requiredSectionSpec) Validate(v *config.Validator) {
+	at := v.Under("required-section")
+	v.FileSet(at(), &rs.FileSet)
+	if len(rs.Headings) == 0 {
+		v.Errorf(at(), "required-section needs `headings`")
+	}
+	for _, h := range append(slices.Clone(rs.Headings), rs.Before) {
+		if h != "" && !strings.HasPrefix(h, "#") {
+			v.Errorf(at("headings"), "heading %q must be written with its #s (e.g. `## %s`)", h, h)
+		}
+	}
+}
+
+func (rs *requiredSectionSpec) FileSets() []*config.FileSet { return []*config.FileSet{&rs.FileSet} }
+
+func (rs *requiredSectionSpec) sides(*rules.Pass, *config.Contract) []side {
+	return []side{{label: "the files", sel: &config.Selector{FileSet: rs.FileSet}}}
+}
+
 func checkRequiredSection(p *rules.Pass) {
 	d := p.Doc
 	if d.Kind.IsJSON() {
 		return
 	}
 	for _, ct := range contractsOf(p, "required-section") {
-		rs := ct.RequiredSection
+		rs := ct.Spec.(*requiredSectionSpec)
 		if !inSet(p, &rs.FileSet, d) {
 			continue
 		}
@@ -39,7 +75,7 @@ func checkRequiredSection(p *rules.Pass) {
 }
 
 func requiredIn(p *rules.Pass, ct *config.Contract, d *parser.Document) {
-	rs := ct.RequiredSection
+	rs := ct.Spec.(*requiredSectionSpec)
 	last := -1 // index in d.Headings of the previous required heading
 	lastName := ""
 	for n, spec := range rs.Headings {

@@ -57,41 +57,11 @@ func (s side) verb() string {
 
 // checkSelects reports each side of ct that selects nothing.
 func checkSelects(p *rules.Pass, ct *config.Contract) {
-	var sides []side
-	switch {
-	case ct.Copy != nil:
-		cp := ct.Copy
-		sel := copySelector(cp)
-		sel.File, sel.FileSet = "", config.FileSet{Files: cp.Copies, Exclude: cp.Exclude}
-		src, _ := resolveFile(p.Index, cp.Source.File)
-		sides = append(sides, side{label: "the copies", sel: &sel, skip: src, partReported: cp.Required})
-	case ct.KeyOrder != nil:
-		sides = append(sides, side{label: "the instances", sel: &ct.KeyOrder.Instances.Selector})
-	case ct.RequiredSection != nil:
-		sides = append(sides, side{label: "the files", sel: &config.Selector{FileSet: ct.RequiredSection.FileSet}})
-	case ct.AnchorContract != nil:
-		ac := ct.AnchorContract
-		sel := ac.Selector
-		if ac.Region == "*" {
-			sel.Region = "" // every region: the file set alone
-		}
-		sides = append(sides, side{label: "the files", sel: &sel, partReported: !ac.Optional})
-	case ct.DispatchHandshake != nil:
-		dh := ct.DispatchHandshake
-		sides = append(sides, side{label: "the dispatching files", sel: &config.Selector{FileSet: dh.FileSet}})
-		if dh.TargetFiles != nil {
-			sides = append(sides, side{label: "`target-files`", sel: &config.Selector{FileSet: *dh.TargetFiles}})
-		}
-		checkTargets(p, ct)
-	case ct.HeadingIndex != nil:
-		sides = append(sides, side{label: "the files", sel: &config.Selector{FileSet: config.FileSet{Files: ct.HeadingIndex.Files}}})
-	case ct.ManifestSet != nil:
-		sides = append(sides, side{label: "the files", sel: &config.Selector{FileSet: ct.ManifestSet.FileSet}})
-	case ct.Registry != nil:
-		sides = append(sides, side{label: "the registry", sel: &ct.Registry.Listed.Selector, anyFile: ct.Registry.Listed.Path != ""},
-			side{label: "`uses`", sel: &ct.Registry.Uses.Selector, anyFile: ct.Registry.Uses.Path != ""})
+	k, ok := ct.Spec.(sider)
+	if !ok {
+		return
 	}
-	for _, s := range sides {
+	for _, s := range k.sides(p, ct) {
 		checkSide(p, ct, s)
 	}
 }
@@ -223,7 +193,7 @@ func checkTargets(p *rules.Pass, ct *config.Contract) {
 		}
 	}
 	var missing []string
-	for _, t := range ct.DispatchHandshake.Targets {
+	for _, t := range ct.Spec.(*handshakeSpec).Targets {
 		if !names[strings.ToLower(t)] {
 			missing = append(missing, "`"+t+"`")
 		}

@@ -26,7 +26,7 @@ func RegistryUses(idx *parser.Index, s *rules.Settings) []RegistryUse {
 	p := &rules.Pass{Index: idx, Settings: s} // extract reads the index and settings only
 	var out []RegistryUse
 	for _, ct := range s.ContractsOf("registry", idx) {
-		rg := ct.Registry
+		rg := ct.Spec.(*registrySpec)
 		listed, _, _ := extract(p, ct, &rg.Listed)
 		if len(listed) == 0 {
 			continue

@@ -12,8 +12,8 @@ import (
 	"github.com/mdcontract/mdcontract/rules"
 )
 
-// ValuesAgree checks that two key→value maps agree on shared keys.
-var ValuesAgree = rules.Register(&rules.Rule{
+// The kind's rule checks that two key→value maps agree on shared keys.
+var _ = registerKind(&config.ContractKind{Name: "values-agree", New: func() config.KindSpec { return new(valuesAgreeSpec) }}, &rules.Rule{
 	ID:        "MC409",
 	Name:      "values-agree",
 	Summary:   "two tables or lists that disagree on the same key",
@@ -23,6 +23,72 @@ var ValuesAgree = rules.Register(&rules.Rule{
 	DocsDir:   "contract/docs",
 })
 
+// valuesAgreeSpec is a `values-agree` contract: two key→value maps agree
+// wherever both have a key.
+type valuesAgreeSpec struct {
+	Left  agreeTable `yaml:"left"`
+	Right agreeTable `yaml:"right"`
+}
+
+// agreeTable extracts a key→value map from a markdown table or list: the
+// selector picks the file (`file`, or a file set whose files are each
+// compared against the other side) and the part read (a section, a
+// region, …; `list: true` reads the list items as `key: value`).
+type agreeTable struct {
+	config.Selector `yaml:",inline"`
+	// Key and Value are column headers (tables) or, for lists, Pattern
+	// groups named key and value.
+	Key     string `yaml:"key"`
+	Value   string `yaml:"value"`
+	Pattern string `yaml:"pattern"`
+	// Split splits a value cell into several values (e.g. ",").
+	Split string `yaml:"split"`
+	// Invert reads the map value→key (a lookup listing keys per value).
+	Invert bool `yaml:"invert"`
+}
+
+func (va *valuesAgreeSpec) Validate(v *config.Validator) {
+	at := v.Under("values-agree")
+	for _, x := range []struct {
+		t    *agreeTable
+		name string
+	}{{&va.Left, "left"}, {&va.Right, "right"}} {
+		x.t.validate(v, at, x.name)
+	}
+	if len(va.Left.Files) > 0 && len(va.Right.Files) > 0 {
+		v.Errorf(at("right", "files"), "contract `%s`: only one side can be `files`: each of its files is compared against the other side, which is one `file`", v.ID())
+	}
+}
+
+// validate checks the side named name.
+func (t *agreeTable) validate(v *config.Validator, at func(path ...any) config.Pos, name string) {
+	v.Selector(at(name), &t.Selector, config.FileSets)
+	switch {
+	case t.File == "" && len(t.Files) == 0:
+		v.Errorf(at(name), "`%s` needs a `file` (or `files`, globs whose files are each compared against the other side)", name)
+	case t.File != "":
+		v.InRepo(at(name, "file"), t.File)
+	}
+	if t.Column != "" || t.JSON != "" || t.Frontmatter != "" {
+		v.Errorf(at(name), "`%s` reads a table's `key` and `value` columns or `key: value` items: `column`, `json` and `frontmatter` do not apply", name)
+	}
+	if t.List {
+		if t.Pattern != "" || t.Key != "" || t.Value != "" {
+			v.Errorf(at(name), "`%s` has `list: true`, which reads `key: value` list items itself: drop `pattern`, `key` and `value`", name)
+		}
+	} else if t.Pattern != "" {
+		if re := v.Regexp(at(name, "pattern"), t.Pattern); re != nil && (re.SubexpIndex("key") < 0 || re.SubexpIndex("value") < 0) {
+			v.Errorf(at(name, "pattern"), "`%s`'s pattern needs groups named key and value, as in `(?P<key>\\w+): (?P<value>\\w+)`", name)
+		}
+	} else if t.Key == "" || t.Value == "" {
+		v.Errorf(at(name), "`%s` needs `key` and `value` columns, or a `pattern` with groups key and value", name)
+	}
+}
+
+func (va *valuesAgreeSpec) FileSets() []*config.FileSet {
+	return []*config.FileSet{&va.Left.FileSet, &va.Right.FileSet}
+}
+
 type cell struct {
 	value string
 	doc   *parser.Document
@@ -31,12 +97,12 @@ type cell struct {
 
 func checkValuesAgree(p *rules.Pass) {
 	for _, ct := range contractsOf(p, "values-agree") {
-		va := ct.ValuesAgree
+		va := ct.Spec.(*valuesAgreeSpec)
 		var tables [2][]map[string][]cell
 		bad := false
 		for i, side := range []struct {
 			name string
-			t    *config.Table
+			t    *agreeTable
 		}{{"left", &va.Left}, {"right", &va.Right}} {
 			docs, err := sideDocs(p, side.t)
 			var many *manyFilesError
@@ -82,7 +148,7 @@ func checkValuesAgree(p *rules.Pass) {
 
 // sideDocs returns the files a side reads: the one its `file` names, or
 // every file its file set picks.
-func sideDocs(p *rules.Pass, t *config.Table) ([]*parser.Document, error) {
+func sideDocs(p *rules.Pass, t *agreeTable) ([]*parser.Document, error) {
 	if t.File == "" {
 		docs := setDocs(p, &t.FileSet)
 		if len(docs) == 0 {
@@ -153,7 +219,7 @@ func cleanCell(s string) string {
 
 // readTable extracts key → values from a table or list in d, the work of
 // its pattern counted by mt.
-func readTable(mt *config.Meter, d *parser.Document, t *config.Table) (map[string][]cell, error) {
+func readTable(mt *config.Meter, d *parser.Document, t *agreeTable) (map[string][]cell, error) {
 	parts := blockOrBody(d, &t.Selector)
 	where := d.Path
 	if sel := t.Part(); sel != nil {

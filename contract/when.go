@@ -11,8 +11,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// When checks conditional contracts: files that meet a condition hold another.
-var When = rules.Register(&rules.Rule{
+// The kind's rule checks conditional contracts: files that meet a condition hold another.
+var _ = registerKind(&config.ContractKind{Name: "when", Also: []string{"then"}, Without: "say which files it applies to with `when: {files: [...]}`", New: func() config.KindSpec { return new(whenSpec) }}, &rules.Rule{
 	ID:        "MC410",
 	Name:      "when",
 	Summary:   "a file that meets a contract's `when` lacks its `then`",
@@ -22,9 +22,87 @@ var When = rules.Register(&rules.Rule{
 	DocsDir:   "contract/docs",
 })
 
+// whenSpec is a `when` contract: its condition, the files its selector
+// picks in which the part it names exists (a section, a frontmatter key,
+// …), narrowed to those whose body matches a pattern; and its Then, the
+// contract's `then`, what such a file must hold.
+type whenSpec struct {
+	config.Selector `yaml:",inline"`
+	// Body is an RE2 pattern searched in the body (outside the
+	// frontmatter and, unless InCode, outside code blocks).
+	Body   string `yaml:"body"`
+	InCode bool   `yaml:"in-code"`
+	// Then is the contract's `then` (config.AlsoSpec).
+	Then *thenSpec `yaml:"-"`
+}
+
+// thenSpec is what a file that meets a `when` contract's condition must
+// hold: the part its selector names (a section, a frontmatter key, …;
+// listing the item Has, when set), or a body that matches a pattern.
+type thenSpec struct {
+	config.Selector `yaml:",inline"`
+	// Has is an item the key lists: a YAML list item, or a word of a
+	// comma- or space-separated string (as Claude Code's `tools` is).
+	Has  string `yaml:"has"`
+	Body string `yaml:"body"`
+	// Forbid is an RE2 pattern no line of the body may match.
+	Forbid string `yaml:"forbid"`
+	// Path is an RE2 pattern the file's repo path must match.
+	Path   string `yaml:"path"`
+	InCode bool   `yaml:"in-code"`
+}
+
+// Also is where the contract's `then` decodes.
+func (w *whenSpec) Also(string) any {
+	w.Then = new(thenSpec)
+	return w.Then
+}
+
+func (w *whenSpec) Validate(v *config.Validator) {
+	at := v.Under("when")
+	if len(w.Files) == 0 && w.File == "" {
+		v.Errorf(at(), "`when` needs `files`: the globs of the files the contract applies to")
+	}
+	v.Selector(at(), &w.Selector, config.FileSets)
+	if w.Body != "" {
+		v.Regexp(at("body"), w.Body)
+	}
+	w.Then.validate(v, v.Under("then"))
+}
+
+// validate checks a `when` contract's `then` (nil when it has none).
+func (t *thenSpec) validate(v *config.Validator, at func(path ...any) config.Pos) {
+	if t == nil {
+		v.Errorf(at(), "contract `%s`: `when` needs a `then`: the `frontmatter` key (and the item it `has`) or the `body` pattern a matching file must hold", v.ID())
+		return
+	}
+	v.Selector(at(), &t.Selector, config.PartOnly)
+	n := 0
+	for _, set := range []bool{t.Part() != nil, t.Body != "", t.Forbid != "", t.Path != ""} {
+		if set {
+			n++
+		}
+	}
+	for _, re := range []struct{ key, re string }{{"forbid", t.Forbid}, {"path", t.Path}} {
+		if re.re != "" {
+			v.Regexp(at(re.key), re.re)
+		}
+	}
+	switch {
+	case n != 1:
+		v.Errorf(at(), "contract `%s`: `then` needs one of a part the file must hold (`frontmatter: key`, with `has` an item it lists; `section: \"## Usage\"`, …), `body` (a pattern a line must match), `forbid` (a pattern no line may match) or `path` (a pattern the file's path must match)", v.ID())
+	case t.Has != "" && t.Frontmatter == "":
+		v.Errorf(at("has"), "contract `%s`: `has` is an item of a frontmatter key: name the key with `frontmatter`", v.ID())
+	case t.Body != "":
+		v.Regexp(at("body"), t.Body)
+	}
+}
+
+func (w *whenSpec) FileSets() []*config.FileSet { return []*config.FileSet{&w.FileSet} }
+
 func checkWhen(p *rules.Pass) {
 	for _, ct := range contractsOf(p, "when") {
-		w, t := ct.When, ct.Then
+		w, t := ct.Spec.(*whenSpec), ct.Spec.(*whenSpec).Then
 		// a `then` that forbids a text or checks a path reads JSON files too
 		docs := pickDocs(p, &w.Selector, (t.Forbid != "" || t.Path != "") && w.Part() == nil && w.Body == "")
 		if len(docs) == 0 {
@@ -68,11 +146,11 @@ func checkWhen(p *rules.Pass) {
 // whenHolds reports whether d meets the contract's condition: the part
 // it names exists, its body pattern matches.
 func whenHolds(m *config.Meter, d *parser.Document, ct *config.Contract, whenRe *config.Pattern) bool {
-	if part := ct.When.Part(); part != nil && len(Select(d, part)) == 0 {
+	if part := ct.Spec.(*whenSpec).Part(); part != nil && len(Select(d, part)) == 0 {
 		return false
 	}
 	if whenRe != nil {
-		_, _, ok := bodyMatch(m, d, whenRe, ct.When.InCode)
+		_, _, ok := bodyMatch(m, d, whenRe, ct.Spec.(*whenSpec).InCode)
 		return ok
 	}
 	return true
@@ -82,7 +160,7 @@ func whenHolds(m *config.Meter, d *parser.Document, ct *config.Contract, whenRe 
 // pattern, or lines that no pattern may match (each such line is a
 // finding).
 func checkThenNot(p *rules.Pass, m *config.Meter, ct *config.Contract, d *parser.Document) {
-	t := ct.Then
+	t := ct.Spec.(*whenSpec).Then
 	why := ""
 	if ct.Description != "" {
 		why = " (" + strings.TrimSuffix(ct.Description, ".") + ")"
@@ -90,7 +168,7 @@ func checkThenNot(p *rules.Pass, m *config.Meter, ct *config.Contract, d *parser
 	if t.Path != "" {
 		if !m.Match(compile(t.Path), d.Path, d.BodyStart) && !m.Over() {
 			p.ReportContract(ct, rules.Diagnostic{Path: d.Path, Start: d.BodyStart, End: d.BodyStart,
-				Message: fmt.Sprintf("the path %s does not match `%s`, which contract `%s` requires of %s%s; rename the file", d.Path, t.Path, ct.ID, setWords(ct.When.Picked()), why)})
+				Message: fmt.Sprintf("the path %s does not match `%s`, which contract `%s` requires of %s%s; rename the file", d.Path, t.Path, ct.ID, setWords(ct.Spec.(*whenSpec).Picked()), why)})
 		}
 		return
 	}
@@ -114,7 +192,7 @@ func checkThenNot(p *rules.Pass, m *config.Meter, ct *config.Contract, d *parser
 }
 
 func checkWhenDoc(p *rules.Pass, m *config.Meter, ct *config.Contract, d *parser.Document, whenRe, thenRe *config.Pattern) {
-	w, t := ct.When, ct.Then
+	w, t := ct.Spec.(*whenSpec), ct.Spec.(*whenSpec).Then
 	if part := w.Part(); part != nil && len(Select(d, part)) == 0 {
 		return // the condition's part is not in this file
 	}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/contract"
@@ -17,6 +18,26 @@ import (
 
 // schemaURL is where editors find the config's JSON Schema.
 const schemaURL = "https://raw.githubusercontent.com/mdcontract/mdcontract/main/schema/mdcontract.schema.json"
+
+// kindsMark stands in starterConfig for the comment that names the
+// contract kinds.
+const kindsMark = "# {kinds}"
+
+// comment writes text as comment lines of at most width characters
+// (a word longer than that on a line of its own).
+func comment(text string, width int) string {
+	var b strings.Builder
+	line := "#"
+	for _, w := range strings.Fields(text) {
+		if len(line)+1+len(w) > width && line != "#" {
+			b.WriteString(line + "\n")
+			line = "#"
+		}
+		line += " " + w
+	}
+	b.WriteString(line)
+	return b.String()
+}
 
 // starterConfig is what `mdcontract init` writes: valid as it stands,
 // every other setting shown commented out.
@@ -58,8 +79,7 @@ version: 1
 # profiles:
 #   subagent-env-handshake/v1: off
 
-# Contracts between files: copy, key-order, required-section, anchor-contract,
-# dispatch-handshake, heading-index, manifest-set, registry, values-agree, when.
+` + kindsMark + `
 # contracts:
 #   - id: step0-copy
 #     copy:
@@ -94,7 +114,7 @@ func initConfig(args []string, stdout io.Writer) error {
 	}
 	root := parser.FindRoot(cwd)
 	path := filepath.Join(root, config.FileName)
-	text := starterConfig
+	text := strings.Replace(starterConfig, kindsMark, comment("Contracts between files: "+strings.Join(config.ContractKinds, ", ")+".", 80), 1)
 	if infer {
 		sess, err := openRepo(root, cwd, "", nil)
 		if err != nil {
