@@ -322,7 +322,11 @@ func afterEdit(p hookPayload, host, event string) hookAnswer {
 	}
 	var notes []string
 	if sess.ConfigErr != nil {
-		notes = append(notes, fmt.Sprintf("the config %s has errors and was left out of this check: %v", sess.ConfigPath, sess.ConfigErr))
+		name := sess.ConfigPath
+		if r, err := filepath.Rel(root, name); err == nil {
+			name = filepath.ToSlash(r)
+		}
+		notes = append(notes, fmt.Sprintf("the config %s has errors and was left out of this check: %v", name, sess.ConfigErr))
 	}
 	for _, e := range res.ConfigErrors {
 		notes = append(notes, "config error: "+e.Error())
@@ -334,7 +338,7 @@ func afterEdit(p hookPayload, host, event string) hookAnswer {
 			fmt.Fprintf(&b, "mdcontract: %s\n", textsafe.Line(n))
 		}
 		if len(others) > 0 {
-			fmt.Fprintf(&b, "mdcontract: the edit to %s leaves %s to consider (not blocking):\n", textsafe.Line(rel), wording.Count(len(others), "warning or note", "warnings and notes"))
+			fmt.Fprintf(&b, "mdcontract: the edit to %s leaves %s (warnings: fix them unless the file means them):\n", textsafe.Line(rel), wording.Plural(len(others), "1 finding that does not block", fmt.Sprintf("%d findings that do not block", len(others))))
 			writeFindings(&b, others)
 		}
 		context = strings.TrimSuffix(b.String(), "\n")

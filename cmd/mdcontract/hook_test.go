@@ -232,3 +232,34 @@ func TestHookHostile(t *testing.T) {
 		t.Errorf("a Gemini CLI edit leaving a broken link is answered %q", out)
 	}
 }
+
+// TestHookTranscript: without last_assistant_message (Claude Code before
+// it gave it), the subagent's last message is read from the end of its
+// transcript; a path that is no .jsonl file is a note, never a block.
+func TestHookTranscript(t *testing.T) {
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "agent-a1.jsonl")
+	lines := []string{
+		`{"type":"user","message":{"role":"user","content":"go"}}`,
+		`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"first"}]}}`,
+		`not json`,
+		`{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","name":"Read"},{"type":"text","text":"## Done"},{"type":"text","text":"last"}]}}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":"x"}]}}`,
+	}
+	if err := os.WriteFile(tr, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := lastAssistantMessage(tr)
+	if err != nil || got != "## Done\nlast" {
+		t.Errorf("lastAssistantMessage = %q, %v", got, err)
+	}
+	for _, bad := range []string{"relative.jsonl", filepath.Join(dir, "x.txt"), filepath.Join(dir, "missing.jsonl"), dir + "/a\nb.jsonl"} {
+		if _, err := lastAssistantMessage(bad); err == nil {
+			t.Errorf("lastAssistantMessage(%q) read it", bad)
+		}
+	}
+	_, stderr := hookRun(t, map[string]any{"hook_event_name": "SubagentStop", "cwd": dir, "agent_transcript_path": "/etc/passwd"})
+	if !strings.Contains(stderr, "no absolute path to a .jsonl file") {
+		t.Errorf("stderr %q", stderr)
+	}
+}
