@@ -59,7 +59,7 @@ var checkTool = &tool{
 	input: map[string]any{
 		"type": "object",
 		"properties": map[string]any{
-			"paths": pathsSchema,
+			"paths":   pathsSchema,
 			"changed": map[string]any{"type": "boolean", "description": "The paths are a change: also report the findings it causes in other files (default true when paths are given)."},
 		},
 		"additionalProperties": false,
