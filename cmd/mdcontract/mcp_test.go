@@ -192,11 +192,11 @@ func TestMCPSDK(t *testing.T) {
 	}
 }
 
-// TestMCPClaudeCode adds the server to Claude Code's project config with
-// its own CLI (`claude mcp add --scope project`), and has `claude mcp
-// list` connect to it: pending approval until the project is trusted and
-// the server approved (what the first interactive run asks), then
-// connected. A server that cannot start shows as failed, so the
+// TestMCPClaudeCode adds the server to Claude Code with its own CLI, and
+// has `claude mcp list` connect to it: at once in the local scope (the
+// default, what docs/agents.md gives); in the project scope
+// (`.mcp.json`), pending approval until the project is trusted and the
+// server approved (what the first interactive run asks), then connected. A server that cannot start shows as failed, so the
 // connected line is the server's answer, not the list's default.
 func TestMCPClaudeCode(t *testing.T) {
 	claude := hostCLI(t, "claude")
@@ -226,6 +226,11 @@ func TestMCPClaudeCode(t *testing.T) {
 		}
 		return out.String()
 	}
+	claudeRun("mcp", "add", "mdcontract", "--", bin, "mcp")
+	if out := claudeRun("mcp", "list"); !strings.Contains(out, "mdcontract: "+bin+" mcp - ✔ Connected") {
+		t.Errorf("local scope: not connected:\n%s", out)
+	}
+	claudeRun("mcp", "remove", "mdcontract")
 	claudeRun("mcp", "add", "--scope", "project", "mdcontract", "--", bin, "mcp")
 	claudeRun("mcp", "add", "--scope", "project", "broken", "--", bin, "mcp", "--root", filepath.Join(root, "nope"))
 	if mcpJSON, err := os.ReadFile(filepath.Join(root, ".mcp.json")); err != nil || !bytes.Contains(mcpJSON, []byte(`"mcp"`)) {
