@@ -143,15 +143,18 @@ func runCheck(s *server, raw json.RawMessage) (any, string, error) {
 	return doc, jsonText(doc), nil
 }
 
-// baselineOf is the repo's baseline, when it has one that can be read
-// (one that cannot is said in the log, and the findings are shown
-// without it, as the language server does).
+// baselineOf is the repo's baseline, as the language server takes it:
+// the one the config names (`baseline:`), else .mdcontract-baseline.json
+// at the root when there is one. One that cannot be read is said in the
+// log, and the findings are shown without it.
 func (s *server) baselineOf(sess *engine.Session) *engine.Baseline {
-	p := filepath.Join(sess.Root, baselineFile)
-	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
-		return nil
+	b := engine.ConfigBaseline(sess.Root, sess.Config)
+	if p := filepath.Join(sess.Root, baselineFile); b == nil {
+		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+			return nil
+		}
+		b = engine.NewBaseline(p)
 	}
-	b := engine.NewBaseline(p)
 	if err := b.Read(sess.Root); err != nil {
 		s.logf("the baseline %v; findings are shown without it", err)
 		return nil

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mdcontract/mdcontract/engine"
 )
 
 // writeRepo writes files (slash paths) under a new folder that is a repo
@@ -498,6 +500,52 @@ func readAll(r *bytes.Buffer) (lines []string, errs []error) {
 			errs = append(errs, err)
 		default:
 			lines = append(lines, string(l))
+		}
+	}
+}
+
+// TestCheckBaseline: a finding the repo's baseline records passes, the
+// count of them said (the config's `baseline:` file, or
+// .mdcontract-baseline.json at the root).
+func TestCheckBaseline(t *testing.T) {
+	root := demoRepo(t)
+	msgs, _ := session(t, Options{Root: root}, initLine("2025-11-25"), call(1, "check", nil))
+	sc := result(t, byID(t, msgs, 1))["structuredContent"].(map[string]any)
+	if n := len(sc["diagnostics"].([]any)); n != 2 {
+		t.Fatalf("%d findings before the baseline, want 2", n)
+	}
+	s := &server{opt: Options{Root: root}}
+	s.repo.opt = &s.opt
+	sess, _, err := s.repo.fresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sess.Check(engine.CheckOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := engine.EncodeBaseline(res.Index, res.All)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.repo.close()
+	for _, c := range []struct{ file, config string }{{".mdcontract-baseline.json", ""}, {"ci/known.json", "version: 1\nbaseline: ci/known.json\n"}} {
+		os.Remove(filepath.Join(root, ".mdcontract-baseline.json"))
+		writeFile := func(rel, data string) {
+			p := filepath.Join(root, rel)
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		writeFile(c.file, string(data))
+		if c.config != "" {
+			writeFile(".mdcontract.yaml", c.config)
+		}
+		msgs, _ := session(t, Options{Root: root}, initLine("2025-11-25"), call(1, "check", nil))
+		sc := result(t, byID(t, msgs, 1))["structuredContent"].(map[string]any)
+		if n := len(sc["diagnostics"].([]any)); n != 0 || sc["baselined"] != 2.0 {
+			t.Errorf("%s: %d findings, %v baselined; want 0 and 2", c.file, n, sc["baselined"])
 		}
 	}
 }
