@@ -3,10 +3,10 @@ package mcp
 import (
 	"bufio"
 	"bytes"
-	"errors"
-	"io"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -530,10 +530,12 @@ func TestCheckBaseline(t *testing.T) {
 	}
 	s.repo.close()
 	for _, c := range []struct{ file, config string }{{".mdcontract-baseline.json", ""}, {"ci/known.json", "version: 1\nbaseline: ci/known.json\n"}} {
-		os.Remove(filepath.Join(root, ".mdcontract-baseline.json"))
+		_ = os.Remove(filepath.Join(root, ".mdcontract-baseline.json"))
 		writeFile := func(rel, data string) {
 			p := filepath.Join(root, rel)
-			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
 			if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 				t.Fatal(err)
 			}
