@@ -122,6 +122,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = hostsMatrix(args, stdout)
 	case "graph":
 		err = graphCmd(args, stdout, stderr)
+	case "mcp":
+		err = runMCP(args, stdin, stdout, stderr)
 	case "check":
 		code, err = check(args, stdin, stdout, stderr)
 	}
