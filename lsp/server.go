@@ -440,13 +440,14 @@ func (s *server) load() {
 	s.maxSize = sess.Load.MaxFileSize
 	s.maxPerFile = sess.MaxPerFile()
 	s.loadIndex(sess)
-	s.baseline = nil
-	if p := filepath.Join(s.root, baselineFile); fileExists(p) {
-		b := engine.NewBaseline(p)
+	s.baseline = engine.ConfigBaseline(s.root, sess.Config)
+	if p := filepath.Join(s.root, baselineFile); s.baseline == nil && fileExists(p) {
+		s.baseline = engine.NewBaseline(p)
+	}
+	if b := s.baseline; b != nil {
 		if err := b.Read(s.root); err != nil {
+			s.baseline = nil
 			warnings = append(warnings, "mdcontract: the baseline "+textsafe.Line(err.Error())+"; findings are shown without it")
-		} else {
-			s.baseline = b
 		}
 	}
 	s.indexed = map[string]bool{}
@@ -471,9 +472,10 @@ func (s *server) load() {
 	}
 }
 
-// baselineFile is the baseline the server applies, as a check with
-// `--baseline .mdcontract-baseline.json` does (the file docs/usage.md
-// writes it to): the editor shows the findings CI fails on.
+// baselineFile is the baseline the server applies when the config names
+// none (its `baseline` key), as a check with `--baseline
+// .mdcontract-baseline.json` does (the file docs/usage.md writes it to):
+// the editor shows the findings CI fails on.
 const baselineFile = ".mdcontract-baseline.json"
 
 func fileExists(p string) bool {
