@@ -43,6 +43,10 @@ type Config struct {
 	// MaxPerFile is how many findings of one rule in one file are
 	// reported (0: all); nil when unset (rules.DefaultMaxPerFile).
 	MaxPerFile *FindingCap `yaml:"max-per-file"`
+	// Baseline is the baseline file a check applies when the command line
+	// names none, and the language server applies: a path from the repo
+	// root ("" when unset).
+	Baseline string `yaml:"baseline"`
 	// Targets are the hosts the repo ships to (hosts/*.yaml ids), each
 	// with the oldest release it supports after an `@` where one is given
 	// (`claude-code@2.1.251`; SplitTarget); empty, the hosts its layout

@@ -402,6 +402,7 @@ func TestSchemaAgreesWithParse(t *testing.T) {
 		{"max-per-file", true, "version: 1\nmax-per-file: 20\n"},
 		{"max-per-file 0", true, "version: 1\nmax-per-file: 0\n"},
 		{"max-per-file empty", true, "version: 1\nmax-per-file:\n"},
+		{"baseline", true, "version: 1\nbaseline: ci/known.json\n"},
 		{"string lists", true, `version: 1
 kinds:
   shell: {match: "agents/*.md", exclude: "agents/*.agent.md", base: agent, fields: {x: {type: string-or-list, max-length: 10}}}
@@ -469,6 +470,9 @@ contracts:
 		{"fractional max-per-file", false, "version: 1\nmax-per-file: 2.5\n"},
 		{"max-per-file as a string", false, "version: 1\nmax-per-file: \"5\"\n"},
 		{"max-per-file as a list", false, "version: 1\nmax-per-file: [5]\n"},
+		{"baseline outside the repo", false, "version: 1\nbaseline: ../known.json\n"},
+		{"absolute baseline", false, "version: 1\nbaseline: /tmp/known.json\n"},
+		{"baseline as a list", false, "version: 1\nbaseline: [a.json]\n"},
 		{"bad rule severity", false, "version: 1\nrules: {frontmatter-order: fatal}\n"},
 		{"bad rule object", false, "version: 1\nrules: {frontmatter-order: {level: error}}\n"},
 		{"bad profile", false, "version: 1\nprofiles: {subagent-env-handshake/v1: maybe}\n"},

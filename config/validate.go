@@ -300,6 +300,11 @@ func (v *validator) validate(c *Config, top *yaml.Node) {
 			v.errorf(keyPos(top, "max-memory"), "%v", err)
 		}
 	}
+	if c.Baseline != "" {
+		if p := path.Clean(c.Baseline); path.IsAbs(c.Baseline) || p == ".." || strings.HasPrefix(p, "../") {
+			v.errorf(keyPos(top, "baseline"), "baseline: give the baseline file's path from the repo root, with `/`, e.g. `.mdcontract-baseline.json`; found %q", c.Baseline)
+		}
+	}
 	for _, name := range sortedKeys(c.Profiles) {
 		if p := c.Profiles[name]; p.Pos.Line == 0 {
 			v.errorf(keyPos(top, "profiles", name), "profile `%s` has no value: write `on`, `off` or `{disable: [part, …]}`", name)

@@ -232,73 +232,109 @@ func readTable(mt *config.Meter, d *parser.Document, t *agreeTable) (map[string]
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("%s has no %s", d.Path, describeSelector(t.Part()))
 	}
-	forLines := func(fn func(ls, le int) bool) {
-		for _, pt := range parts {
-			parser.ForLines(d.Src, pt.Start, min(pt.End, d.ParsedEnd()), fn)
-		}
+	r := &tableReader{mt: mt, d: d, t: t, parts: parts, where: where, out: map[string][]cell{}}
+	switch {
+	case t.Pattern != "":
+		return r.byPattern()
+	case t.List:
+		return r.byList()
 	}
-	out := map[string][]cell{}
-	add := func(k, v string, off int) {
-		k, v = cleanCell(k), cleanCell(v)
-		if k == "" || v == "" {
-			return
-		}
-		vals := []string{v}
-		if t.Split != "" {
-			vals = nil
-			for _, x := range strings.Split(v, t.Split) {
-				if x = cleanCell(x); x != "" {
-					vals = append(vals, x)
-				}
+	return r.byTable()
+}
+
+// tableReader reads the entries of a values-agree table from the parts of
+// one document.
+type tableReader struct {
+	mt    *config.Meter
+	d     *parser.Document
+	t     *agreeTable
+	parts []Part
+	where string // the document, and which part of it, for messages
+	out   map[string][]cell
+}
+
+// forLines runs fn on each line of the parts, up to the parsed end.
+func (r *tableReader) forLines(fn func(ls, le int) bool) {
+	for _, pt := range r.parts {
+		parser.ForLines(r.d.Src, pt.Start, min(pt.End, r.d.ParsedEnd()), fn)
+	}
+}
+
+// add records the entry k: v found at off (each value of v split, or
+// inverted, as the table says).
+func (r *tableReader) add(k, v string, off int) {
+	d, t := r.d, r.t
+	k, v = cleanCell(k), cleanCell(v)
+	if k == "" || v == "" {
+		return
+	}
+	vals := []string{v}
+	if t.Split != "" {
+		vals = nil
+		for _, x := range strings.Split(v, t.Split) {
+			if x = cleanCell(x); x != "" {
+				vals = append(vals, x)
 			}
 		}
-		for _, x := range vals {
-			if t.Invert {
-				out[x] = append(out[x], cell{value: k, doc: d, off: off})
-			} else {
-				out[k] = append(out[k], cell{value: x, doc: d, off: off})
-			}
+	}
+	for _, x := range vals {
+		if t.Invert {
+			r.out[x] = append(r.out[x], cell{value: k, doc: d, off: off})
+		} else {
+			r.out[k] = append(r.out[k], cell{value: x, doc: d, off: off})
 		}
 	}
-	if t.Pattern != "" {
-		re := compile(t.Pattern)
-		ki, vi := re.SubexpIndex("key"), re.SubexpIndex("value")
-		forLines(func(ls, le int) bool {
-			line := d.Text()[ls:le]
-			// every match on a line counts, as for a registry's `uses`
-			mt.FindAll(re, line, ls, func(m []int) {
-				if ki > 0 && vi > 0 && m[2*ki] >= 0 && m[2*vi] >= 0 {
-					add(line[m[2*ki]:m[2*ki+1]], line[m[2*vi]:m[2*vi+1]], ls+m[0])
-				}
-			})
-			return !mt.Over()
+}
+
+// byPattern reads the entries a pattern's `key` and `value` groups match.
+func (r *tableReader) byPattern() (map[string][]cell, error) {
+	mt, d, t, where := r.mt, r.d, r.t, r.where
+	re := compile(t.Pattern)
+	ki, vi := re.SubexpIndex("key"), re.SubexpIndex("value")
+	r.forLines(func(ls, le int) bool {
+		line := d.Text()[ls:le]
+		// every match on a line counts, as for a registry's `uses`
+		mt.FindAll(re, line, ls, func(m []int) {
+			if ki > 0 && vi > 0 && m[2*ki] >= 0 && m[2*vi] >= 0 {
+				r.add(line[m[2*ki]:m[2*ki+1]], line[m[2*vi]:m[2*vi+1]], ls+m[0])
+			}
 		})
-		if len(out) == 0 {
-			return nil, fmt.Errorf("no entries matched the pattern `%s` in %s", t.Pattern, where)
-		}
-		return out, nil
+		return !mt.Over()
+	})
+	if len(r.out) == 0 {
+		return nil, fmt.Errorf("no entries matched the pattern `%s` in %s", t.Pattern, where)
 	}
-	if t.List {
-		forLines(func(ls, le int) bool {
-			line := d.Src[ls:le]
-			ind := len(line) - len(strings.TrimLeft(string(line), " \t"))
-			if n := parser.ListMarker(line[ind:]); n > 0 {
-				if k, v, ok := listEntry(string(line[ind+n:])); ok {
-					add(k, v, ls+ind)
-				}
+	return r.out, nil
+}
+
+// byList reads the entries of list items (`key: value`, `**key** — value`).
+func (r *tableReader) byList() (map[string][]cell, error) {
+	d, where := r.d, r.where
+	r.forLines(func(ls, le int) bool {
+		line := d.Src[ls:le]
+		ind := len(line) - len(strings.TrimLeft(string(line), " \t"))
+		if n := parser.ListMarker(line[ind:]); n > 0 {
+			if k, v, ok := listEntry(string(line[ind+n:])); ok {
+				r.add(k, v, ls+ind)
 			}
-			return true
-		})
-		if len(out) == 0 {
-			return nil, fmt.Errorf("no list item of the form `key: value` or `**key** — value` in %s", where)
 		}
-		return out, nil
+		return true
+	})
+	if len(r.out) == 0 {
+		return nil, fmt.Errorf("no list item of the form `key: value` or `**key** — value` in %s", where)
 	}
+	return r.out, nil
+}
+
+// byTable reads the rows of a markdown table with the key and value
+// columns.
+func (r *tableReader) byTable() (map[string][]cell, error) {
+	d, t, where := r.d, r.t, r.where
 	// tables is how many tables the range holds; found is whether one has
 	// both columns; near* is the first header row that has only one
 	tables, found, nearLine, nearCells, nearMissing := 0, false, 0, []string(nil), ""
 	kc, vc := -1, -1
-	forLines(func(ls, le int) bool {
+	r.forLines(func(ls, le int) bool {
 		line := strings.TrimSpace(d.Text()[ls:le])
 		if !strings.HasPrefix(line, "|") {
 			kc, vc = -1, -1
@@ -336,12 +372,12 @@ func readTable(mt *config.Meter, d *parser.Document, t *agreeTable) (map[string]
 			return true
 		}
 		if kc < len(cells) && vc < len(cells) {
-			add(cells[kc], cells[vc], ls)
+			r.add(cells[kc], cells[vc], ls)
 		}
 		return true
 	})
-	if len(out) > 0 {
-		return out, nil
+	if len(r.out) > 0 {
+		return r.out, nil
 	}
 	switch {
 	case found:

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"sync"
 
+	"github.com/mdcontract/mdcontract/config"
 	"github.com/mdcontract/mdcontract/fingerprint"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
@@ -55,6 +57,7 @@ const maxBaselineSize = 64 << 20
 // applied (or Read), and may serve many checks (an editor's).
 type Baseline struct {
 	file  string
+	name  string // how messages name it: file, or its path from the repo root
 	once  sync.Once
 	known map[string]int // the entries, by fingerprint
 	err   error
@@ -62,7 +65,16 @@ type Baseline struct {
 
 // NewBaseline is the baseline in file (a path as the command line gives
 // it: read where it is, relative to the working folder).
-func NewBaseline(file string) *Baseline { return &Baseline{file: file} }
+func NewBaseline(file string) *Baseline { return &Baseline{file: file, name: file} }
+
+// ConfigBaseline is the baseline the config names (its `baseline` key), a
+// path from the repo root; nil when the config names none.
+func ConfigBaseline(root string, cfg *config.Config) *Baseline {
+	if cfg == nil || cfg.Baseline == "" {
+		return nil
+	}
+	return &Baseline{file: filepath.Join(root, filepath.FromSlash(cfg.Baseline)), name: cfg.Baseline}
+}
 
 // Read reads the file now, if it was not read, and returns what went
 // wrong: a front end that keeps the baseline says so once.
@@ -70,12 +82,12 @@ func (b *Baseline) Read(root string) error {
 	b.once.Do(func() {
 		data, err := parser.ReadNamed(root, b.file, maxBaselineSize)
 		if err != nil {
-			b.err = &BaselineError{File: b.file, Err: cleanPathErr(err)}
+			b.err = &BaselineError{File: b.name, Err: cleanPathErr(err)}
 			return
 		}
 		var f baselineFile
 		if err := json.Unmarshal(data, &f); err != nil || f.Version != 1 {
-			b.err = &BaselineError{File: b.file, Err: errors.New("not a version 1 mdcontract baseline (write one with --write-baseline)")}
+			b.err = &BaselineError{File: b.name, Err: errors.New("not a version 1 mdcontract baseline (write one with --write-baseline)")}
 			return
 		}
 		b.known = map[string]int{}

@@ -80,55 +80,9 @@ const sweeps = 4
 // Layout lays g out.
 func (g *Graph) Layout() *Layout {
 	l := &Layout{Groups: map[string][][]GroupKey{}, Cells: map[string]*Cells{}}
-	// the boxes of each level, by index
-	var plugins []string
-	pluginIdx := map[string]int{}
-	var groups []GroupKey
-	groupIdx := map[GroupKey]int{}
-	nodeGroup := make([]int, len(g.Nodes))
-	members := map[int][]int{} // group → its nodes
-	for i, n := range g.Nodes {
-		if _, ok := pluginIdx[n.Plugin]; !ok {
-			pluginIdx[n.Plugin] = len(plugins)
-			plugins = append(plugins, n.Plugin)
-		}
-		k := GroupKey{n.Plugin, n.Group}
-		gi, ok := groupIdx[k]
-		if !ok {
-			gi = len(groups)
-			groupIdx[k] = gi
-			groups = append(groups, k)
-		}
-		nodeGroup[i] = gi
-		members[gi] = append(members[gi], i)
-	}
-	// the edges of each level, provider → user, weighed
-	var pluginEdges []wedge
-	groupEdges := map[string][]wedge{} // by plugin
-	nodeEdges := map[int][]wedge{}     // by group
-	for _, e := range g.Edges {
-		p, u := provider(e)
-		pi, ok1 := g.byID[p]
-		ui, ok2 := g.byID[u]
-		if !ok1 || !ok2 || pi == ui {
-			continue
-		}
-		w := edgeWeight[e.Kind]
-		if w == 0 {
-			w = 1
-		}
-		gp, gu := nodeGroup[pi], nodeGroup[ui]
-		pp, pu := g.Nodes[pi].Plugin, g.Nodes[ui].Plugin
-		switch {
-		case gp == gu:
-			nodeEdges[gp] = append(nodeEdges[gp], wedge{pi, ui, w})
-		case pp == pu:
-			groupEdges[pp] = append(groupEdges[pp], wedge{gp, gu, w})
-		default:
-			pluginEdges = append(pluginEdges, wedge{pluginIdx[pp], pluginIdx[pu], w})
-		}
-	}
-
+	lv := g.levels()
+	plugins, groups, members := lv.plugins, lv.groups, lv.members
+	pluginEdges, groupEdges, nodeEdges := lv.pluginEdges, lv.groupEdges, lv.nodeEdges
 	// plugins
 	pnames := make([]string, len(plugins))
 	copy(pnames, plugins)
@@ -193,6 +147,65 @@ func (g *Graph) Layout() *Layout {
 		l.Cells[k.String()] = c
 	}
 	return l
+}
+
+// levels are the boxes of each level of a graph's layout, by index, and
+// the edges between them, provider → user, weighed.
+type levels struct {
+	plugins   []string
+	pluginIdx map[string]int
+	groups    []GroupKey
+	nodeGroup []int         // node → its group
+	members   map[int][]int // group → its nodes
+
+	pluginEdges []wedge
+	groupEdges  map[string][]wedge // by plugin
+	nodeEdges   map[int][]wedge    // by group
+}
+
+// levels finds the plugins, the folders and the edges at each level.
+func (g *Graph) levels() *levels {
+	lv := &levels{pluginIdx: map[string]int{}, nodeGroup: make([]int, len(g.Nodes)), members: map[int][]int{},
+		groupEdges: map[string][]wedge{}, nodeEdges: map[int][]wedge{}}
+	groupIdx := map[GroupKey]int{}
+	for i, n := range g.Nodes {
+		if _, ok := lv.pluginIdx[n.Plugin]; !ok {
+			lv.pluginIdx[n.Plugin] = len(lv.plugins)
+			lv.plugins = append(lv.plugins, n.Plugin)
+		}
+		k := GroupKey{n.Plugin, n.Group}
+		gi, ok := groupIdx[k]
+		if !ok {
+			gi = len(lv.groups)
+			groupIdx[k] = gi
+			lv.groups = append(lv.groups, k)
+		}
+		lv.nodeGroup[i] = gi
+		lv.members[gi] = append(lv.members[gi], i)
+	}
+	for _, e := range g.Edges {
+		p, u := provider(e)
+		pi, ok1 := g.byID[p]
+		ui, ok2 := g.byID[u]
+		if !ok1 || !ok2 || pi == ui {
+			continue
+		}
+		w := edgeWeight[e.Kind]
+		if w == 0 {
+			w = 1
+		}
+		gp, gu := lv.nodeGroup[pi], lv.nodeGroup[ui]
+		pp, pu := g.Nodes[pi].Plugin, g.Nodes[ui].Plugin
+		switch {
+		case gp == gu:
+			lv.nodeEdges[gp] = append(lv.nodeEdges[gp], wedge{pi, ui, w})
+		case pp == pu:
+			lv.groupEdges[pp] = append(lv.groupEdges[pp], wedge{gp, gu, w})
+		default:
+			lv.pluginEdges = append(lv.pluginEdges, wedge{lv.pluginIdx[pp], lv.pluginIdx[pu], w})
+		}
+	}
+	return lv
 }
 
 // columns is how many columns a folder of n files is drawn in: about as

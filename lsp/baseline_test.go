@@ -9,11 +9,26 @@ import (
 	"github.com/mdcontract/mdcontract/engine"
 )
 
-// TestBaseline: the server applies the repo's baseline
-// (.mdcontract-baseline.json) as `check --baseline` does in CI: a finding
-// it records is not published, a new one in the same file is.
+// TestBaseline: the server applies the repo's baseline as a check does in
+// CI (the config's `baseline`, else .mdcontract-baseline.json, as
+// `check --baseline .mdcontract-baseline.json`): a finding it records is
+// not published, a new one in the same file is.
 func TestBaseline(t *testing.T) {
-	root := writeRepo(t, map[string]string{"docs/a.md": "# A\n\nSee [old](old.md).\n"})
+	t.Run("default", func(t *testing.T) { testBaseline(t, ".mdcontract-baseline.json", "") })
+	// the file the config names wins over the default one, which records
+	// nothing here
+	t.Run("config", func(t *testing.T) {
+		testBaseline(t, "ci/known.json", "version: 1\nbaseline: ci/known.json\n")
+	})
+}
+
+func testBaseline(t *testing.T, file, cfg string) {
+	files := map[string]string{"docs/a.md": "# A\n\nSee [old](old.md).\n"}
+	if cfg != "" {
+		files[".mdcontract.yaml"] = cfg
+		files[".mdcontract-baseline.json"] = `{"version": 1, "tool": "mdcontract", "findings": []}` + "\n"
+	}
+	root := writeRepo(t, files)
 	// the baseline `check --write-baseline .mdcontract-baseline.json` writes
 	sess, err := engine.Open(root, engine.Options{})
 	if err != nil {
@@ -30,7 +45,10 @@ func TestBaseline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(root, ".mdcontract-baseline.json"), data, 0o644); err != nil {
+	if err := os.MkdirAll(filepath.Dir(filepath.Join(root, file)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, file), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 

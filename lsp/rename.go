@@ -127,45 +127,9 @@ var headingNumber = regexp.MustCompile(`^(?:\d+(?:\.\d+)*\.?|[A-Z]\d*\.)\s+`)
 // renameHeading renames heading hd of t, with every § reference and
 // `#fragment` link that resolves to it.
 func (s *server) renameHeading(t *parser.Document, hd *parser.Heading, newName string) (any, *rpcError) {
-	switch {
-	case newName == "":
-		return nil, renameError("the new heading is empty")
-	case strings.ContainsAny(newName, "\r\n"):
-		return nil, renameError("a heading is one line")
-	case strings.HasPrefix(newName, "#"):
-		return nil, renameError("give the heading's text, without its #s")
-	}
-	// cited without its numbering, as section-ref reads headings
-	cite := headingNumber.ReplaceAllString(newName, "")
-	if cite == "" || cite[0] >= '0' && cite[0] <= '9' {
-		return nil, renameError(fmt.Sprintf("`%s` starts with a number: a § reference cannot cite it", textsafe.Line(newName)))
-	}
-	hi := -1
-	texts := make([]string, len(t.Headings()))
-	for i := range t.Headings() {
-		texts[i] = t.Headings()[i].Text
-		if &t.Headings()[i] == hd {
-			hi = i
-		}
-	}
-	if hi < 0 {
-		return nil, renameError("the heading is no longer in the file")
-	}
-	key := func(x string) string {
-		return strings.ToLower(strings.Join(strings.Fields(headingNumber.ReplaceAllString(x, "")), " "))
-	}
-	for i, x := range texts {
-		if i != hi && key(x) == key(plainHeading(newName)) {
-			return nil, renameError(fmt.Sprintf("%s already has the heading `%s` (%s): § references could not tell them apart", textsafe.Line(t.Path), textsafe.Line(x), where(t, t.Headings()[i].Start)))
-		}
-	}
-	oldAnchors := parser.HeadingAnchors(texts)
-	texts[hi] = plainHeading(newName)
-	newAnchors := parser.HeadingAnchors(texts)
-	for i := range texts {
-		if i != hi && oldAnchors[i] != newAnchors[i] {
-			return nil, renameError(fmt.Sprintf("the heading `%s` (%s) would change anchor from #%s to #%s: the links to it would break", textsafe.Line(t.Headings()[i].Text), where(t, t.Headings()[i].Start), oldAnchors[i], newAnchors[i]))
-		}
+	hi, cite, oldAnchors, newAnchors, rerr := headingRename(t, hd, newName)
+	if rerr != nil {
+		return nil, rerr
 	}
 	same := sameFile(fix.Aliases(s.idx))
 	// the heading in each path of t's file (a symlink and its target),
@@ -228,6 +192,53 @@ func (s *server) renameHeading(t *parser.Document, hd *parser.Heading, newName s
 		return nil, renameError(fmt.Sprintf("%d reference(s) cite this heading in a form mdcontract cannot rewrite exactly (%s); cite it as it reads, then rename", len(loose), strings.Join(loose[:min(len(loose), 5)], ", ")))
 	}
 	return s.workspaceEdit(e, nil, same), nil
+}
+
+// headingRename checks that heading hd of t can be renamed newName: it
+// returns hd's index in t, the new name as a § reference cites it, and the
+// anchors of t's headings before and after the rename.
+func headingRename(t *parser.Document, hd *parser.Heading, newName string) (hi int, cite string, oldAnchors, newAnchors []string, rerr *rpcError) {
+	switch {
+	case newName == "":
+		return 0, "", nil, nil, renameError("the new heading is empty")
+	case strings.ContainsAny(newName, "\r\n"):
+		return 0, "", nil, nil, renameError("a heading is one line")
+	case strings.HasPrefix(newName, "#"):
+		return 0, "", nil, nil, renameError("give the heading's text, without its #s")
+	}
+	// cited without its numbering, as section-ref reads headings
+	cite = headingNumber.ReplaceAllString(newName, "")
+	if cite == "" || cite[0] >= '0' && cite[0] <= '9' {
+		return 0, "", nil, nil, renameError(fmt.Sprintf("`%s` starts with a number: a § reference cannot cite it", textsafe.Line(newName)))
+	}
+	hi = -1
+	texts := make([]string, len(t.Headings()))
+	for i := range t.Headings() {
+		texts[i] = t.Headings()[i].Text
+		if &t.Headings()[i] == hd {
+			hi = i
+		}
+	}
+	if hi < 0 {
+		return 0, "", nil, nil, renameError("the heading is no longer in the file")
+	}
+	key := func(x string) string {
+		return strings.ToLower(strings.Join(strings.Fields(headingNumber.ReplaceAllString(x, "")), " "))
+	}
+	for i, x := range texts {
+		if i != hi && key(x) == key(plainHeading(newName)) {
+			return 0, "", nil, nil, renameError(fmt.Sprintf("%s already has the heading `%s` (%s): § references could not tell them apart", textsafe.Line(t.Path), textsafe.Line(x), where(t, t.Headings()[i].Start)))
+		}
+	}
+	oldAnchors = parser.HeadingAnchors(texts)
+	texts[hi] = plainHeading(newName)
+	newAnchors = parser.HeadingAnchors(texts)
+	for i := range texts {
+		if i != hi && oldAnchors[i] != newAnchors[i] {
+			return 0, "", nil, nil, renameError(fmt.Sprintf("the heading `%s` (%s) would change anchor from #%s to #%s: the links to it would break", textsafe.Line(t.Headings()[i].Text), where(t, t.Headings()[i].Start), oldAnchors[i], newAnchors[i]))
+		}
+	}
+	return hi, cite, oldAnchors, newAnchors, nil
 }
 
 // sameViews returns the other documents that are t's file (views), read

@@ -108,18 +108,7 @@ func walkListed(res *resolver, c *Cache, workers int, found func(Discovered), me
 			fail(&DiscoverError{Rel: relOrDot(rel), Err: cleanErr(err)})
 			return
 		}
-		for _, e := range entries {
-			if e.Name() == ".gitignore" && e.Type().IsRegular() {
-				r := path.Join(rel, ".gitignore")
-				data, err := res.readFile(r, DefaultMaxFileSize)
-				if err == nil {
-					ign = append(ign[:len(ign):len(ign)], parseGitignore(rel, data)...)
-				} else {
-					fail(&DiscoverError{Rel: r, Err: fmt.Errorf("cannot read, so its patterns are not applied: %w", err)})
-				}
-				break
-			}
-		}
+		ign = withGitignore(res, rel, entries, ign, fail)
 		for _, e := range entries {
 			name := e.Name()
 			r := name
@@ -155,37 +144,9 @@ func walkListed(res *resolver, c *Cache, workers int, found func(Discovered), me
 			if !wanted(r) || ign.ignored(r, false) && !trk.file(r) {
 				continue
 			}
-			var size int64
-			var real string
-			switch {
-			case e.Type()&fs.ModeSymlink != 0:
-				var fi fs.FileInfo
-				var err error
-				real, fi, err = res.resolve(r)
-				switch {
-				case errors.Is(err, ErrOutside):
-					fail(&DiscoverError{Rel: r, Err: err})
-					continue
-				case err != nil:
-					fail(&DiscoverError{Rel: r, Err: fmt.Errorf("broken or looping symlink: %w", err)})
-					continue
-				case fi.IsDir():
-					continue // symlinked folders are never followed
-				case !fi.Mode().IsRegular():
-					fail(&DiscoverError{Rel: r, Err: fmt.Errorf("symlink to %s, not a regular file; not read", modeName(fi.Mode()))})
-					continue
-				}
-				size = fi.Size()
-			case e.Type().IsRegular():
-				size = -1 // the reader learns it from the open file
-			default: // sockets, devices, pipes: never opened
-				fail(&DiscoverError{Rel: r, Err: &NotRegularError{e.Type()}})
-				continue
+			if f, ok := discovered(res, dir, r, e, fail); ok {
+				found(f)
 			}
-			if real == r {
-				real = ""
-			}
-			found(Discovered{Rel: r, Abs: filepath.Join(dir, name), Size: size, Real: real})
 		}
 	}
 	// .git/info/exclude holds the repo's own patterns, below every
@@ -198,6 +159,61 @@ func walkListed(res *resolver, c *Cache, workers int, found func(Discovered), me
 	}
 	walk(res.root, "", base, 0, false)
 	wg.Wait()
+}
+
+// withGitignore is ign with the patterns of the .gitignore among entries,
+// those of the folder rel, when it has one.
+func withGitignore(res *resolver, rel string, entries []fs.DirEntry, ign ignoreSet, fail func(*DiscoverError)) ignoreSet {
+	for _, e := range entries {
+		if e.Name() == ".gitignore" && e.Type().IsRegular() {
+			r := path.Join(rel, ".gitignore")
+			data, err := res.readFile(r, DefaultMaxFileSize)
+			if err == nil {
+				ign = append(ign[:len(ign):len(ign)], parseGitignore(rel, data)...)
+			} else {
+				fail(&DiscoverError{Rel: r, Err: fmt.Errorf("cannot read, so its patterns are not applied: %w", err)})
+			}
+			break
+		}
+	}
+	return ign
+}
+
+// discovered is the file e of the folder dir, at r, as the walk finds it:
+// false when it is not to be read (a symlink to a folder, or one that
+// fail was told of).
+func discovered(res *resolver, dir, r string, e fs.DirEntry, fail func(*DiscoverError)) (Discovered, bool) {
+	var size int64
+	var real string
+	switch {
+	case e.Type()&fs.ModeSymlink != 0:
+		var fi fs.FileInfo
+		var err error
+		real, fi, err = res.resolve(r)
+		switch {
+		case errors.Is(err, ErrOutside):
+			fail(&DiscoverError{Rel: r, Err: err})
+			return Discovered{}, false
+		case err != nil:
+			fail(&DiscoverError{Rel: r, Err: fmt.Errorf("broken or looping symlink: %w", err)})
+			return Discovered{}, false
+		case fi.IsDir():
+			return Discovered{}, false // symlinked folders are never followed
+		case !fi.Mode().IsRegular():
+			fail(&DiscoverError{Rel: r, Err: fmt.Errorf("symlink to %s, not a regular file; not read", modeName(fi.Mode()))})
+			return Discovered{}, false
+		}
+		size = fi.Size()
+	case e.Type().IsRegular():
+		size = -1 // the reader learns it from the open file
+	default: // sockets, devices, pipes: never opened
+		fail(&DiscoverError{Rel: r, Err: &NotRegularError{e.Type()}})
+		return Discovered{}, false
+	}
+	if real == r {
+		real = ""
+	}
+	return Discovered{Rel: r, Abs: filepath.Join(dir, e.Name()), Size: size, Real: real}, true
 }
 
 func relOrDot(rel string) string {

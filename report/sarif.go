@@ -188,24 +188,7 @@ func sarifLevel(s rules.Severity) string {
 
 // Print implements Printer.
 func (SARIF) Print(w io.Writer, r *Run) error {
-	all := rules.All()
-	index := map[string]int{}
-	driver := sarifDriver{Name: r.Tool.Name, Version: r.Tool.Version, InformationURI: r.Tool.URI}
-	for i, ru := range all {
-		index[ru.ID] = i
-		sr := sarifRule{ID: ru.ID, Name: ru.Name, ShortDescription: sarifMsg{Text: ru.Summary},
-			HelpURI:              rules.DocURL(ru),
-			DefaultConfiguration: sarifDefault{Level: sarifLevel(ru.Severity)}}
-		if f := rules.FamilyOf(ru); f != "" {
-			sr.Properties = &sarifProps{Tags: []string{f}}
-		}
-		// A short help, not the whole doc: the 41 docs embedded whole made
-		// 330 KB of an empty run's log; helpUri links the doc.
-		sum := sentence(ru.Summary)
-		sr.Help = &sarifMsg{Text: sum + " Documentation: " + sr.HelpURI,
-			Markdown: sum + " [Documentation](" + sr.HelpURI + ")"}
-		driver.Rules = append(driver.Rules, sr)
-	}
+	driver, index := sarifDriverOf(r.Tool)
 	run := sarifRun{
 		Tool:       sarifTool{Driver: driver},
 		Results:    []sarifResult{},
@@ -287,6 +270,29 @@ func (SARIF) Print(w io.Writer, r *Run) error {
 		Version: "2.1.0",
 		Runs:    []sarifRun{run},
 	})
+}
+
+// sarifDriverOf describes the tool and every rule, and returns each rule's
+// index in the list by its ID.
+func sarifDriverOf(tool Tool) (sarifDriver, map[string]int) {
+	index := map[string]int{}
+	driver := sarifDriver{Name: tool.Name, Version: tool.Version, InformationURI: tool.URI}
+	for i, ru := range rules.All() {
+		index[ru.ID] = i
+		sr := sarifRule{ID: ru.ID, Name: ru.Name, ShortDescription: sarifMsg{Text: ru.Summary},
+			HelpURI:              rules.DocURL(ru),
+			DefaultConfiguration: sarifDefault{Level: sarifLevel(ru.Severity)}}
+		if f := rules.FamilyOf(ru); f != "" {
+			sr.Properties = &sarifProps{Tags: []string{f}}
+		}
+		// A short help, not the whole doc: the 41 docs embedded whole made
+		// 330 KB of an empty run's log; helpUri links the doc.
+		sum := sentence(ru.Summary)
+		sr.Help = &sarifMsg{Text: sum + " Documentation: " + sr.HelpURI,
+			Markdown: sum + " [Documentation](" + sr.HelpURI + ")"}
+		driver.Rules = append(driver.Rules, sr)
+	}
+	return driver, index
 }
 
 // sentence is a rule's summary as a sentence: its first letter upper

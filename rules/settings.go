@@ -117,7 +117,17 @@ func Setup(cfg *config.Config) (*Settings, error) {
 			}
 		}
 	}
-	// Kinds, in name order; built-in names override, other names add.
+	errs = append(errs, s.setupKinds(cfg)...)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return s, nil
+}
+
+// setupKinds resolves the config's kinds, in name order: built-in names
+// override, other names add. s's hosts are set.
+func (s *Settings) setupKinds(cfg *config.Config) config.Errors {
+	var errs config.Errors
 	for _, name := range slices.Sorted(maps.Keys(cfg.Kinds)) {
 		k := cfg.Kinds[name]
 		rk := resolvedKind{name: name, match: k.Match, exclude: k.Exclude}
@@ -147,10 +157,7 @@ func Setup(cfg *config.Config) (*Settings, error) {
 		rk.schema = hostview.ConfiguredSchema(base, k, name)
 		s.kinds = append(s.kinds, rk)
 	}
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	return s, nil
+	return errs
 }
 
 // OpenRegion reports whether the config lets the region named name stay

@@ -14,6 +14,9 @@
 #   UNIQUE=1 scripts/scale.sh         (each copy's markdown files differ by a
 #                                      comment line, so that no copy's model
 #                                      is another's: the cache's worst case)
+#   BASELINE=main scripts/scale.sh    (also measure that commit's mdcontract,
+#                                      each run right after this one's, with
+#                                      a cache of its own: rows "before:RUN")
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-../shared/corpus/agent-orchestra}
@@ -27,6 +30,13 @@ trap 'rm -rf "$work"' EXIT
 go build -o "$work/mdcontract" ./cmd/mdcontract
 go build -tags floor -o "$work/mdfloor" ./cmd/mdfloor
 export MDCONTRACT_CACHE_DIR=$work/cache
+builds="$work/mdcontract"
+if [ -n "${BASELINE:-}" ]; then
+  mkdir "$work/base"
+  git archive "$BASELINE" | tar -x -C "$work/base"
+  (cd "$work/base" && go build -o "$work/mdcontract-base" ./cmd/mdcontract)
+  builds="$builds $work/mdcontract-base"
+fi
 
 measure() { # name command...
   local name=$1; shift
@@ -49,14 +59,19 @@ for scale in $scales; do
   "$work/mdfloor" "$target" >/dev/null; "$work/mdcontract" --root "$target" --no-cache >/dev/null 2>&1 || true # the page cache
   for _ in $(seq 1 "$runs"); do
     measure floor "$work/mdfloor" "$target"
-    measure no-cache "$work/mdcontract" --root "$target" --no-cache
-    rm -rf "$MDCONTRACT_CACHE_DIR"
-    measure cold "$work/mdcontract" --root "$target"
-    measure warm "$work/mdcontract" --root "$target"
-    (cd "$target" && "$work/mdcontract" check "$one" >/dev/null 2>&1 || true) # its memo
-    (cd "$target" && measure one-file "$work/mdcontract" check "$one")
-    printf '\nEdited for the benchmark.\n' >>"$target/$one"
-    (cd "$target" && measure edited "$work/mdcontract" check "$one")
+    for bin in $builds; do
+      pre=""
+      [ "$bin" = "$work/mdcontract" ] || pre="before:"
+      export MDCONTRACT_CACHE_DIR=$work/cache$pre
+      measure "${pre}no-cache" "$bin" --root "$target" --no-cache
+      rm -rf "$MDCONTRACT_CACHE_DIR"
+      measure "${pre}cold" "$bin" --root "$target"
+      measure "${pre}warm" "$bin" --root "$target"
+      (cd "$target" && "$bin" check "$one" >/dev/null 2>&1 || true) # its memo
+      (cd "$target" && measure "${pre}one-file" "$bin" check "$one")
+      printf '\nEdited for the benchmark.\n' >>"$target/$one"
+      (cd "$target" && measure "${pre}edited" "$bin" check "$one")
+    done
   done
   files=$(find "$target" -name '*.md' | wc -l)
   bytes=$(du -sb "$target" | cut -f1)
@@ -77,12 +92,15 @@ for line in open(sys.argv[2]):
     s, files, b = line.split()
     sizes[s[1:]] = (int(files), int(b))
 med = {k: tuple(statistics.median(x[i] for x in v) for i in range(3)) for k, v in rows.items()}
-print(f"{'scale':6} {'run':9} {'wall':>9} {'cpu':>9} {'peak':>10} {'wall/floor':>10} {'cpu/floor':>9} {'MiB/1k files':>12}")
+print(f"{'scale':6} {'run':16} {'wall':>9} {'cpu':>9} {'peak':>10} {'wall/floor':>10} {'cpu/floor':>9} {'MiB/1k files':>12}")
 for s in order:
     files, b = sizes[s]
     f = med[(s, "floor")]
     print(f"x{s:<5} {files} markdown files, {b / 2**20:.0f} MiB")
-    for n in ("floor", "no-cache", "cold", "warm", "one-file", "edited"):
+    for n in ("floor", "no-cache", "cold", "warm", "one-file", "edited",
+              "before:no-cache", "before:cold", "before:warm", "before:one-file", "before:edited"):
+        if (s, n) not in med:
+            continue
         w, c, m = med[(s, n)]
-        print(f"{'':6} {n:9} {w:8.2f}s {c:8.2f}s {m:7.0f} MiB {w / f[0]:9.2f}x {c / f[1]:8.2f}x {m / files * 1000:12.1f}")
+        print(f"{'':6} {n:16} {w:8.2f}s {c:8.2f}s {m:7.0f} MiB {w / f[0]:9.2f}x {c / f[1]:8.2f}x {m / files * 1000:12.1f}")
 PY

@@ -16,7 +16,7 @@ import (
 )
 
 // commands are the subcommands, as `help` lists them.
-var commands = []string{"check", "graph", "hosts", "rules", "explain", "init", "lsp", "hook", "version", "help"}
+var commands = []string{"check", "graph", "hosts", "rules", "explain", "init", "lsp", "mcp", "hook", "version", "help"}
 
 const usage = `mdcontract checks agent markdown (skills, agents, slash commands) and the
 contracts between files.
@@ -27,6 +27,7 @@ Usage:
                                           (--format json, dot or mermaid: text)
   mdcontract hosts [flags]                which target host loads which file (--format json)
   mdcontract lsp                          language server on stdin/stdout
+  mdcontract mcp                          Model Context Protocol server on stdin/stdout (for agents)
   mdcontract hook [--host HOST]           answer an agent host's hook (Claude Code, Gemini CLI):
                                           the payload on stdin, the answer in its protocol
   mdcontract rules                        list rules: id, name, severity, summary
@@ -162,6 +163,20 @@ an internal error: a note on standard error, and nothing blocked.
 Exit status: 0 (the answer is on standard output, as JSON), whatever was
 found; 2 for a bad invocation.
 `,
+	"mcp": `Usage: mdcontract mcp [--root DIR] [--config FILE] [--target HOSTS]
+
+Serves the Model Context Protocol on standard input and output (the stdio
+transport: one JSON-RPC message a line) until the client closes standard
+input; the server's log goes to standard error. Its tools: check (the
+findings of files or the repo, with what a change breaks in other files),
+fixes (the fixes as a diff; written only when the client says write),
+explain (a rule's documentation), neighbours (what cites a file and what it
+cites) and hosts (which host loads a file). The repo is the one holding the
+working directory (or --root), read again when its files change.
+
+Add it to Claude Code with ` + "`claude mcp add mdcontract -- mdcontract mcp`" + `;
+docs/agents.md says more.
+`,
 	"version": `Usage: mdcontract version (or mdcontract -V, mdcontract --version)
 
 Prints the version: the one set at build, else the module version
@@ -205,6 +220,9 @@ func flagsOf(cmd string) *flag.FlagSet {
 		return fs
 	case "hook":
 		fs, _ := hookFlags()
+		return fs
+	case "mcp":
+		fs, _ := mcpFlags()
 		return fs
 	}
 	return newFlags(cmd)

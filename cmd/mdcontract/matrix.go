@@ -118,13 +118,28 @@ func hostsMatrix(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	idx := sess.Index()
+	m, err := buildMatrix(sess, sess.Index(), cwd, o.config, o.targets != "")
+	if err != nil {
+		return err
+	}
+	if o.format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(m)
+	}
+	return printMatrix(stdout, m)
+}
+
+// buildMatrix is the matrix of the files of idx, the index of sess: a
+// column per target host (explicit: the targets were given, else the
+// layout's hosts that load files).
+func buildMatrix(sess *engine.Session, idx *parser.Index, cwd, configFlag string, explicit bool) (*matrix, error) {
 	m := matrix{Counts: map[string]*matrixCount{}}
 	for _, id := range sess.Settings.LayoutTargets(idx) {
 		// of the layout's hosts, those that load files: a specification
 		// (the Agent Skills one) says what a file holds, not where it is
 		// read from
-		if o.targets != "" || sess.Settings.Config != nil && len(sess.Settings.Config.Targets) > 0 || isLoader(hosts.Get(id)) {
+		if explicit || sess.Settings.Config != nil && len(sess.Settings.Config.Targets) > 0 || isLoader(hosts.Get(id)) {
 			m.Hosts = append(m.Hosts, id)
 		}
 	}
@@ -133,16 +148,16 @@ func hostsMatrix(args []string, stdout io.Writer) error {
 	// required keys, its strictness), from the rules themselves.
 	found := map[string]map[string][]rules.Diagnostic{}
 	for _, h := range m.Hosts {
-		hs, err := openRepo(sess.Root, cwd, o.config, []string{h})
+		hs, err := openRepo(sess.Root, cwd, configFlag, []string{h})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		res, err := hs.Check(engine.CheckOptions{Index: idx})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if len(res.ConfigErrors) > 0 {
-			return res.ConfigErrors
+			return nil, res.ConfigErrors
 		}
 		byPath := map[string][]rules.Diagnostic{}
 		for _, d := range res.Diagnostics {
@@ -160,12 +175,7 @@ func hostsMatrix(args []string, stdout io.Writer) error {
 		}
 		m.Files = append(m.Files, f)
 	}
-	if o.format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(m)
-	}
-	return printMatrix(stdout, &m)
+	return &m, nil
 }
 
 // isLoader reports whether the host file says where the host loads some

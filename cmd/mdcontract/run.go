@@ -125,6 +125,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = hostsMatrix(args, stdout)
 	case "graph":
 		err = graphCmd(args, stdout, stderr)
+	case "mcp":
+		err = runMCP(args, stdin, stdout, stderr)
 	case "check":
 		code, err = check(args, stdin, stdout, stderr)
 	}
@@ -333,6 +335,8 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 		copt.MaxPerFile = 0
 	case o.baseline != "":
 		copt.Baseline = engine.NewBaseline(o.baseline)
+	case o.writeBaseline == "": // the config's, unless a new one is written
+		copt.Baseline = engine.ConfigBaseline(sess.Root, sess.Config)
 	}
 	if o.fix {
 		copt.Fix = func(res *engine.Result) (bool, error) {
@@ -344,6 +348,9 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, 
 	var be *engine.BaselineError
 	switch {
 	case errors.As(err, &be):
+		if o.baseline == "" {
+			return exitUsage, usageError{"the config's baseline " + be.Error()}
+		}
 		return exitUsage, usageError{"--baseline " + be.Error()}
 	case err != nil:
 		return exitUsage, err

@@ -60,142 +60,24 @@ func host(b *strings.Builder, h *hosts.Host) {
 	} else {
 		fmt.Fprintf(b, "No release of it runs here: its facts are %s.\n", h.AsOf())
 	}
-	src := func(id string) string {
-		s := h.Sources[id]
-		if s == nil {
-			return ""
-		}
-		return fmt.Sprintf("[%s](%s), %s", id, s.URL, s.Read)
-	}
 	for _, name := range slices.Sorted(maps.Keys(h.Kinds)) {
-		k := h.Kinds[name]
-		fmt.Fprintf(b, "\n### %s: %s\n\n", h.Name, name)
-		var facts []string
-		if k.Title != "" {
-			facts = append(facts, k.Title)
-		}
-		if len(k.Paths) > 0 {
-			facts = append(facts, "files of the kind: "+codeList(k.Paths))
-		}
-		if len(k.Exclude) > 0 {
-			facts = append(facts, "except "+codeList(k.Exclude))
-		}
-		if k.File != "" {
-			facts = append(facts, fmt.Sprintf("only beside `%s` (of the folder holding `%s/`)", k.File, k.Of))
-		}
-		switch {
-		case len(k.Loads) > 0:
-			facts = append(facts, "loaded from "+codeList(k.Loads))
-		case len(k.Paths) == 0:
-			facts = append(facts, "where it is loaded from is not established")
-		}
-		if len(k.Also) > 0 {
-			facts = append(facts, "also loads as this kind: "+strings.Join(k.Also, ", "))
-		}
-		if k.ReplacedBy != "" {
-			facts = append(facts, fmt.Sprintf("a plugin manifest's `%s` replaces the plugin's folders", k.ReplacedBy))
-		}
-		if k.Frontmatter != "" {
-			facts = append(facts, "frontmatter "+k.Frontmatter)
-		}
-		if len(k.Required) > 0 {
-			facts = append(facts, "required keys "+codeList(k.Required))
-		}
-		if len(k.Wanted) > 0 {
-			facts = append(facts, "keys it warns without "+codeList(k.Wanted))
-		}
-		if len(k.Listed) > 0 {
-			facts = append(facts, "listed at start: "+codeList(k.Listed))
-		}
-		if k.Always {
-			facts = append(facts, "added whole to every request")
-		}
-		if k.Strict {
-			facts = append(facts, "any other key is refused")
-		}
-		if k.SelfContained {
-			facts = append(facts, "installed with its folder alone")
-		}
-		if k.Format != "" {
-			facts = append(facts, "format "+k.Format)
-		}
-		if s := src(k.Source); s != "" {
-			facts = append(facts, "source "+s)
-		}
-		b.WriteString(strings.Join(facts, "; ") + ".\n")
-		if len(k.Fields) > 0 {
-			b.WriteString("\n| key | type | values | since | source |\n|---|---|---|---|---|\n")
-			for _, f := range k.Fields {
-				name := "`" + f.Name + "`"
-				if slices.Contains(k.Required, f.Name) {
-					name += " (required)"
-				}
-				fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", name, f.Type, cell(fieldValues(f)), f.Since, src(f.Source))
-			}
-		}
-		for _, jf := range k.JSON {
-			s := jf.Resolved()
-			where := "every file of the kind"
-			if len(jf.Paths) > 0 {
-				where = codeList(jf.Paths)
-				if jf.From == "plugin-root" {
-					where += " (from the plugin's root)"
-				}
-			}
-			var names []string
-			for _, key := range s.Keys {
-				names = append(names, key.Name)
-			}
-			source := s.Source
-			if source == "" {
-				source = k.Source
-			}
-			what := "JSON"
-			if jf.Use != "" {
-				what = "JSON shape `" + jf.Use + "`"
-			}
-			fmt.Fprintf(b, "\n%s in %s", what, where)
-			if len(names) > 0 {
-				fmt.Fprintf(b, ", keys %s", codeList(names))
-			}
-			if s := src(source); s != "" {
-				fmt.Fprintf(b, "; source %s", s)
-			}
-			b.WriteString(".\n")
-		}
+		kind(b, h, name, h.Kinds[name])
 	}
 	if len(h.Limits) > 0 {
 		fmt.Fprintf(b, "\n### %s: limits\n\n| limit | at most | of | source |\n|---|---|---|---|\n", h.Name)
 		for _, name := range slices.Sorted(maps.Keys(h.Limits)) {
 			l := h.Limits[name]
-			fmt.Fprintf(b, "| `%s` | %d %s | %s | %s |\n", name, l.Value, l.Unit, cell(l.Of), src(l.Source))
+			fmt.Fprintf(b, "| `%s` | %d %s | %s | %s |\n", name, l.Value, l.Unit, cell(l.Of), sourceRef(h, l.Source))
 		}
 	}
-	if m := h.Memory; m != nil {
-		fmt.Fprintf(b, "\n### %s: memory\n\n", h.Name)
-		facts := []string{"memory files " + codeList(m.Files)}
-		if m.Imports != "" {
-			facts = append(facts, "imports "+m.Imports)
-		}
-		if m.Depth != "" {
-			facts = append(facts, "import depth: limit `"+m.Depth+"`")
-		}
-		if m.OnePerFolder {
-			facts = append(facts, "one file a folder, from the repo root down")
-		}
-		if m.Budget != "" {
-			facts = append(facts, "budget: limit `"+m.Budget+"`")
-		}
-		if s := src(m.Source); s != "" {
-			facts = append(facts, "source "+s)
-		}
-		b.WriteString(strings.Join(facts, "; ") + ".\n")
+	if h.Memory != nil {
+		memory(b, h)
 	}
 	if len(h.Loader) > 0 {
 		fmt.Fprintf(b, "\n### %s: loader\n\n| quirk | reads | refuses | source |\n|---|---|---|---|\n", h.Name)
 		for _, name := range slices.Sorted(maps.Keys(h.Loader)) {
 			q := h.Loader[name]
-			fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", name, strings.Join(q.Reads, ", "), strings.Join(q.Refuses, ", "), src(q.Source))
+			fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", name, strings.Join(q.Reads, ", "), strings.Join(q.Refuses, ", "), sourceRef(h, q.Source))
 		}
 	}
 	b.WriteString("\nSources:\n\n")
@@ -203,6 +85,148 @@ func host(b *strings.Builder, h *hosts.Host) {
 		s := h.Sources[id]
 		fmt.Fprintf(b, "- `%s`: <%s>, read %s\n", id, s.URL, s.Read)
 	}
+}
+
+// sourceRef cites source id of h: a link, and the date it was read ("" for
+// none).
+func sourceRef(h *hosts.Host, id string) string {
+	s := h.Sources[id]
+	if s == nil {
+		return ""
+	}
+	return fmt.Sprintf("[%s](%s), %s", id, s.URL, s.Read)
+}
+
+// kind writes the section of h's kind name: its facts, its fields and its
+// JSON files.
+func kind(b *strings.Builder, h *hosts.Host, name string, k *hosts.Kind) {
+	fmt.Fprintf(b, "\n### %s: %s\n\n", h.Name, name)
+	b.WriteString(strings.Join(kindFacts(h, k), "; ") + ".\n")
+	if len(k.Fields) > 0 {
+		b.WriteString("\n| key | type | values | since | source |\n|---|---|---|---|---|\n")
+		for _, f := range k.Fields {
+			name := "`" + f.Name + "`"
+			if slices.Contains(k.Required, f.Name) {
+				name += " (required)"
+			}
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", name, f.Type, cell(fieldValues(f)), f.Since, sourceRef(h, f.Source))
+		}
+	}
+	for _, jf := range k.JSON {
+		jsonFile(b, h, k, jf)
+	}
+}
+
+// kindFacts are what h says of kind k, each a clause.
+func kindFacts(h *hosts.Host, k *hosts.Kind) []string {
+	var facts []string
+	if k.Title != "" {
+		facts = append(facts, k.Title)
+	}
+	if len(k.Paths) > 0 {
+		facts = append(facts, "files of the kind: "+codeList(k.Paths))
+	}
+	if len(k.Exclude) > 0 {
+		facts = append(facts, "except "+codeList(k.Exclude))
+	}
+	if k.File != "" {
+		facts = append(facts, fmt.Sprintf("only beside `%s` (of the folder holding `%s/`)", k.File, k.Of))
+	}
+	switch {
+	case len(k.Loads) > 0:
+		facts = append(facts, "loaded from "+codeList(k.Loads))
+	case len(k.Paths) == 0:
+		facts = append(facts, "where it is loaded from is not established")
+	}
+	if len(k.Also) > 0 {
+		facts = append(facts, "also loads as this kind: "+strings.Join(k.Also, ", "))
+	}
+	if k.ReplacedBy != "" {
+		facts = append(facts, fmt.Sprintf("a plugin manifest's `%s` replaces the plugin's folders", k.ReplacedBy))
+	}
+	if k.Frontmatter != "" {
+		facts = append(facts, "frontmatter "+k.Frontmatter)
+	}
+	if len(k.Required) > 0 {
+		facts = append(facts, "required keys "+codeList(k.Required))
+	}
+	if len(k.Wanted) > 0 {
+		facts = append(facts, "keys it warns without "+codeList(k.Wanted))
+	}
+	if len(k.Listed) > 0 {
+		facts = append(facts, "listed at start: "+codeList(k.Listed))
+	}
+	if k.Always {
+		facts = append(facts, "added whole to every request")
+	}
+	if k.Strict {
+		facts = append(facts, "any other key is refused")
+	}
+	if k.SelfContained {
+		facts = append(facts, "installed with its folder alone")
+	}
+	if k.Format != "" {
+		facts = append(facts, "format "+k.Format)
+	}
+	if s := sourceRef(h, k.Source); s != "" {
+		facts = append(facts, "source "+s)
+	}
+	return facts
+}
+
+// jsonFile writes what h says of the JSON files of kind k that jf takes.
+func jsonFile(b *strings.Builder, h *hosts.Host, k *hosts.Kind, jf *hosts.JSONFile) {
+	s := jf.Resolved()
+	where := "every file of the kind"
+	if len(jf.Paths) > 0 {
+		where = codeList(jf.Paths)
+		if jf.From == "plugin-root" {
+			where += " (from the plugin's root)"
+		}
+	}
+	var names []string
+	for _, key := range s.Keys {
+		names = append(names, key.Name)
+	}
+	source := s.Source
+	if source == "" {
+		source = k.Source
+	}
+	what := "JSON"
+	if jf.Use != "" {
+		what = "JSON shape `" + jf.Use + "`"
+	}
+	fmt.Fprintf(b, "\n%s in %s", what, where)
+	if len(names) > 0 {
+		fmt.Fprintf(b, ", keys %s", codeList(names))
+	}
+	if s := sourceRef(h, source); s != "" {
+		fmt.Fprintf(b, "; source %s", s)
+	}
+	b.WriteString(".\n")
+}
+
+// memory writes what h says of memory files.
+func memory(b *strings.Builder, h *hosts.Host) {
+	m := h.Memory
+	fmt.Fprintf(b, "\n### %s: memory\n\n", h.Name)
+	facts := []string{"memory files " + codeList(m.Files)}
+	if m.Imports != "" {
+		facts = append(facts, "imports "+m.Imports)
+	}
+	if m.Depth != "" {
+		facts = append(facts, "import depth: limit `"+m.Depth+"`")
+	}
+	if m.OnePerFolder {
+		facts = append(facts, "one file a folder, from the repo root down")
+	}
+	if m.Budget != "" {
+		facts = append(facts, "budget: limit `"+m.Budget+"`")
+	}
+	if s := sourceRef(h, m.Source); s != "" {
+		facts = append(facts, "source "+s)
+	}
+	b.WriteString(strings.Join(facts, "; ") + ".\n")
 }
 
 // fieldValues says what values a key takes: its enum (with the release

@@ -131,39 +131,11 @@ func parseIndex(b []byte) (*index, error) {
 				return nil, errors.New("an entry cut short")
 			}
 		}
-		start := pos + hdr
-		var name []byte
-		if version == 4 {
-			strip, n := varint4(body[start:])
-			if n == 0 || strip > uint64(len(prev)) {
-				return nil, errors.New("a bad name prefix")
-			}
-			start += n
-			nul := bytes.IndexByte(body[start:], 0)
-			if nul < 0 {
-				return nil, errors.New("a name without its end")
-			}
-			if len(prev)-int(strip)+nul > maxPath {
-				return nil, errors.New("a name too long")
-			}
-			keep := len(prev) - int(strip)
-			name = make([]byte, 0, keep+nul)
-			name = append(append(name, prev[:keep]...), body[start:start+nul]...)
-			pos = start + nul + 1
-		} else {
-			nul := bytes.IndexByte(body[start:], 0)
-			if nul < 0 {
-				return nil, errors.New("a name without its end")
-			}
-			if l := int(flags & 0xfff); l < 0xfff && l != nul {
-				return nil, errors.New("a name whose length is not the one given")
-			}
-			name = body[start : start+nul]
-			pos += (hdr + nul + 8) &^ 7 // NUL-padded to a multiple of 8
-			if pos > len(body) {
-				return nil, errors.New("an entry cut short")
-			}
+		name, next, err := entryName(body, pos, hdr, flags, version, prev)
+		if err != nil {
+			return nil, err
 		}
+		pos = next
 		prev = name
 		p := string(name)
 		if mode&0o170000 == 0o040000 {
@@ -178,17 +150,65 @@ func parseIndex(b []byte) (*index, error) {
 		}
 		ix.files[p] = id
 	}
-	for pos < len(body) { // extensions
+	if err := ix.readExtensions(body, pos); err != nil {
+		return nil, err
+	}
+	return ix, nil
+}
+
+// entryName reads the name of the entry at pos of body, whose fixed part is
+// hdr bytes long (v4: its prefix shared with prev, the name before), and
+// returns it with where the next entry begins.
+func entryName(body []byte, pos, hdr int, flags uint16, version uint32, prev []byte) (name []byte, next int, err error) {
+	start := pos + hdr
+	if version == 4 {
+		strip, n := varint4(body[start:])
+		if n == 0 || strip > uint64(len(prev)) {
+			return nil, 0, errors.New("a bad name prefix")
+		}
+		start += n
+		nul := bytes.IndexByte(body[start:], 0)
+		if nul < 0 {
+			return nil, 0, errors.New("a name without its end")
+		}
+		if len(prev)-int(strip)+nul > maxPath {
+			return nil, 0, errors.New("a name too long")
+		}
+		keep := len(prev) - int(strip)
+		name = make([]byte, 0, keep+nul)
+		name = append(append(name, prev[:keep]...), body[start:start+nul]...)
+		pos = start + nul + 1
+	} else {
+		nul := bytes.IndexByte(body[start:], 0)
+		if nul < 0 {
+			return nil, 0, errors.New("a name without its end")
+		}
+		if l := int(flags & 0xfff); l < 0xfff && l != nul {
+			return nil, 0, errors.New("a name whose length is not the one given")
+		}
+		name = body[start : start+nul]
+		pos += (hdr + nul + 8) &^ 7 // NUL-padded to a multiple of 8
+		if pos > len(body) {
+			return nil, 0, errors.New("an entry cut short")
+		}
+	}
+	return name, pos, nil
+}
+
+// readExtensions reads the extensions from pos of body to its end: a
+// cache-tree is kept, a split index is refused, the others are skipped.
+func (ix *index) readExtensions(body []byte, pos int) error {
+	for pos < len(body) {
 		if pos+8 > len(body) {
-			return nil, errors.New("an extension cut short")
+			return errors.New("an extension cut short")
 		}
 		sig := string(body[pos : pos+4])
 		size := binary.BigEndian.Uint32(body[pos+4:])
 		if uint64(size) > uint64(len(body)-pos-8) {
-			return nil, fmt.Errorf("extension %q cut short", sig)
+			return fmt.Errorf("extension %q cut short", sig)
 		}
 		if sig == "link" {
-			return nil, fmt.Errorf("a split index: %w", ErrUnsupported)
+			return fmt.Errorf("a split index: %w", ErrUnsupported)
 		}
 		if sig == "TREE" {
 			// a cache-tree that does not parse is not used: the trees
@@ -197,7 +217,7 @@ func parseIndex(b []byte) (*index, error) {
 		}
 		pos += 8 + int(size)
 	}
-	return ix, nil
+	return nil
 }
 
 // parseCacheTree reads the cache-tree extension

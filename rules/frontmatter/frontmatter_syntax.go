@@ -279,71 +279,100 @@ func checkFrontmatterSyntax(p *rules.Pass) {
 	if !read && !refs.OwnDoc(d) {
 		return
 	}
-	warnOnly := !read // no host loads the file wrong
-	report := func(dg rules.Diagnostic) {
-		if warnOnly {
-			p.ReportAtMost(rules.Warning, dg)
-		} else {
-			p.Report(dg)
-		}
-	}
-	reportf := func(start, end int, format string, args ...any) {
-		report(rules.Diagnostic{Start: start, End: end, Message: fmt.Sprintf(format, args...)})
-	}
+	r := &syntaxReporter{p: p, warnOnly: !read} // warnOnly: no host loads the file wrong
 	if !fm.Terminated {
-		reportf(fm.Start, d.Lines().LineEnd(d.Src, 1), "frontmatter opened on line 1 is never closed: add a `---` line after the last key, or the whole file is read as YAML")
+		r.reportf(fm.Start, d.Lines().LineEnd(d.Src, 1), "frontmatter opened on line 1 is never closed: add a `---` line after the last key, or the whole file is read as YAML")
 		return
 	}
 	if fm.Err != nil && fm.Err.TooLarge {
 		return // too-complex reports it
 	}
 	if fm.Err != nil {
-		line, _ := d.Position(fm.Err.Offset)
-		end := d.Lines().LineEnd(d.Src, line)
-		if at, key, ok := secondColon(d.Src, fm.Err.Offset, end, fm.Err.Msg); ok {
-			// the targets, and the host whose own kind of file this is
-			// (an OpenCode agent), read wherever it is
-			among := slices.Clone(p.Settings.Targets())
-			for _, hk := range p.Settings.View().Readers[d.Kind] {
-				among = append(among, hk.Host.ID)
-			}
-			if reads, refuses := hosts.QuirkReadersAmong("colon-in-value", d.Kind.String(), among); len(reads) > 0 && len(refuses) == 0 {
-				// the targets that load this kind read it anyway: only
-				// hosts the repo does not ship to, and strict YAML
-				// readers, break
-				warnOnly = true
-			}
-			reportf(at, at+1, "invalid YAML in frontmatter: the value of `%s` contains `: `, which YAML reads as the start of another key (%s)%s; quote the whole value (\"…\")", key, fm.Err.Msg, whoReads(d.Kind, "colon-in-value"))
-			return
-		}
-		if at, key, ok := flowStart(d.Src, fm.Err.Offset, end); ok {
-			reportf(at, end, "invalid YAML in frontmatter: %s", flowProblem(p, read, key, strings.TrimRight(string(d.Src[at:end]), " \t"), fm.Err.Msg))
-			return
-		}
-		if at, key, ok := flowItemStart(d, fm.Err.Offset, end); ok {
-			reportf(at, end, "invalid YAML in frontmatter: %s", flowItemProblem(key, strings.TrimRight(string(d.Src[at:end]), " \t"), fm.Err.Msg, read))
-			return
-		}
-		if at, key, ok := aliasStart(d.Src, fm.Err.Offset, end); ok {
-			if f := fieldOf(p.Schema(), key); f != nil && f.Glob {
-				// Cursor's own generated rules write `globs: **/*.ts`, and
-				// Cursor reads it as text: only YAML readers fail.
-				p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: at, End: end, Message: fmt.Sprintf(
-					"invalid YAML in frontmatter: the value of `%s` starts with `*`, which YAML reads as an alias (%s); a host that reads this key as raw text (Cursor) still applies the globs, but YAML readers drop the whole frontmatter (Cline, which also loads .cursor/rules/*.mdc, then applies the rule to every file): write them as a YAML list (`%s: [%s]`) or quote the value", key, fm.Err.Msg, key, quotedList(string(d.Src[at:end])))})
-				return
-			}
-			reportf(at, end, "invalid YAML in frontmatter: the value of `%s` starts with `*`, which YAML reads as an alias to an anchor (%s); the whole frontmatter is dropped: quote the whole value (\"…\")", key, fm.Err.Msg)
-			return
-		}
-		if t := strings.TrimSpace(string(d.Src[fm.Err.Offset:end])); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			// a fence left in the frontmatter, as a description pasted
-			// with its code block's closing line
-			reportf(fm.Err.Offset, end, "invalid YAML in frontmatter: line %d, `` %s ``, is a code fence line, which YAML cannot read (%s); the frontmatter runs from the first `---` line to the next, so this fence is inside it: remove the fence line, or move it below the closing `---`", line, wording.Clip(t, 20), fm.Err.Msg)
-			return
-		}
-		reportf(fm.Err.Offset, end, "invalid YAML in frontmatter: %s", fm.Err.Msg)
+		r.yamlError(read)
 		return
 	}
+	r.keys()
+}
+
+// syntaxReporter reports the problems of a pass's frontmatter: as warnings
+// at most when warnOnly.
+type syntaxReporter struct {
+	p        *rules.Pass
+	warnOnly bool
+}
+
+// report reports dg, a warning at most when warnOnly.
+func (r *syntaxReporter) report(dg rules.Diagnostic) {
+	if r.warnOnly {
+		r.p.ReportAtMost(rules.Warning, dg)
+	} else {
+		r.p.Report(dg)
+	}
+}
+
+// reportf is report of a message made as fmt.Sprintf makes it.
+func (r *syntaxReporter) reportf(start, end int, format string, args ...any) {
+	r.report(rules.Diagnostic{Start: start, End: end, Message: fmt.Sprintf(format, args...)})
+}
+
+// yamlError reports the frontmatter's YAML error, explained where its
+// cause is a known one; read is whether some host reads the frontmatter.
+func (r *syntaxReporter) yamlError(read bool) {
+	p := r.p
+	d := p.Doc
+	fm := d.Frontmatter
+	line, _ := d.Position(fm.Err.Offset)
+	end := d.Lines().LineEnd(d.Src, line)
+	if at, key, ok := secondColon(d.Src, fm.Err.Offset, end, fm.Err.Msg); ok {
+		// the targets, and the host whose own kind of file this is
+		// (an OpenCode agent), read wherever it is
+		among := slices.Clone(p.Settings.Targets())
+		for _, hk := range p.Settings.View().Readers[d.Kind] {
+			among = append(among, hk.Host.ID)
+		}
+		if reads, refuses := hosts.QuirkReadersAmong("colon-in-value", d.Kind.String(), among); len(reads) > 0 && len(refuses) == 0 {
+			// the targets that load this kind read it anyway: only
+			// hosts the repo does not ship to, and strict YAML
+			// readers, break
+			r.warnOnly = true
+		}
+		r.reportf(at, at+1, "invalid YAML in frontmatter: the value of `%s` contains `: `, which YAML reads as the start of another key (%s)%s; quote the whole value (\"…\")", key, fm.Err.Msg, whoReads(d.Kind, "colon-in-value"))
+		return
+	}
+	if at, key, ok := flowStart(d.Src, fm.Err.Offset, end); ok {
+		r.reportf(at, end, "invalid YAML in frontmatter: %s", flowProblem(p, read, key, strings.TrimRight(string(d.Src[at:end]), " \t"), fm.Err.Msg))
+		return
+	}
+	if at, key, ok := flowItemStart(d, fm.Err.Offset, end); ok {
+		r.reportf(at, end, "invalid YAML in frontmatter: %s", flowItemProblem(key, strings.TrimRight(string(d.Src[at:end]), " \t"), fm.Err.Msg, read))
+		return
+	}
+	if at, key, ok := aliasStart(d.Src, fm.Err.Offset, end); ok {
+		if f := fieldOf(p.Schema(), key); f != nil && f.Glob {
+			// Cursor's own generated rules write `globs: **/*.ts`, and
+			// Cursor reads it as text: only YAML readers fail.
+			p.ReportAtMost(rules.Warning, rules.Diagnostic{Start: at, End: end, Message: fmt.Sprintf(
+				"invalid YAML in frontmatter: the value of `%s` starts with `*`, which YAML reads as an alias (%s); a host that reads this key as raw text (Cursor) still applies the globs, but YAML readers drop the whole frontmatter (Cline, which also loads .cursor/rules/*.mdc, then applies the rule to every file): write them as a YAML list (`%s: [%s]`) or quote the value", key, fm.Err.Msg, key, quotedList(string(d.Src[at:end])))})
+			return
+		}
+		r.reportf(at, end, "invalid YAML in frontmatter: the value of `%s` starts with `*`, which YAML reads as an alias to an anchor (%s); the whole frontmatter is dropped: quote the whole value (\"…\")", key, fm.Err.Msg)
+		return
+	}
+	if t := strings.TrimSpace(string(d.Src[fm.Err.Offset:end])); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		// a fence left in the frontmatter, as a description pasted
+		// with its code block's closing line
+		r.reportf(fm.Err.Offset, end, "invalid YAML in frontmatter: line %d, `` %s ``, is a code fence line, which YAML cannot read (%s); the frontmatter runs from the first `---` line to the next, so this fence is inside it: remove the fence line, or move it below the closing `---`", line, wording.Clip(t, 20), fm.Err.Msg)
+		return
+	}
+	r.reportf(fm.Err.Offset, end, "invalid YAML in frontmatter: %s", fm.Err.Msg)
+}
+
+// keys reports the frontmatter's keys that are not names, and those given
+// twice.
+func (r *syntaxReporter) keys() {
+	p := r.p
+	d := p.Doc
+	fm := d.Frontmatter
 	seen := map[string]*parser.Key{}
 	for i := range fm.Keys {
 		k := &fm.Keys[i]
@@ -357,7 +386,7 @@ func checkFrontmatterSyntax(p *rules.Pass) {
 		}
 		if prev, dup := seen[k.Name]; dup {
 			pl, _ := d.Position(prev.Offset)
-			report(rules.Diagnostic{
+			r.report(rules.Diagnostic{
 				Start: k.Offset, End: k.Offset + len(k.Name),
 				Message: fmt.Sprintf("frontmatter key `%s` is defined twice (first on line %d): YAML parsers disagree on which one wins; keep one", k.Name, pl),
 				Related: []rules.Related{rules.RelatedAt(d, prev.Offset, "first definition")},
