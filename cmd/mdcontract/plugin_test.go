@@ -242,7 +242,15 @@ func TestPluginHookScript(t *testing.T) {
 	url, asked := pluginRelease(t, version)
 	home := t.TempDir()
 	pathDir := t.TempDir()
-	sysPath := os.Getenv("PATH")
+	// the system's PATH without a folder holding an mdcontract: testscript
+	// puts this test binary there as mdcontract, which has `hook`
+	var keep []string
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if _, err := os.Stat(filepath.Join(d, "mdcontract")); err != nil {
+			keep = append(keep, d)
+		}
+	}
+	sysPath := strings.Join(keep, string(os.PathListSeparator))
 	type result struct {
 		stdout, stderr string
 		code           int
