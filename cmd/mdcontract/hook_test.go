@@ -228,7 +228,7 @@ func TestHookHostile(t *testing.T) {
 	// --host says the protocol: Gemini CLI's deny
 	g := edit(filepath.Join(dir, "a.md"), dir)
 	g["hook_event_name"], g["tool_name"] = "AfterTool", "write_file"
-	if out, _ := hookRun(t, g); !strings.Contains(out, `"decision":"deny"`) {
+	if out, _ := hookRun(t, g, "--host", "gemini-cli"); !strings.Contains(out, `"decision":"deny"`) {
 		t.Errorf("a Gemini CLI edit leaving a broken link is answered %q", out)
 	}
 }
