@@ -235,7 +235,11 @@ func hookRoot(p hookPayload) (root, cwd string, err error) {
 	if st, err := os.Stat(cwd); err != nil || !st.IsDir() {
 		return "", "", fmt.Errorf("the payload's `cwd` %s is not a folder", cwd)
 	}
-	return parser.FindRoot(cwd), cwd, nil
+	root = parser.FindRoot(cwd)
+	if filepath.Dir(root) == root {
+		return "", "", fmt.Errorf("the repo of the payload's `cwd` %s would be the whole file system (no .git or %s above it)", cwd, ".mdcontract.yaml")
+	}
+	return root, cwd, nil
 }
 
 // cleanText reports whether s holds no control character.

@@ -203,6 +203,7 @@ func TestHookHostile(t *testing.T) {
 		{"control characters", edit(filepath.Join(dir, "a\x1b[31m.md"), dir), "control characters"},
 		{"cwd missing folder", edit("a.md", filepath.Join(dir, "nope")), "is not a folder"},
 		{"outside the root", edit("/etc/passwd", dir), ""},
+		{"the file system as the repo", edit("/etc/x.md", "/"), "would be the whole file system"},
 		{"outside by dots", edit(filepath.Join(dir, "..", "x.md"), dir), ""},
 		{"not markdown", edit(filepath.Join(dir, "main.go"), dir), ""},
 		{"other tool", map[string]any{"hook_event_name": "PostToolUse", "tool_name": "Bash", "cwd": dir, "tool_input": map[string]any{"command": "ls"}}, ""},
