@@ -223,6 +223,23 @@ func (c *change) definedBy(kind parser.Kind, name string) (by, what string) {
 	if name == "" {
 		return "", ""
 	}
+	c.removedNames()
+	if p, ok := c.git.names[kind][name]; ok {
+		return p, removal(c.git.removed[p])
+	}
+	for _, p := range c.byKind[kind] {
+		for _, n := range c.headNames(p, kind) {
+			if n == name {
+				return p, fmt.Sprintf("the change to %s (HEAD's version defines the %s `%s`)", p, kindWord(kind), name)
+			}
+		}
+	}
+	return "", ""
+}
+
+// removedNames reads, once, the agent and skill names HEAD's versions of
+// the removed files defined (git.names).
+func (c *change) removedNames() {
 	if c.git.names == nil {
 		c.git.names = map[parser.Kind]map[string]string{parser.KindAgent: {}, parser.KindSkill: {}}
 		for _, p := range c.git.paths {
@@ -239,17 +256,6 @@ func (c *change) definedBy(kind parser.Kind, name string) (by, what string) {
 			}
 		}
 	}
-	if p, ok := c.git.names[kind][name]; ok {
-		return p, removal(c.git.removed[p])
-	}
-	for _, p := range c.byKind[kind] {
-		for _, n := range c.headNames(p, kind) {
-			if n == name {
-				return p, fmt.Sprintf("the change to %s (HEAD's version defines the %s `%s`)", p, kindWord(kind), name)
-			}
-		}
-	}
-	return "", ""
 }
 
 // headNames returns the agent or skill names HEAD's version of file p

@@ -169,8 +169,8 @@ type CheckOptions struct {
 	// buffers; rules.Options.Only).
 	Only []string
 	// Changed says the Paths are a change (none: only the removals
-	// Staged holds): the whole repo is checked, then narrowed to the
-	// findings in the Paths and those the change causes in other files.
+	// Staged holds): the findings reported are those in the Paths and
+	// those the change causes in other files (checkChange).
 	Changed bool
 	// Staged is what .git says the commit removes (ReadStaged); nil:
 	// moves and renames are guessed from the names.
@@ -183,6 +183,10 @@ type CheckOptions struct {
 	Baseline *Baseline
 	// MaxPerFile caps the findings of one rule in one file (0: no cap).
 	MaxPerFile int
+	// wholeRepo makes a Changed check check the whole repo, then narrow,
+	// instead of checking only the files the change may cause findings
+	// in (scope.go): the tests compare the two.
+	wholeRepo bool
 	// Memo lets the result come from the memo of the same check of the
 	// same files (memo.go), and keeps it there, when the session has a
 	// cache: for a check whose findings are all the caller reads (no
@@ -224,16 +228,18 @@ func (s *Session) Check(opt CheckOptions) (*Result, error) {
 	named := opt.named()
 	ropt := rules.Options{Settings: s.Settings, Only: opt.Only}
 	if !opt.Changed {
-		ropt.Report = named // --changed checks the whole repo, then narrows
+		ropt.Report = named // --changed reports the findings the change causes in other files too
 	}
 	maxSize := s.Load.MaxFileSize
 	if maxSize <= 0 {
 		maxSize = parser.DefaultMaxFileSize
 	}
 	run := func(idx *parser.Index) *Result {
-		res := fromRules(idx, Run(idx, rules.All(), ropt), s.Settings)
+		var res *Result
 		if opt.Changed {
-			newChange(idx, named, opt.Staged, maxSize).narrow(res)
+			res = s.checkChange(idx, opt, ropt, newChange(idx, named, opt.Staged, maxSize))
+		} else {
+			res = fromRules(idx, Run(idx, rules.All(), ropt), s.Settings)
 		}
 		res.Report = named
 		return res
@@ -323,4 +329,51 @@ func saveAsync(c *parser.Cache) (wait func()) {
 		_ = c.Save()
 	}()
 	return func() { <-done }
+}
+
+// checkChange is a check of the change c: the findings in its files and
+// those it causes in other files (change.cause). The files whose findings
+// it may cause are found from facts (change.scope) and checked; the rules
+// that relate a finding to another file (relatedRules) check the others
+// too, and what they find there is kept when the change causes it. The
+// whole repo is checked, then narrowed, when the scope cannot be told
+// (a folder named, an editor's Only), when a rule fails, or when the
+// config shows wrong: the result is the same either way.
+func (s *Session) checkChange(idx *parser.Index, opt CheckOptions, ropt rules.Options, c *change) *Result {
+	if !opt.wholeRepo && opt.Only == nil {
+		if only, whole := c.scope(opt.Paths); !whole {
+			in := make(map[string]bool, len(only))
+			for _, p := range only {
+				in[p] = true
+			}
+			scoped := ropt
+			scoped.Only = only
+			rr := Run(idx, rules.All(), scoped)
+			others := ropt
+			others.Report = func(p string) bool { return !in[p] }
+			rel := rules.RunRules(idx, relatedRules(rules.All()), others)
+			if len(rr.Internal)+len(rr.ConfigErrors)+len(rel.Internal)+len(rel.ConfigErrors) == 0 {
+				var paths []string // the files of the findings: their suppression comments
+				seen := map[string]bool{}
+				for _, d := range rel.Diagnostics {
+					if !seen[d.Path] {
+						seen[d.Path] = true
+						paths = append(paths, d.Path)
+					}
+				}
+				for _, d := range dropLinkedRepeats(idx, suppress(idx, rel.Diagnostics, paths, rules.Off)) {
+					if by, _ := c.cause(d); by != "" {
+						rr.Diagnostics = append(rr.Diagnostics, d)
+					}
+				}
+				sortFindings(rr.Diagnostics)
+				res := fromRules(idx, rr, s.Settings)
+				c.narrow(res)
+				return res
+			}
+		}
+	}
+	res := fromRules(idx, Run(idx, rules.All(), ropt), s.Settings)
+	c.narrow(res)
+	return res
 }
