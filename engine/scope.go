@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/mdcontract/mdcontract/contract"
 	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/refs"
 	"github.com/mdcontract/mdcontract/rules"
@@ -27,8 +28,11 @@ import (
 //     (refs.ForNameRefs, kept as a fact);
 //   - one of its Related locations is in a changed file: only the
 //     contract rules (MC4xx: copies, registries, indexes …) relate
-//     findings to other files, so they alone run over the rest of the
-//     repo, and their findings there are kept when cause blames them.
+//     findings to other files: copy-drift to the other copies of a copy
+//     group, so the files of the changed files' groups are checked
+//     (contract.CopyPartners); the others to what contracts name, so
+//     they alone run over the rest of the repo, and their findings there
+//     are kept when cause blames them (relatedRules).
 //
 // A file's text is kept as a fact: a Bloom filter of its words (see
 // words), so a warm run reads no file's model to tell whether it may
@@ -198,7 +202,7 @@ func needle(s string) []uint64 {
 // scope returns the files whose findings the change may cause (see
 // above), the changed ones first; whole is set when it cannot tell (a
 // folder is named), and the whole repo is checked.
-func (c *change) scope(paths []Path) (only []string, whole bool) {
+func (c *change) scope(paths []Path, settings *rules.Settings) (only []string, whole bool) {
 	var needles [][]uint64
 	add := func(s string) {
 		if s != "" && s != "." && s != "/" {
@@ -215,6 +219,20 @@ func (c *change) scope(paths []Path) (only []string, whole bool) {
 			only = append(only, t.Rel)
 		}
 		c.citedAs(t.Rel, add)
+	}
+	// the files in a copy group with a changed one: copy-drift relates
+	// a drift to the group's canonical and identical copies
+	var docs []*parser.Document
+	for _, p := range only {
+		if d := c.idx.Doc(p); d != nil {
+			docs = append(docs, d)
+		}
+	}
+	for _, p := range contract.CopyPartners(c.idx, settings, docs) {
+		if !seen[p] {
+			seen[p] = true
+			only = append(only, p)
+		}
 	}
 	var kinds []parser.Kind // the kinds whose unknown names the change may cause (no .git)
 	if c.git != nil {

@@ -341,7 +341,7 @@ func saveAsync(c *parser.Cache) (wait func()) {
 // config shows wrong: the result is the same either way.
 func (s *Session) checkChange(idx *parser.Index, opt CheckOptions, ropt rules.Options, c *change) *Result {
 	if !opt.wholeRepo && opt.Only == nil {
-		if only, whole := c.scope(opt.Paths); !whole {
+		if only, whole := c.scope(opt.Paths, s.Settings); !whole {
 			in := make(map[string]bool, len(only))
 			for _, p := range only {
 				in[p] = true
