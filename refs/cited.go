@@ -85,11 +85,15 @@ const maxCitations = 256
 
 // citations returns the paths to markdown files d cites in its own voice,
 // as written: its local links, and the paths in backticks.
+//
+// A file whose voice is its own (told by its path) keeps them as a fact
+// (parser.Fact): within it, what is its own is told by its bytes alone,
+// so a warm run reads them without the file's model.
 func citations(d *parser.Document) []citation {
-	return parser.Memo(d, citationsKey, func() []citation {
-		if !OwnDoc(d) {
-			return []citation(nil)
-		}
+	if !OwnDoc(d) {
+		return nil
+	}
+	return parser.Fact(d, citationsKey, func() []citation {
 		var out []citation
 		for _, l := range d.Links() {
 			kind, p, _ := ClassifyDest(l.Destination)
@@ -104,6 +108,27 @@ func citations(d *parser.Document) []citation {
 			}
 		}
 		return out
+	}, func(w *parser.FactEncoder, cs []citation) {
+		w.Int(len(cs))
+		for _, c := range cs {
+			w.Str(c.path, 0, 0) // kept whole: short
+			if c.link {
+				w.Int(1)
+			} else {
+				w.Int(0)
+			}
+		}
+	}, func(r *parser.FactDecoder) ([]citation, bool) {
+		n := r.Count()
+		if n > maxCitations {
+			return nil, false
+		}
+		var out []citation
+		for range n {
+			p := r.Str()
+			out = append(out, citation{p, r.Int() == 1})
+		}
+		return out, !r.Bad()
 	})
 }
 
