@@ -60,6 +60,22 @@ var (
 	openersKey     = parser.NewViewKey[[]string]("anchor-balance/openers")
 )
 
+// openersOf is parser.RegionOpeners of d, kept as a fact (parser.Fact):
+// every check reads every file's, which a warm run then reads without
+// the file's model.
 func openersOf(d *parser.Document) []string {
-	return parser.Memo(d, openersKey, func() []string { return parser.RegionOpeners(d) })
+	return parser.Fact(d, openersKey, func() []string { return parser.RegionOpeners(d) },
+		func(w *parser.FactEncoder, ns []string) {
+			w.Int(len(ns))
+			for _, n := range ns {
+				w.Str(n, 0, 0) // kept whole: a marker's name
+			}
+		}, func(r *parser.FactDecoder) ([]string, bool) {
+			n := r.Count()
+			out := make([]string, 0, n)
+			for range n {
+				out = append(out, r.Str())
+			}
+			return out, !r.Bad()
+		})
 }
