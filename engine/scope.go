@@ -61,8 +61,14 @@ func wordsOf(d *parser.Document) string {
 		})
 }
 
-// citedNamesOf is the agent and skill names d cites.
+// citedNamesOf is the agent and skill names d cites; none in a file
+// that is not its author's own instruction (refs.OwnDoc, told by its
+// path), which name-ref does not check. (A fact is found by the bytes
+// and kind: it must not depend on the path.)
 func citedNamesOf(d *parser.Document) []citedName {
+	if !refs.OwnDoc(d) {
+		return nil
+	}
 	return parser.Fact(d, citedNamesKey, func() []citedName {
 		var out []citedName
 		refs.ForNameRefs(d, func(off, end int, name string, skill bool, _ string) {
@@ -72,7 +78,7 @@ func citedNamesOf(d *parser.Document) []citedName {
 	}, func(w *parser.FactEncoder, v []citedName) {
 		w.Int(len(v))
 		for _, c := range v {
-			w.Str(c.name, 0, len(d.Src))
+			w.Str(c.name, 0, 0) // kept whole: short
 			if c.skill {
 				w.Int(1)
 			} else {
