@@ -98,7 +98,9 @@ func citedNamesOf(d *parser.Document) []citedName {
 
 // words calls fn with each word of s: a run of ASCII letters, digits,
 // '.', '-' and '_' (what a file name is mostly made of), in lower case,
-// %XX read as the byte it encodes, without the '.', '-' and '_' it begins
+// %XX, a numeric character reference and a backslash escape read as the
+// character they stand for (as a link's destination is), without the
+// '.', '-' and '_' it begins
 // or ends with (a sentence's full stop, an emphasis). A citation of a
 // file holds the words of its base name: other characters separate
 // words alike in both.
@@ -119,9 +121,18 @@ func words(s string, fn func(w []byte)) {
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+		switch {
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
 			c = unhex(s[i+1])<<4 | unhex(s[i+2])
 			i += 2
+		case c == '\\' && i+1 < len(s) && isPunct(s[i+1]):
+			i++ // a Markdown escape: the character itself
+			c = s[i]
+		case c == '&' && i+2 < len(s) && s[i+1] == '#':
+			if v, n := numericRef(s[i:]); n > 0 {
+				c = v
+				i += n - 1
+			}
 		}
 		switch {
 		case 'A' <= c && c <= 'Z':
@@ -138,6 +149,37 @@ func words(s string, fn func(w []byte)) {
 // edge reports whether c is a character of words that a word does not
 // begin or end with.
 func edge(c byte) bool { return c == '.' || c == '-' || c == '_' }
+
+// isPunct reports whether c is ASCII punctuation, which a backslash
+// escapes in Markdown.
+func isPunct(c byte) bool {
+	return '!' <= c && c <= '/' || ':' <= c && c <= '@' || '[' <= c && c <= '`' || '{' <= c && c <= '~'
+}
+
+// numericRef reads a numeric character reference (`&#45;`, `&#x2D;`) at
+// the start of s that stands for an ASCII character: that character and
+// the reference's length; n is 0 for none.
+func numericRef(s string) (c byte, n int) {
+	i, base := 2, 10
+	if i < len(s) && (s[i] == 'x' || s[i] == 'X') {
+		i, base = 3, 16
+	}
+	v, start := 0, i
+	for ; i < len(s) && i-start < 8; i++ {
+		d := s[i]
+		switch {
+		case '0' <= d && d <= '9':
+			v = v*base + int(d-'0')
+		case base == 16 && isHex(d):
+			v = v*base + int(unhex(d))
+		case d == ';' && i > start && v > 0 && v < 0x80:
+			return byte(v), i + 1
+		default:
+			return 0, 0
+		}
+	}
+	return 0, 0
+}
 
 func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
 

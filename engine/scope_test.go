@@ -430,3 +430,24 @@ func TestChangedScopeCorpora(t *testing.T) {
 		commitRounds(t, root, 3)
 	})
 }
+
+// A file that cites a path holds its base name's words however the
+// citation writes it: escaped, encoded, in a sentence, in other case.
+func TestWordsOfACitation(t *testing.T) {
+	for _, text := range []string{
+		"See [critic](../agents/code-critic.md#checks).",
+		"See `agents/Code-Critic.MD`.",
+		"See [critic](code%2Dcritic.md).",
+		"See [critic](code\\-critic\\.md).",
+		"See [critic](code&#45;critic&#x2E;md).",
+		"See _code-critic.md_, then stop.",
+		"- ./agents/code-critic.md\n",
+	} {
+		if !mayHold(bloomOf(text), needle("code-critic.md")) {
+			t.Errorf("%q: the filter does not hold code-critic.md", text)
+		}
+	}
+	if mayHold(bloomOf("See the critic's code in agents/lead.md."), needle("code-critic.md")) {
+		t.Error("a file that does not cite code-critic.md holds its words")
+	}
+}
