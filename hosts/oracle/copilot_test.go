@@ -1,4 +1,4 @@
-package main
+package oracle_test
 
 // The differential test for GitHub Copilot (hosts/copilot.yaml): Copilot
 // CLI, at the release pinned in hosts/oracle/package.json, offline, HOME
@@ -31,11 +31,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mdcontract/mdcontract/internal/hostcli"
 )
 
 // TestHostOracleCopilot is the differential test for GitHub Copilot.
 func TestHostOracleCopilot(t *testing.T) {
-	bin := hostCLI(t, "copilot")
+	bin := hostcli.Path(t, "copilot")
 	// one HOME for every run: the CLI unpacks itself there on its first
 	var once sync.Once
 	home := t.TempDir()

@@ -1,4 +1,4 @@
-package main
+package oracle_test
 
 // The differential test for Codex (hosts/codex.yaml): Codex CLI, at the
 // release pinned in hosts/oracle/package.json, offline, HOME in a scratch
@@ -35,11 +35,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mdcontract/mdcontract/internal/hostcli"
 )
 
 // TestHostOracleCodex is the differential test for Codex.
 func TestHostOracleCodex(t *testing.T) {
-	bin := hostCLI(t, "codex")
+	bin := hostcli.Path(t, "codex")
 	differential(t, "codex", func(dir string) ([]finding, func(file string) bool) {
 		return codexFindings(t, bin, dir)
 	})

@@ -1,4 +1,4 @@
-package main
+package oracle_test
 
 // The differential test for Gemini CLI (hosts/gemini-cli.yaml), at the
 // release pinned in hosts/oracle/package.json, offline, HOME in a scratch
@@ -28,11 +28,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mdcontract/mdcontract/internal/hostcli"
 )
 
 // TestHostOracleGeminiCLI is the differential test for Gemini CLI.
 func TestHostOracleGeminiCLI(t *testing.T) {
-	bin := hostCLI(t, "gemini")
+	bin := hostcli.Path(t, "gemini")
 	differential(t, "gemini-cli", func(dir string) ([]finding, func(file string) bool) {
 		return geminiFindings(t, bin, dir)
 	})
