@@ -244,3 +244,8 @@ func cleanErr(err error) error {
 	}
 	return err
 }
+
+// Indexed reports whether a file at rel (relative to the root, slash
+// separated) is one discovery indexes by its name: markdown, a host's own
+// kind of file, a plugin manifest. Whether it is ignored is not asked.
+func Indexed(rel string) bool { return wanted(rel) }

@@ -10,8 +10,9 @@ import (
 
 // The views this file derives once (see parser.ViewKey).
 var (
-	madeFilesKey = parser.NewViewKey[map[string]bool]("rules/made-files")
-	madeBasesKey = parser.NewViewKey[map[string][]string]("rules/made-bases")
+	madeFilesKey  = parser.NewViewKey[map[string]bool]("rules/made-files")
+	madeBasesKey  = parser.NewViewKey[map[string][]string]("rules/made-bases")
+	madeTokensKey = parser.NewViewKey[[]string]("refs/made-tokens")
 )
 
 // A file the workflow makes is the user's project's file, not this repo's.
@@ -146,9 +147,35 @@ func madeFiles(idx *parser.Index) map[string]bool {
 		if d.Src == nil || d.Kind.IsJSON() {
 			continue
 		}
-		scanMade(d, add)
+		for _, tok := range madeTokens(d) {
+			add(tok)
+		}
 	}
 	return made
+}
+
+// madeTokens are the path tokens d names as made (scanMade): a fact of
+// its bytes alone, kept in the cache, so that a run in which a file did
+// not change does not read its text again for them (a hook's check of one
+// edit reads every other file's).
+func madeTokens(d *parser.Document) []string {
+	return parser.Fact(d, madeTokensKey, func() []string {
+		var out []string
+		scanMade(d, func(tok string) { out = append(out, tok) })
+		return out
+	}, func(w *parser.FactEncoder, toks []string) {
+		w.Int(len(toks))
+		for _, t := range toks {
+			w.Str(t, 0, 0)
+		}
+	}, func(r *parser.FactDecoder) ([]string, bool) {
+		n := r.Count()
+		out := make([]string, 0, n)
+		for range n {
+			out = append(out, r.Str())
+		}
+		return out, !r.Bad()
+	})
 }
 
 // scanMade reads d line by line, telling add each path token that a

@@ -16,7 +16,7 @@ import (
 )
 
 // commands are the subcommands, as `help` lists them.
-var commands = []string{"check", "graph", "hosts", "rules", "explain", "init", "lsp", "mcp", "version", "help"}
+var commands = []string{"check", "graph", "hosts", "rules", "explain", "init", "lsp", "mcp", "hook", "version", "help"}
 
 const usage = `mdcontract checks agent markdown (skills, agents, slash commands) and the
 contracts between files.
@@ -28,6 +28,8 @@ Usage:
   mdcontract hosts [flags]                which target host loads which file (--format json)
   mdcontract lsp                          language server on stdin/stdout
   mdcontract mcp                          Model Context Protocol server on stdin/stdout (for agents)
+  mdcontract hook [--host HOST]           answer an agent host's hook (Claude Code, Gemini CLI):
+                                          the payload on stdin, the answer in its protocol
   mdcontract rules                        list rules: id, name, severity, summary
   mdcontract explain NAME                 a rule's documentation (id or name), a contract kind's
                                           rule, or a topic (selectors)
@@ -130,6 +132,37 @@ Serves the Language Server Protocol on standard input and output until the
 client says exit; the server's log goes to standard error. Other arguments
 are ignored (some clients add --stdio).
 `,
+	"hook": `Usage: mdcontract hook [--host claude-code|gemini-cli]
+
+Answers a hook of an agent host: reads the event's payload (JSON) on
+standard input and answers in the host's protocol, for an agent that edits
+and dispatches as it works. The host is told from the payload's
+hook_event_name unless --host names it.
+
+  Claude Code PostToolUse (Write, Edit, MultiEdit), Gemini CLI AfterTool
+  (write_file, replace): the file written is checked as
+  ` + "`mdcontract check --changed FILE`" + ` checks it; its errors and those the
+  edit causes in other files block (Claude Code: decision block, the
+  reason to the model; Gemini CLI: decision deny), warnings are context
+  for the model (additionalContext). A file mdcontract does not check
+  (not markdown or a manifest, outside the repo, ignored) gets no answer.
+  Claude Code PreToolUse (Agent, Task): a dispatch of an agent that a
+  dispatch-handshake contract targets, whose prompt lacks the contract's
+  evidence, is denied (permissionDecision deny), with what the prompt
+  must carry.
+  Claude Code SubagentStop: a template a copy contract keeps (the
+  handshake's halting finding) quoted in the subagent's last message is
+  compared with its canonical text; a copy that differs sends the
+  subagent back to emit it again (decision block).
+
+The repo is the one holding the payload's cwd, found as check finds it;
+the model cache is read as check reads it. A payload that is not JSON, is
+over 8 MiB or has fields of the wrong type, a repo that cannot be loaded,
+an internal error: a note on standard error, and nothing blocked.
+
+Exit status: 0 (the answer is on standard output, as JSON), whatever was
+found; 2 for a bad invocation.
+`,
 	"mcp": `Usage: mdcontract mcp [--root DIR] [--config FILE] [--target HOSTS]
 
 Serves the Model Context Protocol on standard input and output (the stdio
@@ -184,6 +217,9 @@ func flagsOf(cmd string) *flag.FlagSet {
 		return fs
 	case "graph":
 		fs, _ := graphFlags()
+		return fs
+	case "hook":
+		fs, _ := hookFlags()
 		return fs
 	case "mcp":
 		fs, _ := mcpFlags()

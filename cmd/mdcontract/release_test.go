@@ -63,8 +63,9 @@ func changelogRelease(t *testing.T) string {
 
 // TestReleaseVersionsAgree: every place that names a release of
 // mdcontract for users to install (the action's `uses:`, `go install
-// …@v`, pre-commit's `rev:`, the action's `version` input) names
-// CHANGELOG.md's newest release, and each file names it at least once.
+// …@v`, pre-commit's `rev:`, the action's `version` input, the plugin's
+// manifest) names CHANGELOG.md's newest release, and each file names it
+// at least once.
 func TestReleaseVersionsAgree(t *testing.T) {
 	want := changelogRelease(t)
 	const ver = `v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)`
@@ -83,7 +84,10 @@ func TestReleaseVersionsAgree(t *testing.T) {
 	// action.yml names no other software by version: every version in it
 	// is mdcontract's
 	anyVersion := regexp.MustCompile(`\b` + ver + `\b`)
-	files := map[string]bool{"README.md": true, "action.yml": true, ".pre-commit-hooks.yaml": true}
+	// the plugin's version is the release its hook script installs
+	pluginVersion := regexp.MustCompile(`"version":\s*"` + ver + `"`)
+	const plugin = "plugin/.claude-plugin/plugin.json"
+	files := map[string]bool{"README.md": true, "action.yml": true, ".pre-commit-hooks.yaml": true, plugin: true}
 	docs, _ := filepath.Glob("../../docs/*.md")
 	for _, d := range docs {
 		files[strings.TrimPrefix(d, "../../")] = false
@@ -94,8 +98,11 @@ func TestReleaseVersionsAgree(t *testing.T) {
 			t.Fatal(err)
 		}
 		res := named
-		if name == "action.yml" {
+		switch name {
+		case "action.yml":
 			res = []*regexp.Regexp{anyVersion}
+		case plugin:
+			res = []*regexp.Regexp{pluginVersion}
 		}
 		found := 0
 		for _, re := range res {

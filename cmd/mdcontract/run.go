@@ -102,6 +102,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return runLSP(stdin, stdout, stderr)
 	}
+	if cmd == "hook" {
+		return runHook(args, stdin, stdout, stderr)
+	}
 	var err error
 	code := exitOK
 	switch cmd {

@@ -65,7 +65,7 @@ func geminiFindings(t *testing.T, bin, dir string) ([]finding, func(file string)
 func geminiExtension(t *testing.T, bin, dir, ext string) []finding {
 	t.Helper()
 	folder := filepath.Join(dir, filepath.FromSlash(path.Dir(ext)))
-	stdout, stderr, code := runHostIn(t, t.TempDir(), folder, bin, "extensions", "validate", folder)
+	stdout, stderr, code := hostcli.RunIn(t, t.TempDir(), folder, bin, "extensions", "validate", folder)
 	if code < 0 {
 		return nil
 	}
@@ -115,7 +115,7 @@ func geminiSkills(t *testing.T, bin, dir string, skills []string) []finding {
 	if err := os.WriteFile(filepath.Join(home, ".gemini", "trustedFolders.json"), trusted, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stdout, stderr, code := runHostIn(t, home, dir, bin, "skills", "list", "--all")
+	stdout, stderr, code := hostcli.RunIn(t, home, dir, bin, "skills", "list", "--all")
 	if code != 0 {
 		t.Errorf("gemini skills list --all in %s: exit %d\n%s%s", dir, code, stdout, stderr)
 		return nil

@@ -170,7 +170,7 @@ func opencodeConfig(t *testing.T, bin, home, cwd, copyDir, dir string, refused m
 	t.Helper()
 	var out []finding
 	for {
-		stdout, stderr, code := runHostIn(t, home, cwd, bin, "debug", "config")
+		stdout, stderr, code := hostcli.RunIn(t, home, cwd, bin, "debug", "config")
 		if code < 0 {
 			return nil, out
 		}
@@ -317,7 +317,7 @@ func opencodeSkills(t *testing.T, bin, home, cwd, copyDir string, skills []strin
 	if len(skills) == 0 {
 		return nil
 	}
-	stdout, stderr, code := runHostIn(t, home, cwd, bin, "debug", "skill")
+	stdout, stderr, code := hostcli.RunIn(t, home, cwd, bin, "debug", "skill")
 	if code != 0 {
 		t.Errorf("opencode debug skill in %s: exit %d\n%s%s", cwd, code, stdout, stderr)
 		return nil

@@ -9,14 +9,11 @@ package oracle_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -24,7 +21,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 	_ "github.com/mdcontract/mdcontract/builtin" // every built-in rule registers
@@ -364,61 +360,6 @@ func compare(input string, md, host []finding) (agreed int, out []disagreement, 
 	return agreed, out, errs
 }
 
-// runHost runs a host CLI with a HOME of its own, offline, and returns
-// its standard output (nil, the test failed, when it gives none). It runs
-// on the inputs' goroutines: it never stops the test.
-func runHost(t *testing.T, bin string, args ...string) []byte {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
-	home := t.TempDir()
-	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "TERM=dumb", "NO_COLOR=1",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1"}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		t.Errorf("%s %v: no answer in 2 minutes", bin, args)
-		return nil
-	}
-	if stdout.Len() == 0 && err != nil {
-		t.Errorf("%s %v: %v\n%s", bin, args, err, stderr.String())
-		return nil
-	}
-	return stdout.Bytes()
-}
-
-// runHostIn runs a host CLI in cwd with the given HOME (kept between
-// calls, for hosts whose checks take several commands), offline, and
-// returns its output and exit code (-1: it did not run or answer; the
-// test has failed).
-func runHostIn(t *testing.T, home, cwd, bin string, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Dir = cwd
-	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "TERM=dumb", "NO_COLOR=1", "RUST_BACKTRACE=0",
-		"DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1"}
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		t.Errorf("%s %v: no answer in 2 minutes", bin, args)
-		return o.String(), e.String(), -1
-	}
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return o.String(), e.String(), ee.ExitCode()
-	}
-	if err != nil {
-		t.Errorf("%s %v: %v", bin, args, err)
-		return "", "", -1
-	}
-	return o.String(), e.String(), 0
-}
-
 // inputFiles lists dir's files, as slash paths from dir, that match one
 // of globs (node_modules and .git left out).
 func inputFiles(dir string, globs ...string) []string {
@@ -448,20 +389,8 @@ func inputFiles(dir string, globs ...string) []string {
 
 // claudeReport is what `claude plugin validate --json` prints.
 type claudeReport struct {
-	Manifest *claudeFile  `json:"manifest"`
-	Contents []claudeFile `json:"contents"`
-}
-
-type claudeFile struct {
-	File     string `json:"file"`
-	Type     string `json:"type"`
-	Errors   []claudeMsg
-	Warnings []claudeMsg
-}
-
-type claudeMsg struct {
-	Path    string `json:"path"`
-	Message string `json:"message"`
+	Manifest *hostcli.ClaudeFile  `json:"manifest"`
+	Contents []hostcli.ClaudeFile `json:"contents"`
 }
 
 // claudeRoots are the folders of dir Claude Code's validator is run on:
@@ -558,14 +487,14 @@ func claudeFindings(t *testing.T, bin, dir string, roots []string) []finding {
 	var out []finding
 	for _, root := range roots {
 		var rep claudeReport
-		b := runHost(t, bin, "plugin", "validate", "--json", root)
+		b := hostcli.Run(t, bin, "plugin", "validate", "--json", root)
 		if err := json.Unmarshal(b, &rep); err != nil {
 			t.Errorf("claude plugin validate --json %s: not JSON: %v\n%s", root, err, b)
 			continue
 		}
 		files := rep.Contents
 		if rep.Manifest != nil {
-			files = append([]claudeFile{*rep.Manifest}, files...)
+			files = append([]hostcli.ClaudeFile{*rep.Manifest}, files...)
 		}
 		for _, f := range files {
 			rel, err := filepath.Rel(hostDir, f.File)
@@ -579,7 +508,7 @@ func claudeFindings(t *testing.T, bin, dir string, roots []string) []finding {
 			if st, err := os.Stat(f.File); err == nil && st.IsDir() {
 				continue // the folder itself: no file of it
 			}
-			for sev, msgs := range map[string][]claudeMsg{"error": f.Errors, "warning": f.Warnings} {
+			for sev, msgs := range map[string][]hostcli.ClaudeMsg{"error": f.Errors, "warning": f.Warnings} {
 				for _, m := range msgs {
 					if strings.Contains(m.Path, " plugin.json → ") {
 						continue // a listed plugin's manifest: checked at its own root

@@ -1,7 +1,7 @@
-// Package hostcli finds, for tests, the hosts' own CLIs at the releases
-// hosts/oracle/package.json pins: the differential tests of the host
-// facts (hosts/oracle) and the MCP server's tests with real clients
-// (cmd/mdcontract) run them.
+// Package hostcli finds and runs, for tests, the hosts' own CLIs at the
+// releases hosts/oracle/package.json pins: the differential tests of the
+// host facts (hosts/oracle), and the tests of the MCP server with real
+// clients and of the plugin in the real hosts (cmd/mdcontract).
 package hostcli
 
 import (
