@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mdcontract/mdcontract/internal/hostcli"
 )
 
 // mcpRepo writes the repo the MCP tests serve: a plugin with a skill
@@ -103,7 +105,7 @@ func needOrSkip(t *testing.T, msg string) {
 // lists the tools, calls each, and the SDK checks every structured
 // result against its tool's outputSchema.
 func TestMCPSDK(t *testing.T) {
-	claude := hostCLI(t, "claude") // the folder the SDK is installed in, beside the CLIs
+	claude := hostcli.Path(t, "claude") // the folder the SDK is installed in, beside the CLIs
 	sdk := filepath.Join(filepath.Dir(filepath.Dir(claude)), "@modelcontextprotocol", "sdk")
 	if _, err := os.Stat(filepath.Join(sdk, "package.json")); err != nil {
 		needOrSkip(t, "the MCP SDK is not installed in "+sdk+": install hosts/oracle/package.json as .ci/run does")
@@ -199,7 +201,7 @@ func TestMCPSDK(t *testing.T) {
 // server approved (what the first interactive run asks), then connected. A server that cannot start shows as failed, so the
 // connected line is the server's answer, not the list's default.
 func TestMCPClaudeCode(t *testing.T) {
-	claude := hostCLI(t, "claude")
+	claude := hostcli.Path(t, "claude")
 	root := mcpRepo(t)
 	home := t.TempDir()
 	bin := mcpBinary(t)

@@ -22,15 +22,18 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mdcontract/mdcontract/internal/hostcli"
 )
 
 // claudeValidation is the part of `claude plugin validate --json` the
-// plugin test reads (the whole shape is in oracle_test.go's claudeReport).
+// plugin test reads (the whole shape is in hosts/oracle/oracle_test.go's
+// claudeReport).
 type claudeValidation struct {
 	Success  bool
 	Target   string
-	Manifest claudeFile
-	Contents []claudeFile
+	Manifest hostcli.ClaudeFile
+	Contents []hostcli.ClaudeFile
 	Provides *struct {
 		Hooks []struct {
 			Event, Matcher, Type, Command string
@@ -44,13 +47,13 @@ type claudeValidation struct {
 // repo's marketplace and its plugin with no error and no warning, and
 // the plugin provides the hooks and the skill it is made of.
 func TestPluginValidates(t *testing.T) {
-	bin := hostCLI(t, "claude")
+	bin := hostcli.Path(t, "claude")
 	for _, dir := range []string{"../..", "../../plugin"} {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := runHost(t, bin, "plugin", "validate", "--json", abs)
+		out := hostcli.Run(t, bin, "plugin", "validate", "--json", abs)
 		var v claudeValidation
 		if err := json.Unmarshal(out, &v); err != nil {
 			t.Fatalf("claude plugin validate --json %s: not JSON: %v\n%s", dir, err, out)
@@ -58,7 +61,7 @@ func TestPluginValidates(t *testing.T) {
 		if !v.Success {
 			t.Errorf("claude plugin validate %s: not a success:\n%s", dir, out)
 		}
-		for _, f := range append([]claudeFile{v.Manifest}, v.Contents...) {
+		for _, f := range append([]hostcli.ClaudeFile{v.Manifest}, v.Contents...) {
 			if len(f.Errors)+len(f.Warnings) > 0 {
 				t.Errorf("claude plugin validate %s: %s: errors %+v, warnings %+v", dir, f.File, f.Errors, f.Warnings)
 			}
@@ -94,12 +97,12 @@ func TestPluginValidates(t *testing.T) {
 // (`copilot --plugin-dir plugin skill list --json`, offline) and lists
 // its skill as loaded from the plugin.
 func TestPluginCopilotLoads(t *testing.T) {
-	bin := hostCLI(t, "copilot")
+	bin := hostcli.Path(t, "copilot")
 	dir, err := filepath.Abs("../../plugin")
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdout, stderr, code := runHostIn(t, t.TempDir(), t.TempDir(), bin, "--plugin-dir", dir, "skill", "list", "--json")
+	stdout, stderr, code := hostcli.RunIn(t, t.TempDir(), t.TempDir(), bin, "--plugin-dir", dir, "skill", "list", "--json")
 	if code != 0 {
 		t.Fatalf("copilot skill list: exit %d\n%s%s", code, stdout, stderr)
 	}

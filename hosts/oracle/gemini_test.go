@@ -1,4 +1,4 @@
-package main
+package oracle_test
 
 // The differential test for Gemini CLI (hosts/gemini-cli.yaml), at the
 // release pinned in hosts/oracle/package.json, offline, HOME in a scratch
@@ -28,11 +28,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mdcontract/mdcontract/internal/hostcli"
 )
 
 // TestHostOracleGeminiCLI is the differential test for Gemini CLI.
 func TestHostOracleGeminiCLI(t *testing.T) {
-	bin := hostCLI(t, "gemini")
+	bin := hostcli.Path(t, "gemini")
 	differential(t, "gemini-cli", func(dir string) ([]finding, func(file string) bool) {
 		return geminiFindings(t, bin, dir)
 	})
@@ -63,7 +65,7 @@ func geminiFindings(t *testing.T, bin, dir string) ([]finding, func(file string)
 func geminiExtension(t *testing.T, bin, dir, ext string) []finding {
 	t.Helper()
 	folder := filepath.Join(dir, filepath.FromSlash(path.Dir(ext)))
-	stdout, stderr, code := runHostIn(t, t.TempDir(), folder, bin, "extensions", "validate", folder)
+	stdout, stderr, code := hostcli.RunIn(t, t.TempDir(), folder, bin, "extensions", "validate", folder)
 	if code < 0 {
 		return nil
 	}
@@ -113,7 +115,7 @@ func geminiSkills(t *testing.T, bin, dir string, skills []string) []finding {
 	if err := os.WriteFile(filepath.Join(home, ".gemini", "trustedFolders.json"), trusted, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stdout, stderr, code := runHostIn(t, home, dir, bin, "skills", "list", "--all")
+	stdout, stderr, code := hostcli.RunIn(t, home, dir, bin, "skills", "list", "--all")
 	if code != 0 {
 		t.Errorf("gemini skills list --all in %s: exit %d\n%s%s", dir, code, stdout, stderr)
 		return nil

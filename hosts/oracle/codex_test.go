@@ -1,4 +1,4 @@
-package main
+package oracle_test
 
 // The differential test for Codex (hosts/codex.yaml): Codex CLI, at the
 // release pinned in hosts/oracle/package.json, offline, HOME in a scratch
@@ -35,11 +35,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mdcontract/mdcontract/internal/hostcli"
 )
 
 // TestHostOracleCodex is the differential test for Codex.
 func TestHostOracleCodex(t *testing.T) {
-	bin := hostCLI(t, "codex")
+	bin := hostcli.Path(t, "codex")
 	differential(t, "codex", func(dir string) ([]finding, func(file string) bool) {
 		return codexFindings(t, bin, dir)
 	})
@@ -114,7 +116,7 @@ func codexMarketplace(t *testing.T, bin, dir, m string, reached map[string]bool)
 	t.Helper()
 	root := filepath.Join(dir, filepath.FromSlash(strings.TrimSuffix(strings.TrimSuffix(m, ".agents/plugins/marketplace.json"), "/")))
 	home := codexHome(t)
-	stdout, stderr, code := runHostIn(t, home, root, bin, "plugin", "marketplace", "add", "./", "--json")
+	stdout, stderr, code := hostcli.RunIn(t, home, root, bin, "plugin", "marketplace", "add", "./", "--json")
 	if code != 0 {
 		return []finding{{file: m, severity: "error", who: codexError(stderr)}}
 	}
@@ -125,7 +127,7 @@ func codexMarketplace(t *testing.T, bin, dir, m string, reached map[string]bool)
 		t.Errorf("codex plugin marketplace add %s: no marketplace name: %v\n%s", root, err, stdout)
 		return nil
 	}
-	stdout, stderr, _ = runHostIn(t, home, root, bin, "plugin", "list", "--available", "--json")
+	stdout, stderr, _ = hostcli.RunIn(t, home, root, bin, "plugin", "list", "--available", "--json")
 	var list struct {
 		Available []struct {
 			Name        string `json:"name"`
@@ -173,7 +175,7 @@ func codexMarketplace(t *testing.T, bin, dir, m string, reached map[string]bool)
 				reached[manifest] = true
 			}
 		}
-		_, stderr, code := runHostIn(t, home, root, bin, "plugin", "add", name+"@"+added.Name, "--json")
+		_, stderr, code := hostcli.RunIn(t, home, root, bin, "plugin", "add", name+"@"+added.Name, "--json")
 		if code == 0 {
 			continue
 		}
@@ -230,13 +232,13 @@ func codexPlugins(t *testing.T, bin, dir string, manifests []string) []finding {
 		t.Fatal(err)
 	}
 	home := codexHome(t)
-	if _, stderr, code := runHostIn(t, home, root, bin, "plugin", "marketplace", "add", "./", "--json"); code != 0 {
+	if _, stderr, code := hostcli.RunIn(t, home, root, bin, "plugin", "marketplace", "add", "./", "--json"); code != 0 {
 		t.Errorf("codex plugin marketplace add: the test's own marketplace is refused: %s", codexError(stderr))
 		return nil
 	}
 	var out []finding
 	for i, m := range manifests {
-		if _, stderr, code := runHostIn(t, home, root, bin, "plugin", "add", names[i]+"@oracle", "--json"); code != 0 {
+		if _, stderr, code := hostcli.RunIn(t, home, root, bin, "plugin", "add", names[i]+"@oracle", "--json"); code != 0 {
 			out = append(out, finding{file: m, severity: "error", who: codexError(stderr)})
 		}
 	}
@@ -265,7 +267,7 @@ func codexAgents(t *testing.T, bin, dir string, agents []string) []finding {
 			continue
 		}
 		seen[f] = true
-		stdout, stderr, _ := runHostIn(t, codexHome(t, f), f, bin, "doctor", "--json")
+		stdout, stderr, _ := hostcli.RunIn(t, codexHome(t, f), f, bin, "doctor", "--json")
 		var doc struct {
 			Checks map[string]struct {
 				Details map[string]any `json:"details"`

@@ -1,4 +1,4 @@
-package main
+package oracle_test
 
 // OpenCode offers offline no validator but its config loader: `opencode debug config` refuses an agent or command file naming each key
 // (one file a run) and prints the agents and commands it loaded; `opencode debug skill` lists the skills loaded (a broken one left out).
@@ -34,12 +34,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mdcontract/mdcontract/internal/hostcli"
 	"time"
 )
 
 // TestHostOracleOpenCode is the differential test for OpenCode.
 func TestHostOracleOpenCode(t *testing.T) {
-	bin := hostCLI(t, "opencode")
+	bin := hostcli.Path(t, "opencode")
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("the OpenCode differential test needs git: OpenCode reads a project up to its worktree root")
 	}
@@ -168,7 +170,7 @@ func opencodeConfig(t *testing.T, bin, home, cwd, copyDir, dir string, refused m
 	t.Helper()
 	var out []finding
 	for {
-		stdout, stderr, code := runHostIn(t, home, cwd, bin, "debug", "config")
+		stdout, stderr, code := hostcli.RunIn(t, home, cwd, bin, "debug", "config")
 		if code < 0 {
 			return nil, out
 		}
@@ -315,7 +317,7 @@ func opencodeSkills(t *testing.T, bin, home, cwd, copyDir string, skills []strin
 	if len(skills) == 0 {
 		return nil
 	}
-	stdout, stderr, code := runHostIn(t, home, cwd, bin, "debug", "skill")
+	stdout, stderr, code := hostcli.RunIn(t, home, cwd, bin, "debug", "skill")
 	if code != 0 {
 		t.Errorf("opencode debug skill in %s: exit %d\n%s%s", cwd, code, stdout, stderr)
 		return nil

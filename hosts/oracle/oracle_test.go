@@ -1,4 +1,4 @@
-package main
+package oracle_test
 
 // The differential test: each host's own loader or validator, at the
 // release pinned in hosts/oracle/package.json, run over every rule fixture
@@ -9,13 +9,11 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -23,44 +21,18 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
+	_ "github.com/mdcontract/mdcontract/builtin" // every built-in rule registers
+	"github.com/mdcontract/mdcontract/engine"
+	"github.com/mdcontract/mdcontract/internal/hostcli"
 	"github.com/mdcontract/mdcontract/internal/testcorpus"
 	"github.com/mdcontract/mdcontract/parser"
+	"github.com/mdcontract/mdcontract/report"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
 var oracleReport = flag.Bool("oracle-report", false, "print every disagreement of the host differential test, explained or not, with the agreement per host")
-
-// hostCLI finds a host's pinned CLI: in $MDCONTRACT_HOST_CLIS (the
-// node_modules/.bin folder .ci/run installs hosts/oracle/package.json to),
-// else in the default folder .ci/run uses. Without it the test skips,
-// saying so, and fails under CI=true.
-func hostCLI(t *testing.T, name string) string {
-	t.Helper()
-	if raceEnabled {
-		// it runs other programs, and the plain test run checks it: under
-		// the race detector it would only double CI's time
-		t.Skip("the differential test runs without -race")
-	}
-	dir := os.Getenv("MDCONTRACT_HOST_CLIS")
-	if dir == "" {
-		cache, err := os.UserCacheDir()
-		if err == nil {
-			dir = filepath.Join(cache, "mdcontract-host-clis", "node_modules", ".bin")
-		}
-	}
-	bin := filepath.Join(dir, name)
-	if _, err := os.Stat(bin); err != nil {
-		msg := fmt.Sprintf("host CLI %s not found in %s (MDCONTRACT_HOST_CLIS): install hosts/oracle/package.json with npm ci, as .ci/run does", name, dir)
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	return bin
-}
 
 // oracleInput is one folder both sides check: a rule fixture written out,
 // or a shared corpus.
@@ -196,8 +168,11 @@ var hostFactRules = []string{
 // mdFindings are mdcontract's host-fact findings on dir for host only.
 func mdFindings(t *testing.T, dir, host string) []finding {
 	t.Helper()
-	var stdout, stderr bytes.Buffer
-	run([]string{"check", "--format", "json", "--no-cache", "--max-per-file", "0", "--root", dir, "--target", host}, strings.NewReader(""), &stdout, &stderr)
+	var stdout bytes.Buffer
+	if err := checkJSON(&stdout, dir, host); err != nil {
+		t.Errorf("%s: %v", dir, err)
+		return nil
+	}
 	var out struct {
 		Diagnostics []struct {
 			Path     string `json:"path"`
@@ -208,7 +183,7 @@ func mdFindings(t *testing.T, dir, host string) []finding {
 		} `json:"diagnostics"`
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
-		t.Errorf("%s: output is not JSON: %v\n%s", dir, err, stderr.String())
+		t.Errorf("%s: output is not JSON: %v", dir, err)
 		return nil
 	}
 	var fs []finding
@@ -219,6 +194,38 @@ func mdFindings(t *testing.T, dir, host string) []finding {
 		fs = append(fs, finding{file: d.Path, at: locate(filepath.Join(dir, filepath.FromSlash(d.Path)), d.Line, d.Column), severity: d.Severity, who: d.Name})
 	}
 	return fs
+}
+
+// checkJSON writes to w the JSON report of `mdcontract check --format
+// json --no-cache --max-per-file 0 --root DIR --target HOST`, through the
+// engine and the report packages as the command does: dir's config, its
+// baseline, every finding, no cache.
+func checkJSON(w io.Writer, dir, host string) error {
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	sess, err := engine.Open(root, engine.Options{Targets: []string{host}})
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	res, err := sess.Check(engine.CheckOptions{MaxPerFile: 0, Baseline: engine.ConfigBaseline(sess.Root, sess.Config)})
+	switch {
+	case err != nil:
+		return err
+	case len(res.ConfigErrors) > 0:
+		return res.ConfigErrors
+	}
+	printer, _ := report.Lookup("json")
+	return printer.Print(w, &report.Run{
+		Tool:        report.Tool{Name: "mdcontract", URI: "https://github.com/mdcontract/mdcontract"},
+		Files:       res.Files,
+		Paths:       res.Paths,
+		Diagnostics: res.Diagnostics,
+		Source:      res.Source,
+		Fingerprint: res.Fingerprint,
+	})
 }
 
 // locate names the place of line:col in file: for JSON, the path of the
@@ -353,61 +360,6 @@ func compare(input string, md, host []finding) (agreed int, out []disagreement, 
 	return agreed, out, errs
 }
 
-// runHost runs a host CLI with a HOME of its own, offline, and returns
-// its standard output (nil, the test failed, when it gives none). It runs
-// on the inputs' goroutines: it never stops the test.
-func runHost(t *testing.T, bin string, args ...string) []byte {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
-	home := t.TempDir()
-	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "TERM=dumb", "NO_COLOR=1",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1"}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		t.Errorf("%s %v: no answer in 2 minutes", bin, args)
-		return nil
-	}
-	if stdout.Len() == 0 && err != nil {
-		t.Errorf("%s %v: %v\n%s", bin, args, err, stderr.String())
-		return nil
-	}
-	return stdout.Bytes()
-}
-
-// runHostIn runs a host CLI in cwd with the given HOME (kept between
-// calls, for hosts whose checks take several commands), offline, and
-// returns its output and exit code (-1: it did not run or answer; the
-// test has failed).
-func runHostIn(t *testing.T, home, cwd, bin string, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Dir = cwd
-	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "TERM=dumb", "NO_COLOR=1", "RUST_BACKTRACE=0",
-		"DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1"}
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		t.Errorf("%s %v: no answer in 2 minutes", bin, args)
-		return o.String(), e.String(), -1
-	}
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return o.String(), e.String(), ee.ExitCode()
-	}
-	if err != nil {
-		t.Errorf("%s %v: %v", bin, args, err)
-		return "", "", -1
-	}
-	return o.String(), e.String(), 0
-}
-
 // inputFiles lists dir's files, as slash paths from dir, that match one
 // of globs (node_modules and .git left out).
 func inputFiles(dir string, globs ...string) []string {
@@ -437,20 +389,8 @@ func inputFiles(dir string, globs ...string) []string {
 
 // claudeReport is what `claude plugin validate --json` prints.
 type claudeReport struct {
-	Manifest *claudeFile  `json:"manifest"`
-	Contents []claudeFile `json:"contents"`
-}
-
-type claudeFile struct {
-	File     string `json:"file"`
-	Type     string `json:"type"`
-	Errors   []claudeMsg
-	Warnings []claudeMsg
-}
-
-type claudeMsg struct {
-	Path    string `json:"path"`
-	Message string `json:"message"`
+	Manifest *hostcli.ClaudeFile  `json:"manifest"`
+	Contents []hostcli.ClaudeFile `json:"contents"`
 }
 
 // claudeRoots are the folders of dir Claude Code's validator is run on:
@@ -547,14 +487,14 @@ func claudeFindings(t *testing.T, bin, dir string, roots []string) []finding {
 	var out []finding
 	for _, root := range roots {
 		var rep claudeReport
-		b := runHost(t, bin, "plugin", "validate", "--json", root)
+		b := hostcli.Run(t, bin, "plugin", "validate", "--json", root)
 		if err := json.Unmarshal(b, &rep); err != nil {
 			t.Errorf("claude plugin validate --json %s: not JSON: %v\n%s", root, err, b)
 			continue
 		}
 		files := rep.Contents
 		if rep.Manifest != nil {
-			files = append([]claudeFile{*rep.Manifest}, files...)
+			files = append([]hostcli.ClaudeFile{*rep.Manifest}, files...)
 		}
 		for _, f := range files {
 			rel, err := filepath.Rel(hostDir, f.File)
@@ -568,7 +508,7 @@ func claudeFindings(t *testing.T, bin, dir string, roots []string) []finding {
 			if st, err := os.Stat(f.File); err == nil && st.IsDir() {
 				continue // the folder itself: no file of it
 			}
-			for sev, msgs := range map[string][]claudeMsg{"error": f.Errors, "warning": f.Warnings} {
+			for sev, msgs := range map[string][]hostcli.ClaudeMsg{"error": f.Errors, "warning": f.Warnings} {
 				for _, m := range msgs {
 					if strings.Contains(m.Path, " plugin.json → ") {
 						continue // a listed plugin's manifest: checked at its own root
@@ -592,7 +532,7 @@ func claudeFindings(t *testing.T, bin, dir string, roots []string) []finding {
 
 // TestHostOracleClaudeCode is the differential test for Claude Code.
 func TestHostOracleClaudeCode(t *testing.T) {
-	bin := hostCLI(t, "claude")
+	bin := hostcli.Path(t, "claude")
 	differential(t, "claude-code", func(dir string) ([]finding, func(file string) bool) {
 		roots := claudeRoots(dir)
 		return claudeFindings(t, bin, dir, roots), func(file string) bool { return claudeScope(dir, roots, file) }
@@ -604,7 +544,7 @@ func TestHostOracleClaudeCode(t *testing.T) {
 // hostSide runs the host over dir and says which of dir's files it reads.
 func differential(t *testing.T, host string, hostSide func(dir string) ([]finding, func(file string) bool)) {
 	inputs := oracleInputs(t)
-	exp := readExpectations(t, filepath.Join("..", "..", "hosts", "oracle", host+".txt"))
+	exp := readExpectations(t, host+".txt")
 	type result struct {
 		agreed int
 		dis    []disagreement

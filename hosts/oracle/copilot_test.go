@@ -1,4 +1,4 @@
-package main
+package oracle_test
 
 // The differential test for GitHub Copilot (hosts/copilot.yaml): Copilot
 // CLI, at the release pinned in hosts/oracle/package.json, offline, HOME
@@ -31,11 +31,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mdcontract/mdcontract/internal/hostcli"
 )
 
 // TestHostOracleCopilot is the differential test for GitHub Copilot.
 func TestHostOracleCopilot(t *testing.T) {
-	bin := hostCLI(t, "copilot")
+	bin := hostcli.Path(t, "copilot")
 	// one HOME for every run: the CLI unpacks itself there on its first
 	var once sync.Once
 	home := t.TempDir()
@@ -60,7 +62,7 @@ func copilotFindings(t *testing.T, bin, home string, once *sync.Once, dir string
 	if len(project) == 0 && len(roots) == 0 {
 		return nil, func(string) bool { return false }
 	}
-	once.Do(func() { runHostIn(t, home, dir, bin, "--version") })
+	once.Do(func() { hostcli.RunIn(t, home, dir, bin, "--version") })
 	var out []finding
 	if len(project) > 0 {
 		loaded, failed := copilotSkills(t, bin, home, dir, dir)
@@ -129,7 +131,7 @@ func copilotPluginRoot(m string) (string, bool) {
 func copilotSkills(t *testing.T, bin, home, dir, cwd string, flags ...string) (loaded map[string]bool, failed map[string]string) {
 	t.Helper()
 	args := append(slices.Clone(flags), "skill", "list", "--json")
-	stdout, stderr, code := runHostIn(t, home, cwd, bin, args...)
+	stdout, stderr, code := hostcli.RunIn(t, home, cwd, bin, args...)
 	if code != 0 {
 		t.Errorf("copilot %v in %s: exit %d\n%s%s", args, cwd, code, stdout, stderr)
 		return nil, nil
