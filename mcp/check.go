@@ -12,9 +12,7 @@ import (
 	"github.com/mdcontract/mdcontract/engine"
 	"github.com/mdcontract/mdcontract/fix"
 	"github.com/mdcontract/mdcontract/internal/wording"
-	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/report"
-	"github.com/mdcontract/mdcontract/rules"
 	"github.com/mdcontract/mdcontract/textsafe"
 )
 
@@ -214,7 +212,7 @@ func runFixes(s *server, raw json.RawMessage) (any, string, error) {
 	}
 	out := fixesResult{Files: []string{}}
 	var diff strings.Builder
-	for _, ff := range plan(res, sess.Settings) {
+	for _, ff := range res.Fixes(sess.Settings) {
 		for _, sk := range ff.Skipped {
 			out.Skipped = append(out.Skipped, textsafe.Line(sk))
 		}
@@ -249,28 +247,4 @@ func runFixes(s *server, raw json.RawMessage) (any, string, error) {
 		text.WriteString("skipped: " + sk + "\n")
 	}
 	return out, text.String(), nil
-}
-
-// plan settles the fixes of the findings in the files named (fix.Settle),
-// as `check --diff` and `--fix` do.
-func plan(res *engine.Result, settings *rules.Settings) []*fix.FileFix {
-	ds := res.Diagnostics
-	if res.Report != nil {
-		ds = nil
-		for _, d := range res.Diagnostics {
-			if res.Report(d.Path) {
-				ds = append(ds, d)
-			}
-		}
-	}
-	var same map[string]string
-	for _, d := range ds {
-		if len(d.Fix) > 0 {
-			same = fix.Aliases(res.Index)
-			break
-		}
-	}
-	opt := rules.Options{Settings: settings, Report: res.Report}
-	again := func(idx *parser.Index) []rules.Diagnostic { return engine.Run(idx, rules.All(), opt).Diagnostics }
-	return fix.Settle(res.Index, ds, again, same)
 }

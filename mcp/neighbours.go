@@ -27,6 +27,14 @@ var edgeSchema = map[string]any{
 	},
 }
 
+// pathInput is the input of a tool that takes one file.
+var pathInput = map[string]any{
+	"type":                 "object",
+	"properties":           map[string]any{"path": map[string]any{"type": "string", "description": "A file, relative to the repo root."}},
+	"required":             []string{"path"},
+	"additionalProperties": false,
+}
+
 var neighboursTool = &tool{
 	name:  "neighbours",
 	title: "What cites a file, and what it cites",
@@ -34,12 +42,7 @@ var neighboursTool = &tool{
 		"each with its kind: link (a markdown link), section (a `path § Title` reference), dispatch (an agent dispatched by name), skill (a skill named), " +
 		"copy (from a canonical block to a copy of it), registry (a value used → the registry listing it), manifest (a manifest → a component it lists). " +
 		"Call it before renaming, moving or rewriting a file, to see what else depends on it.",
-	input: map[string]any{
-		"type":                 "object",
-		"properties":           map[string]any{"path": map[string]any{"type": "string", "description": "A file, relative to the repo root."}},
-		"required":             []string{"path"},
-		"additionalProperties": false,
-	},
+	input: pathInput,
 	output: map[string]any{
 		"type":     "object",
 		"required": []string{"path", "cites", "citedBy"},
@@ -130,12 +133,7 @@ var hostsTool = &tool{
 	description: "The host matrix of one file, as `mdcontract hosts --format json` gives it: for each target host, whether it loads the file " +
 		"(loads, warnings), drops it or loads it wrong (dropped, with the rules that say why), does not read it (not-read, with why), has no such kind of file (none), " +
 		"or where it loads it from is not established (unknown).",
-	input: map[string]any{
-		"type":                 "object",
-		"properties":           map[string]any{"path": map[string]any{"type": "string", "description": "A file, relative to the repo root."}},
-		"required":             []string{"path"},
-		"additionalProperties": false,
-	},
+	input: pathInput,
 	output: map[string]any{
 		"type":     "object",
 		"required": []string{"path", "kind", "cells"},

@@ -8,39 +8,14 @@ import (
 	"github.com/mdcontract/mdcontract/engine"
 	"github.com/mdcontract/mdcontract/fix"
 	"github.com/mdcontract/mdcontract/internal/wording"
-	"github.com/mdcontract/mdcontract/parser"
 	"github.com/mdcontract/mdcontract/rules"
 	"github.com/mdcontract/mdcontract/textsafe"
 )
 
-// plan settles the fixes of res in the files named (see fix.Settle):
-// `check --changed` reports findings in other files that it does not fix.
-func plan(res *engine.Result, settings *rules.Settings) []*fix.FileFix {
-	ds := res.Diagnostics
-	if res.Report != nil {
-		ds = nil
-		for _, d := range res.Diagnostics {
-			if res.Report(d.Path) {
-				ds = append(ds, d)
-			}
-		}
-	}
-	var same map[string]string
-	for _, d := range ds {
-		if len(d.Fix) > 0 {
-			same = fix.Aliases(res.Index)
-			break
-		}
-	}
-	opt := rules.Options{Settings: settings, Report: res.Report}
-	again := func(idx *parser.Index) []rules.Diagnostic { return engine.Run(idx, rules.All(), opt).Diagnostics }
-	return fix.Settle(res.Index, ds, again, same)
-}
-
 // showDiff prints every fix as a unified diff and writes nothing. The exit
 // status is that of the check.
 func showDiff(res *engine.Result, settings *rules.Settings, stdout, stderr, notes io.Writer) int {
-	plans := plan(res, settings)
+	plans := res.Fixes(settings)
 	n, files := 0, 0
 	for _, ff := range plans {
 		// The diff quotes the file: a block through the gate, its path on
@@ -71,7 +46,7 @@ var afterPlan func()
 // A file that cannot be written safely (see fix.Write) is left as it is,
 // with a message on stderr; notes gets the count fixed.
 func applyFixes(res *engine.Result, settings *rules.Settings, stderr, notes io.Writer) (int, error) {
-	plans := plan(res, settings)
+	plans := res.Fixes(settings)
 	if afterPlan != nil {
 		afterPlan()
 	}
