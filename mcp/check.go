@@ -212,7 +212,7 @@ func runFixes(s *server, raw json.RawMessage) (any, string, error) {
 	}
 	out := fixesResult{Files: []string{}}
 	var diff strings.Builder
-	for _, ff := range res.Fixes(sess.Settings) {
+	for _, ff := range fix.SettleReported(res.Index, res.Diagnostics, res.Report, res.Recheck(sess.Settings)) {
 		for _, sk := range ff.Skipped {
 			out.Skipped = append(out.Skipped, textsafe.Line(sk))
 		}

@@ -15,7 +15,7 @@ import (
 // showDiff prints every fix as a unified diff and writes nothing. The exit
 // status is that of the check.
 func showDiff(res *engine.Result, settings *rules.Settings, stdout, stderr, notes io.Writer) int {
-	plans := res.Fixes(settings)
+	plans := fix.SettleReported(res.Index, res.Diagnostics, res.Report, res.Recheck(settings))
 	n, files := 0, 0
 	for _, ff := range plans {
 		// The diff quotes the file: a block through the gate, its path on
@@ -46,7 +46,7 @@ var afterPlan func()
 // A file that cannot be written safely (see fix.Write) is left as it is,
 // with a message on stderr; notes gets the count fixed.
 func applyFixes(res *engine.Result, settings *rules.Settings, stderr, notes io.Writer) (int, error) {
-	plans := res.Fixes(settings)
+	plans := fix.SettleReported(res.Index, res.Diagnostics, res.Report, res.Recheck(settings))
 	if afterPlan != nil {
 		afterPlan()
 	}
