@@ -389,13 +389,13 @@ func (c *change) citedAs(p string, add func(string)) {
 }
 
 // relatedRules are the rules that relate a finding to a location in
-// another file (the contract rules: a copy's canonical source, a
-// registry, the file an index enumerates, the contract's declaration):
-// a change to that file may cause a finding in any file they check.
+// another file: the contract family's (a copy's canonical source, a
+// registry, the file an index enumerates, the contract's declaration). A
+// change to that file may cause a finding in any file they check.
 func relatedRules(all []*rules.Rule) []*rules.Rule {
 	var out []*rules.Rule
 	for _, r := range all {
-		if strings.HasPrefix(r.ID, "MC4") {
+		if rules.FamilyOf(r) == "contract" {
 			out = append(out, r)
 		}
 	}
